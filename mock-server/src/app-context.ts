@@ -1,0 +1,16 @@
+import type { Clock } from './clock/clock.js';
+import type { ServerConfig } from './config/config.js';
+import type { ApiKeyIndex } from './http/auth.js';
+import type { OperationSpec } from './http/openapi.js';
+import type { Store } from './store/store.js';
+
+/** The composition root's products, handed to every request (ARCHITECTURE §3). */
+export interface AppContext {
+  config: ServerConfig;
+  store: Store;
+  clock: Clock;
+  keys: ApiKeyIndex;
+  operations: OperationSpec[];
+  /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
+  baseUrl: string;
+}

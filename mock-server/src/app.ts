@@ -1,0 +1,132 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import type { AppContext } from './app-context.js';
+import { Clock } from './clock/clock.js';
+import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
+import { Control } from './control/control.js';
+import { controlRouter } from './control/control.routes.js';
+import { pathNotFound } from './domain/errors.js';
+import { ApiKeyIndex } from './http/auth.js';
+import { bodyParser } from './http/body.js';
+import { loadOperations } from './http/openapi.js';
+import { errorHandler, sendJson } from './http/respond.js';
+import { apiRouter } from './http/router.js';
+import { routes } from './routes/index.js';
+import { filePersistence } from './store/file-persistence.js';
+import { memoryPersistence } from './store/persistence.js';
+import { Store } from './store/store.js';
+
+/**
+ * The composition root (ARCHITECTURE §3): config → store, clock, indexes → express app.
+ * `createMockServer` is also the programmatic API for test runners.
+ */
+export interface MockServer {
+  url: string;
+  app: Express;
+  context: AppContext;
+  control: Control;
+  close(): Promise<void>;
+}
+
+export async function createMockServer(options: Partial<ServerConfig> = {}): Promise<MockServer> {
+  const config: ServerConfig = { ...DEFAULT_CONFIG, ...options };
+  const persistence = config.statePath === null ? memoryPersistence() : await openFile(config);
+  const store = await Store.open(persistence);
+  const clock = new Clock(config.clock, config.clockStart);
+  clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
+  const context: AppContext = {
+    config,
+    store,
+    clock,
+    keys: new ApiKeyIndex(store),
+    operations: await loadOperations(config.openapiPath),
+    baseUrl: `http://${config.host}:${config.port}`,
+  };
+  const control = new Control(context);
+  await ensureDefaultRealm(control, context);
+
+  const app = buildExpressApp(context, control);
+  const server = await listen(app, config);
+  const address = server.address() as AddressInfo;
+  context.baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  let closing: Promise<void> | null = null;
+  return {
+    url: context.baseUrl,
+    app,
+    context,
+    control,
+    close: () =>
+      (closing ??= (async () => {
+        clock.stop();
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+        await store.close();
+      })()),
+  };
+}
+
+export function buildExpressApp(context: AppContext, control: Control): Express {
+  const app = express();
+  app.set('etag', false);
+  app.set('x-powered-by', false);
+  app.set('query parser', 'simple');
+  // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
+  // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
+  app.use((req, _res, next) => {
+    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
+    next();
+  });
+  app.use('/api/v1', bodyParser(), methodOverride, apiRouter(context, routes));
+  if (context.config.control) app.use('/__mock', controlRouter(control));
+  app.get('/', (_req, res) => sendJson(res, 200, { result: 'success', msg: '', name: 'teamchat-kit mock server', api: '/api/v1', control: context.config.control ? '/__mock' : null }));
+  app.use((_req, _res, next) => next(pathNotFound()));
+  app.use(errorHandler);
+  return app;
+}
+
+/** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
+const methodOverride: express.RequestHandler = (req, _res, next) => {
+  const wanted = req.method === 'POST' ? req.form?.method?.toUpperCase() : undefined;
+  if (wanted && ['GET', 'PATCH', 'DELETE', 'PUT'].includes(wanted)) req.method = wanted;
+  next();
+};
+
+async function openFile(config: ServerConfig) {
+  const path = resolve(config.statePath!);
+  await mkdir(dirname(path), { recursive: true });
+  return filePersistence({ path, durability: config.durability });
+}
+
+/** The default realm exists after start-up: restored from the state file, or made from its fixture. */
+async function ensureDefaultRealm(control: Control, context: AppContext): Promise<void> {
+  const { config, store } = context;
+  const existing = store.realm(config.defaultRealm);
+  if (!existing) {
+    await control.createRealm({ realm_id: config.defaultRealm, fixture: config.fixture, seed: config.seed, feature_level: config.featureLevel });
+    return;
+  }
+  const realm = existing.realm.realm;
+  if (config.reset) {
+    await control.createRealm({ realm_id: config.defaultRealm, fixture: config.fixture, seed: config.seed, feature_level: config.featureLevel, replace: true });
+    return;
+  }
+  // Restarting on a state file restores every realm as it was; only an explicit --reset regenerates it.
+  if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
+    console.warn(`teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`);
+  }
+  if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel) await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
+}
+
+function listen(app: Express, config: ServerConfig): Promise<Server> {
+  return new Promise((done, fail) => {
+    const server = app.listen(config.port, config.host);
+    server.once('listening', () => done(server));
+    server.once('error', fail);
+    // Long-polls (GET /events) must outlive Node's default request timeouts.
+    server.requestTimeout = 0;
+    server.keepAliveTimeout = 65_000;
+  });
+}

@@ -1,0 +1,82 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { ApiError, badRequest, pathNotFound } from '../domain/errors.js';
+import { bodyParser } from '../http/body.js';
+import { sendJson } from '../http/respond.js';
+import type { Control } from './control.js';
+
+/**
+ * The control API under /__mock/ (off with --no-control). Bodies may be JSON or form fields; answers
+ * use the same envelope as the API so one client helper reads both. README "Control API" lists it.
+ */
+export function controlRouter(control: Control): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: '16mb' }), bodyParser());
+
+  const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (req: Request) => unknown) =>
+    router[method](path, (req: Request, res: Response, next) => {
+      Promise.resolve()
+        .then(() => fn(req))
+        .then((data) => sendJson(res, method === 'post' && path === '/realms' ? 201 : 200, { result: 'success', msg: '', ...(data as object) }))
+        .catch(next);
+    });
+
+  route('get', '/', () => ({ realms: control.listRealms(), clock: control.clock() }));
+  route('get', '/realms', () => ({ realms: control.listRealms() }));
+  route('post', '/realms', (req) =>
+    control.createRealm({ realm_id: str(req, 'realm_id'), fixture: str(req, 'fixture'), seed: int(req, 'seed'), feature_level: int(req, 'feature_level') }),
+  );
+  route('get', '/realms/:realm', (req) => control.describe(realm(req)));
+  route('delete', '/realms/:realm', async (req) => ({ deleted: await control.deleteRealm(realm(req)).then(() => realm(req)) }));
+  route('post', '/realms/:realm/reset', (req) => control.resetRealm(realm(req), { feature_level: int(req, 'feature_level') }));
+  route('get', '/realms/:realm/credentials', (req) => ({ credentials: control.credentials(realm(req)) }));
+  route('get', '/realms/:realm/world', (req) => ({ world: control.world(realm(req)) }));
+  route('get', '/realms/:realm/export', (req) => control.exportRealm(realm(req)));
+  route('put', '/realms/:realm/feature-level', (req) => control.setFeatureLevel(realm(req), required(int(req, 'feature_level'), 'feature_level')));
+  route('get', '/realms/:realm/clock', (req) => control.clock(realm(req)));
+  route('put', '/realms/:realm/clock', (req) => control.setRealmTime(realm(req), required(int(req, 'now'), 'now')));
+  route('post', '/realms/:realm/clock/advance', (req) => control.advanceRealm(realm(req), required(num(req, 'seconds'), 'seconds')));
+  route('get', '/realms/:realm/snapshots', (req) => ({ snapshots: control.listSnapshots(realm(req)) }));
+  route('post', '/realms/:realm/snapshots', (req) => control.saveSnapshot(realm(req), required(str(req, 'name'), 'name')));
+  route('post', '/realms/:realm/snapshots/:name/restore', (req) => control.restoreSnapshot(realm(req), String(req.params.name)));
+  route('delete', '/realms/:realm/snapshots/:name', (req) => {
+    control.deleteSnapshot(realm(req), String(req.params.name));
+    return {};
+  });
+  route('get', '/clock', () => control.clock());
+  route('post', '/clock/advance', (req) => control.advanceServer(required(num(req, 'seconds'), 'seconds')));
+  router.use((_req, _res, next) => next(pathNotFound()));
+  return router;
+}
+
+const realm = (req: Request) => String(req.params.realm);
+
+function raw(req: Request, name: string): unknown {
+  const json = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
+  return json ?? req.form?.[name] ?? (req.query as Record<string, unknown>)[name];
+}
+
+function str(req: Request, name: string): string | undefined {
+  const value = raw(req, name);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${name} is not a string`);
+  return value;
+}
+
+function num(req: Request, name: string): number | undefined {
+  const value = raw(req, name);
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) throw badRequest(`${name} is not a number`);
+  return n;
+}
+
+function int(req: Request, name: string): number | undefined {
+  const n = num(req, name);
+  if (n !== undefined && !Number.isInteger(n)) throw badRequest(`${name} is not an integer`);
+  return n;
+}
+
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+  return value;
+}

@@ -1,0 +1,189 @@
+import type { AppContext } from '../app-context.js';
+import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
+import { ApiError, badRequest } from '../domain/errors.js';
+import { worldFromRealm } from '../fixtures/world-from-realm.js';
+import type { RealmState } from '../store/state.js';
+import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
+
+/**
+ * The mock's control operations (never under /api/v1): realms from fixtures, feature levels, the
+ * clock, snapshots. The HTTP control API (`/__mock/`) and the programmatic API (`createMockServer`)
+ * both call these, so they behave the same.
+ *
+ * Snapshots live in memory for the life of the process: they are a test-run tool, not realm data.
+ */
+export interface RealmSummary {
+  realm_id: string;
+  name: string;
+  fixture: string;
+  seed: number;
+  feature_level: number;
+  now: number;
+  clock_offset: number;
+  users: number;
+}
+
+export interface Credential {
+  user_id: number;
+  email: string;
+  api_key: string;
+  full_name: string;
+  role: number;
+  is_bot: boolean;
+  is_active: boolean;
+}
+
+export class Control {
+  #snapshots = new Map<string, Map<string, RealmState>>();
+
+  constructor(private readonly app: AppContext) {}
+
+  listRealms(): RealmSummary[] {
+    return this.app.store.realmIds().map((id) => this.summary(id));
+  }
+
+  summary(realmId: string): RealmSummary {
+    const tables = this.#tables(realmId);
+    const realm = tables.realm.realm;
+    return {
+      realm_id: realm.id,
+      name: realm.name,
+      fixture: realm.fixture,
+      seed: realm.seed,
+      feature_level: realm.feature_level,
+      now: this.app.clock.now(realmId),
+      clock_offset: realm.clock_offset,
+      users: Object.values(tables.users).filter((u) => !u.is_system_bot).length,
+    };
+  }
+
+  /** Creates an isolated realm from a fixture and returns it with its credentials and world file. */
+  async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; replace?: boolean }) {
+    const realmId = options.realm_id ?? this.#freshRealmId();
+    if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
+    if (this.app.store.realm(realmId) && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
+    const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
+    await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel);
+    return this.describe(realmId);
+  }
+
+  /** Back to the realm's fixture (same seed); the feature level is kept unless a new one is given. */
+  async resetRealm(realmId: string, options: { feature_level?: number } = {}) {
+    const realm = this.#tables(realmId).realm.realm;
+    await this.#install(realmId, realm.fixture, realm.seed, checkLevel(options.feature_level ?? realm.feature_level));
+    return this.describe(realmId);
+  }
+
+  async deleteRealm(realmId: string): Promise<void> {
+    this.#tables(realmId);
+    if (realmId === this.app.config.defaultRealm) throw badRequest('The default realm cannot be deleted; reset it instead.');
+    await this.app.store.replaceRealm(realmId, null);
+    this.#snapshots.delete(realmId);
+  }
+
+  async setFeatureLevel(realmId: string, level: number): Promise<RealmSummary> {
+    checkLevel(level);
+    await this.app.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, feature_level: level }));
+    return this.summary(realmId);
+  }
+
+  describe(realmId: string) {
+    return { ...this.summary(realmId), credentials: this.credentials(realmId), world: this.world(realmId) };
+  }
+
+  credentials(realmId: string): Credential[] {
+    return Object.values(this.#tables(realmId).users)
+      .filter((u) => !u.is_system_bot)
+      .map((u) => ({ user_id: u.user_id, email: u.email, api_key: u.api_key, full_name: u.full_name, role: u.role, is_bot: u.is_bot, is_active: u.is_active }));
+  }
+
+  world(realmId: string) {
+    return worldFromRealm(this.#tables(realmId), { baseUrl: this.app.baseUrl });
+  }
+
+  exportRealm(realmId: string): RealmExport {
+    return { format: 'teamchat-kit/realm@1', now: this.app.clock.now(realmId), realm: structuredClone(this.#tables(realmId)) };
+  }
+
+  clock(realmId?: string) {
+    const server = { mode: this.app.clock.mode, server_now: this.app.clock.serverNow() };
+    return realmId === undefined ? server : { ...server, realm_id: realmId, now: this.app.clock.now(realmId), clock_offset: this.#tables(realmId).realm.realm.clock_offset };
+  }
+
+  /** Sets a realm's time (moving backwards is allowed: tests may need it; timers only fire forwards). */
+  async setRealmTime(realmId: string, now: number) {
+    const offset = now - this.app.clock.serverNow();
+    await this.app.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, clock_offset: offset }));
+    this.app.clock.fireDue(realmId);
+    return this.clock(realmId);
+  }
+
+  async advanceRealm(realmId: string, seconds: number) {
+    if (!(seconds >= 0)) throw badRequest('seconds must be a non-negative number.');
+    return this.setRealmTime(realmId, this.app.clock.now(realmId) + seconds);
+  }
+
+  /** Moves every realm's time forward together. */
+  advanceServer(seconds: number) {
+    if (!(seconds >= 0)) throw badRequest('seconds must be a non-negative number.');
+    this.app.clock.advanceServer(seconds);
+    return this.clock();
+  }
+
+  saveSnapshot(realmId: string, name: string): { name: string; realm_id: string } {
+    const tables = this.#tables(realmId);
+    if (!name) throw badRequest('A snapshot needs a name.');
+    const byName = this.#snapshots.get(realmId) ?? new Map<string, RealmState>();
+    byName.set(name, structuredClone(tables));
+    this.#snapshots.set(realmId, byName);
+    return { name, realm_id: realmId };
+  }
+
+  listSnapshots(realmId: string): string[] {
+    this.#tables(realmId);
+    return [...(this.#snapshots.get(realmId)?.keys() ?? [])];
+  }
+
+  async restoreSnapshot(realmId: string, name: string): Promise<RealmSummary> {
+    const snapshot = this.#snapshots.get(realmId)?.get(name);
+    if (!snapshot) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+    await this.app.store.replaceRealm(realmId, structuredClone(snapshot));
+    return this.summary(realmId);
+  }
+
+  deleteSnapshot(realmId: string, name: string): void {
+    if (!this.#snapshots.get(realmId)?.delete(name)) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+  }
+
+  async #install(realmId: string, fixture: string, seed: number, featureLevel: number): Promise<void> {
+    let instance;
+    try {
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel });
+    } catch (error) {
+      throw badRequest((error as Error).message);
+    }
+    // The realm starts at its fixture's time and moves on from there (its own clock offset).
+    const realm = instance.tables.realm.realm;
+    realm.clock_offset = instance.fixtureNow - this.app.clock.serverNow();
+    await this.app.store.replaceRealm(realmId, instance.tables);
+  }
+
+  #tables(realmId: string): RealmState {
+    const tables = this.app.store.realm(realmId);
+    if (!tables) throw new ApiError(404, 'NOT_FOUND', `No realm '${realmId}'.`);
+    return tables;
+  }
+
+  #freshRealmId(): string {
+    let n = this.app.store.realmIds().length + 1;
+    while (this.app.store.realm(`realm-${n}`)) n++;
+    return `realm-${n}`;
+  }
+}
+
+function checkLevel(level: number): number {
+  if (!Number.isInteger(level) || level < MIN_FEATURE_LEVEL || level > CURRENT_FEATURE_LEVEL) {
+    throw badRequest(`feature_level must be an integer from ${MIN_FEATURE_LEVEL} to ${CURRENT_FEATURE_LEVEL}.`);
+  }
+  return level;
+}

@@ -1,0 +1,92 @@
+/**
+ * The one error catalogue (spec §7; statuses and texts from the reference server where the spec is
+ * silent). Code throws `ApiError` built by these factories; only the HTTP error handler formats it.
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'STREAM_DOES_NOT_EXIST'
+  | 'NOT_FOUND'
+  | 'BAD_EVENT_QUEUE_ID'
+  | 'UNAUTHORIZED_PRINCIPAL'
+  | 'REQUEST_VARIABLE_MISSING'
+  | 'REQUEST_CONFUSING_VAR'
+  | 'UNAUTHORIZED'
+  | 'RATE_LIMIT_HIT'
+  | 'EXPECTATION_MISMATCH'
+  | 'NOT_IMPLEMENTED'
+  | 'STATE_WRITE_FAILED'
+  | 'INTERNAL_SERVER_ERROR';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    msg: string,
+    /** Extra fields of the error body (spec §7: stream_id, stream, queue_id, …). */
+    readonly extra: Record<string, unknown> = {},
+    /** Extra response headers (WWW-Authenticate, Allow, Retry-After). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(msg);
+  }
+
+  body(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+export const badRequest = (msg: string, extra?: Record<string, unknown>) => new ApiError(400, 'BAD_REQUEST', msg, extra);
+
+/** Missing scheduled message, draft or saved snippet: HTTP 404 with code BAD_REQUEST (reference §7). */
+export const missingResource = (msg: string) => new ApiError(404, 'BAD_REQUEST', msg);
+
+export const missingArgument = (name: string) =>
+  new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+
+export const confusingArguments = (a: string, b: string) =>
+  new ApiError(400, 'REQUEST_CONFUSING_VAR', `Can't decide between '${a}' and '${b}' arguments`, { var_name1: a, var_name2: b });
+
+/** §4.1, §4.2: unknown channel by ID. */
+export const streamIdDoesNotExist = (streamId: number) =>
+  new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel with ID '${streamId}' does not exist`, { stream_id: streamId });
+
+/** §4.8 (C11): unknown channel by name. */
+export const streamNameDoesNotExist = (name: string) =>
+  new ApiError(400, 'STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, { stream: name });
+
+/** §4.12 (C14). */
+export const navigationViewNotFound = () => new ApiError(404, 'NOT_FOUND', 'Navigation view does not exist.');
+
+/** §6.2: unknown, expired or another user's queue. */
+export const badEventQueueId = (queueId: string) =>
+  new ApiError(400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
+
+/** §4.8 below feature level 208. */
+export const unauthorizedPrincipal = (msg: string) => new ApiError(403, 'UNAUTHORIZED_PRINCIPAL', msg);
+
+export const expectationMismatch = () => new ApiError(400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
+
+export const insufficientPermission = () => badRequest('Insufficient permission');
+
+/** §5: credentials problems. The realm value names this product (reference: "use ours"). */
+export const unauthorized = (msg: string) =>
+  new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
+
+/** Unknown path under /api/v1 (reference §1, unconfirmed): 404, code BAD_REQUEST. */
+export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
+
+/** Wrong method (reference §1 and C24: a code is added). */
+export const methodNotAllowed = (allowed: string[]) =>
+  new ApiError(405, 'BAD_REQUEST', 'Method Not Allowed', { allowed_methods: allowed }, { Allow: allowed.join(', ') });
+
+/** Operations that are in the OpenAPI document but whose behaviour later issues implement. */
+export const notImplemented = (operationId: string) =>
+  new ApiError(501, 'NOT_IMPLEMENTED', `The mock server does not implement ${operationId} yet.`, { operation_id: operationId });
+
+export const payloadTooLarge = (limit: string) => new ApiError(413, 'BAD_REQUEST', `Request body is too large (limit: ${limit}).`);
+
+export const stateWriteFailed = () =>
+  new ApiError(503, 'STATE_WRITE_FAILED', 'The change could not be saved; the mock server stopped accepting writes.');
+
+/** Anything unforeseen. Never expected: every foreseeable error has a factory above. */
+export const internalError = () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');

@@ -1,0 +1,78 @@
+import { ApiError, unauthorized } from '../domain/errors.js';
+import type { Store } from '../store/store.js';
+import type { State, UserRow } from '../store/state.js';
+
+/** Who is calling: a user (or bot) of one realm; the realm comes with the credentials (ARCHITECTURE). */
+export interface Actor {
+  realmId: string;
+  user: UserRow;
+}
+
+/** API key → owner. Keys are unique across realms, so the key alone selects the realm. */
+export class ApiKeyIndex {
+  #byKey = new Map<string, { realmId: string; userId: number }>();
+
+  constructor(store: Store) {
+    this.#rebuild(store.state);
+    store.watch((change, previous) => {
+      if (change.table === null) {
+        // A realm was created, replaced or removed: cheaper to rebuild than to diff.
+        this.#rebuild(store.state);
+      } else if (change.table === 'users') {
+        const old = previous as UserRow | undefined;
+        if (old) this.#byKey.delete(old.api_key);
+        const row = change.row as UserRow | null;
+        if (row) this.#byKey.set(row.api_key, { realmId: change.realm, userId: row.user_id });
+      }
+    });
+  }
+
+  lookup(key: string): { realmId: string; userId: number } | undefined {
+    return this.#byKey.get(key);
+  }
+
+  #rebuild(state: Readonly<State>): void {
+    this.#byKey.clear();
+    for (const [realmId, realm] of Object.entries(state.realms)) {
+      for (const user of Object.values(realm.users)) this.#byKey.set(user.api_key, { realmId, userId: user.user_id });
+    }
+  }
+}
+
+const API_KEY = /^[A-Za-z0-9]{32}$/;
+
+/**
+ * HTTP Basic authentication (spec §5) with the reference server's answers, in its order:
+ * no header → 401; not Basic → 400; unreadable → 401; malformed key → 401; unknown key or an email
+ * that is not the key owner's → 401; deactivated account → 401.
+ * Returns null when there is no Authorization header at all (the caller decides whether anonymous
+ * access is allowed for the operation).
+ */
+export function authenticate(header: string | undefined, store: Store, keys: ApiKeyIndex): Actor | null {
+  if (header === undefined || header === '') return null;
+  const parts = header.trim().split(/\s+/);
+  if (parts[0]?.toLowerCase() !== 'basic') {
+    throw new ApiError(400, 'BAD_REQUEST', 'This endpoint requires HTTP basic authentication.');
+  }
+  if (parts.length !== 2) throw unauthorized('Invalid authorization header for basic auth');
+  const decoded = decodeBase64(parts[1]!);
+  const colon = decoded?.indexOf(':') ?? -1;
+  if (decoded === null || colon < 0) throw unauthorized('Invalid authorization header for basic auth');
+  const email = decoded.slice(0, colon);
+  const key = decoded.slice(colon + 1);
+  if (!API_KEY.test(key)) throw unauthorized('Malformed API key');
+  const owner = keys.lookup(key);
+  const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;
+  if (!owner || !user || user.email.toLowerCase() !== email.toLowerCase()) throw unauthorized('Invalid API key');
+  if (!user.is_active) throw unauthorized('Account is deactivated');
+  return { realmId: owner.realmId, user };
+}
+
+export const notLoggedIn = () => unauthorized('Not logged in: API authentication or user session required');
+
+function decodeBase64(text: string): string | null {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
+  const bytes = Buffer.from(text, 'base64');
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return decoded;
+}

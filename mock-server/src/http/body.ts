@@ -1,0 +1,106 @@
+import busboy from 'busboy';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { ApiError, badRequest, payloadTooLarge } from '../domain/errors.js';
+import type { RawValues } from './params.js';
+
+/**
+ * Request bodies (reference doc "Where parameters come from"): URL-encoded forms and multipart forms,
+ * for POST, PATCH and DELETE alike. Any other body (JSON included) is never read as parameters. A
+ * missing or empty body means "no parameters", so the operation answers its own missing-parameter
+ * error, never a parser error (the JavaScript client sends empty multipart POSTs).
+ *
+ * Values land in null-prototype objects, so keys such as `__proto__` are ordinary (ignored) keys.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const FIELD_LIMIT = 1000;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Body parameters as text, last value of a repeated key winning (as Django's QueryDict.get). */
+    form?: RawValues;
+  }
+}
+
+const readFormText = express.text({ type: 'application/x-www-form-urlencoded', limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
+
+export function bodyParser(): RequestHandler {
+  return (req, res, next) => {
+    req.form = Object.create(null) as RawValues;
+    const type = (req.headers['content-type'] ?? '').toLowerCase();
+    if (req.headers['content-length'] === '0') return next();
+    if (type.startsWith('application/x-www-form-urlencoded')) return parseUrlEncoded(req, res, next);
+    if (type.startsWith('multipart/form-data')) return parseMultipart(req, next);
+    next();
+  };
+}
+
+function parseUrlEncoded(req: Request, res: Response, next: NextFunction): void {
+  readFormText(req, res, (error?: unknown) => {
+    if (error) return next(error);
+    const text = typeof req.body === 'string' ? req.body : '';
+    const params = new URLSearchParams(text);
+    let count = 0;
+    for (const [key, value] of params) {
+      if (++count > FIELD_LIMIT) return next(badRequest(`Too many parameters (limit: ${FIELD_LIMIT}).`));
+      req.form![key] = value;
+    }
+    req.body = undefined;
+    next();
+  });
+}
+
+function parseMultipart(req: Request, next: NextFunction): void {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, limits: { fieldSize: BODY_LIMIT_BYTES, fields: FIELD_LIMIT, files: 16 }, defParamCharset: 'utf8' });
+  } catch {
+    return next(badRequest('Malformed multipart body.'));
+  }
+  let failed: ApiError | null = null;
+  let total = 0;
+  const fail = (error: ApiError) => {
+    if (failed) return;
+    failed = error;
+    req.unpipe(parser);
+    req.resume(); // drain what is left so the connection can answer
+    next(error);
+  };
+  parser.on('field', (name, value, info) => {
+    total += value.length;
+    if (info.valueTruncated || total > BODY_LIMIT_BYTES) return fail(payloadTooLarge(`${BODY_LIMIT_BYTES} bytes`));
+    req.form![name] = value;
+  });
+  // No operation of this API takes a file: the part's name is kept (it shows up as an ignored
+  // parameter) and its content is discarded.
+  parser.on('file', (name, stream) => {
+    req.form![name] = '';
+    stream.resume();
+  });
+  parser.on('fieldsLimit', () => fail(badRequest(`Too many parameters (limit: ${FIELD_LIMIT}).`)));
+  parser.on('error', () => fail(badRequest('Malformed multipart body.')));
+  parser.on('close', () => {
+    if (!failed) next();
+  });
+  req.pipe(parser);
+}
+
+/** body-parser's errors (size, charset, aborted) → the JSON error envelope. */
+export function bodyErrorToApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const e = error as { type?: string; status?: number; limit?: number; charset?: string };
+  switch (e?.type) {
+    case 'entity.too.large':
+      return payloadTooLarge(`${e.limit ?? BODY_LIMIT_BYTES} bytes`);
+    case 'charset.unsupported':
+      return new ApiError(415, 'BAD_REQUEST', `Unsupported charset "${(e.charset ?? '').toUpperCase()}".`);
+    case 'encoding.unsupported':
+      return new ApiError(415, 'BAD_REQUEST', 'Unsupported content encoding.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return badRequest('The request body could not be read.');
+    default:
+      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'BAD_REQUEST', 'The request body could not be read.');
+      return null;
+  }
+}

@@ -1,0 +1,37 @@
+import type { Features } from '../config/features.js';
+import type { RealmRow, RealmState } from '../store/state.js';
+import type { AppContext } from '../app-context.js';
+import type { Actor } from './auth.js';
+
+/** What a handler gets: the caller, the realm, its time and feature level, and the decoded parameters. */
+export interface RequestContext {
+  app: AppContext;
+  /** null for anonymous access (register and server_settings only, spec §5). */
+  actor: Actor | null;
+  realmId: string;
+  tables: RealmState;
+  realm: RealmRow;
+  features: Features;
+  /** The realm's time, UNIX seconds (injected clock). */
+  now: number;
+  params: Record<string, unknown>;
+  /** The User-Agent, e.g. for the read_by_sender heuristic (reference §4.1). */
+  client: string;
+}
+
+export type GateContext = Omit<RequestContext, 'params'>;
+
+/**
+ * A route binds an operationId of the OpenAPI document to one handler. Method, path and parameter
+ * validation come from the document; the route holds no rules of its own (ARCHITECTURE §4).
+ */
+export interface RouteSpec {
+  operationId: string;
+  /** Checks that run after authentication and before parameter parsing (reference "Order of checks" 1). */
+  gate?(ctx: GateContext): void;
+  handle(ctx: RequestContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
+  return routes;
+}

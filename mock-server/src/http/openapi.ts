@@ -1,0 +1,146 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * Reads openapi/team-chat.openapi.yaml once at start-up and compiles, for every operation, one ajv
+ * validator per parameter (Fastify's idea: no schema work on the request path). Validating parameter
+ * by parameter, in the operation's `x-parse-order`, is what lets the first bad parameter decide the
+ * error, as the reference server does (reference doc, "Order of checks").
+ */
+export const DEFAULT_OPENAPI_PATH = fileURLToPath(new URL('../../../openapi/team-chat.openapi.yaml', import.meta.url));
+
+type Schema = OpenAPIV3_1.SchemaObject & Record<string, unknown>;
+
+export interface ParamSpec {
+  name: string;
+  in: 'path' | 'query' | 'body';
+  required: boolean;
+  /** The text is JSON (lists, objects, unions; integers, booleans and numbers are JSON literals too). */
+  json: boolean;
+  /** The schema's types, e.g. ['integer'] or ['integer', 'null']; [] for unions without a top-level type. */
+  types: string[];
+  allowsNull: boolean;
+  strip: boolean;
+  enumError: 'literal' | 'value-error';
+  aliases: string[];
+  allowSlashes: boolean;
+  hasDefault: boolean;
+  default: unknown;
+  schema: Schema;
+  validate: ValidateFunction;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  /** OpenAPI path, e.g. /api/v1/users/{user_id}. */
+  path: string;
+  section: string;
+  /** Anonymous access allowed (register, server_settings). */
+  anonymous: boolean;
+  params: ParamSpec[];
+  /** Every name the operation reads (aliases included): anything else is an ignored parameter. */
+  known: Set<string>;
+}
+
+const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
+const FORM = 'application/x-www-form-urlencoded';
+
+export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<OperationSpec[]> {
+  const document = parseYaml(await readFile(path, 'utf8')) as OpenAPIV3_1.Document;
+  const api = (await SwaggerParser.dereference(document)) as OpenAPIV3_1.Document;
+  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false });
+  addFormats.default(ajv);
+  const operations: OperationSpec[] = [];
+  for (const [path, item] of Object.entries(api.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item?.[method] as (OpenAPIV3_1.OperationObject & Record<string, unknown>) | undefined;
+      if (!operation) continue;
+      operations.push(compileOperation(ajv, api, path, method, operation));
+    }
+  }
+  return operations;
+}
+
+function compileOperation(
+  ajv: Ajv,
+  api: OpenAPIV3_1.Document,
+  path: string,
+  method: (typeof METHODS)[number],
+  op: OpenAPIV3_1.OperationObject & Record<string, unknown>,
+): OperationSpec {
+  const operationId = op.operationId ?? `${method} ${path}`;
+  const params = new Map<string, ParamSpec>();
+  for (const p of (op.parameters ?? []) as OpenAPIV3_1.ParameterObject[]) {
+    const json = Boolean(p.content?.['application/json']);
+    const schema = (json ? p.content?.['application/json']?.schema : p.schema) as Schema;
+    params.set(p.name, makeParam(ajv, p.name, p.in === 'path' ? 'path' : 'query', Boolean(p.required), json, schema, p as unknown as Record<string, unknown>));
+  }
+  const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.[FORM];
+  const bodySchema = body?.schema as Schema | undefined;
+  for (const [name, property] of Object.entries(bodySchema?.properties ?? {})) {
+    const json = body?.encoding?.[name]?.contentType === 'application/json';
+    const required = (bodySchema?.required ?? []).includes(name);
+    params.set(name, makeParam(ajv, name, 'body', required, json, property as Schema, property as Record<string, unknown>));
+  }
+  const order = (op['x-parse-order'] as string[] | undefined) ?? [...params.keys()];
+  const ordered = order.map((name) => {
+    const spec = params.get(name);
+    if (!spec) throw new Error(`${operationId}: x-parse-order names unknown parameter ${name}`);
+    return spec;
+  });
+  if (ordered.length !== params.size) throw new Error(`${operationId}: x-parse-order must list every parameter`);
+  const security = (op.security ?? api.security ?? []) as Record<string, string[]>[];
+  return {
+    operationId,
+    method: method.toUpperCase() as OperationSpec['method'],
+    path,
+    section: String(op['x-spec-section'] ?? 'companion'),
+    anonymous: security.length === 0 || security.some((s) => Object.keys(s).length === 0),
+    params: ordered,
+    known: new Set(ordered.flatMap((p) => [p.name, ...p.aliases])),
+  };
+}
+
+function makeParam(
+  ajv: Ajv,
+  name: string,
+  location: ParamSpec['in'],
+  required: boolean,
+  jsonEncoded: boolean,
+  schema: Schema,
+  annotations: Record<string, unknown>,
+): ParamSpec {
+  const types = schemaTypes(schema);
+  const pick = (key: string) => annotations[key] ?? schema[key];
+  return {
+    name,
+    in: location,
+    required: required || location === 'path',
+    // Integers, booleans and numbers are JSON literals on the wire (reference doc, "Value parsing").
+    json: jsonEncoded || types.some((t) => t === 'integer' || t === 'boolean' || t === 'number' || t === 'array' || t === 'object'),
+    types,
+    allowsNull: types.includes('null') || (Array.isArray(schema.oneOf ?? schema.anyOf) && (schema.oneOf ?? schema.anyOf ?? []).some((s) => schemaTypes(s as Schema).includes('null'))),
+    strip: pick('x-strip') === true,
+    enumError: pick('x-enum-error') === 'value-error' ? 'value-error' : 'literal',
+    aliases: (pick('x-aliases') as string[] | undefined) ?? [],
+    allowSlashes: pick('x-allow-slashes') === true,
+    hasDefault: 'default' in schema,
+    default: schema.default,
+    schema,
+    validate: ajv.compile(schema),
+  };
+}
+
+export function schemaTypes(schema: Schema | undefined): string[] {
+  if (!schema) return [];
+  if (Array.isArray(schema.type)) return schema.type as string[];
+  if (typeof schema.type === 'string') return [schema.type];
+  if (schema.enum) return [...new Set((schema.enum as unknown[]).map((v) => (v === null ? 'null' : typeof v)))];
+  return [];
+}

@@ -1,0 +1,157 @@
+import type { ErrorObject } from 'ajv';
+import { badRequest, confusingArguments, missingArgument, pathNotFound } from '../domain/errors.js';
+import type { OperationSpec, ParamSpec } from './openapi.js';
+
+/** Raw text values as they arrived; duplicates already reduced to one value. */
+export type RawValues = Record<string, string>;
+
+export interface ParamSources {
+  path: RawValues;
+  body: RawValues;
+  query: RawValues;
+}
+
+export interface ReadParams {
+  params: Record<string, unknown>;
+  /** Keys sent that the operation does not read (spec §1 `ignored_parameters_unsupported`), sorted. */
+  ignored: string[];
+}
+
+/**
+ * Reads an operation's parameters from body, then query string (every method, reference doc "Where
+ * parameters come from"), one at a time in `x-parse-order`, so the first missing or malformed one
+ * decides the error. Values are text: JSON-typed ones are decoded strictly, raw strings are kept as
+ * sent (whitespace stripped where `x-strip` says so).
+ */
+export function readParams(op: OperationSpec, sources: ParamSources): ReadParams {
+  const params: Record<string, unknown> = Object.create(null);
+  for (const spec of op.params) {
+    const found = find(spec, sources);
+    if (found === undefined) {
+      if (spec.required) throw missingArgument(spec.name);
+      if (spec.hasDefault) params[spec.name] = spec.default;
+      continue;
+    }
+    const value = decode(spec, found);
+    if (value === NOT_GIVEN) {
+      if (spec.hasDefault) params[spec.name] = spec.default;
+      continue;
+    }
+    if (!spec.validate(value)) throw validationError(spec, spec.validate.errors ?? []);
+    params[spec.name] = value;
+  }
+  const ignored = new Set<string>();
+  for (const key of [...Object.keys(sources.body), ...Object.keys(sources.query)]) if (!op.known.has(key)) ignored.add(key);
+  // A path parameter repeated in body or query (the stock clients do it) is not read from there.
+  for (const spec of op.params) if (spec.in === 'path' && (spec.name in sources.body || spec.name in sources.query)) ignored.add(spec.name);
+  return { params, ignored: [...ignored].sort() };
+}
+
+const NOT_GIVEN = Symbol('not given');
+
+function find(spec: ParamSpec, sources: ParamSources): string | undefined {
+  if (spec.in === 'path') return sources.path[spec.name];
+  const names = [spec.name, ...spec.aliases].filter((n) => n in sources.body || n in sources.query);
+  if (names.length > 1) throw confusingArguments(names[0]!, names[1]!);
+  const name = names[0];
+  if (name === undefined) return undefined;
+  return name in sources.body ? sources.body[name] : sources.query[name];
+}
+
+function decode(spec: ParamSpec, text: string): unknown {
+  if (spec.in === 'path') return decodePath(spec, text);
+  if (!spec.json) return spec.strip ? text.trim() : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest(`${spec.name} is not valid JSON`);
+  }
+  // `null` for an optional parameter means "not given", unless null is a meaningful value (folder_id).
+  if (value === null && !spec.allowsNull && !spec.required) return NOT_GIVEN;
+  // JSON.parse reads `5.0` as 5: the reference server refuses it as an integer.
+  if (typeof value === 'number' && /[.eE]/.test(text) && spec.types.includes('integer') && !spec.types.includes('number')) {
+    throw badRequest(`${spec.name} is not an integer`);
+  }
+  return value;
+}
+
+function decodePath(spec: ParamSpec, text: string): unknown {
+  if (spec.types.includes('integer')) {
+    // A path segment that must be an integer but is not: no such resource path (reference §1).
+    if (!/^\d{1,15}$/.test(text)) throw pathNotFound();
+    return Number(text);
+  }
+  return spec.strip ? text.trim() : text;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'an integer',
+  boolean: 'a boolean',
+  number: 'a float',
+  string: 'a string',
+  array: 'a list',
+  object: 'a dict',
+};
+
+/** ajv's first error → the reference server's text (reference doc, "Parse-time error texts"). */
+export function validationError(spec: ParamSpec, errors: ErrorObject[]) {
+  const error = pickError(errors);
+  if (!error) return badRequest(`Invalid ${spec.name}`);
+  const where = location(spec.name, error.instancePath);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const wanted = String(p.type).split(',').find((t) => t !== 'null') ?? 'string';
+      return badRequest(`${where} is not ${TYPE_NAMES[wanted] ?? `a ${wanted}`}`);
+    }
+    case 'enum':
+    case 'const':
+      return badRequest(spec.enumError === 'value-error' && error.instancePath === '' ? `Invalid ${where}: Value error, Not in the list of possible values` : `Invalid ${where}`);
+    case 'maxLength':
+      return badRequest(`${where} is too long (limit: ${String(p.limit)} characters)`);
+    case 'minLength':
+      return badRequest(p.limit === 1 ? `${where} cannot be blank` : `${where} is too short.`);
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'minItems':
+      return badRequest(error.keyword === 'minItems' ? `${where} is too short.` : `${where} is too small`);
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return badRequest(`${where} is too large`);
+    case 'maxItems':
+      return badRequest(`${where} is too long`);
+    case 'additionalProperties':
+      return badRequest(`Argument "${String(p.additionalProperty)}" at ${where} is unexpected`);
+    case 'required':
+      // The reference server has no clean answer here (reference §4.6); name the location, never a 500.
+      return badRequest(`Missing '${String(p.missingProperty)}' argument at ${where}`);
+    default:
+      return badRequest(`Invalid ${where}`);
+  }
+}
+
+/** Unions report one error per branch: the deepest one says most about what is wrong. */
+function pickError(errors: ErrorObject[]): ErrorObject | undefined {
+  const concrete = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
+  const pool = concrete.length > 0 ? concrete : errors;
+  return pool.reduce<ErrorObject | undefined>((best, e) => (!best || depth(e) > depth(best) ? e : best), undefined);
+}
+
+const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length);
+
+/** `drafts` + `/0/type` → `drafts[0]["type"]` (the reference server's nested location form). */
+export function location(name: string, instancePath: string): string {
+  if (!instancePath) return name;
+  return (
+    name +
+    instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => {
+        const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+        return /^\d+$/.test(key) ? `[${key}]` : `["${key}"]`;
+      })
+      .join('')
+  );
+}

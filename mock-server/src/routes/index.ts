@@ -1,0 +1,10 @@
+import type { RouteSpec } from '../http/define-routes.js';
+import messages from './messages.routes.js';
+import server from './server.routes.js';
+
+/**
+ * THE route table (Zulip's urls.py): which handler serves which operationId of openapi/. Operations
+ * of the document without a handler here answer NOT_IMPLEMENTED; test/http/not-implemented.test.ts
+ * lists them, and each resource issue empties part of that list.
+ */
+export const routes: RouteSpec[] = [...messages, ...server];

@@ -1,0 +1,30 @@
+import { SERVICE_VERSION } from '../config/version.js';
+import { defineRoutes } from '../http/define-routes.js';
+
+export default defineRoutes([
+  {
+    // Not in the spec: the Python client calls it when constructed and asserts zulip_version is present
+    // (reference "Compatibility with stock client libraries"). The spec's names plus the reference
+    // server's as aliases (C1). Answered with or without credentials.
+    operationId: 'get-server-settings',
+    handle: ({ realm, realmId, app }) => ({
+      service_feature_level: realm.feature_level,
+      zulip_feature_level: realm.feature_level,
+      service_version: SERVICE_VERSION,
+      zulip_version: SERVICE_VERSION,
+      push_notifications_enabled: false,
+      is_incompatible: false,
+      email_auth_enabled: true,
+      require_email_format_usernames: true,
+      authentication_methods: { password: true, dev: false, email: true, ldap: false },
+      external_authentication_methods: [],
+      realm_uri: `http://${app.config.host}:${app.config.port}`,
+      realm_url: `http://${app.config.host}:${app.config.port}`,
+      realm_name: realm.name,
+      realm_icon: '/static/images/logo/realm-icon.png',
+      realm_description: '',
+      realm_web_public_access_enabled: realm.enable_spectator_access,
+      realm_id: realmId,
+    }),
+  },
+]);

@@ -1,0 +1,173 @@
+import { stateWriteFailed } from '../domain/errors.js';
+import type { Persistence } from './persistence.js';
+import { applyChange, type Change, type RealmState, type RowOf, type State, type TableName } from './state.js';
+
+/** An event produced by a transaction, delivered only after the change is durable (ARCHITECTURE §3). */
+export interface PendingEvent {
+  event: Record<string, unknown> & { type: string };
+  /** Who may receive it; the event system filters further per queue. */
+  userIds: number[];
+}
+
+/** What a transaction function sees: the realm's tables (read) and the only ways to change them. */
+export interface Tx {
+  readonly realmId: string;
+  readonly tables: RealmState;
+  get<T extends TableName>(table: T, key: string | number): RowOf<T> | undefined;
+  put<T extends TableName>(table: T, key: string | number, row: RowOf<T>): void;
+  delete(table: TableName, key: string | number): void;
+  /** Takes the next ID of a sequence (IDs are never reused, even after a rollback is retried). */
+  nextId(sequence: string): number;
+  emit(event: PendingEvent['event'], userIds: number[]): void;
+}
+
+export type ChangeWatcher = (change: Change, previous: unknown) => void;
+
+/**
+ * The live state and its transactions.
+ *
+ * A transaction function runs synchronously on the live state, so transactions never interleave and
+ * need no lock. Each change goes through `#apply`, which records the previous row: if the function
+ * throws, the undo entries are applied in reverse and the state is exactly as before ("a failing
+ * request changes nothing"). On success the changes go to persistence, and the caller is answered only
+ * once they are durable. Cost per transaction is the size of its changes, never the size of the state.
+ */
+export class Store {
+  #state: State;
+  #watchers: ChangeWatcher[] = [];
+  #lastWrite: Promise<void> = Promise.resolve();
+  #broken = false;
+  #onCommit: ((realmId: string, events: PendingEvent[]) => void) | null = null;
+
+  private constructor(
+    state: State,
+    private readonly persistence: Persistence,
+  ) {
+    this.#state = state;
+  }
+
+  static async open(persistence: Persistence): Promise<Store> {
+    const state = await persistence.load();
+    const store = new Store(state, persistence);
+    persistence.attach(() => store.#state);
+    return store;
+  }
+
+  get description(): string {
+    return this.persistence.description;
+  }
+
+  /** Read access to the whole state. Callers must not mutate it: use `transact`. */
+  get state(): Readonly<State> {
+    return this.#state;
+  }
+
+  realm(realmId: string): RealmState | undefined {
+    return this.#state.realms[realmId];
+  }
+
+  realmIds(): string[] {
+    return Object.keys(this.#state.realms);
+  }
+
+  /** Indexes (API keys, …) follow every applied change, forward or undo. */
+  watch(watcher: ChangeWatcher): void {
+    this.#watchers.push(watcher);
+  }
+
+  /** Where committed events go (the event dispatcher). */
+  onCommit(fn: (realmId: string, events: PendingEvent[]) => void): void {
+    this.#onCommit = fn;
+  }
+
+  /**
+   * Runs `fn` as one transaction of one realm. Resolves with its result once the change is durable;
+   * rejects with whatever `fn` threw (after rolling back), or with STATE_WRITE_FAILED.
+   */
+  async transact<T>(realmId: string, fn: (tx: Tx) => T): Promise<T> {
+    const { result, changes, events } = this.#run(realmId, fn);
+    if (changes.length > 0) await this.#persist(changes);
+    if (events.length > 0) this.#onCommit?.(realmId, events);
+    return result;
+  }
+
+  /** Creates, replaces (reset, snapshot restore) or removes a whole realm, durably. */
+  async replaceRealm(realmId: string, realm: RealmState | null): Promise<void> {
+    if (this.#broken) throw stateWriteFailed();
+    const change: Change = { realm: realmId, table: null, key: null, row: realm };
+    this.#apply(change);
+    await this.#persist([change]);
+  }
+
+  /**
+   * Resolves once every change applied so far is durable. Read-only requests wait on it before they
+   * answer, so no response ever shows data that a crash could still take back.
+   */
+  durable(): Promise<void> {
+    return this.#lastWrite;
+  }
+
+  async close(): Promise<void> {
+    await this.#lastWrite.catch(() => {});
+    await this.persistence.close();
+  }
+
+  #run<T>(realmId: string, fn: (tx: Tx) => T): { result: T; changes: Change[]; events: PendingEvent[] } {
+    if (this.#broken) throw stateWriteFailed();
+    const tables = this.#state.realms[realmId];
+    if (!tables) throw new Error(`transaction on unknown realm ${realmId}`);
+    const changes: Change[] = [];
+    const undo: Change[] = [];
+    const events: PendingEvent[] = [];
+    const write = (table: TableName, key: string, row: unknown) => {
+      const change: Change = { realm: realmId, table, key, row };
+      const previous = this.#apply(change);
+      undo.push({ realm: realmId, table, key, row: previous === undefined ? null : previous });
+      changes.push(change);
+    };
+    const tx: Tx = {
+      realmId,
+      tables,
+      get: (table, key) => (tables[table] as Record<string, never>)[String(key)],
+      put: (table, key, row) => write(table, String(key), row),
+      delete: (table, key) => write(table, String(key), null),
+      nextId: (sequence) => {
+        const counters = tables.counters.counters;
+        const id = counters[sequence] ?? 1;
+        write('counters', 'counters', { ...counters, [sequence]: id + 1 });
+        return id;
+      },
+      emit: (event, userIds) => events.push({ event, userIds }),
+    };
+    try {
+      const result = fn(tx);
+      if (result instanceof Promise) throw new Error('transaction functions must be synchronous');
+      return { result, changes, events };
+    } catch (error) {
+      for (const change of undo.reverse()) this.#apply(change);
+      throw error;
+    }
+  }
+
+  /** Applies one change and tells the watchers; returns the row it replaced. */
+  #apply(change: Change): unknown {
+    const previous =
+      change.table === null
+        ? this.#state.realms[change.realm]
+        : (this.#state.realms[change.realm]?.[change.table] as Record<string, unknown> | undefined)?.[change.key];
+    applyChange(this.#state, change);
+    for (const watcher of this.#watchers) watcher(change, previous);
+    return previous;
+  }
+
+  #persist(changes: Change[]): Promise<void> {
+    const write = this.persistence.append(changes).catch((error: unknown) => {
+      // Fail-stop: the live state now holds changes that are not on disk, so accept no more writes.
+      this.#broken = true;
+      console.error('teamchat-kit: state write failed:', error);
+      throw stateWriteFailed();
+    });
+    this.#lastWrite = write;
+    return write;
+  }
+}

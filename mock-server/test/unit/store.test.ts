@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { memoryPersistence } from '../../src/store/persistence.js';
+import { emptyRealmTables, type RealmRow, type SavedSnippetRow } from '../../src/store/state.js';
+import { Store, type PendingEvent } from '../../src/store/store.js';
+
+const realmRow = { id: 'r', name: 'R' } as RealmRow;
+const snippet = (id: number, title: string): SavedSnippetRow => ({ id, user_id: 1, title, content: 'c', date_created: 0 });
+
+async function storeWithRealm() {
+  const store = await Store.open(memoryPersistence());
+  await store.replaceRealm('r', emptyRealmTables(realmRow));
+  return store;
+}
+
+describe('Store transactions', () => {
+  it('applies changes and hands out increasing IDs per sequence', async () => {
+    const store = await storeWithRealm();
+    const ids = await store.transact('r', (tx) => {
+      const a = tx.nextId('saved_snippet');
+      const b = tx.nextId('saved_snippet');
+      tx.put('saved_snippets', a, snippet(a, 'one'));
+      tx.put('saved_snippets', b, snippet(b, 'two'));
+      return [a, b];
+    });
+    expect(ids).toEqual([1, 2]);
+    expect(Object.keys(store.realm('r')!.saved_snippets)).toEqual(['1', '2']);
+  });
+
+  it('rolls back every change of a transaction that throws, counters included', async () => {
+    const store = await storeWithRealm();
+    await store.transact('r', (tx) => tx.put('saved_snippets', 1, snippet(1, 'kept')));
+    const before = JSON.stringify(store.state);
+    await expect(
+      store.transact('r', (tx) => {
+        tx.put('saved_snippets', 1, snippet(1, 'changed'));
+        tx.delete('saved_snippets', 1);
+        tx.put('saved_snippets', tx.nextId('saved_snippet'), snippet(9, 'new'));
+        throw new Error('rule failed');
+      }),
+    ).rejects.toThrow('rule failed');
+    expect(JSON.stringify(store.state)).toBe(before);
+  });
+
+  it('delivers events only after the change is durable, and none for a failed transaction', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let appends = 0;
+    const persistence = { ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) };
+    const store = await Store.open(persistence);
+    await store.replaceRealm('r', emptyRealmTables(realmRow));
+    const delivered: PendingEvent[] = [];
+    store.onCommit((_realm, events) => delivered.push(...events));
+    const done = store.transact('r', (tx) => {
+      tx.put('saved_snippets', 1, snippet(1, 'x'));
+      tx.emit({ type: 'saved_snippets', op: 'add' }, [1]);
+    });
+    await Promise.resolve();
+    expect(delivered).toEqual([]);
+    release();
+    await done;
+    expect(delivered.map((e) => e.event.type)).toEqual(['saved_snippets']);
+    await expect(
+      store.transact('r', (tx) => {
+        tx.emit({ type: 'x' }, [1]);
+        throw new Error('no');
+      }),
+    ).rejects.toThrow();
+    expect(delivered).toHaveLength(1);
+  });
+
+  it('stops accepting writes once a write failed (fail-stop), and reads wait on durability', async () => {
+    const persistence = { ...memoryPersistence(), append: () => Promise.reject(new Error('disk full')) };
+    const store = await Store.open(persistence);
+    await expect(store.replaceRealm('r', emptyRealmTables(realmRow))).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
+    await expect(store.durable()).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
+    await expect(store.transact('r', () => 1)).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
+  });
+
+  it('refuses asynchronous transaction functions, which could interleave', async () => {
+    const store = await storeWithRealm();
+    await expect(store.transact('r', async () => 1)).rejects.toThrow('synchronous');
+  });
+});
