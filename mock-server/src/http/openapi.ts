@@ -61,7 +61,11 @@ export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<Opera
     for (const method of METHODS) {
       const operation = item?.[method] as (OpenAPIV3_1.OperationObject & Record<string, unknown>) | undefined;
       if (!operation) continue;
-      operations.push(compileOperation(ajv, api, path, method, operation));
+      // Path-item parameters apply to every method of the path; an operation's own override them.
+      const shared = (item?.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+      const own = (operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+      const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own];
+      operations.push(compileOperation(ajv, api, path, method, { ...operation, parameters }));
     }
   }
   return operations;

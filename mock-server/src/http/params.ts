@@ -77,12 +77,18 @@ function decode(spec: ParamSpec, text: string): unknown {
 }
 
 function decodePath(spec: ParamSpec, text: string): unknown {
-  if (spec.types.includes('integer')) {
-    // A path segment that must be an integer but is not: no such resource path (reference §1).
-    if (!/^\d{1,15}$/.test(text)) throw pathNotFound();
-    return Number(text);
-  }
+  if (spec.types.includes('integer')) return Number(text);
   return spec.strip ? text.trim() : text;
+}
+
+/**
+ * A path segment that must be an integer but is not: the URL names no resource, so 404 before
+ * anything else (the reference server's URL patterns do not match; reference §1).
+ */
+export function checkPathShape(op: OperationSpec, path: RawValues): void {
+  for (const spec of op.params) {
+    if (spec.in === 'path' && spec.types.includes('integer') && !/^\d{1,15}$/.test(path[spec.name] ?? '')) throw pathNotFound();
+  }
 }
 
 const TYPE_NAMES: Record<string, string> = {

@@ -5,11 +5,12 @@ import { notImplemented } from '../domain/errors.js';
 import { authenticate, notLoggedIn, type Actor } from './auth.js';
 import type { GateContext, RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
-import { readParams, type RawValues } from './params.js';
+import { checkPathShape, readParams, type RawValues } from './params.js';
 import { sendJson } from './respond.js';
 
 /**
  * The whole life of an API request, in order (Prism's readable pipeline, Fastify's lifecycle):
+ *   0 path shape        an integer path segment that is not one names no resource: 404
  *   1 authenticate      HTTP Basic → Actor, or anonymous where the operation allows it (§5)
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
@@ -25,6 +26,8 @@ export function pipeline(app: AppContext, op: OperationSpec, route: RouteSpec | 
 }
 
 async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefined, req: Request, res: Response): Promise<void> {
+  const path = pathValues(req);
+  checkPathShape(op, path);
   const actor = authenticate(req.headers.authorization, app.store, app.keys);
   if (!actor && !op.anonymous) throw notLoggedIn();
   const realmId = actor?.realmId ?? anonymousRealm(app, req);
@@ -44,7 +47,7 @@ async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefi
   };
   if (!route) throw notImplemented(op.operationId);
   route.gate?.(gateContext);
-  const { params, ignored } = readParams(op, { path: pathValues(req), body: req.form ?? {}, query: queryValues(req) });
+  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) });
   const data = await route.handle({ ...gateContext, params });
   await app.store.durable();
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };

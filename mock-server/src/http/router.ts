@@ -37,9 +37,12 @@ export function apiRouter(app: AppContext, routes: RouteSpec[]): Router {
   return router;
 }
 
-/** /api/v1/users/{user_id} → /api/v1/users/:user_id; a slash-spanning parameter → *name. */
+/**
+ * /api/v1/users/{user_id} → /users/:user_id (the router is mounted at /api/v1); a slash-spanning
+ * parameter → *name.
+ */
 function expressPath(path: string, op: OperationSpec): string {
-  return path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.params.find((p) => p.name === name)?.allowSlashes ? `*${name}` : `:${name}`));
+  return path.replace(/^\/api\/v1/, '').replace(/\{([^}]+)\}/g, (_, name: string) => (op.params.find((p) => p.name === name)?.allowSlashes ? `*${name}` : `:${name}`));
 }
 
 /**

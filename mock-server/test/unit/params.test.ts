@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOperations, type OperationSpec } from '../../src/http/openapi.js';
-import { readParams, type ParamSources } from '../../src/http/params.js';
+import { checkPathShape, readParams, type ParamSources } from '../../src/http/params.js';
 
 let edit: OperationSpec;
 let list: OperationSpec;
@@ -68,7 +68,9 @@ describe('readParams', () => {
   });
 
   it('answers 404 for a path segment that must be an integer but is not', () => {
-    expect(errorOf(() => edit, sources({ content: 'x' }, {}, { thing_id: 'abc' }))).toMatchObject({ status: 404 });
+    expect(() => checkPathShape(edit, { thing_id: 'abc' })).toThrow(expect.objectContaining({ status: 404 }));
+    expect(() => checkPathShape(edit, { thing_id: '-1' })).toThrow(expect.objectContaining({ status: 404 }));
+    expect(() => checkPathShape(edit, { thing_id: '12' })).not.toThrow();
   });
 
   it('accepts the subject alias and JSON with or without spaces', () => {

@@ -1,0 +1,64 @@
+import { FormData, request } from 'undici';
+import { createMockServer, type MockServer } from '../../src/app.js';
+import type { ServerConfig } from '../../src/config/config.js';
+
+/**
+ * An in-process mock server on a free loopback port, in memory, with a frozen clock, plus a tiny HTTP
+ * client that sends what the stock clients send (Basic auth; form, multipart or query parameters).
+ */
+export async function startTestServer(options: Partial<ServerConfig> = {}): Promise<MockServer> {
+  return createMockServer({ port: 0, statePath: null, clock: 'frozen', ...options });
+}
+
+export interface Who {
+  email: string;
+  api_key: string;
+}
+
+export interface CallOptions {
+  as?: Who | null;
+  form?: Record<string, string>;
+  multipart?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export async function call(server: MockServer, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const url = new URL(server.url + path);
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.append(k, v);
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.as) headers.authorization = basic(options.as);
+  let body: string | Buffer | FormData | undefined = options.body;
+  if (options.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.multipart) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(options.multipart)) form.append(k, v);
+    body = form;
+  }
+  const res = await request(url, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    parsed = { __not_json__: text };
+  }
+  return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+export const basic = (who: Who) => `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
+
+/** The demo realm's credentials by world-file role (owner, administrator, member, guest, bot, …). */
+export function credentials(server: MockServer, realmId = 'demo'): Record<string, Who & { user_id: number }> {
+  return server.control.world(realmId).credentials as Record<string, Who & { user_id: number }>;
+}

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * End to end over HTTP: `teamchat serve` on a state file, killed with SIGKILL while writes are in
+ * flight, restarted on the same file. Every write the server acknowledged must be there.
+ */
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(statePath: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--state', statePath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+  return { child, url };
+}
+
+const stopped = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
+
+async function post(url: string, form: Record<string, string>) {
+  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+}
+
+describe('durability of the JSON state file', () => {
+  it('restores every realm after a clean restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-restart-'));
+    dirs.push(dir);
+    const state = join(dir, 'state.json');
+    const first = await serve(state);
+    const created = await post(`${first.url}/__mock/realms`, { realm_id: 'kept', feature_level: '300' });
+    expect(created.status).toBe(201);
+    first.child.kill('SIGTERM');
+    await stopped(first.child);
+    const second = await serve(state);
+    try {
+      const realms = (await (await request(`${second.url}/__mock/realms`)).body.json()) as { realms: { realm_id: string; feature_level: number }[] };
+      expect(realms.realms.map((r) => [r.realm_id, r.feature_level]).sort()).toEqual([['demo', 412], ['kept', 300]]);
+    } finally {
+      second.child.kill('SIGTERM');
+      await stopped(second.child);
+    }
+  });
+
+  it('keeps every acknowledged write when killed with SIGKILL during writes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-kill-'));
+    dirs.push(dir);
+    const state = join(dir, 'state.json');
+    const { child, url } = await serve(state);
+    const acknowledged: string[] = [];
+    let n = 0;
+    let killed = false;
+    // Four writers in parallel, each creating realms (a whole-realm write, ~100 KB) until the kill.
+    const writer = async () => {
+      while (!killed) {
+        const id = `w-${n++}`;
+        try {
+          const res = await post(`${url}/__mock/realms`, { realm_id: id });
+          if (res.status === 201) acknowledged.push(id);
+        } catch {
+          return; // the connection died with the server
+        }
+        if (acknowledged.length >= 24 && !killed) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([writer(), writer(), writer(), writer()]);
+    await stopped(child);
+    expect(child.signalCode).toBe('SIGKILL');
+    const again = await serve(state);
+    try {
+      const realms = (await (await request(`${again.url}/__mock/realms`)).body.json()) as { realms: { realm_id: string }[] };
+      const present = new Set(realms.realms.map((r) => r.realm_id));
+      expect(acknowledged.filter((id) => !present.has(id))).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(24);
+    } finally {
+      again.child.kill('SIGTERM');
+      await stopped(again.child);
+    }
+  }, 60_000);
+});
