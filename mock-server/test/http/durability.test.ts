@@ -1,38 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnServer, stopped } from '../helpers/spawn-server.js';
 
 /**
  * End to end over HTTP: `teamchat serve` on a state file, killed with SIGKILL while writes are in
  * flight, restarted on the same file. Every write the server acknowledged must be there.
  */
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-async function serve(statePath: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--state', statePath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-  });
-  return { child, url };
-}
-
-const stopped = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
+const serve = (statePath: string) => spawnServer(['--state', statePath]);
 
 async function post(url: string, form: Record<string, string>) {
   const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });

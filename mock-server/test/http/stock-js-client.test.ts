@@ -1,0 +1,60 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The stock JavaScript client, unmodified (npm zulip-js 2.1.0): what client developers point at the mock.
+import zulip from 'zulip-js';
+import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+
+interface ZulipClient {
+  callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  server: { settings(): Promise<Record<string, unknown>> };
+}
+const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
+
+let server: Spawned;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'teamchat-zuliprc-'));
+  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
+}, 30_000);
+afterAll(async () => {
+  await stop(server);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the stock JavaScript client (zulip-js) against `teamchat serve`', () => {
+  it('connects with the zuliprc file the server wrote and renders Markdown (multipart POST)', async () => {
+    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const res = await client.callEndpoint('/messages/render', 'POST', { content: '**hi**' });
+    expect(res).toEqual({ result: 'success', msg: '', rendered: '<p><strong>hi</strong></p>' });
+  });
+
+  it('gets a missing-parameter error, not a parser error, for an empty multipart POST', async () => {
+    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const res = await client.callEndpoint('/messages/render', 'POST', {});
+    expect(res).toMatchObject({ result: 'error', code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
+  });
+
+  it('works with a realm URL ending in a slash (request-target //api/v1/…)', async () => {
+    const rc = await readFile(join(dir, 'zuliprc-owner'), 'utf8');
+    const email = /email=(.*)/.exec(rc)![1]!;
+    const key = /key=(.*)/.exec(rc)![1]!;
+    const client = await connect({ username: email, apiKey: key, realm: `${server.url}/` });
+    const res = await client.callEndpoint('/messages/render', 'POST', { content: 'slash' });
+    expect(res).toMatchObject({ result: 'success', rendered: '<p>slash</p>' });
+  });
+
+  it('reads server settings with the spec names and the reference aliases', async () => {
+    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const settings = await client.server.settings();
+    expect(settings).toMatchObject({ result: 'success', service_feature_level: 412, zulip_feature_level: 412 });
+    expect(settings.zulip_version).toBe(settings.service_version);
+  });
+
+  it('receives JSON errors it can parse for bad credentials', async () => {
+    const client = await connect({ username: 'nobody@demo.teamchat.test', apiKey: 'x'.repeat(32), realm: server.url });
+    const res = await client.callEndpoint('/messages/render', 'POST', { content: 'x' });
+    expect(res).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' });
+  });
+});
