@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
+    reporters: ['default', './tools/summary-reporter.ts', ['junit', { outputFile: 'reports/unit/junit.xml' }]],
   },
 });

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { benchDurableWrites } from './durable-writes.js';
+
+/**
+ * `npm run bench`: request throughput of the mock against a bare express route returning the same
+ * bytes, then durable-write throughput on a realm of 10k messages. Servers run in child processes
+ * pinned (where `taskset` exists) to a core other than the load generator's. Loopback only.
+ */
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+async function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const command = [process.execPath, '--import', 'tsx', ...args];
+  const pinned = process.platform === 'linux' ? ['taskset', '-c', '1', ...command] : command;
+  const child = spawn(pinned[0]!, pinned.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, opts: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+async function main(): Promise<void> {
+  const mock = await start([here('../mock-server/src/cli.ts'), 'serve', '--in-memory', '--port', '0', '--zuliprc-dir', '/tmp/teamchat-bench']);
+  const creds = (await (await request(`${mock.url}/__mock/realms/demo/world`)).body.json()) as { world: { credentials: { member: { email: string; api_key: string } } } };
+  const who = creds.world.credentials.member;
+  const auth = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
+  const cases: { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers: Record<string, string> }[] = [
+    { name: 'POST /api/v1/messages/render', path: '/api/v1/messages/render', method: 'POST', body: 'content=**hello** _world_', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    { name: 'GET /api/v1/server_settings', path: '/api/v1/server_settings', method: 'GET', headers: { authorization: auth } },
+  ];
+  const rows: string[] = [];
+  try {
+    for (const c of cases) {
+      const sample = await request(mock.url + c.path, { method: c.method, headers: c.headers, body: c.body });
+      const bytes = await sample.body.text();
+      const bare = await start([here('./bare-server.ts')], { BARE_BODY: bytes });
+      try {
+        const m = await load(mock.url + c.path, c);
+        const b = await load(bare.url + c.path, c);
+        rows.push(
+          `| ${c.name} | ${m.rps.toFixed(0)} | ${m.p50} / ${m.p99} | ${b.rps.toFixed(0)} | ${b.p50} / ${b.p99} | ${(m.rps / b.rps).toFixed(2)} | ${m.errors + m.non2xx} |`,
+        );
+      } finally {
+        bare.child.kill();
+      }
+    }
+  } finally {
+    mock.child.kill();
+  }
+  console.log(`\nRequests (${CONNECTIONS} connections, ${DURATION} s each; latency in ms)\n`);
+  console.log('| case | mock req/s | mock p50 / p99 | bare express req/s | bare p50 / p99 | mock / bare | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+
+  const durable = await benchDurableWrites({ messages: 10_000, seconds: Math.min(DURATION, 5) });
+  console.log('\nDurable writes (realm with 10,000 messages; fsync before each acknowledgement, group commit)\n');
+  console.log(JSON.stringify(durable, null, 2));
+}
+
+await main();
