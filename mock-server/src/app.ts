@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
@@ -120,13 +121,34 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
   if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel) await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
 }
 
+/** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
 function listen(app: Express, config: ServerConfig): Promise<Server> {
   return new Promise((done, fail) => {
-    const server = app.listen(config.port, config.host);
+    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+    server.on('clientError', answerClientError);
+    server.listen(config.port, config.host);
     server.once('listening', () => done(server));
     server.once('error', fail);
     // Long-polls (GET /events) must outlive Node's default request timeouts.
     server.requestTimeout = 0;
     server.keepAliveTimeout = 65_000;
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before express sees them (headers too large, malformed request
+ * lines) still get the JSON envelope: stock clients parse JSON whatever the status.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const msg = tooLarge ? `Request headers are too large (limit: ${MAX_HEADER_BYTES} bytes).` : 'Malformed HTTP request.';
+  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

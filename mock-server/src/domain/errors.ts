@@ -79,9 +79,10 @@ export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
 export const methodNotAllowed = (allowed: string[]) =>
   new ApiError(405, 'BAD_REQUEST', 'Method Not Allowed', { allowed_methods: allowed }, { Allow: allowed.join(', ') });
 
-/** Operations that are in the OpenAPI document but whose behaviour later issues implement. */
+/** Operations in the OpenAPI document whose behaviour later issues implement. HTTP 400, not 501: the
+ *  Python client retries every 5xx ten times (reference "Compatibility"). */
 export const notImplemented = (operationId: string) =>
-  new ApiError(501, 'NOT_IMPLEMENTED', `The mock server does not implement ${operationId} yet.`, { operation_id: operationId });
+  new ApiError(400, 'NOT_IMPLEMENTED', `The mock server does not implement ${operationId} yet.`, { operation_id: operationId });
 
 export const payloadTooLarge = (limit: string) => new ApiError(413, 'BAD_REQUEST', `Request body is too large (limit: ${limit}).`);
 

@@ -149,6 +149,25 @@ describe('routing and wire quirks of stock clients', () => {
     expect(res.body.result).toBe('error');
   });
 
+  it('answers JSON when the HTTP parser refuses the request (headers over 64 KiB)', async () => {
+    const res = await call(server, 'GET', '/api/v1/streams', { as: member, query: { include_all: 'x'.repeat(70_000) } });
+    expect(res.status).toBe(431);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+  });
+
+  it('answers a malformed request line with a JSON 400', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(server.url);
+    const raw = await new Promise<string>((done) => {
+      let text = '';
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('NOT A REQUEST\r\n\r\n'));
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => done(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1.1 400/);
+    expect(JSON.parse(raw.split('\r\n\r\n')[1]!)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+  });
+
   it('answers JSON, never HTML, outside the API too', async () => {
     const res = await call(server, 'GET', '/nowhere');
     expect(res.status).toBe(404);

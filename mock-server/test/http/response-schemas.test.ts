@@ -1,0 +1,34 @@
+import type { ValidateFunction } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/app.js';
+import { loadResponseSchemas } from '../helpers/response-schemas.js';
+import { call, credentials, startTestServer, type CallOptions } from '../helpers/test-server.js';
+
+/** What the server answers matches what openapi/ says it answers, success and error alike. */
+let server: MockServer;
+let schemaOf: (operationId: string, status: number) => ValidateFunction;
+beforeAll(async () => {
+  server = await startTestServer();
+  schemaOf = await loadResponseSchemas();
+});
+afterAll(() => server.close());
+
+const member = () => credentials(server).member!;
+
+describe('responses match the OpenAPI document', () => {
+  const cases: [string, string, string, () => CallOptions, number][] = [
+    ['render-message', 'POST', '/api/v1/messages/render', () => ({ as: member(), form: { content: '**x**', extra: '1' } }), 200],
+    ['render-message', 'POST', '/api/v1/messages/render', () => ({ as: member() }), 400],
+    ['render-message', 'POST', '/api/v1/messages/render', () => ({ form: { content: 'x' } }), 401],
+    ['get-server-settings', 'GET', '/api/v1/server_settings', () => ({}), 200],
+    ['get-server-settings', 'GET', '/api/v1/server_settings', () => ({ as: member() }), 200],
+    ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: member(), form: { content: 'x', to: 'nope' } }), 400],
+    ['edit-navigation-view', 'PATCH', '/api/v1/navigation_views/narrow/is/alerted', () => ({ as: member(), form: { is_pinned: 'yes' } }), 400],
+  ];
+  it.each(cases)('%s %s %s → %i', async (operationId, method, path, options, status) => {
+    const res = await call(server, method, path, options());
+    expect(res.status).toBe(status);
+    const validate = schemaOf(operationId, status);
+    expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
