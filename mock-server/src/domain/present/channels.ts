@@ -1,0 +1,147 @@
+import type { Features } from '../../config/features.js';
+import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
+import type { ChannelFolderRow, ChannelRow, GroupSettingValue, RealmState } from '../../store/state.js';
+
+/**
+ * Channel and folder objects, spec §2.2 and §2.4 (fields of the OpenAPI `Channel` schema). Derived
+ * fields (first message, activity, traffic, subscriber count) need the message and subscription
+ * tables; a snapshot presents many channels, so it builds a `ChannelIndex` once and passes it in.
+ */
+
+const DAY = 86_400;
+
+/** Per-channel facts computed from messages and subscriptions in one pass. */
+export interface ChannelStats {
+  first_message_id: number | null;
+  /** Message timestamps, for the activity and traffic windows. */
+  timestamps: number[];
+  /** Active subscribers whose accounts are active, bots included, ascending (§2.3 subscriber_count). */
+  subscribers: number[];
+}
+
+export type ChannelIndex = Map<number, ChannelStats>;
+
+type StatsTables = Pick<RealmState, 'messages' | 'subscriptions' | 'users'>;
+
+/** One pass over messages and subscriptions; `only` restricts it to one channel. */
+export function buildChannelIndex(tables: StatsTables, only?: number): ChannelIndex {
+  const index: ChannelIndex = new Map();
+  const stats = (id: number): ChannelStats => {
+    let s = index.get(id);
+    if (!s) index.set(id, (s = { first_message_id: null, timestamps: [], subscribers: [] }));
+    return s;
+  };
+  for (const m of Object.values(tables.messages)) {
+    if (m.stream_id === null || (only !== undefined && m.stream_id !== only)) continue;
+    const s = stats(m.stream_id);
+    if (s.first_message_id === null || m.id < s.first_message_id) s.first_message_id = m.id;
+    s.timestamps.push(m.timestamp);
+  }
+  for (const sub of Object.values(tables.subscriptions)) {
+    if (!sub.active || (only !== undefined && sub.stream_id !== only)) continue;
+    if (!tables.users[String(sub.user_id)]?.is_active) continue;
+    stats(sub.stream_id).subscribers.push(sub.user_id);
+  }
+  for (const s of index.values()) s.subscribers.sort((a, b) => a - b);
+  return index;
+}
+
+export function channelStats(tables: StatsTables, channelId: number, index?: ChannelIndex): ChannelStats {
+  const source = index ?? buildChannelIndex(tables, channelId);
+  return source.get(channelId) ?? { first_message_id: null, timestamps: [], subscribers: [] };
+}
+
+/** ID of a system group by name (reference §2: `role:administrators` and so on). */
+export function systemGroupId(tables: Pick<RealmState, 'user_groups'>, name: string): number | null {
+  for (const g of Object.values(tables.user_groups)) if (g.is_system_group && g.name === name) return g.id;
+  return null;
+}
+
+/**
+ * Spec §2.2 stream_post_policy (deprecated since level 333, replaced by can_send_message_group):
+ * derived from the replacement so both never disagree: 2 administrators, 4 moderators, 3 full
+ * members, 1 anything else.
+ */
+export function streamPostPolicy(tables: Pick<RealmState, 'user_groups'>, value: GroupSettingValue): 1 | 2 | 3 | 4 {
+  if (typeof value !== 'number') return 1;
+  if (value === systemGroupId(tables, 'role:administrators')) return 2;
+  if (value === systemGroupId(tables, 'role:moderators')) return 4;
+  if (value === systemGroupId(tables, 'role:fullmembers')) return 3;
+  return 1;
+}
+
+/** Group settings present only from a feature level (OpenAPI x-feature-level, spec §9). */
+const GATED_GROUPS: Partial<Record<(typeof CHANNEL_GROUP_SETTINGS)[number], Parameters<Features['has']>[0]>> = {
+  can_send_message_group: 'can_send_message_group',
+  can_delete_any_message_group: 'channel_delete_permission_groups',
+  can_delete_own_message_group: 'channel_delete_permission_groups',
+};
+
+export interface PresentChannelContext {
+  /** Server time (seconds) for the activity and traffic windows; never read from a clock here. */
+  now: number;
+  index?: ChannelIndex;
+}
+
+/**
+ * Spec §2.2 channel object. Group settings go out as stored (integer or anonymous group, §1).
+ * - first_message_id: the lowest message ID of the channel, null without history.
+ * - is_recently_active: a message in the 7 days before `now`.
+ * - stream_weekly_traffic (§2.3): null while the channel is younger than a week ("insufficient
+ *   data"), else the messages of the last 28 days divided by 4, rounded.
+ * - subscriber_count (§2.3): non-deactivated subscribers, bots included.
+ */
+export function presentChannel(
+  tables: StatsTables & Pick<RealmState, 'user_groups'>,
+  channel: ChannelRow,
+  features: Features,
+  ctx: PresentChannelContext,
+): Record<string, unknown> {
+  const stats = channelStats(tables, channel.stream_id, ctx.index);
+  const policy = streamPostPolicy(tables, channel.can_send_message_group);
+  const out: Record<string, unknown> = {
+    stream_id: channel.stream_id,
+    name: channel.name,
+    description: channel.description,
+    rendered_description: channel.rendered_description,
+    date_created: channel.date_created,
+    creator_id: channel.creator_id,
+    invite_only: channel.invite_only,
+    is_web_public: channel.is_web_public,
+    stream_post_policy: policy,
+    is_announcement_only: policy === 2,
+    message_retention_days: channel.message_retention_days,
+    history_public_to_subscribers: channel.history_public_to_subscribers,
+    topics_policy: channel.topics_policy,
+    first_message_id: stats.first_message_id,
+    folder_id: channel.folder_id,
+    is_recently_active: stats.timestamps.some((t) => t > ctx.now - 7 * DAY && t <= ctx.now),
+    stream_weekly_traffic:
+      ctx.now - channel.date_created < 7 * DAY
+        ? null
+        : Math.round(stats.timestamps.filter((t) => t > ctx.now - 28 * DAY && t <= ctx.now).length / 4),
+    subscriber_count: stats.subscribers.length,
+  };
+  // §9 level 315: archived channels (and the field) exist only from then on.
+  if (features.has('archived_channels')) out.is_archived = channel.is_archived;
+  for (const key of CHANNEL_GROUP_SETTINGS) {
+    const gate = GATED_GROUPS[key];
+    if (gate && !features.has(gate)) continue;
+    out[key] = channel[key];
+  }
+  return out;
+}
+
+/** Spec §2.4 channel folder: every field as stored. */
+export function presentFolder(folder: ChannelFolderRow): Record<string, unknown> {
+  return {
+    id: folder.id,
+    name: folder.name,
+    order: folder.order,
+    date_created: folder.date_created,
+    creator_id: folder.creator_id,
+    description: folder.description,
+    rendered_description: folder.rendered_description,
+    is_archived: folder.is_archived,
+  };
+}

@@ -1,0 +1,26 @@
+import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
+import type { ChannelIndex } from '../../domain/present/channels.js';
+import type { SnapshotOptions } from '../register-state.js';
+
+/** What every snapshot helper needs: the tables, the viewer (null for a spectator, C21) and the options. */
+export interface SnapshotContext {
+  tables: RealmState;
+  viewer: UserRow | null;
+  options: SnapshotOptions;
+  /** Built once per snapshot: presenting every channel must not rescan the messages each time. */
+  index: ChannelIndex;
+}
+
+/**
+ * Spec §4.21: without the archived_channels capability archived-channel data is left out; below
+ * level 315 (§9) archived channels did not appear in listings at all.
+ */
+export function showsArchived(ctx: SnapshotContext): boolean {
+  return ctx.options.client.archived_channels && ctx.options.features.has('archived_channels');
+}
+
+export function visibleChannel(ctx: SnapshotContext, channel: ChannelRow | undefined): channel is ChannelRow {
+  return channel !== undefined && (!channel.is_archived || showsArchived(ctx));
+}
+
+export const byNumber = (a: number, b: number): number => a - b;

@@ -1,0 +1,113 @@
+import { presentTopic } from '../../domain/topics.js';
+import { byNumber, visibleChannel } from './context.js';
+import type { SnapshotContext } from './context.js';
+
+/** Spec §2.13 / §8: unread_msgs covers at most the 50000 most recent unread messages. */
+export const MAX_UNREAD_MESSAGES = 50_000;
+
+/** The wildcard flags of §2.5 (wildcard_mentioned is the legacy union of the other two). */
+const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
+
+/** Type `message` (§4.21): the newest message the viewer received; -1 when there is none. */
+export function maxMessageId(ctx: SnapshotContext): number {
+  const { tables, viewer } = ctx;
+  let max = -1;
+  for (const row of Object.values(tables.user_messages)) {
+    const received = viewer ? row.flags[String(viewer.user_id)] !== undefined : isWebPublicMessage(ctx, row.message_id);
+    if (received && row.message_id > max) max = row.message_id;
+  }
+  return max;
+}
+
+function isWebPublicMessage(ctx: SnapshotContext, id: number): boolean {
+  const m = ctx.tables.messages[String(id)];
+  const channel = m?.stream_id != null ? ctx.tables.channels[String(m.stream_id)] : undefined;
+  return channel?.is_web_public === true && visibleChannel(ctx, channel);
+}
+
+/**
+ * Spec §2.13 unread_msgs for the viewer. Channel messages count only while the viewer is subscribed
+ * (an unsubscribed channel's unread messages are not shown, as on the reference server) and the
+ * channel is visible to the client (§4.21 archived_channels). `count` leaves out muted channels but
+ * `streams` keeps them; `mentions` holds direct mentions and wildcard mentions outside muted channels.
+ */
+export function unreadMsgs(ctx: SnapshotContext): Record<string, unknown> {
+  const { tables, viewer, options } = ctx;
+  const empty = { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false };
+  if (viewer === null) return empty;
+  const me = String(viewer.user_id);
+  const unread: number[] = [];
+  for (const row of Object.values(tables.user_messages)) {
+    const flags = row.flags[me];
+    if (flags && !flags.includes('read')) unread.push(row.message_id);
+  }
+  // Keep the most recent 50000 (§8), then present them in ascending order.
+  unread.sort(byNumber);
+  const kept = unread.slice(Math.max(0, unread.length - MAX_UNREAD_MESSAGES));
+
+  let count = 0;
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
+    const list = map.get(key);
+    if (list) list.push(id);
+    else map.set(key, [id]);
+  };
+  for (const id of kept) {
+    const m = tables.messages[String(id)];
+    if (!m) continue;
+    const flags = tables.user_messages[String(id)]!.flags[me]!;
+    let muted = false;
+    if (m.type === 'private') {
+      const users = m.dm_user_ids ?? [];
+      if (users.length <= 2) push(pms, users.find((u) => u !== viewer.user_id) ?? viewer.user_id, id);
+      else push(huddles, [...users].sort(byNumber).join(','), id);
+      count++;
+    } else {
+      const channel = m.stream_id !== null ? tables.channels[String(m.stream_id)] : undefined;
+      const sub = channel ? tables.subscriptions[`${me}:${channel.stream_id}`] : undefined;
+      if (!visibleChannel(ctx, channel) || !sub?.active) continue;
+      muted = sub.is_muted;
+      const topic = presentTopic(m.subject, options.client);
+      const key = `${channel.stream_id}\u0000${topic}`;
+      const entry = streams.get(key) ?? { stream_id: channel.stream_id, topic, unread_message_ids: [] };
+      entry.unread_message_ids.push(id);
+      streams.set(key, entry);
+      if (!muted) count++;
+    }
+    if (flags.includes('mentioned') || (!muted && WILDCARD_FLAGS.some((f) => flags.includes(f)))) mentions.push(id);
+  }
+  return {
+    count,
+    pms: [...pms.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+    streams: [...streams.values()].sort((a, b) => a.stream_id - b.stream_id || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0)),
+    huddles: [...huddles.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+    mentions,
+    old_unreads_missing: false,
+  };
+}
+
+/**
+ * Type `recent_private_conversations` (§2.13, §4.21): one entry per set of other participants, newest
+ * first by max_message_id; `user_ids` leaves out the viewer, so a self-conversation has `[]`.
+ */
+export function recentPrivateConversations(ctx: SnapshotContext): unknown[] {
+  const { tables, viewer } = ctx;
+  if (viewer === null) return [];
+  const latest = new Map<string, { max_message_id: number; user_ids: number[] }>();
+  for (const m of Object.values(tables.messages)) {
+    if (m.type !== 'private' || !m.dm_user_ids?.includes(viewer.user_id)) continue;
+    const others = m.dm_user_ids.filter((u) => u !== viewer.user_id).sort(byNumber);
+    const key = others.join(',');
+    const entry = latest.get(key);
+    if (!entry) latest.set(key, { max_message_id: m.id, user_ids: others });
+    else if (m.id > entry.max_message_id) entry.max_message_id = m.id;
+  }
+  return [...latest.values()].sort((a, b) => b.max_message_id - a.max_message_id);
+}
