@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { benchDurableWrites } from './durable-writes.js';
+import { benchIdleQueues, benchWriteToPoll } from './events.js';
 
 /**
  * `npm run bench`: request throughput of the mock against a bare express route returning the same
@@ -13,8 +17,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-async function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const command = [process.execPath, '--import', 'tsx', ...args];
+async function start(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const command = [process.execPath, ...nodeFlags, '--import', 'tsx', ...args];
   const pinned = process.platform === 'linux' ? ['taskset', '-c', '1', ...command] : command;
   const child = spawn(pinned[0]!, pinned.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const url = await new Promise<string>((resolve, reject) => {
@@ -75,9 +79,36 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 
+  await eventFigures();
+
   const durable = await benchDurableWrites({ messages: 10_000, seconds: Math.min(DURATION, 5) });
   console.log('\nDurable writes (realm with 10,000 messages; fsync before each acknowledgement, group commit)\n');
   console.log(JSON.stringify(durable, null, 2));
+}
+
+/**
+ * Event → waiting long-poll latency (target p99 ≤ 5 ms) and memory of idle queues. The event comes
+ * from the control API's injection, a transaction without row changes: it measures commit, dispatch
+ * and the long-poll answer; a durable write adds its group-commit fsync (see the durable-write figures).
+ */
+async function eventFigures(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+  try {
+    const server = await start([here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir], {}, ['--expose-gc']);
+    try {
+      const latency = await benchWriteToPoll(server.url);
+      console.log('\nEvent → waiting long-poll answer (ms, from the injecting request to the poll answer)\n');
+      console.log('| samples | p50 | p99 | max |');
+      console.log('|---|---|---|---|');
+      console.log(`| ${latency.samples} | ${latency.p50Ms} | ${latency.p99Ms} | ${latency.maxMs} |`);
+      const idle = await benchIdleQueues(server.url);
+      console.log(`\nIdle queues: ${idle.queues} queues, ${idle.heapBytesPerQueue} bytes of heap each, RSS +${(idle.rssDeltaBytes / 1024 / 1024).toFixed(1)} MiB`);
+    } finally {
+      server.child.kill();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 await main();

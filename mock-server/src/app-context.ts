@@ -1,4 +1,5 @@
 import type { Clock } from './clock/clock.js';
+import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
 import type { ApiKeyIndex } from './http/auth.js';
 import type { OperationSpec } from './http/openapi.js';
@@ -10,6 +11,8 @@ export interface AppContext {
   store: Store;
   clock: Clock;
   keys: ApiKeyIndex;
+  /** Event queues, in memory only (§6). */
+  queues: QueueRegistry;
   operations: OperationSpec[];
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;

@@ -10,6 +10,8 @@ import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
 import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
+import { dispatch } from './events/dispatcher.js';
+import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
 import { loadOperations } from './http/openapi.js';
@@ -43,9 +45,12 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     store,
     clock,
     keys: new ApiKeyIndex(store),
+    queues: new QueueRegistry(clock),
     operations: await loadOperations(config.openapiPath),
     baseUrl: `http://${config.host}:${config.port}`,
   };
+  // Events reach queues only after their transaction is durable (the store calls this then).
+  store.onCommit((realmId, events) => dispatch(context.queues, store.realm(realmId), realmId, events));
   const control = new Control(context);
   await ensureDefaultRealm(control, context);
 
@@ -61,6 +66,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     control,
     close: () =>
       (closing ??= (async () => {
+        context.queues.closeAll();
         clock.stop();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

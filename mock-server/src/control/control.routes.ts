@@ -20,7 +20,7 @@ export function controlRouter(control: Control): Router {
         .catch(next);
     });
 
-  route('get', '/', () => ({ realms: control.listRealms(), clock: control.clock() }));
+  route('get', '/', () => control.status());
   route('get', '/realms', () => ({ realms: control.listRealms() }));
   route('post', '/realms', (req) =>
     control.createRealm({ realm_id: str(req, 'realm_id'), fixture: str(req, 'fixture'), seed: int(req, 'seed'), feature_level: int(req, 'feature_level') }),
@@ -42,6 +42,7 @@ export function controlRouter(control: Control): Router {
     control.deleteSnapshot(realm(req), String(req.params.name));
     return {};
   });
+  route('post', '/realms/:realm/events', (req) => control.injectEvent(realm(req), json(req, 'event'), json(req, 'user_ids')));
   route('get', '/clock', () => control.clock());
   route('post', '/clock/advance', (req) => control.advanceServer(required(num(req, 'seconds'), 'seconds')));
   router.use((_req, _res, next) => next(pathNotFound()));
@@ -53,6 +54,17 @@ const realm = (req: Request) => String(req.params.realm);
 function raw(req: Request, name: string): unknown {
   const json = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
   return json ?? req.form?.[name] ?? (req.query as Record<string, unknown>)[name];
+}
+
+/** A structured value: as is from a JSON body, JSON-decoded from a form field. */
+function json(req: Request, name: string): unknown {
+  const value = raw(req, name);
+  if (typeof value !== 'string' || (req.body && typeof req.body === 'object' && name in req.body)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
 }
 
 function str(req: Request, name: string): string | undefined {

@@ -78,6 +78,7 @@ export class Control {
     this.#tables(realmId);
     if (realmId === this.app.config.defaultRealm) throw badRequest('The default realm cannot be deleted; reset it instead.');
     await this.app.store.replaceRealm(realmId, null);
+    this.#endQueues(realmId);
     this.#snapshots.delete(realmId);
   }
 
@@ -148,7 +149,34 @@ export class Control {
     const snapshot = this.#snapshots.get(realmId)?.get(name);
     if (!snapshot) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
     await this.app.store.replaceRealm(realmId, structuredClone(snapshot));
+    this.#endQueues(realmId);
     return this.summary(realmId);
+  }
+
+  /**
+   * Sends an event to users' queues through the same path as every committed change (after
+   * durability, filtered and shaped per queue): lets client developers exercise their event handlers.
+   */
+  async injectEvent(realmId: string, event: unknown, userIds: unknown): Promise<{ user_ids: number[] }> {
+    const tables = this.#tables(realmId);
+    if (!event || typeof event !== 'object' || Array.isArray(event) || typeof (event as { type?: unknown }).type !== 'string') {
+      throw badRequest('event must be an object with a string type.');
+    }
+    const everyone = Object.values(tables.users).filter((u) => u.is_active && !u.is_system_bot).map((u) => u.user_id);
+    if (userIds !== undefined && (!Array.isArray(userIds) || !userIds.every((id) => Number.isInteger(id) && tables.users[String(id)]))) {
+      throw badRequest('user_ids must be a list of user IDs of the realm.');
+    }
+    const audience = (userIds as number[] | undefined) ?? everyone;
+    const { id: _ignored, ...body } = event as Record<string, unknown> & { type: string };
+    await this.app.store.transact(realmId, (tx) => tx.emit(body as { type: string }, audience));
+    return { user_ids: audience };
+  }
+
+  status() {
+    // With --expose-gc (the benchmark) measure live memory, not garbage awaiting collection.
+    (globalThis as { gc?: () => void }).gc?.();
+    const memory = process.memoryUsage();
+    return { realms: this.listRealms(), clock: this.clock(), queues: this.app.queues.size, memory: { rss: memory.rss, heap_used: memory.heapUsed } };
   }
 
   deleteSnapshot(realmId: string, name: string): void {
@@ -166,6 +194,12 @@ export class Control {
     const realm = instance.tables.realm.realm;
     realm.clock_offset = instance.fixtureNow - this.app.clock.serverNow();
     await this.app.store.replaceRealm(realmId, instance.tables);
+    this.#endQueues(realmId);
+  }
+
+  /** A realm replaced or removed is a new server to its clients: they get BAD_EVENT_QUEUE_ID and re-register. */
+  #endQueues(realmId: string): void {
+    this.app.queues.dropWhere((queue) => queue.realmId === realmId);
   }
 
   #tables(realmId: string): RealmState {

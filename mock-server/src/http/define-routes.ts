@@ -17,6 +17,8 @@ export interface RequestContext {
   params: Record<string, unknown>;
   /** The User-Agent, e.g. for the read_by_sender heuristic (reference §4.1). */
   client: string;
+  /** Aborts when the client goes away before the answer (ends a long-poll early). */
+  signal: AbortSignal;
 }
 
 export type GateContext = Omit<RequestContext, 'params'>;

@@ -44,6 +44,7 @@ async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefi
     features: features(realm.feature_level),
     now: app.clock.now(realmId),
     client: String(req.headers['user-agent'] ?? ''),
+    signal: clientGone(res),
   };
   route?.gate?.(gateContext);
   const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) });
@@ -55,6 +56,14 @@ async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefi
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0 && gateContext.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body);
+}
+
+function clientGone(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /**

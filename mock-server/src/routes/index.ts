@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../http/define-routes.js';
+import events from './events.routes.js';
 import messages from './messages.routes.js';
 import server from './server.routes.js';
 
@@ -7,4 +8,4 @@ import server from './server.routes.js';
  * of the document without a handler here answer NOT_IMPLEMENTED; test/http/not-implemented.test.ts
  * lists them, and each resource issue empties part of that list.
  */
-export const routes: RouteSpec[] = [...messages, ...server];
+export const routes: RouteSpec[] = [...events, ...messages, ...server];

@@ -1,4 +1,5 @@
 import { stateWriteFailed } from '../domain/errors.js';
+import type { ClientView } from '../events/client-view.js';
 import type { Persistence } from './persistence.js';
 import { applyChange, type Change, type RealmState, type RowOf, type State, type TableName } from './state.js';
 
@@ -7,6 +8,8 @@ export interface PendingEvent {
   event: Record<string, unknown> & { type: string };
   /** Who may receive it; the event system filters further per queue. */
   userIds: number[];
+  /** Optional per-client variant (capability effects specific to this event); null drops it. */
+  shape?: (client: ClientView) => PendingEvent['event'] | PendingEvent['event'][] | null;
 }
 
 /** What a transaction function sees: the realm's tables (read) and the only ways to change them. */
@@ -18,7 +21,7 @@ export interface Tx {
   delete(table: TableName, key: string | number): void;
   /** Takes the next ID of a sequence (IDs are never reused, even after a rollback is retried). */
   nextId(sequence: string): number;
-  emit(event: PendingEvent['event'], userIds: number[]): void;
+  emit(event: PendingEvent['event'], userIds: number[], shape?: PendingEvent['shape']): void;
 }
 
 export type ChangeWatcher = (change: Change, previous: unknown) => void;
@@ -137,7 +140,7 @@ export class Store {
         write('counters', 'counters', { ...counters, [sequence]: id + 1 });
         return id;
       },
-      emit: (event, userIds) => events.push({ event, userIds }),
+      emit: (event, userIds, shape) => events.push(shape ? { event, userIds, shape } : { event, userIds }),
     };
     try {
       const result = fn(tx);

@@ -22,6 +22,7 @@ export interface CallOptions {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  signal?: AbortSignal;
 }
 
 export interface Reply {
@@ -45,7 +46,7 @@ export async function call(server: MockServer, method: string, path: string, opt
     for (const [k, v] of Object.entries(options.multipart)) form.append(k, v);
     body = form;
   }
-  const res = await request(url, { method: method as 'GET', headers, body });
+  const res = await request(url, { method: method as 'GET', headers, body, ...(options.signal ? { signal: options.signal } : {}) });
   const text = await res.body.text();
   let parsed: Record<string, unknown> = {};
   try {

@@ -1,0 +1,37 @@
+import type { PendingEvent } from '../store/store.js';
+import type { RealmState } from '../store/state.js';
+import { accepts } from './filters.js';
+import type { EventQueue } from './queue.js';
+import type { QueueRegistry } from './registry.js';
+import { shapeFor } from './shape.js';
+
+/**
+ * Delivers a committed transaction's events (the store calls this only once the change is durable)
+ * to every queue of every user who may see them, filtered and shaped per queue (spec §6).
+ */
+export function dispatch(registry: QueueRegistry, tables: RealmState | undefined, realmId: string, pending: readonly PendingEvent[]): void {
+  for (const { event, userIds, shape } of pending) {
+    const audience = new Set(userIds);
+    for (const queue of registry.queuesOf(realmId, null)) {
+      if (!audience.has(queue.userId) && !watchesPublicChannels(queue, event, tables)) continue;
+      if (!accepts(queue.descriptor, event, tables)) continue;
+      // An emitter may shape per client itself (capability effects specific to one event kind).
+      const own = shape ? shape(queue.descriptor.client) : event;
+      const events = own === null ? [] : Array.isArray(own) ? own : [own];
+      for (const one of events) for (const shaped of shapeFor(one, queue.descriptor)) queue.push(shaped);
+    }
+  }
+}
+
+/**
+ * all_public_streams (§4.21): message events of every public channel, subscribed or not. Bots are
+ * left out: a bot receives channel messages only when subscribed (§6.6).
+ */
+function watchesPublicChannels(queue: EventQueue, event: PendingEvent['event'], tables: RealmState | undefined): boolean {
+  if (!queue.descriptor.allPublicStreams || event.type !== 'message') return false;
+  const message = event.message as { type?: string; stream_id?: number } | undefined;
+  if (message?.type !== 'stream' || message.stream_id === undefined) return false;
+  const channel = tables?.channels[String(message.stream_id)];
+  const viewer = tables?.users[String(queue.userId)];
+  return Boolean(channel && !channel.invite_only && viewer && !viewer.is_bot);
+}

@@ -1,0 +1,59 @@
+import { badRequest } from '../domain/errors.js';
+import type { ClientView } from './client-view.js';
+
+/** What a queue was registered with (spec §4.21, §6.6): what it receives and how it is shaped. */
+export interface QueueDescriptor {
+  /** null: every type. */
+  eventTypes: ReadonlySet<string> | null;
+  narrow: readonly (readonly [string, string])[];
+  allPublicStreams: boolean;
+  client: ClientView;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+}
+
+export type QueuedEvent = Record<string, unknown> & { id: number; type: string };
+
+/**
+ * One client's event queue (spec §6): events get increasing integer IDs from 0; the client
+ * acknowledges with last_event_id, and acknowledged events are discarded.
+ */
+export class EventQueue {
+  readonly events: QueuedEvent[] = [];
+  /** Highest ID already discarded (-1: none). */
+  prunedThrough = -1;
+  nextId = 0;
+  /** Realm time of the last fetch or poll end: the 10-minute idle rule (§6.2) counts from here. */
+  lastActivity: number;
+  /** The long-poll waiting on this queue, if any: woken by the next event. */
+  waiter: (() => void) | null = null;
+  cancelExpiry: (() => void) | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly realmId: string,
+    readonly userId: number,
+    readonly descriptor: QueueDescriptor,
+    now: number,
+  ) {
+    this.lastActivity = now;
+  }
+
+  push(event: Record<string, unknown> & { type: string }): void {
+    this.events.push({ ...event, id: this.nextId++ });
+    const wake = this.waiter;
+    this.waiter = null;
+    wake?.();
+  }
+
+  /**
+   * Discards what the client acknowledged. The reference server's answers for an ID that is behind
+   * what it already discarded, and for one it never issued (reference §6).
+   */
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.prunedThrough) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    if (lastEventId >= this.nextId) throw badRequest(`Event ${lastEventId} was not in this queue`);
+    while (this.events.length > 0 && this.events[0]!.id <= lastEventId) this.events.shift();
+    this.prunedThrough = Math.max(this.prunedThrough, lastEventId);
+  }
+}

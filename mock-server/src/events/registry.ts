@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock/clock.js';
+import { badEventQueueId } from '../domain/errors.js';
+import { EventQueue, type QueueDescriptor } from './queue.js';
+
+/** Spec §6.2, §8: a queue unused for ten minutes is garbage-collected. */
+export const QUEUE_IDLE_SECONDS = 600;
+/** Spec §6.3, §8 (C23): a waiting long-poll gets a heartbeat after one minute. */
+export const HEARTBEAT_SECONDS = 60;
+
+/**
+ * Every live queue, in memory only: after a restart clients get BAD_EVENT_QUEUE_ID and re-register,
+ * as §6 requires them to. Expiry runs on realm time through the injected clock, so advancing a realm's
+ * clock through the control API expires its queues without waiting in real time.
+ */
+export class QueueRegistry {
+  #queues = new Map<string, EventQueue>();
+
+  constructor(private readonly clock: Clock) {}
+
+  get size(): number {
+    return this.#queues.size;
+  }
+
+  create(realmId: string, userId: number, descriptor: QueueDescriptor): EventQueue {
+    const queue = new EventQueue(`${realmId}:${randomUUID()}`, realmId, userId, descriptor, this.clock.now(realmId));
+    this.#queues.set(queue.id, queue);
+    this.#scheduleExpiry(queue);
+    return queue;
+  }
+
+  /** The caller's own live queue, else BAD_EVENT_QUEUE_ID: unknown, expired and foreign look the same. */
+  get(queueId: string, realmId: string, userId: number): EventQueue {
+    const queue = this.#queues.get(queueId);
+    if (!queue || queue.realmId !== realmId || queue.userId !== userId) throw badEventQueueId(queueId);
+    // Checked here as well as by the timer, so a race with the timer can never show an expired queue.
+    if (this.#expired(queue)) {
+      this.delete(queue);
+      throw badEventQueueId(queueId);
+    }
+    return queue;
+  }
+
+  /** A fetch or the end of a long-poll counts as activity. */
+  touch(queue: EventQueue): void {
+    queue.lastActivity = this.clock.now(queue.realmId);
+    this.#scheduleExpiry(queue);
+  }
+
+  delete(queue: EventQueue): void {
+    queue.cancelExpiry?.();
+    this.#queues.delete(queue.id);
+    const wake = queue.waiter;
+    queue.waiter = null;
+    wake?.();
+  }
+
+  /** Queues of these users in this realm (the dispatcher's audience). */
+  *queuesOf(realmId: string, userIds: ReadonlySet<number> | null): Iterable<EventQueue> {
+    for (const queue of this.#queues.values()) {
+      if (queue.realmId === realmId && (userIds === null || userIds.has(queue.userId))) yield queue;
+    }
+  }
+
+  /** A deactivated user's queues end (and a deleted realm's). */
+  dropWhere(predicate: (queue: EventQueue) => boolean): void {
+    for (const queue of [...this.#queues.values()]) if (predicate(queue)) this.delete(queue);
+  }
+
+  /**
+   * Waits for an event or the heartbeat, whichever comes first; resolves early if `signal` aborts
+   * (the client went away). The heartbeat is an ordinary queued event, so it has an ID.
+   */
+  wait(queue: EventQueue, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, () => queue.push({ type: 'heartbeat' }));
+      const finish = () => {
+        cancelHeartbeat();
+        signal.removeEventListener('abort', onAbort);
+        if (queue.waiter === finish) queue.waiter = null;
+        resolve();
+      };
+      const onAbort = () => finish();
+      queue.waiter = finish;
+      // A waiting client is active: the idle timer restarts when the poll ends.
+      queue.cancelExpiry?.();
+      queue.cancelExpiry = null;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Stops every timer and wakes every waiter (server shutdown). */
+  closeAll(): void {
+    this.dropWhere(() => true);
+  }
+
+  #expired(queue: EventQueue): boolean {
+    return queue.waiter === null && this.clock.now(queue.realmId) - queue.lastActivity >= QUEUE_IDLE_SECONDS;
+  }
+
+  #scheduleExpiry(queue: EventQueue): void {
+    queue.cancelExpiry?.();
+    queue.cancelExpiry = this.clock.setTimer(queue.realmId, queue.lastActivity + QUEUE_IDLE_SECONDS, () => {
+      queue.cancelExpiry = null;
+      if (this.#expired(queue)) this.delete(queue);
+    });
+  }
+}
