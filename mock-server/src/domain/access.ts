@@ -65,8 +65,9 @@ export function isSubscribed(tables: Pick<Tables, 'subscriptions'>, userId: numb
  * - guests otherwise never (§2.3 can_subscribe_group: public channels are open "except guests";
  *   reference §4.15: guests see no public channel they are not subscribed to);
  * - public channels: any other user;
- * - private channels: members of can_administer_channel_group, can_add_subscribers_group or
- *   can_subscribe_group (those who may join or add people may read, as the reference grants).
+ * - private channels: members of can_add_subscribers_group or can_subscribe_group (those who may
+ *   join or add people may read, as the reference grants). can_administer_channel_group gives
+ *   metadata access only (below): administering a channel's settings is not reading its messages.
  */
 export function channelContentAccess(tables: Tables, user: UserRow | null, channel: ChannelRow): boolean {
   if (channel.is_web_public) return true;
@@ -74,11 +75,7 @@ export function channelContentAccess(tables: Tables, user: UserRow | null, chann
   if (isSubscribed(tables, user.user_id, channel.stream_id)) return true;
   if (isGuest(user)) return false;
   if (!channel.invite_only) return true;
-  return (
-    isMember(tables, user.user_id, channel.can_administer_channel_group) ||
-    isMember(tables, user.user_id, channel.can_add_subscribers_group) ||
-    isMember(tables, user.user_id, channel.can_subscribe_group)
-  );
+  return isMember(tables, user.user_id, channel.can_add_subscribers_group) || isMember(tables, user.user_id, channel.can_subscribe_group);
 }
 
 /**
