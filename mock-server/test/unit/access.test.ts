@@ -7,7 +7,14 @@ const tables = generateDemoRealm({ realmId: 'access', seed: 42, featureLevel: 41
 const users = Object.values(tables.users);
 const outsider = (channel: ChannelRow): UserRow =>
   users.find((u) => u.role === 400 && !u.is_bot && u.is_active && !tables.subscriptions[`${u.user_id}:${channel.stream_id}`]?.active)!;
-const privateChannel = Object.values(tables.channels).find((c) => c.invite_only && !c.is_archived && !c.is_web_public)!;
+const nobody = { direct_members: [], direct_subgroups: [] };
+// A private channel whose granting groups are empty, so only the setting under test grants anything.
+const privateChannel: ChannelRow = {
+  ...Object.values(tables.channels).find((c) => c.invite_only && !c.is_archived && !c.is_web_public)!,
+  can_add_subscribers_group: nobody,
+  can_subscribe_group: nobody,
+  can_administer_channel_group: nobody,
+};
 const only = (user: UserRow) => ({ direct_members: [user.user_id], direct_subgroups: [] });
 
 describe('channel access (reference "Shared access checks", C18)', () => {
