@@ -334,6 +334,29 @@ export interface PresenceRow {
   idle_timestamp: number;
 }
 
+/**
+ * ID sequences. Recipients are one sequence for users, channels and direct-message groups, as on the
+ * reference server; reminders take scheduled-message IDs. Typed, so a misspelt name cannot quietly
+ * start a fresh counter whose IDs collide with existing rows.
+ */
+export const SEQUENCES = [
+  'users',
+  'user_groups',
+  'channels',
+  'channel_folders',
+  'recipients',
+  'direct_message_groups',
+  'messages',
+  'submessages',
+  'custom_emoji',
+  'linkifiers',
+  'saved_snippets',
+  'drafts',
+  'scheduled_messages',
+  'custom_profile_fields',
+] as const;
+export type Sequence = (typeof SEQUENCES)[number];
+
 /** Next IDs per sequence; one row so a transaction can take IDs from several sequences. */
 export interface CountersRow {
   [sequence: string]: number;

@@ -1,7 +1,7 @@
 import { stateWriteFailed } from '../domain/errors.js';
 import type { ClientView } from '../events/client-view.js';
 import type { Persistence } from './persistence.js';
-import { applyChange, type Change, type RealmState, type RowOf, type State, type TableName } from './state.js';
+import { applyChange, type Change, type RealmState, type RowOf, type Sequence, type State, type TableName } from './state.js';
 
 /** An event produced by a transaction, delivered only after the change is durable (ARCHITECTURE §3). */
 export interface PendingEvent {
@@ -20,7 +20,7 @@ export interface Tx {
   put<T extends TableName>(table: T, key: string | number, row: RowOf<T>): void;
   delete(table: TableName, key: string | number): void;
   /** Takes the next ID of a sequence (IDs are never reused, even after a rollback is retried). */
-  nextId(sequence: string): number;
+  nextId(sequence: Sequence): number;
   emit(event: PendingEvent['event'], userIds: number[], shape?: PendingEvent['shape']): void;
 }
 

@@ -16,8 +16,8 @@ describe('Store transactions', () => {
   it('applies changes and hands out increasing IDs per sequence', async () => {
     const store = await storeWithRealm();
     const ids = await store.transact('r', (tx) => {
-      const a = tx.nextId('saved_snippet');
-      const b = tx.nextId('saved_snippet');
+      const a = tx.nextId('saved_snippets');
+      const b = tx.nextId('saved_snippets');
       tx.put('saved_snippets', a, snippet(a, 'one'));
       tx.put('saved_snippets', b, snippet(b, 'two'));
       return [a, b];
@@ -34,7 +34,7 @@ describe('Store transactions', () => {
       store.transact('r', (tx) => {
         tx.put('saved_snippets', 1, snippet(1, 'changed'));
         tx.delete('saved_snippets', 1);
-        tx.put('saved_snippets', tx.nextId('saved_snippet'), snippet(9, 'new'));
+        tx.put('saved_snippets', tx.nextId('saved_snippets'), snippet(9, 'new'));
         throw new Error('rule failed');
       }),
     ).rejects.toThrow('rule failed');

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/app.js';
+import type { Tx } from '../../src/store/store.js';
+import { applyEvents, comparable } from '../helpers/apply-events.js';
+import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+
+/**
+ * The register/events invariant (reference server style; ARCHITECTURE "invariant test"): for every
+ * state-changing operation, the register snapshot taken before, with the events delivered since
+ * applied, equals the snapshot taken after, for every observer. It catches actions that forget an
+ * event, send a wrong one, or send it to the wrong people.
+ *
+ * OPERATIONS lists the API operations that change state. None exists yet: each resource issue adds
+ * its operations here (and their event reducers to helpers/apply-events.ts). Until then the harness
+ * is proven on stand-in transactions run straight through the store, the same path actions use.
+ */
+interface Operation {
+  name: string;
+  run(server: MockServer, who: Record<string, Who & { user_id: number }>): Promise<unknown>;
+}
+const OPERATIONS: Operation[] = [];
+
+// Every capability declared, so the snapshot and the events speak the same dialect.
+const REGISTER = {
+  client_capabilities: JSON.stringify({ notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: true, stream_typing_notifications: true, user_settings_object: true, linkifier_url_template: true, user_list_incomplete: true, include_deactivated_groups: true, archived_channels: true, empty_topic_name: true, simplified_presence_events: true }),
+  include_subscribers: 'true',
+  apply_markdown: 'true',
+};
+const OBSERVERS = ['owner', 'administrator', 'member', 'member_2', 'guest', 'bot'];
+
+let server: MockServer;
+let who: Record<string, Who & { user_id: number }>;
+beforeAll(async () => {
+  server = await startTestServer();
+  who = credentials(server);
+});
+afterAll(() => server.close());
+
+async function checkInvariant(change: () => Promise<unknown>): Promise<void> {
+  const before: Record<string, { snapshot: Record<string, unknown>; queueId: string }> = {};
+  for (const role of OBSERVERS) {
+    const res = await call(server, 'POST', '/api/v1/register', { as: who[role]!, form: REGISTER });
+    before[role] = { snapshot: res.body, queueId: res.body.queue_id as string };
+  }
+  await change();
+  for (const role of OBSERVERS) {
+    const polled = await call(server, 'GET', '/api/v1/events', { as: who[role]!, query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' } });
+    const events = polled.body.events as (Record<string, unknown> & { type: string })[];
+    const after = await call(server, 'POST', '/api/v1/register', { as: who[role]!, form: REGISTER });
+    expect(comparable(applyEvents(before[role]!.snapshot, events)), `observer ${role}`).toEqual(comparable(after.body));
+  }
+}
+
+const transact = (fn: (tx: Tx) => void) => () => server.context.store.transact('demo', fn);
+
+describe('register/events invariant', () => {
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s keeps snapshot + events = new snapshot', async (_name, op) => {
+    await checkInvariant(() => op.run(server, who));
+  });
+
+  it('holds for a change that emits the right event to the right user (stand-in for a future action)', async () => {
+    const member = who.member!;
+    await checkInvariant(
+      transact((tx) => {
+        const id = tx.nextId('saved_snippets');
+        const snippet = { id, user_id: member.user_id, title: 'Greeting', content: 'Hello!', date_created: 1_767_603_600 };
+        tx.put('saved_snippets', id, snippet);
+        const { user_id: _u, ...wire } = snippet;
+        tx.emit({ type: 'saved_snippets', op: 'add', saved_snippet: wire }, [member.user_id]);
+      }),
+    );
+  });
+
+  it('catches a change that forgets its event', async () => {
+    const member = who.member!;
+    await expect(
+      checkInvariant(
+        transact((tx) => {
+          const id = tx.nextId('saved_snippets');
+          tx.put('saved_snippets', id, { id, user_id: member.user_id, title: 'Silent', content: 'x', date_created: 1_767_603_600 });
+        }),
+      ),
+    ).rejects.toThrow(/observer member/);
+  });
+
+  it('catches an event sent to the wrong user', async () => {
+    const member = who.member!;
+    await expect(
+      checkInvariant(
+        transact((tx) => {
+          const id = tx.nextId('saved_snippets');
+          const snippet = { id, user_id: member.user_id, title: 'Misdirected', content: 'x', date_created: 1_767_603_600 };
+          tx.put('saved_snippets', id, snippet);
+          tx.emit({ type: 'saved_snippets', op: 'add', saved_snippet: { id, title: 'Misdirected', content: 'x', date_created: 1_767_603_600 } }, [who.member_2!.user_id]);
+        }),
+      ),
+    ).rejects.toThrow(/observer/);
+  });
+});
