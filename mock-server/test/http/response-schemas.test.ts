@@ -24,6 +24,13 @@ describe('responses match the OpenAPI document', () => {
     ['get-server-settings', 'GET', '/api/v1/server_settings', () => ({ as: member() }), 200],
     ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: member(), form: { content: 'x', to: 'nope' } }), 400],
     ['edit-navigation-view', 'PATCH', '/api/v1/navigation_views/narrow/is/alerted', () => ({ as: member(), form: { is_pinned: 'yes' } }), 400],
+    ['register-queue', 'POST', '/api/v1/register', () => ({ as: member() }), 200],
+    ['register-queue', 'POST', '/api/v1/register', () => ({ as: member(), form: { client_capabilities: '{"empty_topic_name": true, "archived_channels": true}', include_subscribers: 'partial', slim_presence: 'true' } }), 200],
+    ['register-queue', 'POST', '/api/v1/register', () => ({}), 200],
+    ['register-queue', 'POST', '/api/v1/register', () => ({ form: { client_gravatar: 'true' } }), 400],
+    ['get-events', 'GET', '/api/v1/events', () => ({ as: member(), query: { dont_block: 'true' } }), 200],
+    ['get-events', 'GET', '/api/v1/events', () => ({ as: member(), query: { queue_id: 'gone', last_event_id: '-1' } }), 400],
+    ['delete-queue', 'DELETE', '/api/v1/events', () => ({ as: member(), form: { queue_id: 'gone' } }), 400],
   ];
   it.each(cases)('%s %s %s → %i', async (operationId, method, path, options, status) => {
     const res = await call(server, method, path, options());
