@@ -50,7 +50,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     baseUrl: `http://${config.host}:${config.port}`,
   };
   // Events reach queues only after their transaction is durable (the store calls this then).
-  store.onCommit((realmId, events) => dispatch(context.queues, store.realm(realmId), realmId, events));
+  store.onCommit((realmId, events, seq) => dispatch(context.queues, store.realm(realmId), realmId, events, seq));
   const control = new Control(context);
   await ensureDefaultRealm(control, context);
 

@@ -9,10 +9,12 @@ import { shapeFor } from './shape.js';
  * Delivers a committed transaction's events (the store calls this only once the change is durable)
  * to every queue of every user who may see them, filtered and shaped per queue (spec §6).
  */
-export function dispatch(registry: QueueRegistry, tables: RealmState | undefined, realmId: string, pending: readonly PendingEvent[]): void {
+export function dispatch(registry: QueueRegistry, tables: RealmState | undefined, realmId: string, pending: readonly PendingEvent[], seq: number): void {
   for (const { event, userIds, shape } of pending) {
     const audience = new Set(userIds);
     for (const queue of registry.queuesOf(realmId, null)) {
+      // Registered while this change was being written: its snapshot already shows the change.
+      if (queue.snapshotSeq >= seq) continue;
       if (!audience.has(queue.userId) && !watchesPublicChannels(queue, event, tables)) continue;
       if (!accepts(queue.descriptor, event, tables)) continue;
       // An emitter may shape per client itself (capability effects specific to one event kind).

@@ -35,6 +35,8 @@ export class EventQueue {
     readonly userId: number,
     readonly descriptor: QueueDescriptor,
     now: number,
+    /** The newest transaction the register snapshot already shows: its events and older ones are not queued. */
+    readonly snapshotSeq: number,
   ) {
     this.lastActivity = now;
   }

@@ -22,8 +22,8 @@ export class QueueRegistry {
     return this.#queues.size;
   }
 
-  create(realmId: string, userId: number, descriptor: QueueDescriptor): EventQueue {
-    const queue = new EventQueue(`${realmId}:${randomUUID()}`, realmId, userId, descriptor, this.clock.now(realmId));
+  create(realmId: string, userId: number, descriptor: QueueDescriptor, snapshotSeq: number): EventQueue {
+    const queue = new EventQueue(`${realmId}:${randomUUID()}`, realmId, userId, descriptor, this.clock.now(realmId), snapshotSeq);
     this.#queues.set(queue.id, queue);
     this.#scheduleExpiry(queue);
     return queue;
@@ -72,6 +72,11 @@ export class QueueRegistry {
    * (the client went away). The heartbeat is an ordinary queued event, so it has an ID.
    */
   wait(queue: EventQueue, signal: AbortSignal): Promise<void> {
+    // One poll per queue: a new one answers the previous (which returns what the queue holds), so no
+    // poll is left without a waker or a heartbeat.
+    const previous = queue.waiter;
+    queue.waiter = null;
+    previous?.();
     return new Promise((resolve) => {
       const cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, () => queue.push({ type: 'heartbeat' }));
       const finish = () => {

@@ -36,8 +36,9 @@ function register({ app, actor, realm, realmId, tables, features, now, params }:
   const clientGravatar = (params.client_gravatar as boolean | undefined) ?? actor !== null;
   const descriptor = descriptorFrom(params, clientGravatar);
   const fetchEventTypes = params.fetch_event_types === undefined ? descriptor.eventTypes : typeSet(params.fetch_event_types);
-  // Queue and snapshot in the same tick: no event can fall between them, so last_event_id is -1.
-  const queue = actor ? app.queues.create(realmId, actor.user.user_id, descriptor) : null;
+  // Queue and snapshot in the same tick, from the same live state: the queue skips the events of every
+  // transaction the snapshot already shows (even those still being written), so last_event_id is -1.
+  const queue = actor ? app.queues.create(realmId, actor.user.user_id, descriptor, app.store.appliedSeq) : null;
   const snapshot = registerSnapshot(tables, actor?.user ?? null, {
     fetchEventTypes,
     eventTypes: descriptor.eventTypes,
@@ -71,7 +72,7 @@ export default defineRoutes([
       if (queueId === undefined) {
         if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
         // Without a queue_id and with dont_block, the call registers a queue with default options.
-        const queue = app.queues.create(realmId, user.user_id, descriptorFrom({}, true));
+        const queue = app.queues.create(realmId, user.user_id, descriptorFrom({}, true), app.store.appliedSeq);
         return { events: [], queue_id: queue.id };
       }
       if (params.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");

@@ -40,7 +40,9 @@ export class Store {
   #watchers: ChangeWatcher[] = [];
   #lastWrite: Promise<void> = Promise.resolve();
   #broken = false;
-  #onCommit: ((realmId: string, events: PendingEvent[]) => void) | null = null;
+  #onCommit: ((realmId: string, events: PendingEvent[], seq: number) => void) | null = null;
+  /** Sequence number of the last transaction applied to the live state (durable or not yet). */
+  #appliedSeq = 0;
 
   private constructor(
     state: State,
@@ -78,9 +80,17 @@ export class Store {
     this.#watchers.push(watcher);
   }
 
-  /** Where committed events go (the event dispatcher). */
-  onCommit(fn: (realmId: string, events: PendingEvent[]) => void): void {
+  /**
+   * Where committed events go (the event dispatcher), with the transaction's sequence number, so a
+   * queue whose register snapshot already shows a change does not get that change's event again.
+   */
+  onCommit(fn: (realmId: string, events: PendingEvent[], seq: number) => void): void {
     this.#onCommit = fn;
+  }
+
+  /** The sequence number of the newest transaction the live state (and so any snapshot) includes. */
+  get appliedSeq(): number {
+    return this.#appliedSeq;
   }
 
   /**
@@ -89,8 +99,11 @@ export class Store {
    */
   async transact<T>(realmId: string, fn: (tx: Tx) => T): Promise<T> {
     const { result, changes, events } = this.#run(realmId, fn);
+    const seq = ++this.#appliedSeq;
+    // A transaction without changes still waits for the writes before it, so events keep commit order.
     if (changes.length > 0) await this.#persist(changes);
-    if (events.length > 0) this.#onCommit?.(realmId, events);
+    else await this.#lastWrite;
+    if (events.length > 0) this.#onCommit?.(realmId, events, seq);
     return result;
   }
 

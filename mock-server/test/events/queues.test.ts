@@ -151,3 +151,16 @@ describe('queues live in memory only', () => {
     }
   });
 });
+
+describe('concurrent polls on one queue', () => {
+  it('answers the earlier poll when a second one arrives, and the second still gets its heartbeat', async () => {
+    const queueId = await newQueue();
+    const first = poll(queueId, -1);
+    await new Promise((r) => setTimeout(r, 50));
+    const second = poll(queueId, -1);
+    expect((await first).body).toMatchObject({ result: 'success', events: [] });
+    await new Promise((r) => setTimeout(r, 50));
+    await advance(60);
+    expect((await second).body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../src/clock/clock.js';
+import { clientView } from '../../src/events/client-view.js';
+import { dispatch } from '../../src/events/dispatcher.js';
+import { QueueRegistry } from '../../src/events/registry.js';
+import { memoryPersistence } from '../../src/store/persistence.js';
+import { emptyRealmTables, type RealmRow } from '../../src/store/state.js';
+import { Store } from '../../src/store/store.js';
+
+const descriptor = { eventTypes: null, narrow: [], allPublicStreams: false, client: clientView({}), applyMarkdown: false, clientGravatar: false };
+
+describe('a register during a write that is not yet durable', () => {
+  it('does not queue the event of a change its snapshot already shows', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let appends = 0;
+    const store = await Store.open({ ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) });
+    await store.replaceRealm('r', emptyRealmTables({ id: 'r' } as RealmRow));
+    const registry = new QueueRegistry(new Clock('frozen', 0));
+    store.onCommit((realmId, events, seq) => dispatch(registry, store.realm(realmId), realmId, events, seq));
+
+    const before = registry.create('r', 1, descriptor, store.appliedSeq);
+    const writing = store.transact('r', (tx) => {
+      tx.put('saved_snippets', 1, { id: 1, user_id: 1, title: 't', content: 'c', date_created: 0 });
+      tx.emit({ type: 'saved_snippets', op: 'add' }, [1]);
+    });
+    // Register now: the live state (so the snapshot) already holds the snippet, the write is pending.
+    expect(store.realm('r')!.saved_snippets['1']).toBeDefined();
+    const during = registry.create('r', 1, descriptor, store.appliedSeq);
+    release();
+    await writing;
+    expect(before.events.map((e) => e.type)).toEqual(['saved_snippets']);
+    expect(during.events).toEqual([]);
+  });
+
+  it('keeps commit order for an event-only transaction behind a pending write', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let appends = 0;
+    const store = await Store.open({ ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) });
+    await store.replaceRealm('r', emptyRealmTables({ id: 'r' } as RealmRow));
+    const order: string[] = [];
+    store.onCommit((_realm, events) => order.push(...events.map((e) => e.event.type)));
+    const first = store.transact('r', (tx) => {
+      tx.put('saved_snippets', 1, { id: 1, user_id: 1, title: 't', content: 'c', date_created: 0 });
+      tx.emit({ type: 'first' }, [1]);
+    });
+    const second = store.transact('r', (tx) => tx.emit({ type: 'second' }, [1]));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual([]);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+  });
+});
