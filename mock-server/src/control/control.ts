@@ -83,6 +83,7 @@ export class Control {
   }
 
   async setFeatureLevel(realmId: string, level: number): Promise<RealmSummary> {
+    this.#tables(realmId);
     checkLevel(level);
     await this.app.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, feature_level: level }));
     return this.summary(realmId);
@@ -113,6 +114,8 @@ export class Control {
 
   /** Sets a realm's time (moving backwards is allowed: tests may need it; timers only fire forwards). */
   async setRealmTime(realmId: string, now: number) {
+    this.#tables(realmId);
+    if (!Number.isSafeInteger(now) || now < 0 || now > MAX_REALM_TIME) throw badRequest(`now must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
     const offset = now - this.app.clock.serverNow();
     await this.app.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, clock_offset: offset }));
     this.app.clock.fireDue(realmId);
@@ -120,13 +123,15 @@ export class Control {
   }
 
   async advanceRealm(realmId: string, seconds: number) {
-    if (!(seconds >= 0)) throw badRequest('seconds must be a non-negative number.');
-    return this.setRealmTime(realmId, this.app.clock.now(realmId) + seconds);
+    this.#tables(realmId);
+    checkSeconds(seconds);
+    return this.setRealmTime(realmId, this.app.clock.now(realmId) + Math.floor(seconds));
   }
 
   /** Moves every realm's time forward together. */
   advanceServer(seconds: number) {
-    if (!(seconds >= 0)) throw badRequest('seconds must be a non-negative number.');
+    checkSeconds(seconds);
+    if (this.app.clock.serverNow() + seconds > MAX_REALM_TIME) throw badRequest(`The clock cannot pass ${MAX_REALM_TIME}.`);
     this.app.clock.advanceServer(seconds);
     return this.clock();
   }
@@ -213,6 +218,13 @@ export class Control {
     while (this.app.store.realm(`realm-${n}`)) n++;
     return `realm-${n}`;
   }
+}
+
+/** 9999-12-31T23:59:59Z: later times cannot be shown as HTTP dates (the Date header) or JS dates. */
+const MAX_REALM_TIME = 253_402_300_799;
+
+function checkSeconds(seconds: number): void {
+  if (!(seconds >= 0) || seconds > MAX_REALM_TIME) throw badRequest(`seconds must be a number from 0 to ${MAX_REALM_TIME}.`);
 }
 
 function checkLevel(level: number): number {

@@ -70,9 +70,12 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
 
 export const notLoggedIn = () => unauthorized('Not logged in: API authentication or user session required');
 
+/** Strict, like the reference server's b64decode(...).decode(): padded base64 of valid UTF-8. */
 function decodeBase64(text: string): string | null {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) return null;
-  const bytes = Buffer.from(text, 'base64');
-  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  return decoded;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'base64'));
+  } catch {
+    return null;
+  }
 }

@@ -100,6 +100,8 @@ export function bodyErrorToApiError(error: unknown): ApiError | null {
     case 'stream.encoding.set':
       return badRequest('The request body could not be read.');
     default:
+      // express could not percent-decode a path parameter: the URL names no resource.
+      if (error instanceof URIError || /decode param/i.test(String((error as Error)?.message))) return new ApiError(400, 'BAD_REQUEST', 'Malformed URL.');
       if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'BAD_REQUEST', 'The request body could not be read.');
       return null;
   }

@@ -25,8 +25,6 @@ function register({ app, actor, realm, realmId, tables, features, now, params }:
   // `partial` exists from feature level 412 (§9); below it the value is unknown.
   if (includeSubscribers === 'partial' && !features.has('include_subscribers_partial')) throw badRequest('Invalid include_subscribers');
   if (!actor) {
-    // §5, C21: anonymous register only where the realm allows public access; no queue then.
-    if (!realm.enable_spectator_access) throw notLoggedIn();
     if (params.client_gravatar === true) throw badRequest("Invalid 'client_gravatar' parameter for anonymous request");
     if (includeSubscribers === 'true') throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
   } else if (actor.user.role === 600 && params.all_public_streams === true) {
@@ -61,7 +59,15 @@ function register({ app, actor, realm, realmId, tables, features, now, params }:
 }
 
 export default defineRoutes([
-  { operationId: 'register-queue', handle: register },
+  {
+    operationId: 'register-queue',
+    // §5, C21: anonymous register only where the realm allows public access (then without a queue).
+    // An authentication answer, so it comes before any parameter is read.
+    gate: ({ actor, realm }) => {
+      if (!actor && !realm.enable_spectator_access) throw notLoggedIn();
+    },
+    handle: register,
+  },
   {
     // §6 (reference §6): long-polling. Events stay until acknowledged by a later last_event_id.
     operationId: 'get-events',
@@ -72,7 +78,7 @@ export default defineRoutes([
       if (queueId === undefined) {
         if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
         // Without a queue_id and with dont_block, the call registers a queue with default options.
-        const queue = app.queues.create(realmId, user.user_id, descriptorFrom({}, true), app.store.appliedSeq);
+        const queue = app.queues.create(realmId, user.user_id, descriptorFrom(params, (params.client_gravatar as boolean | undefined) ?? true), app.store.appliedSeq);
         return { events: [], queue_id: queue.id };
       }
       if (params.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");

@@ -164,3 +164,14 @@ describe('concurrent polls on one queue', () => {
     expect((await second).body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
   });
 });
+
+describe('GET /events creating a queue (reference §6)', () => {
+  it('honours register-style options such as event_types', async () => {
+    const res = await call(server, 'GET', '/api/v1/events', { as: member, query: { dont_block: 'true', event_types: '["wanted"]' } });
+    expect(res.body.ignored_parameters_unsupported).toBeUndefined();
+    const queueId = res.body.queue_id as string;
+    await emit('unwanted', [member.user_id]);
+    await emit('wanted', [member.user_id]);
+    expect((await poll(queueId, -1, { dont_block: 'true' })).body.events).toEqual([{ type: 'wanted', id: 0 }]);
+  });
+});

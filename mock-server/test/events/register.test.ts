@@ -90,6 +90,8 @@ describe('unauthenticated register (§5, C21)', () => {
       const res = await register(null);
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
+      // An authentication answer: it beats a malformed parameter.
+      expect((await register(null, { apply_markdown: 'True' })).status).toBe(401);
     } finally {
       await server.context.store.transact('demo', (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, enable_spectator_access: true }));
     }

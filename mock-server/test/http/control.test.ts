@@ -118,3 +118,26 @@ describe('switching the control API off', () => {
     }
   });
 });
+
+describe('control API: refusals', () => {
+  it('answers 404, not 500, for an unknown realm on every realm route', async () => {
+    for (const [method, path, form] of [
+      ['PUT', '/realms/nope/feature-level', { feature_level: '400' }],
+      ['PUT', '/realms/nope/clock', { now: '5' }],
+      ['POST', '/realms/nope/clock/advance', { seconds: '5' }],
+      ['POST', '/realms/nope/events', { event: '{"type":"x"}' }],
+    ] as const) {
+      const res = await call(server, method, `/__mock${path}`, { form });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('refuses clock values that no date can show', async () => {
+    expect((await control('POST', '/realms/demo/clock/advance', { seconds: '1e306' })).status).toBe(400);
+    expect((await call(server, 'PUT', '/__mock/realms/demo/clock', { form: { now: '1e20' } })).status).toBe(400);
+    expect((await control('POST', '/clock/advance', { seconds: '1e306' })).status).toBe(400);
+    const res = await call(server, 'POST', '/api/v1/messages/render', { as: credentials(server).member!, form: { content: 'x' } });
+    expect(Number.isNaN(Date.parse(String(res.headers.date)))).toBe(false);
+  });
+});

@@ -85,6 +85,8 @@ describe('authentication (§5)', () => {
     ['three tokens', 'Basic a b', 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
     ['bad base64', 'Basic !!!', 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
     ['no colon', `Basic ${Buffer.from('nocolon').toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
+    ['unpadded base64', `Basic ${Buffer.from('a@b.c:xyzw').toString('base64').replace(/=+$/, '')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
+    ['invalid UTF-8', `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x61]).toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
     ['a malformed key', `Basic ${Buffer.from('a@b.c:short').toString('base64')}`, 401, 'UNAUTHORIZED', 'Malformed API key'],
     ['an unknown key', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(32)}`).toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid API key'],
   ];
@@ -166,6 +168,12 @@ describe('routing and wire quirks of stock clients', () => {
     });
     expect(raw).toMatch(/^HTTP\/1.1 400/);
     expect(JSON.parse(raw.split('\r\n\r\n')[1]!)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+  });
+
+  it('answers an undecodable percent-escape in a path with a JSON 400', async () => {
+    const res = await call(server, 'PATCH', '/api/v1/navigation_views/%E0%A4%A', { as: member });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Malformed URL.' });
   });
 
   it('answers JSON, never HTML, outside the API too', async () => {
