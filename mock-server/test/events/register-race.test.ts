@@ -3,19 +3,13 @@ import { Clock } from '../../src/clock/clock.js';
 import { clientView } from '../../src/events/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
-import { memoryPersistence } from '../../src/store/persistence.js';
-import { emptyRealmTables, type RealmRow } from '../../src/store/state.js';
-import { Store } from '../../src/store/store.js';
+import { gatedStore } from '../helpers/gated-store.js';
 
 const descriptor = { eventTypes: null, narrow: [], allPublicStreams: false, client: clientView({}), applyMarkdown: false, clientGravatar: false };
 
 describe('a register during a write that is not yet durable', () => {
   it('does not queue the event of a change its snapshot already shows', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let appends = 0;
-    const store = await Store.open({ ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) });
-    await store.replaceRealm('r', emptyRealmTables({ id: 'r' } as RealmRow));
+    const { store, release } = await gatedStore();
     const registry = new QueueRegistry(new Clock('frozen', 0));
     store.onCommit((realmId, events, seq) => dispatch(registry, store.realm(realmId), realmId, events, seq));
 
@@ -34,11 +28,7 @@ describe('a register during a write that is not yet durable', () => {
   });
 
   it('keeps commit order for an event-only transaction behind a pending write', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let appends = 0;
-    const store = await Store.open({ ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) });
-    await store.replaceRealm('r', emptyRealmTables({ id: 'r' } as RealmRow));
+    const { store, release } = await gatedStore();
     const order: string[] = [];
     store.onCommit((_realm, events) => order.push(...events.map((e) => e.event.type)));
     const first = store.transact('r', (tx) => {

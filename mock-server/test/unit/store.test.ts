@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import { emptyRealmTables, type RealmRow, type SavedSnippetRow } from '../../src/store/state.js';
 import { Store, type PendingEvent } from '../../src/store/store.js';
+import { gatedStore } from '../helpers/gated-store.js';
 
 const realmRow = { id: 'r', name: 'R' } as RealmRow;
 const snippet = (id: number, title: string): SavedSnippetRow => ({ id, user_id: 1, title, content: 'c', date_created: 0 });
@@ -42,12 +43,7 @@ describe('Store transactions', () => {
   });
 
   it('delivers events only after the change is durable, and none for a failed transaction', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let appends = 0;
-    const persistence = { ...memoryPersistence(), append: () => (++appends === 2 ? gate : Promise.resolve()) };
-    const store = await Store.open(persistence);
-    await store.replaceRealm('r', emptyRealmTables(realmRow));
+    const { store, release } = await gatedStore();
     const delivered: PendingEvent[] = [];
     store.onCommit((_realm, events) => delivered.push(...events));
     const done = store.transact('r', (tx) => {
