@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { deriveApiKey } from '../fixtures/context.js';
 import { DEMO_REALM_EPOCH, generateDemoRealm } from '../fixtures/demo-realm.js';
 import type { RealmState } from '../store/state.js';
 
@@ -31,7 +31,7 @@ export async function instantiateFixture(fixture: string, opts: { realmId: strin
   const tables = structuredClone(exported.realm);
   const realm = tables.realm.realm;
   tables.realm.realm = { ...realm, id: opts.realmId, fixture, seed: opts.seed, feature_level: opts.featureLevel };
-  for (const user of Object.values(tables.users)) user.api_key = deriveApiKey(`${opts.realmId}:${user.api_key}`);
+  for (const user of Object.values(tables.users)) user.api_key = deriveApiKey(opts.seed, opts.realmId, user.user_id);
   return { tables, fixtureNow: exported.now };
 }
 
@@ -47,14 +47,4 @@ async function readExport(path: string): Promise<RealmExport> {
     throw new Error(`fixture ${path} is not a realm export (format teamchat-kit/realm@1); use "demo" or a file from GET /__mock/realms/{id}/export`);
   }
   return value as RealmExport;
-}
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** 32 alphanumeric characters (spec §5 API key shape), derived from a string. */
-export function deriveApiKey(from: string): string {
-  const digest = createHash('sha256').update(from).digest();
-  let key = '';
-  for (let i = 0; key.length < 32; i++) key += BASE62[digest[i % digest.length]! % 62];
-  return key;
 }
