@@ -63,9 +63,14 @@ export interface OperationSpec {
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
 const FORM = 'application/x-www-form-urlencoded';
 
-export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<OperationSpec[]> {
+/** The document with every $ref resolved. */
+export async function loadDocument(path = DEFAULT_OPENAPI_PATH): Promise<OpenAPIV3_1.Document> {
   const document = parseYaml(await readFile(path, 'utf8')) as OpenAPIV3_1.Document;
-  const api = (await SwaggerParser.dereference(document)) as OpenAPIV3_1.Document;
+  return (await SwaggerParser.dereference(document)) as OpenAPIV3_1.Document;
+}
+
+export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<OperationSpec[]> {
+  const api = await loadDocument(path);
   const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false });
   addFormats.default(ajv);
   const operations: OperationSpec[] = [];

@@ -1,15 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse as parseYaml } from 'yaml';
-import { DEFAULT_OPENAPI_PATH } from '../../src/http/openapi.js';
+import { loadDocument } from '../../src/http/openapi.js';
 
 /** Response schemas of the OpenAPI document, by operationId and status: the document must describe what the server answers. */
 export async function loadResponseSchemas(): Promise<(operationId: string, status: number) => ValidateFunction> {
-  const document = parseYaml(await readFile(DEFAULT_OPENAPI_PATH, 'utf8')) as OpenAPIV3_1.Document;
-  const api = (await SwaggerParser.dereference(document)) as OpenAPIV3_1.Document;
+  const api = await loadDocument();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const cache = new Map<string, ValidateFunction>();
