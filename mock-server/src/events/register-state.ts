@@ -86,7 +86,16 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
 }
 
 export function registerSnapshot(tables: RealmState, viewer: UserRow | null, options: SnapshotOptions): Record<string, unknown> {
-  const ctx: SnapshotContext = { tables, viewer, options, index: buildChannelIndex(tables) };
+  // The index scans every message and subscription: build it only if a fetched type presents a channel.
+  let index: ReturnType<typeof buildChannelIndex> | undefined;
+  const ctx: SnapshotContext = {
+    tables,
+    viewer,
+    options,
+    get index() {
+      return (index ??= buildChannelIndex(tables));
+    },
+  };
   const fetched = (type: string) => options.fetchEventTypes === null || options.fetchEventTypes.has(type);
   const out: Record<string, unknown> = {};
   for (const [type, produce] of PRODUCERS) if (fetched(type)) Object.assign(out, produce(ctx));

@@ -7,8 +7,8 @@ export interface SnapshotContext {
   tables: RealmState;
   viewer: UserRow | null;
   options: SnapshotOptions;
-  /** Built once per snapshot: presenting every channel must not rescan the messages each time. */
-  index: ChannelIndex;
+  /** Built at most once per snapshot: presenting every channel must not rescan the messages each time. */
+  readonly index: ChannelIndex;
 }
 
 /**
