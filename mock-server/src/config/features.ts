@@ -13,8 +13,6 @@ export const CURRENT_FEATURE_LEVEL: number = levels.current;
 /** The lowest level a realm may emulate. The Python client needs 176+ to send modern linkifier fields. */
 export const MIN_FEATURE_LEVEL = 1;
 
-export const FEATURE_NAMES = Object.keys(levels.levels) as FeatureName[];
-
 export function levelOf(name: FeatureName): number {
   return levels.levels[name].level;
 }

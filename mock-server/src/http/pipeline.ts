@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
-import { authenticate, notLoggedIn, type Actor } from './auth.js';
+import { authenticate, notLoggedIn } from './auth.js';
 import type { GateContext, RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
@@ -74,12 +74,6 @@ function anonymousRealm(app: AppContext, req: Request): string {
   const label = String(req.headers.host ?? '').split('.')[0] ?? '';
   if (label && label !== req.headers.host && app.store.realm(label)) return label;
   return app.config.defaultRealm;
-}
-
-/** Requires an authenticated user; for handlers of operations that also admit anonymous callers. */
-export function requireActor(actor: Actor | null): Actor {
-  if (!actor) throw notLoggedIn();
-  return actor;
 }
 
 function pathValues(req: Request): RawValues {
