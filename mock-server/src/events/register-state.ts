@@ -4,7 +4,7 @@ import type { IncludeSubscribers } from '../domain/present/subscriptions.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/topics.js';
 import type { RealmState, UserRow } from '../store/state.js';
 import type { ClientView } from './client-view.js';
-import { folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
+import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
@@ -55,6 +55,7 @@ const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['realm_user', realmUserKeys],
   ['realm_user_groups', userGroupKeys],
   ['stream', streamKeys],
+  ['default_streams', defaultStreamKeys],
   ['user_status', userStatusKeys],
   ['presence', presenceKeys],
   ['realm', realmKeys],

@@ -1,6 +1,8 @@
 import type { Features } from '../config/features.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import type { AppContext } from '../app-context.js';
+import type { ActorContext } from '../domain/channels/update.js';
+import type { Tx } from '../store/store.js';
 import type { Actor } from './auth.js';
 
 /** What a handler gets: the caller, the realm, its time and feature level, and the decoded parameters. */
@@ -36,4 +38,16 @@ export interface RouteSpec {
 
 export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
   return routes;
+}
+
+/**
+ * Runs a domain action as one transaction of the caller's realm (the only way routes change state). The
+ * action sees the caller and the realm as they are inside the transaction, not as they were when the
+ * request arrived.
+ */
+export function transactAs<T>(ctx: RequestContext, action: (tx: Tx, actor: ActorContext) => T): Promise<T> {
+  return ctx.app.store.transact(ctx.realmId, (tx) => {
+    const user = tx.tables.users[String(ctx.actor!.user.user_id)]!;
+    return action(tx, { realm: tx.tables.realm.realm, user, features: ctx.features, now: ctx.now });
+  });
 }

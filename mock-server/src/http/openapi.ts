@@ -41,6 +41,10 @@ export interface ParamSpec {
   enumError: 'literal' | 'value-error';
   aliases: string[];
   allowSlashes: boolean;
+  /** `x-feature-level` name: below that level the parameter does not exist (spec §9), so it is ignored. */
+  feature: string | null;
+  /** `x-enum-feature-levels`: enum values that exist only from a level (`channel` at 248). */
+  enumFeatures: Record<string, string>;
   hasDefault: boolean;
   default: unknown;
   schema: Schema;
@@ -151,6 +155,10 @@ function makeParam(
     enumError: pick('x-enum-error') === 'value-error' ? 'value-error' : 'literal',
     aliases: (pick('x-aliases') as string[] | undefined) ?? [],
     allowSlashes: pick('x-allow-slashes') === true,
+    feature: ((pick('x-feature-level') as { name?: string } | undefined)?.name) ?? null,
+    enumFeatures: Object.fromEntries(
+      Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [value, f.name]),
+    ),
     hasDefault: 'default' in schema,
     default: schema.default,
     schema,

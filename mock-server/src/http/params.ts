@@ -23,9 +23,15 @@ export interface ReadParams {
  * decides the error. Values are text: JSON-typed ones are decoded strictly, raw strings are kept as
  * sent (whitespace stripped where `x-strip` says so).
  */
-export function readParams(op: OperationSpec, sources: ParamSources): ReadParams {
+export function readParams(op: OperationSpec, sources: ParamSources, has: (feature: string) => boolean = () => true): ReadParams {
   const params: Record<string, unknown> = Object.create(null);
+  const unsupported = new Set<string>();
   for (const spec of op.params) {
+    // A parameter newer than the realm's feature level (spec §9) is not one the operation supports.
+    if (spec.feature !== null && !has(spec.feature)) {
+      for (const name of [spec.name, ...spec.aliases]) if (name in sources.body || name in sources.query) unsupported.add(name);
+      continue;
+    }
     const found = find(spec, sources);
     if (found === undefined) {
       if (spec.required) throw missingArgument(spec.name);
@@ -38,9 +44,12 @@ export function readParams(op: OperationSpec, sources: ParamSources): ReadParams
       continue;
     }
     if (!spec.validate(value)) throw validationError(spec, spec.validate.errors ?? []);
+    // An enum value added at a later level (spec §9) is not yet in the list of possible values.
+    const valueFeature = typeof value === 'string' && Object.hasOwn(spec.enumFeatures, value) ? spec.enumFeatures[value] : undefined;
+    if (valueFeature !== undefined && !has(valueFeature)) throw validationError(spec, [{ keyword: 'enum', instancePath: '', params: {} } as ErrorObject]);
     params[spec.name] = value;
   }
-  const ignored = new Set<string>();
+  const ignored = new Set<string>(unsupported);
   for (const key of [...Object.keys(sources.body), ...Object.keys(sources.query)]) if (!op.known.has(key)) ignored.add(key);
   // A path parameter repeated in body or query (the stock clients do it) is not read from there.
   for (const spec of op.params) if (spec.in === 'path' && (spec.name in sources.body || spec.name in sources.query)) ignored.add(spec.name);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../app-context.js';
-import { features } from '../config/features.js';
+import { features, type FeatureName } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import { authenticate, notLoggedIn } from './auth.js';
 import type { GateContext, RouteSpec } from './define-routes.js';
@@ -47,7 +47,8 @@ async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefi
     signal: clientGone(res),
   };
   route?.gate?.(gateContext);
-  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) });
+  const has = (name: string) => gateContext.features.has(name as FeatureName);
+  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) }, has);
   // Validation comes from the document, so even an operation whose behaviour is still to come
   // refuses malformed input exactly as it will once implemented.
   if (!route) throw notImplemented(op.operationId);

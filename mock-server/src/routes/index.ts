@@ -1,11 +1,13 @@
 import type { RouteSpec } from '../http/define-routes.js';
+import channels from './channels.routes.js';
 import events from './events.routes.js';
 import messages from './messages.routes.js';
 import server from './server.routes.js';
+import subscriptions from './subscriptions.routes.js';
 
 /**
  * THE route table (Zulip's urls.py): which handler serves which operationId of openapi/. Operations
  * of the document without a handler here answer NOT_IMPLEMENTED; test/http/not-implemented.test.ts
  * lists them, and each resource issue empties part of that list.
  */
-export const routes: RouteSpec[] = [...events, ...messages, ...server];
+export const routes: RouteSpec[] = [...channels, ...events, ...messages, ...server, ...subscriptions];

@@ -31,6 +31,10 @@ describe('responses match the OpenAPI document', () => {
     ['get-events', 'GET', '/api/v1/events', () => ({ as: member(), query: { dont_block: 'true' } }), 200],
     ['get-events', 'GET', '/api/v1/events', () => ({ as: member(), query: { queue_id: 'gone', last_event_id: '-1' } }), 400],
     ['delete-queue', 'DELETE', '/api/v1/events', () => ({ as: member(), form: { queue_id: 'gone' } }), 400],
+    ['get-stream', 'GET', '/api/v1/streams/1', () => ({}), 401],
+    ['archive-stream', 'DELETE', '/api/v1/streams/1', () => ({}), 401],
+    ['update-subscription-settings', 'POST', '/api/v1/users/me/subscriptions/properties', () => ({ as: member() }), 400],
+    ['update-subscription-settings', 'POST', '/api/v1/users/me/subscriptions/properties', () => ({ as: member(), form: { subscription_data: '[{"stream_id": 1, "property": "color", "value": "#f00f00", "stream": "x"}]' } }), 400],
   ];
   it.each(cases)('%s %s %s → %i', async (operationId, method, path, options, status) => {
     const res = await call(server, method, path, options());

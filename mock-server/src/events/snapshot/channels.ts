@@ -61,3 +61,17 @@ export function folderKeys(ctx: SnapshotContext): Record<string, unknown> {
   }
   return { channel_folders: folders.map(presentFolder) };
 }
+
+/**
+ * Type `default_streams` (reference "keys per fetched type"): the realm's default channels as channel
+ * objects, those the viewer may know. Default channels are never private (§4.16), so everyone sees them.
+ */
+export function defaultStreamKeys(ctx: SnapshotContext): Record<string, unknown> {
+  const { tables, viewer, options } = ctx;
+  const ids = new Set(tables.realm.realm.default_stream_ids);
+  return {
+    realm_default_streams: channels(ctx)
+      .filter((c) => ids.has(c.stream_id) && channelMetadataAccess(tables, viewer, c))
+      .map((c) => presentChannel(tables, c, options.features, { now: options.now, index: ctx.index })),
+  };
+}

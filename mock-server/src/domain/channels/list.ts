@@ -1,0 +1,56 @@
+import type { Features } from '../../config/features.js';
+import type { ChannelRow, RealmRow, RealmState, UserRow } from '../../store/state.js';
+import { channelContentAccess, channelMetadataAccess, isGuest, isSubscribed } from '../access.js';
+import { badRequest } from '../errors.js';
+import { mayUseIncludeAllActive } from '../permissions.js';
+import { buildChannelIndex, presentChannel } from '../present/channels.js';
+
+/** The nine flags of spec §4.15, after defaults. */
+export interface ChannelListFlags {
+  include_public: boolean;
+  include_web_public: boolean;
+  include_subscribed: boolean;
+  exclude_archived: boolean;
+  include_all: boolean;
+  include_default: boolean;
+  include_owner_subscribed: boolean;
+  include_can_access_content: boolean;
+  include_all_active: boolean;
+}
+
+/**
+ * GET /streams (spec §4.15, reference §4.15): the union of the groups the flags select, each limited to
+ * what the caller may know, then archived channels dropped unless asked for (and always before level
+ * 315, when archived channels did not appear in listings, §9). Sorted by name, as the reference does.
+ */
+export function listChannels(
+  tables: RealmState,
+  realm: RealmRow,
+  user: UserRow,
+  flags: ChannelListFlags,
+  features: Features,
+  now: number,
+): Record<string, unknown>[] {
+  // C16: administrators only; for them it means include_all.
+  if (flags.include_all_active && !mayUseIncludeAllActive(user)) throw badRequest('User not authorized for this query');
+  const includeAll = flags.include_all || flags.include_all_active;
+  const owner = user.is_bot && user.bot_owner_id !== null ? tables.users[String(user.bot_owner_id)] : undefined;
+  const defaults = new Set(realm.default_stream_ids);
+
+  const selected = (c: ChannelRow): boolean => {
+    if (includeAll && channelMetadataAccess(tables, user, c)) return true;
+    if (flags.include_can_access_content && channelContentAccess(tables, user, c)) return true;
+    if (flags.include_subscribed && isSubscribed(tables, user.user_id, c.stream_id)) return true;
+    // Guests see no public channel they are not subscribed to (reference §4.15).
+    if (flags.include_public && !c.invite_only && !isGuest(user)) return true;
+    if (flags.include_web_public && c.is_web_public) return true;
+    if (flags.include_default && defaults.has(c.stream_id) && channelContentAccess(tables, user, c)) return true;
+    return flags.include_owner_subscribed && owner !== undefined && isSubscribed(tables, owner.user_id, c.stream_id);
+  };
+  const showArchived = !flags.exclude_archived && features.has('archived_channels');
+  const channels = Object.values(tables.channels)
+    .filter((c) => (!c.is_archived || showArchived) && selected(c))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.stream_id - b.stream_id));
+  const index = buildChannelIndex(tables);
+  return channels.map((c) => presentChannel(tables, c, features, { now, index }));
+}

@@ -1,0 +1,51 @@
+import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
+import { channelContentAccess, channelMetadataAccess } from '../access.js';
+import { badRequest } from '../errors.js';
+
+/**
+ * The shared channel checks of the reference doc ("Shared access checks"): one text for a missing
+ * channel, one in another realm and one the caller may not see, so an error never tells them apart.
+ */
+
+type Tables = Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions'>;
+
+export interface ChannelLookup {
+  /** Content access (reading messages) or metadata access (knowing the channel, administering it). */
+  access: 'content' | 'metadata';
+  /** Whether the operation takes archived channels (§4.16 and, from level 362, §4.8). */
+  archived: boolean;
+}
+
+export const invalidChannelId = () => badRequest('Invalid channel ID');
+
+export function channelById(tables: Tables, user: UserRow, id: number, how: ChannelLookup): ChannelRow {
+  const channel = tables.channels[String(id)];
+  if (!channel || (channel.is_archived && !how.archived)) throw invalidChannelId();
+  const access = how.access === 'content' ? channelContentAccess(tables, user, channel) : channelMetadataAccess(tables, user, channel);
+  if (!access) throw invalidChannelId();
+  return channel;
+}
+
+/** Channel names match case-insensitively, as on the reference server. */
+export function channelByName(tables: Pick<RealmState, 'channels'>, name: string): ChannelRow | undefined {
+  const wanted = name.toLowerCase();
+  return Object.values(tables.channels).find((c) => c.name.toLowerCase() === wanted);
+}
+
+/** Reference §8 and §1 "Channel names". */
+export const MAX_CHANNEL_NAME_LENGTH = 60;
+export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+
+/** Channel-name checks of the reference doc §1 (texts marked likely there). */
+export function checkChannelName(name: string): void {
+  if (name === '') throw badRequest("Channel name can't be empty.");
+  if ([...name].length > MAX_CHANNEL_NAME_LENGTH) throw badRequest(`Channel name too long (limit: ${MAX_CHANNEL_NAME_LENGTH} characters).`);
+  const chars = [...name];
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars[i]!.codePointAt(0)!;
+    // Control characters and the Unicode non-characters are refused, as the reference server does.
+    if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe) {
+      throw badRequest(`Invalid character in channel name, at position ${i + 1}.`);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import type { Features } from '../../config/features.js';
+import type { Tx } from '../../store/store.js';
+import type { ChannelRow, MessageRow, RealmRow, UserRow } from '../../store/state.js';
+import { emitStreamUpdate, metadataAudience } from '../channels/events.js';
+import { activeSubscriberIds } from '../channels/subscribers.js';
+import { badRequest } from '../errors.js';
+import { renderMarkdown } from '../markdown.js';
+import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
+import { presentMessage } from '../present/messages.js';
+import { checkChannelTopic } from '../topics.js';
+
+/**
+ * Creating a message: the one path for sending now (send-message) and, with issue 5, for scheduled
+ * delivery and notification-bot posts. Checks the sender's right to post, stores the message and who
+ * received it with which flags, and emits the `message` events (spec §6.4; event convention of
+ * events/shape.ts).
+ */
+
+/** Reference §8: max_message_length; longer content is truncated, not refused (reference §1, likely). */
+export const MAX_MESSAGE_LENGTH = 10_000;
+
+export type Recipient = { type: 'stream'; channel: ChannelRow; topic: string } | { type: 'private'; users: UserRow[] };
+
+export interface SendInput {
+  sender: UserRow;
+  recipient: Recipient;
+  content: string;
+  /** Sending client's name (§2.5 `client`). */
+  client: string;
+  readBySender: boolean;
+}
+
+export interface SendContext {
+  realm: RealmRow;
+  features: Features;
+  now: number;
+}
+
+/** Posting rules for a channel (reference §4.1 check 5) and its topic rules (§1, §3). */
+export function checkChannelSend(tx: Tx, ctx: SendContext, sender: UserRow, channel: ChannelRow, topic: string): void {
+  if (channel.is_archived || !mayReachChannelForSending(tx.tables, sender, channel)) throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+  if (!mayPostToChannel(tx.tables, sender, channel)) throw badRequest('You do not have permission to post in this channel.');
+  checkChannelTopic(topic, channel, ctx.realm, ctx.features);
+}
+
+/** Reference §4.1: content must not be empty once stripped, and longer content is truncated. */
+export function readContent(raw: string): string {
+  if (raw.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  if (raw.trim() === '') throw badRequest('Message must not be empty');
+  const chars = [...raw.trimEnd()];
+  return chars.length > MAX_MESSAGE_LENGTH ? chars.slice(0, MAX_MESSAGE_LENGTH).join('') : chars.join('');
+}
+
+/**
+ * Mention flags for the recipients (§2.5 flags). A stand-in for the service-flavoured Markdown of issue 5,
+ * which will derive them from the rendered mentions: `@**Full Name**` (not silent) mentions a user,
+ * `@**all**`, `@**everyone**`, `@**channel**` and `@**topic**` are wildcards.
+ */
+function mentionFlags(content: string, user: UserRow, isStream: boolean): string[] {
+  const flags: string[] = [];
+  if (new RegExp(`(^|[^_])@\\*\\*${escape(user.full_name)}\\*\\*`).test(content)) flags.push('mentioned');
+  if (isStream && /@\*\*(all|everyone|channel|stream)\*\*/.test(content)) flags.push('stream_wildcard_mentioned', 'wildcard_mentioned');
+  else if (isStream && /@\*\*topic\*\*/.test(content)) flags.push('topic_wildcard_mentioned', 'wildcard_mentioned');
+  return flags;
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): MessageRow {
+  const { sender, recipient } = input;
+  const id = tx.nextId('messages');
+  const isStream = recipient.type === 'stream';
+  const dmUsers = recipient.type === 'private' ? [...new Set([sender.user_id, ...recipient.users.map((u) => u.user_id)])].sort((a, b) => a - b) : null;
+  const message: MessageRow = {
+    id,
+    sender_id: sender.user_id,
+    type: recipient.type,
+    stream_id: isStream ? recipient.channel.stream_id : null,
+    dm_user_ids: dmUsers,
+    recipient_id: isStream ? recipient.channel.recipient_id : directRecipientId(tx, sender, dmUsers!),
+    subject: isStream ? recipient.topic : '',
+    content: input.content,
+    rendered_content: renderMarkdown(input.content),
+    timestamp: ctx.now,
+    client: input.client,
+    is_me_message: /^\/me( |$)/.test(input.content),
+    edit_history: [],
+    last_edit_timestamp: null,
+    last_moved_timestamp: null,
+    reactions: [],
+    submessages: [],
+  };
+  const firstInChannel = isStream && !Object.values(tx.tables.messages).some((m) => m.stream_id === message.stream_id);
+  tx.put('messages', id, message);
+
+  // Who receives it: the channel's active subscribers, or the participants; the sender always.
+  const receivers = new Set(isStream ? activeSubscriberIds(tx.tables, recipient.channel.stream_id) : dmUsers!);
+  receivers.add(sender.user_id);
+  const flags: Record<string, string[]> = {};
+  for (const userId of [...receivers].sort((a, b) => a - b)) {
+    const user = tx.tables.users[String(userId)];
+    if (!user || !user.is_active) continue;
+    flags[String(userId)] = userId === sender.user_id ? (input.readBySender ? ['read'] : []) : mentionFlags(input.content, user, isStream);
+  }
+  tx.put('user_messages', id, { message_id: id, flags });
+
+  const wire = presentMessage(tx.tables, message);
+  const byFlags = new Map<string, number[]>();
+  for (const [userId, list] of Object.entries(flags)) {
+    const key = list.join(',');
+    byFlags.set(key, [...(byFlags.get(key) ?? []), Number(userId)]);
+  }
+  for (const [key, userIds] of byFlags) tx.emit({ type: 'message', message: wire, flags: key === '' ? [] : key.split(',') }, userIds);
+
+  // §2.2 first_message_id: the channel's first message changes it for everyone who sees the channel.
+  if (firstInChannel && recipient.type === 'stream') {
+    const channel = recipient.channel;
+    emitStreamUpdate({ tx, features: ctx.features, now: ctx.now }, channel, metadataAudience(tx, channel).map((u) => u.user_id), 'first_message_id', id);
+  }
+  return message;
+}
+
+/**
+ * Recipient of a direct message (reference model): a one-to-one or self conversation is addressed to the
+ * other participant's personal recipient; three or more people share a direct-message group.
+ */
+function directRecipientId(tx: Tx, sender: UserRow, users: number[]): number {
+  if (users.length <= 2) {
+    const other = users.find((u) => u !== sender.user_id) ?? sender.user_id;
+    return tx.tables.users[String(other)]!.recipient_id;
+  }
+  const existing = Object.values(tx.tables.direct_message_groups).find((g) => String(g.user_ids) === String(users));
+  if (existing) return existing.recipient_id;
+  const id = tx.nextId('direct_message_groups');
+  const recipientId = tx.nextId('recipients');
+  tx.put('direct_message_groups', id, { id, user_ids: users, recipient_id: recipientId });
+  return recipientId;
+}

@@ -1,0 +1,137 @@
+import type { ChannelRow, GroupSettingValue, RealmRow, RealmState, UserRow } from '../store/state.js';
+import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
+
+/**
+ * Every permission rule of the service in one place (ARCHITECTURE rule 6; Outline's policies): pure
+ * predicates over the tables, each citing the spec section it encodes. Actions ask these and choose the
+ * error; nothing else decides who may do what. Visibility (content and metadata access) lives in
+ * access.ts, since listings and events need it as much as actions do.
+ */
+
+type Tables = Pick<RealmState, 'users' | 'user_groups' | 'subscriptions'>;
+
+const holds = (tables: Tables, user: UserRow, value: GroupSettingValue | undefined): boolean =>
+  value !== undefined && isMember(tables, user.user_id, value);
+
+/** §4.15 include_all_active: "Deprecated; administrators only" (C16). */
+export function mayUseIncludeAllActive(user: UserRow): boolean {
+  return isRealmAdmin(user);
+}
+
+/**
+ * §2.2 can_administer_channel_group: "Who may administer the channel. Organization administrators always
+ * may." Guests never administer a channel, whatever group they are put in (the reference server refuses
+ * groups that contain them for this setting, see group-settings.ts).
+ */
+export function mayAdministerChannel(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  if (isRealmAdmin(user)) return true;
+  return !isGuest(user) && holds(tables, user, channel.can_administer_channel_group);
+}
+
+/**
+ * §4.16 "A private channel's permissions can only be changed by an administrator who is subscribed to it"
+ * (C18): a privacy change (is_private, history_public_to_subscribers, is_web_public) of a private channel
+ * needs a subscription on top of the right to administer it.
+ */
+export function mayChangePrivateChannelPrivacy(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  return !channel.invite_only || isSubscribed(tables, user.user_id, channel.stream_id);
+}
+
+/** Reference §4.16 step 3: making a channel private or public needs the realm's right to create such channels. */
+export function mayCreatePrivateChannel(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return holds(tables, user, realm.can_create_private_channel_group);
+}
+export function mayCreatePublicChannel(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return !isGuest(user) && holds(tables, user, realm.can_create_public_channel_group);
+}
+
+/** §4.16 is_web_public: "the caller in can_create_web_public_channel_group" (server and realm settings are checked by the action). */
+export function mayCreateWebPublicChannel(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return !isGuest(user) && holds(tables, user, realm.can_create_web_public_channel_group);
+}
+
+/** Reference §4.16 step 5: topics_policy needs the realm's topics-policy permission. */
+export function maySetTopicsPolicy(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return holds(tables, user, realm.can_set_topics_policy_group);
+}
+
+/** Reference §4.16 step 9 (§9 level 407): the channel-level delete groups need the realm's delete-policy permission. */
+export function maySetDeleteMessagePolicy(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return holds(tables, user, realm.can_set_delete_message_policy_group);
+}
+
+/** §4.16 is_default_stream (reference step 6): the realm's default-channel managers, administrators when unset. */
+export function mayManageDefaultChannels(tables: Tables, realm: RealmRow, user: UserRow): boolean {
+  return realm.can_manage_default_streams_group === undefined ? isRealmAdmin(user) : holds(tables, user, realm.can_manage_default_streams_group);
+}
+
+/**
+ * §4.8 "Who may unsubscribe another user": an organization administrator (any user, any channel); a user
+ * for a bot they own (any channel they can access); a user with access to the channel who belongs to its
+ * can_remove_subscribers_group. Members of can_administer_channel_group alone may not (C12). The caller
+ * themself is not "another user": anyone may leave.
+ */
+export function mayUnsubscribe(tables: Tables, actor: UserRow, target: UserRow, channel: ChannelRow): boolean {
+  if (target.user_id === actor.user_id) return true;
+  if (isRealmAdmin(actor)) return true;
+  const access = channelContentAccess(tables, actor, channel);
+  if (target.is_bot && target.bot_owner_id === actor.user_id) return access;
+  return access && holds(tables, actor, channel.can_remove_subscribers_group);
+}
+
+/** Reference §4.8: "unsubscribing others" means any target that is neither the caller nor a bot the caller owns. */
+export function isUnsubscribingOthers(actor: UserRow, target: UserRow): boolean {
+  return target.user_id !== actor.user_id && !(target.is_bot && target.bot_owner_id === actor.user_id);
+}
+
+/**
+ * §2.2 can_add_subscribers_group "Who may add subscribers" (with content access, §4.16), plus the people
+ * who administer the channel, organization administrators first (§2.2 "always may").
+ */
+export function mayAddSubscribers(tables: Tables, actor: UserRow, channel: ChannelRow): boolean {
+  if (mayAdministerChannel(tables, actor, channel)) return true;
+  return !isGuest(actor) && channelContentAccess(tables, actor, channel) && holds(tables, actor, channel.can_add_subscribers_group);
+}
+
+/**
+ * §2.3 can_subscribe_group: "Who may subscribe themselves; anyone except guests may subscribe to any
+ * public channel regardless." Those who may add subscribers may add themselves too.
+ */
+export function maySubscribeSelf(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  if (!isGuest(user) && !channel.invite_only) return true;
+  if (!isGuest(user) && holds(tables, user, channel.can_subscribe_group)) return true;
+  return mayAddSubscribers(tables, user, channel);
+}
+
+/**
+ * Posting to a channel (reference §4.1 check 5; send-message). Two questions, two errors:
+ * - may the sender reach the channel at all: a public channel for anyone but guests; otherwise a
+ *   subscription, or for a bot its owner's subscription, or the realm's system bot (notification bot);
+ * - is the sender in the channel's can_send_message_group (§2.3 "Who may post"; a bot counts through its
+ *   owner too, as on the reference server).
+ */
+export function mayReachChannelForSending(tables: Tables, sender: UserRow, channel: ChannelRow): boolean {
+  if (sender.is_system_bot) return true;
+  if (!channel.invite_only && !isGuest(sender)) return true;
+  if (isSubscribed(tables, sender.user_id, channel.stream_id)) return true;
+  return sender.is_bot && sender.bot_owner_id !== null && isSubscribed(tables, sender.bot_owner_id, channel.stream_id);
+}
+
+export function mayPostToChannel(tables: Tables, sender: UserRow, channel: ChannelRow): boolean {
+  if (sender.is_system_bot) return true;
+  if (holds(tables, sender, channel.can_send_message_group)) return true;
+  const owner = sender.is_bot && sender.bot_owner_id !== null ? tables.users[String(sender.bot_owner_id)] : undefined;
+  return owner !== undefined && holds(tables, owner, channel.can_send_message_group);
+}
+
+/**
+ * §4.16 message_retention_days: "An organization administrator may edit any property" (C17: the
+ * reference server wants an owner; the spec wins). Channel administrators who are not organization
+ * administrators may not: retention deletes history, an organization-level decision.
+ */
+export function mayManageRetention(user: UserRow): boolean {
+  return isRealmAdmin(user);
+}
+
+/** Archiving a channel (companion of §3): whoever may administer it (§2.2 can_administer_channel_group). */
+export const mayArchiveChannel = mayAdministerChannel;

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
+
+/**
+ * The message object of spec §2.5 as events carry it (and, in issue 5, the fetch operation). Follows the
+ * event convention of events/shape.ts: `content` is the Markdown source and `rendered_content` the HTML,
+ * so each queue's apply_markdown picks one; `_gravatar` marks senders whose avatar a client computes
+ * itself (avatar_url null with client_gravatar). `flags` are per recipient and travel beside the message.
+ */
+export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | 'realm'>, m: MessageRow): Record<string, unknown> {
+  const sender = tables.users[String(m.sender_id)];
+  const out: Record<string, unknown> = {
+    id: m.id,
+    type: m.type,
+    content: m.content,
+    rendered_content: m.rendered_content,
+    avatar_url: sender ? avatarUrlOf(tables, sender) : null,
+    client: m.client,
+    display_recipient: displayRecipient(tables, m),
+    is_me_message: m.is_me_message,
+    reactions: m.reactions.map((r) => ({ ...r })),
+    recipient_id: m.recipient_id,
+    sender_email: sender?.email ?? '',
+    sender_full_name: sender?.full_name ?? '',
+    sender_id: m.sender_id,
+    sender_realm_str: tables.realm.realm.id,
+    subject: m.subject,
+    submessages: m.submessages.map((s) => ({ ...s })),
+    timestamp: m.timestamp,
+    // Linkifier matches in the topic arrive with the linkifier work of issue 5/6.
+    topic_links: [],
+    _gravatar: sender?.avatar_source === 'G',
+  };
+  if (m.stream_id !== null) out.stream_id = m.stream_id;
+  if (m.edit_history.length > 0) out.edit_history = m.edit_history.map((e) => ({ ...e }));
+  if (m.last_edit_timestamp !== null) out.last_edit_timestamp = m.last_edit_timestamp;
+  if (m.last_moved_timestamp !== null) out.last_moved_timestamp = m.last_moved_timestamp;
+  return out;
+}
+
+/** §2.5 display_recipient: the channel name, or the participants of a direct message. */
+function displayRecipient(tables: Pick<RealmState, 'users' | 'channels'>, m: MessageRow): string | Record<string, unknown>[] {
+  if (m.type === 'stream') return tables.channels[String(m.stream_id)]?.name ?? '';
+  return (m.dm_user_ids ?? []).map((id) => {
+    const user = tables.users[String(id)];
+    return { id, email: user?.email ?? '', full_name: user?.full_name ?? '', is_mirror_dummy: false };
+  });
+}
+
+/** The avatar URL a client without client_gravatar gets (same form as the register snapshot's). */
+export function avatarUrlOf(tables: Pick<RealmState, 'realm'>, user: UserRow): string {
+  if (user.avatar_source === 'G') {
+    const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
+    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
+  }
+  return `/user_avatars/${tables.realm.realm.id}/${user.user_id}.png?version=${user.avatar_version}`;
+}

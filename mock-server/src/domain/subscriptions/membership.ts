@@ -1,0 +1,92 @@
+import type { Tx } from '../../store/store.js';
+import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
+import { emitPeers, emitStreamCreate, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
+import { markRead } from '../messages/flags.js';
+import { defaultColor } from './principals.js';
+
+/**
+ * Adding and removing subscriptions, with their events, for one channel at a time. Shared by subscribe,
+ * unsubscribe and channel creation. Access can change with a subscription (a private channel), so the
+ * audience is taken before and after: whoever gains sight of the channel gets `stream` / `create`,
+ * whoever loses it `stream` / `delete`.
+ */
+
+function newestMessageId(tx: Tx): number {
+  let max = 0;
+  for (const key of Object.keys(tx.tables.messages)) if (Number(key) > max) max = Number(key);
+  return max;
+}
+
+/** Subscribes `users` (none already subscribed) to `channel`; `created` when the channel is new. */
+export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: UserRow[], created: boolean): void {
+  const { tx } = ctx;
+  if (users.length === 0 && !created) return;
+  const seenBefore = new Set(created ? [] : metadataAudience(tx, channel).map((u) => u.user_id));
+  const after = newestMessageId(tx);
+  const rows: [UserRow, SubscriptionRow][] = [];
+  for (const user of users) {
+    const key = `${user.user_id}:${channel.stream_id}`;
+    const old = tx.tables.subscriptions[key];
+    const row: SubscriptionRow = old
+      ? { ...old, active: true, subscribed_after_message_id: after }
+      : {
+          user_id: user.user_id,
+          stream_id: channel.stream_id,
+          active: true,
+          color: defaultColor(channel.stream_id),
+          is_muted: false,
+          pin_to_top: false,
+          desktop_notifications: null,
+          email_notifications: null,
+          wildcard_mentions_notify: null,
+          push_notifications: null,
+          audible_notifications: null,
+          subscribed_after_message_id: after,
+        };
+    tx.put('subscriptions', key, row);
+    rows.push([user, row]);
+  }
+  // Those who gain sight of the channel learn it with no subscribers, then from the events below.
+  const gained = metadataAudience(tx, channel)
+    .map((u) => u.user_id)
+    .filter((id) => !seenBefore.has(id));
+  emitStreamCreate(ctx, channel, gained, 0);
+  for (const [user, row] of rows) emitSubscriptionAdd(ctx, user, row, channel);
+  const added = rows.map(([u]) => u.user_id);
+  const newcomers = new Set(gained);
+  // peer_add to the others; a newcomer who is not a new subscriber learns every subscriber at once.
+  const existing = Object.values(tx.tables.subscriptions)
+    .filter((s) => s.stream_id === channel.stream_id && s.active && tx.tables.users[String(s.user_id)]?.is_active)
+    .map((s) => s.user_id)
+    .sort((a, b) => a - b);
+  const quiet = gained.filter((id) => !added.includes(id));
+  if (quiet.length > 0 && existing.length > 0) tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: existing }, quiet);
+  emitPeers(ctx, 'peer_add', channel, added, newcomers);
+}
+
+/**
+ * Unsubscribes `users` (all currently subscribed). The channel's messages become read for them (the
+ * reference server marks them read on unsubscribing, so no unread count is left behind that a client
+ * could not clear), then `subscription` / `remove`, `stream` / `delete` for those who lost sight of a
+ * private channel, and `peer_remove` to whoever may still know its subscribers.
+ */
+export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: UserRow[]): void {
+  const { tx } = ctx;
+  if (users.length === 0) return;
+  const seenBefore = metadataAudience(tx, channel).map((u) => u.user_id);
+  for (const user of users) {
+    const key = `${user.user_id}:${channel.stream_id}`;
+    tx.put('subscriptions', key, { ...tx.tables.subscriptions[key]!, active: false });
+  }
+  const seenAfter = new Set(metadataAudience(tx, channel).map((u) => u.user_id));
+  for (const user of users) {
+    const ids = Object.values(tx.tables.messages)
+      .filter((m) => m.stream_id === channel.stream_id)
+      .map((m) => m.id);
+    markRead(tx, user.user_id, ids);
+    emitSubscriptionRemove(ctx, user.user_id, channel);
+  }
+  const lost = seenBefore.filter((id) => !seenAfter.has(id));
+  if (lost.length > 0) emitStreamDelete(ctx, channel, lost);
+  emitPeers(ctx, 'peer_remove', channel, users.map((u) => u.user_id));
+}

@@ -1,0 +1,33 @@
+import type { RealmState, UserRow } from '../../store/state.js';
+import { badRequest } from '../errors.js';
+
+/**
+ * Users named by ID or API email (spec §4.8 principals: "User IDs (preferred) or API emails"), checked as
+ * the reference doc's "Users by a list of IDs or emails": any unknown → `No such user`, then each
+ * deactivated one → `User is deactivated`. `refuse` lets an operation turn these into its own error
+ * (§4.8 below level 208: 403 UNAUTHORIZED_PRINCIPAL). Duplicates collapse; the request order stays.
+ */
+export function resolvePrincipals(
+  tables: Pick<RealmState, 'users'>,
+  principals: readonly (number | string)[],
+  refuse: (msg: string) => Error = badRequest,
+): UserRow[] {
+  const users = Object.values(tables.users);
+  const found: UserRow[] = [];
+  for (const principal of principals) {
+    const user =
+      typeof principal === 'number'
+        ? tables.users[String(principal)]
+        : users.find((u) => u.email.toLowerCase() === principal.toLowerCase() || u.delivery_email.toLowerCase() === principal.toLowerCase());
+    if (!user || user.is_system_bot) throw refuse('No such user');
+    if (!found.includes(user)) found.push(user);
+  }
+  for (const user of found) if (!user.is_active) throw refuse('User is deactivated');
+  return found;
+}
+
+/** The colours the reference web app assigns to new subscriptions, taken in turn by channel ID. */
+const PALETTE = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5'];
+export function defaultColor(streamId: number): string {
+  return PALETTE[streamId % PALETTE.length]!;
+}
