@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { Tx } from '../../src/store/store.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
+import { CHANNEL_OPERATIONS, type Operation } from './invariant-operations.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
@@ -10,15 +11,11 @@ import { call, credentials, startTestServer, type Who } from '../helpers/test-se
  * applied, equals the snapshot taken after, for every observer. It catches actions that forget an
  * event, send a wrong one, or send it to the wrong people.
  *
- * OPERATIONS lists the API operations that change state. None exists yet: each resource issue adds
- * its operations here (and their event reducers to helpers/apply-events.ts). Until then the harness
- * is proven on stand-in transactions run straight through the store, the same path actions use.
+ * OPERATIONS lists the API operations that change state (invariant-operations.ts); each resource issue
+ * adds its operations there and their event reducers to helpers/apply-events.ts. The stand-in
+ * transactions below prove that the harness itself fails when an event is missing or misdirected.
  */
-interface Operation {
-  name: string;
-  run(server: MockServer, who: Record<string, Who & { user_id: number }>): Promise<unknown>;
-}
-const OPERATIONS: Operation[] = [];
+const OPERATIONS: Operation[] = [...CHANNEL_OPERATIONS];
 
 // Every capability declared, so the snapshot and the events speak the same dialect.
 const REGISTER = {
@@ -26,7 +23,7 @@ const REGISTER = {
   include_subscribers: 'true',
   apply_markdown: 'true',
 };
-const OBSERVERS = ['owner', 'administrator', 'member', 'member_2', 'guest', 'bot'];
+const OBSERVERS = ['owner', 'administrator', 'moderator', 'member', 'member_2', 'member_3', 'guest', 'bot'];
 
 let server: MockServer;
 let who: Record<string, Who & { user_id: number }>;

@@ -2,6 +2,7 @@ import type { Features } from '../../config/features.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, RealmRow, UserRow } from '../../store/state.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
+import { channelMetadataAccess } from '../access.js';
 import { renderMarkdown } from '../markdown.js';
 import { buildChannelIndex, presentChannel, streamPostPolicy } from '../present/channels.js';
 import { activeSubscriberIds } from './subscribers.js';
@@ -85,17 +86,34 @@ function emitPrivacyChange(ctx: EmitContext, before: ChannelRow, next: ChannelRo
   }
 }
 
-/** is_default_stream (§4.16): the realm's list changes; everyone gets the new list (reference "Events"). */
+/** is_default_stream (§4.16): the realm's list changes; everyone gets their view of the new list. */
 export function setDefault(tx: Tx, ctx: EmitContext, channel: ChannelRow, isDefault: boolean): void {
   const realm = tx.tables.realm.realm;
   const others = realm.default_stream_ids.filter((id) => id !== channel.stream_id);
   const ids = isDefault ? [...others, channel.stream_id].sort((a, b) => a - b) : others;
   tx.put('realm', 'realm', { ...realm, default_stream_ids: ids });
+  emitDefaultStreams(ctx, Object.values(tx.tables.users).filter((u) => u.is_active && !u.is_system_bot));
+}
+
+/**
+ * `default_streams` (reference "Event payloads") with the default channels each user may know, as the
+ * register snapshot lists them; also sent when a user gains or loses sight of a default channel.
+ */
+export function emitDefaultStreams(ctx: EmitContext, users: UserRow[]): void {
+  const { tx } = ctx;
   const index = buildChannelIndex(tx.tables);
-  const channels = ids
+  const defaults = tx.tables.realm.realm.default_stream_ids
     .map((id) => tx.tables.channels[String(id)])
-    .filter((c): c is ChannelRow => c !== undefined && !c.is_archived)
-    .map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now, index }));
-  const everyone = Object.values(tx.tables.users).filter((u) => u.is_active && !u.is_system_bot).map((u) => u.user_id);
-  tx.emit({ type: 'default_streams', default_streams: channels }, everyone);
+    .filter((c): c is ChannelRow => c !== undefined && !c.is_archived);
+  const groups = new Map<string, { ids: number[]; channels: ChannelRow[] }>();
+  for (const user of users) {
+    const visible = defaults.filter((c) => channelMetadataAccess(tx.tables, user, c));
+    const key = visible.map((c) => c.stream_id).join(',');
+    const group = groups.get(key) ?? { ids: [], channels: visible };
+    group.ids.push(user.user_id);
+    groups.set(key, group);
+  }
+  for (const { ids, channels } of groups.values()) {
+    tx.emit({ type: 'default_streams', default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now, index })) }, ids);
+  }
 }

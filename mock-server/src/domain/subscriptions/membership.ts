@@ -1,6 +1,7 @@
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
 import { emitPeers, emitStreamCreate, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
+import { emitDefaultStreams } from '../channels/update.js';
 import { markRead } from '../messages/flags.js';
 import { defaultColor } from './principals.js';
 
@@ -51,6 +52,7 @@ export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: Use
     .map((u) => u.user_id)
     .filter((id) => !seenBefore.has(id));
   emitStreamCreate(ctx, channel, gained, 0);
+  followDefaultStreams(ctx, channel, gained);
   for (const [user, row] of rows) emitSubscriptionAdd(ctx, user, row, channel);
   const added = rows.map(([u]) => u.user_id);
   const newcomers = new Set(gained);
@@ -88,5 +90,20 @@ export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: 
   }
   const lost = seenBefore.filter((id) => !seenAfter.has(id));
   if (lost.length > 0) emitStreamDelete(ctx, channel, lost);
+  followDefaultStreams(ctx, channel, lost);
   emitPeers(ctx, 'peer_remove', channel, users.map((u) => u.user_id));
+  // A removed user who lost sight of the channel still hears of the others removed with them: their
+  // unsubscribed entry's count was true when they left, and stays so.
+  for (const userId of lost) {
+    const others = users.map((u) => u.user_id).filter((id) => id !== userId);
+    if (users.some((u) => u.user_id === userId) && others.length > 0) {
+      tx.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [channel.stream_id], user_ids: others }, [userId]);
+    }
+  }
+}
+
+/** Users who gain or lose sight of a default channel see their default-channel list change. */
+function followDefaultStreams(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
+  if (userIds.length === 0 || !ctx.tx.tables.realm.realm.default_stream_ids.includes(channel.stream_id)) return;
+  emitDefaultStreams(ctx, userIds.map((id) => ctx.tx.tables.users[String(id)]!));
 }
