@@ -157,6 +157,7 @@ function walk(value: Json, pointer: string, visit: (obj: JsonObject, pointer: st
 /** The route table of the server references these operations (method, path, operationId). */
 const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['GET', '/api/v1/streams/{stream_id}', 'get-stream'],
+  ['GET', '/api/v1/get_stream_id', 'get-stream-id'],
   ['DELETE', '/api/v1/streams/{stream_id}', 'archive-stream'],
   ['POST', '/api/v1/users/me/subscriptions/properties', 'update-subscription-settings'],
   ['POST', '/api/v1/scheduled_messages', 'create-scheduled-message'],

@@ -1,4 +1,6 @@
-import { channelById } from '../domain/channels/lookup.js';
+import { channelMetadataAccess } from '../domain/access.js';
+import { channelById, channelByName } from '../domain/channels/lookup.js';
+import { badRequest } from '../domain/errors.js';
 import { archiveChannel } from '../domain/channels/archive.js';
 import { listChannels, type ChannelListFlags } from '../domain/channels/list.js';
 import { updateChannel } from '../domain/channels/update.js';
@@ -23,6 +25,15 @@ export default defineRoutes([
     handle: ({ tables, actor, params, features, now }) => {
       const channel = channelById(tables, actor!.user, params.stream_id as number, { access: 'metadata', archived: features.has('archived_channels') });
       return { stream: presentChannel(tables, channel, features, { now }) };
+    },
+  },
+  {
+    operationId: 'get-stream-id',
+    handle: ({ tables, actor, params }) => {
+      const name = String(params.stream).trim();
+      const channel = channelByName(tables, name);
+      if (!channel || channel.is_archived || !channelMetadataAccess(tables, actor!.user, channel)) throw badRequest(`Invalid channel name '${name}'`);
+      return { stream_id: channel.stream_id };
     },
   },
   {

@@ -58,3 +58,47 @@ describe('the stock JavaScript client (zulip-js) against `teamchat serve`', () =
     expect(res).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' });
   });
 });
+
+describe('the stock JavaScript client on channels, subscriptions and sending (issue 4)', () => {
+  interface Full extends ZulipClient {
+    streams: {
+      retrieve(p?: Record<string, unknown>): Promise<Record<string, unknown>>;
+      getStreamId(name: string): Promise<Record<string, unknown>>;
+      subscriptions: { retrieve(p?: Record<string, unknown>): Promise<Record<string, unknown>> };
+      topics: { retrieve(p: Record<string, unknown>): Promise<Record<string, unknown>> };
+    };
+    users: { me: { subscriptions: { add(p: Record<string, unknown>): Promise<Record<string, unknown>>; remove(p: Record<string, unknown>): Promise<Record<string, unknown>> } } };
+    messages: { send(p: Record<string, unknown>): Promise<Record<string, unknown>> };
+  }
+  const member = () => connect({ zuliprc: join(dir, 'zuliprc-member') }) as Promise<Full>;
+
+  it('lists channels and subscriptions, finds a channel by name and lists its topics', async () => {
+    const client = await member();
+    const streams = (await client.streams.retrieve()).streams as { name: string; stream_id: number }[];
+    const home = streams.find((s) => s.name === 'home')!;
+    expect(await client.streams.getStreamId('home')).toMatchObject({ result: 'success', stream_id: home.stream_id });
+    const subs = (await client.streams.subscriptions.retrieve()).subscriptions as { stream_id: number }[];
+    expect(subs.map((s) => s.stream_id)).toContain(home.stream_id);
+    const topics = await client.streams.topics.retrieve({ stream_id: home.stream_id });
+    expect((topics.topics as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('sends to a channel by name (to=home, as the client sends it) and to a user by ID list', async () => {
+    const client = await member();
+    const sent = await client.messages.send({ type: 'stream', to: 'home', topic: 'from zulip-js', content: 'Hello' });
+    expect(sent).toMatchObject({ result: 'success' });
+    expect(typeof sent.id).toBe('number');
+    const direct = await client.messages.send({ type: 'private', to: '[15]', content: 'Hi' });
+    expect(direct).toMatchObject({ result: 'success' });
+  });
+
+  it('joins and leaves a channel with pre-encoded lists, and reports an unencoded list as malformed JSON', async () => {
+    const client = await member();
+    const joined = await client.users.me.subscriptions.add({ subscriptions: JSON.stringify([{ name: 'zulip-js room' }]) });
+    expect(joined).toMatchObject({ result: 'success', subscribed: { '14': ['zulip-js room'] } });
+    const left = await client.users.me.subscriptions.remove({ subscriptions: JSON.stringify(['zulip-js room']) });
+    expect(left).toMatchObject({ result: 'success', removed: ['zulip-js room'], not_removed: [] });
+    const unencoded = await client.users.me.subscriptions.remove({ subscriptions: 'home,alarm' });
+    expect(unencoded).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'subscriptions is not valid JSON' });
+  });
+});
