@@ -30,10 +30,9 @@ export function dispatch(registry: QueueRegistry, tables: RealmState | undefined
  * left out: a bot receives channel messages only when subscribed (§6.6).
  */
 function watchesPublicChannels(queue: EventQueue, event: PendingEvent['event'], tables: RealmState | undefined): boolean {
-  if (!queue.descriptor.allPublicStreams || event.type !== 'message') return false;
-  const message = event.message as { type?: string; stream_id?: number } | undefined;
-  if (message?.type !== 'stream' || message.stream_id === undefined) return false;
-  const channel = tables?.channels[String(message.stream_id)];
+  // Whether the channel was public is decided when the event is emitted (`_public_channel`), never here:
+  // by dispatch time a later transaction may have changed the channel's privacy.
+  if (!queue.descriptor.allPublicStreams || event.type !== 'message' || event._public_channel !== true) return false;
   const viewer = tables?.users[String(queue.userId)];
-  return Boolean(channel && !channel.invite_only && viewer && !viewer.is_bot);
+  return Boolean(viewer && !viewer.is_bot);
 }

@@ -116,12 +116,14 @@ describe('what a registered queue receives (§6.6)', () => {
   });
 
   it('sends channel messages of public channels to all_public_streams queues, but not to bots', async () => {
-    const tables = server.context.store.realm('demo')!;
-    const publicChannel = Object.values(tables.channels).find((ch) => !ch.invite_only && !ch.is_archived)!;
-    const watcher = (await register(c.member_2!, { event_types: '["message"]', fetch_event_types: '[]', all_public_streams: 'true' })).body.queue_id as string;
+    // member_3 and the bot are not subscribed to channel 59 (public): only all_public_streams brings its messages.
+    const watcher = (await register(c.member_3!, { event_types: '["message"]', fetch_event_types: '[]', all_public_streams: 'true' })).body.queue_id as string;
+    const plain = (await register(c.member_3!, { event_types: '["message"]', fetch_event_types: '[]' })).body.queue_id as string;
     const bot = (await register(c.bot!, { event_types: '["message"]', fetch_event_types: '[]', all_public_streams: 'true' })).body.queue_id as string;
-    await inject({ type: 'message', flags: [], message: { type: 'stream', stream_id: publicChannel.stream_id, subject: 't', content: 'x' } }, [c.member!.user_id]);
-    expect((await drain(c.member_2!, watcher)).map((e) => e.type)).toEqual(['message']);
+    const sent = await call(server, 'POST', '/api/v1/messages', { as: c.member!, form: { type: 'stream', to: '59', topic: 'watch', content: 'for everyone' } });
+    expect(sent.body.result).toBe('success');
+    expect((await drain(c.member_3!, watcher)).map((e) => (e.message as { id: number }).id)).toEqual([sent.body.id]);
+    expect(await drain(c.member_3!, plain)).toEqual([]);
     expect(await drain(c.bot!, bot)).toEqual([]);
   });
 });

@@ -97,8 +97,8 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
       for (const id of e.stream_ids as number[]) {
         removeOne(s, 'streams', 'stream_id', id);
         removeOne(s, 'never_subscribed', 'stream_id', id);
-        // Having lost sight of the channel, a client no longer knows who is in it.
-        for (const row of (s.unsubscribed ?? []) as Row[]) if (row.stream_id === id && row.subscribers) row.subscribers = [];
+        removeOne(s, 'unsubscribed', 'stream_id', id);
+        removeOne(s, 'realm_default_streams', 'stream_id', id);
       }
     } else if (e.op === 'update') {
       for (const row of channelRows(s, e.stream_id as number)) {

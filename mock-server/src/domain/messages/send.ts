@@ -109,7 +109,11 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     const key = list.join(',');
     byFlags.set(key, [...(byFlags.get(key) ?? []), Number(userId)]);
   }
-  for (const [key, userIds] of byFlags) tx.emit({ type: 'message', message: wire, flags: key === '' ? [] : key.split(',') }, userIds);
+  // all_public_streams queues (§4.21) get messages of channels that are public now, at emit time.
+  const publicChannel = recipient.type === 'stream' && !recipient.channel.invite_only;
+  for (const [key, userIds] of byFlags) {
+    tx.emit({ type: 'message', message: wire, flags: key === '' ? [] : key.split(','), ...(publicChannel ? { _public_channel: true } : {}) }, userIds);
+  }
 
   // §2.2 first_message_id: the channel's first message changes it for everyone who sees the channel.
   if (firstInChannel && recipient.type === 'stream') {

@@ -92,14 +92,6 @@ export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: 
   if (lost.length > 0) emitStreamDelete(ctx, channel, lost);
   followDefaultStreams(ctx, channel, lost);
   emitPeers(ctx, 'peer_remove', channel, users.map((u) => u.user_id));
-  // A removed user who lost sight of the channel still hears of the others removed with them: their
-  // unsubscribed entry's count was true when they left, and stays so.
-  for (const userId of lost) {
-    const others = users.map((u) => u.user_id).filter((id) => id !== userId);
-    if (users.some((u) => u.user_id === userId) && others.length > 0) {
-      tx.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [channel.stream_id], user_ids: others }, [userId]);
-    }
-  }
 }
 
 /** Users who gain or lose sight of a default channel see their default-channel list change. */

@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
+import { channelMetadataAccess } from '../access.js';
 import type { ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState, TopicsPolicy, UserRow } from '../../store/state.js';
 import type { EmitContext } from '../channels/events.js';
 import { channelByName, checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from '../channels/lookup.js';
@@ -64,7 +65,7 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Reco
     const channel = channelByName(tables, entry.name);
     // Archived channels are not found by name below level 362 (§9), and never for joining.
     if (channel?.is_archived) throw badRequest(`Invalid channel name '${entry.name}'`);
-    if (!wanted.some((w) => w.name.toLowerCase() === entry.name.toLowerCase())) wanted.push({ name: channel?.name ?? entry.name, description, channel });
+    if (!wanted.some((w) => w.name.toLowerCase() === entry.name.toLowerCase())) wanted.push({ name: channel && channelMetadataAccess(tables, user, channel) ? channel.name : entry.name, description, channel });
   }
 
   // A channel the caller may not join (a private one they may not know included) is refused with the

@@ -14,7 +14,7 @@ function channels(ctx: SnapshotContext): ChannelRow[] {
 
 /**
  * Type `subscription` (§4.21): `subscriptions` (active rows, §2.3), `unsubscribed` (rows the viewer
- * left) and `never_subscribed` (channels the viewer can see, §2.2 metadata access, without any row).
+ * left, while they still may know the channel) and `never_subscribed` (channels the viewer can see, §2.2 metadata access, without any row).
  * A spectator has no subscriptions; it sees the web-public channels as never subscribed.
  */
 export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> {
@@ -26,8 +26,10 @@ export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> 
   for (const channel of channels(ctx)) {
     const row = viewer ? tables.subscriptions[`${viewer.user_id}:${channel.stream_id}`] : undefined;
     if (row?.active) subscriptions.push(presentSubscription(tables, row, channel, viewer, subOpts));
+    else if (!channelMetadataAccess(tables, viewer, channel)) continue;
+    // A former subscriber of a private channel who no longer has access no longer sees it at all.
     else if (row) unsubscribed.push(presentSubscription(tables, row, channel, viewer, subOpts));
-    else if (channelMetadataAccess(tables, viewer, channel)) {
+    else {
       // §2.3 subscribers on never-subscribed channels follow the same include_subscribers rules.
       never.push(presentChannelWithSubscribers(ctx, channel));
     }
