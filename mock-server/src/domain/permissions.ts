@@ -98,6 +98,8 @@ export function mayAddSubscribers(tables: Tables, actor: UserRow, channel: Chann
  * public channel regardless." Those who may add subscribers may add themselves too.
  */
 export function maySubscribeSelf(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  // Already in: joining again is a no-op answered as already_subscribed, guests included.
+  if (isSubscribed(tables, user.user_id, channel.stream_id)) return true;
   if (!isGuest(user) && !channel.invite_only) return true;
   if (!isGuest(user) && holds(tables, user, channel.can_subscribe_group)) return true;
   return mayAddSubscribers(tables, user, channel);

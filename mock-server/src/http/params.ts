@@ -78,9 +78,25 @@ function decode(spec: ParamSpec, text: string): unknown {
   }
   // `null` for an optional parameter means "not given", unless null is a meaningful value (folder_id).
   if (value === null && !spec.allowsNull && !spec.required) return NOT_GIVEN;
+  value = stripNested(spec.schema, value);
   // JSON.parse reads `5.0` as 5: the reference server refuses it as an integer.
   if (typeof value === 'number' && /[.eE]/.test(text) && spec.types.includes('integer') && !spec.types.includes('number')) {
     throw badRequest(`${spec.name} is not an integer`);
+  }
+  return value;
+}
+
+/**
+ * `x-strip` inside a JSON value (list items, object properties): the reference strips channel names in
+ * `subscriptions` too. Values of the wrong type are left for the validator to refuse.
+ */
+function stripNested(schema: ParamSpec['schema'] | undefined, value: unknown): unknown {
+  if (!schema) return value;
+  if (typeof value === 'string') return schema['x-strip'] === true ? value.trim() : value;
+  if (Array.isArray(value)) return schema.items ? value.map((v) => stripNested(schema.items as ParamSpec['schema'], v)) : value;
+  if (value !== null && typeof value === 'object' && schema.properties) {
+    const props = schema.properties as Record<string, ParamSpec['schema']>;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Object.hasOwn(props, k) ? stripNested(props[k], v) : v]));
   }
   return value;
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
-import { channelMetadataAccess } from '../access.js';
+import { channelContentAccess, channelMetadataAccess } from '../access.js';
 import type { ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState, TopicsPolicy, UserRow } from '../../store/state.js';
 import type { EmitContext } from '../channels/events.js';
 import { channelByName, checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from '../channels/lookup.js';
@@ -34,19 +34,23 @@ export interface SubscribeParams {
 
 type Grouped = Record<string, string[]>;
 
-/** Channel-level permission defaults of a new channel: the creator administers it (reference server). */
+/**
+ * Channel-level permission defaults of a new channel, as on the reference server: the creator administers
+ * it; nobody else gets a channel-level grant (adding subscribers, moving, deleting, resolving) until an
+ * administrator gives one, so a new private channel is readable by its subscribers only.
+ */
 function creationGroups(tables: Pick<RealmState, 'user_groups'>, creator: UserRow): Record<ChannelGroupSetting, GroupSettingValue> {
   const sys = (name: string) => systemGroupId(tables, name) ?? 0;
   return {
-    can_add_subscribers_group: sys('role:members'),
+    can_add_subscribers_group: sys('role:nobody'),
     can_administer_channel_group: { direct_members: [creator.user_id], direct_subgroups: [] },
     can_create_topic_group: sys('role:everyone'),
-    can_delete_any_message_group: sys('role:administrators'),
+    can_delete_any_message_group: sys('role:nobody'),
     can_delete_own_message_group: sys('role:everyone'),
-    can_move_messages_out_of_channel_group: sys('role:moderators'),
-    can_move_messages_within_channel_group: sys('role:members'),
+    can_move_messages_out_of_channel_group: sys('role:nobody'),
+    can_move_messages_within_channel_group: sys('role:nobody'),
     can_remove_subscribers_group: sys('role:administrators'),
-    can_resolve_topics_group: sys('role:members'),
+    can_resolve_topics_group: sys('role:nobody'),
     can_send_message_group: sys('role:everyone'),
     can_subscribe_group: sys('role:nobody'),
   };
@@ -73,6 +77,9 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Reco
   const unauthorized: string[] = [];
   const allowed = wanted.filter(({ name, channel }) => {
     if (!channel) return true;
+    // Adding others to a channel one can read but may not add people to is a permission refusal, always
+    // fatal (reference server); not being able to join or reach the channel follows authorization_errors_fatal.
+    if (others && channelContentAccess(tables, user, channel) && !may.mayAddSubscribers(tables, user, channel)) throw insufficientPermission();
     const ok = others ? may.mayAddSubscribers(tables, user, channel) && (!targets.includes(user) || may.maySubscribeSelf(tables, user, channel)) : may.maySubscribeSelf(tables, user, channel);
     if (ok) return true;
     if (p.authorization_errors_fatal) throw badRequest(`Unable to access channel (${name}).`);
