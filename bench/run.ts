@@ -54,6 +54,9 @@ async function main(): Promise<void> {
   const cases: { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers: Record<string, string> }[] = [
     { name: 'POST /api/v1/messages/render', path: '/api/v1/messages/render', method: 'POST', body: 'content=**hello** _world_', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
     { name: 'GET /api/v1/server_settings', path: '/api/v1/server_settings', method: 'GET', headers: { authorization: auth } },
+    { name: 'GET /api/v1/streams', path: '/api/v1/streams', method: 'GET', headers: { authorization: auth } },
+    // A write per request (in memory): message row, flags of every subscriber, events; the realm grows as it runs.
+    { name: 'POST /api/v1/messages', path: '/api/v1/messages', method: 'POST', body: 'type=stream&to=home&topic=bench&content=Hello', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
   ];
   const rows: string[] = [];
   try {
