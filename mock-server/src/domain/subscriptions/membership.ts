@@ -3,7 +3,7 @@ import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js'
 import { emitPeers, emitStreamCreate, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
 import { emitDefaultStreams } from '../channels/update.js';
 import { markRead } from '../messages/flags.js';
-import { defaultColor } from './principals.js';
+import { defaultColor, newSubscriptionRow } from './principals.js';
 
 /**
  * Adding and removing subscriptions, with their events, for one channel at a time. Shared by subscribe,
@@ -28,22 +28,8 @@ export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: Use
   for (const user of users) {
     const key = `${user.user_id}:${channel.stream_id}`;
     const old = tx.tables.subscriptions[key];
-    const row: SubscriptionRow = old
-      ? { ...old, active: true, subscribed_after_message_id: after }
-      : {
-          user_id: user.user_id,
-          stream_id: channel.stream_id,
-          active: true,
-          color: defaultColor(channel.stream_id),
-          is_muted: false,
-          pin_to_top: false,
-          desktop_notifications: null,
-          email_notifications: null,
-          wildcard_mentions_notify: null,
-          push_notifications: null,
-          audible_notifications: null,
-          subscribed_after_message_id: after,
-        };
+    // A returning subscriber keeps their personal settings (colour, muting) from before.
+    const row: SubscriptionRow = old ? { ...old, active: true, subscribed_after_message_id: after } : newSubscriptionRow(user.user_id, channel.stream_id, defaultColor(channel.stream_id), after);
     tx.put('subscriptions', key, row);
     rows.push([user, row]);
   }

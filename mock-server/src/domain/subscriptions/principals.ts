@@ -1,4 +1,4 @@
-import type { RealmState, UserRow } from '../../store/state.js';
+import type { RealmState, SubscriptionRow, UserRow } from '../../store/state.js';
 import { badRequest } from '../errors.js';
 
 /**
@@ -24,6 +24,27 @@ export function resolvePrincipals(
   }
   for (const user of found) if (!user.is_active) throw refuse('User is deactivated');
   return found;
+}
+
+/**
+ * A new subscription row (§2.3 personal settings at their defaults: not muted, not pinned, every
+ * notification setting null = inherit the user's default). Used by subscribing and by the fixtures.
+ */
+export function newSubscriptionRow(userId: number, streamId: number, color: string, subscribedAfterMessageId: number): SubscriptionRow {
+  return {
+    user_id: userId,
+    stream_id: streamId,
+    active: true,
+    color,
+    is_muted: false,
+    pin_to_top: false,
+    desktop_notifications: null,
+    email_notifications: null,
+    wildcard_mentions_notify: null,
+    push_notifications: null,
+    audible_notifications: null,
+    subscribed_after_message_id: subscribedAfterMessageId,
+  };
 }
 
 /** The colours the reference web app assigns to new subscriptions, taken in turn by channel ID. */
