@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer } from '../helpers/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
 import { beBusy, castFor } from './activity.js';
 import { accounts, grow, hasMetadataAccess, outsidersOf, secretOf, subscribed, tablesOf, type Account, type Secret } from './model.js';
 import { channelOf, PRIVATE, type PrivateKind } from './probes.js';
 import { findLeaks, foreignChannelIds } from './scan.js';
 import { allowedFor, pollQueues, readSweep, registerQueues, type Observation } from './sweep.js';
+import { useTestServer } from './support.js';
 
 /**
  * Issue 4's no-leak rule for events (spec §6; reference "Event payloads"): while insiders post to a
@@ -17,42 +17,38 @@ import { allowedFor, pollQueues, readSweep, registerQueues, type Observation } f
  * on the actor's own queue find all of it, so they are not vacuous. Each case gets a fresh realm.
  */
 
-let server: MockServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+const env = useTestServer();
 
 async function sweepActivity(realmId: string, kind: PrivateKind): Promise<void> {
-  const { stream_id } = channelOf(server, realmId, kind);
-  const outsiders = outsidersOf(server, realmId, stream_id);
-  const cast = castFor(server, realmId, stream_id);
-  const original = secretOf(tablesOf(server, realmId), stream_id);
+  const { stream_id } = channelOf(env.server, realmId, kind);
+  const outsiders = outsidersOf(env.server, realmId, stream_id);
+  const cast = castFor(env.server, realmId, stream_id);
+  const original = secretOf(tablesOf(env.server, realmId), stream_id);
   const queues = new Map<number, string[]>();
   const found = new Set<string>();
   const check = (outsider: Account, obs: Observation, secret: Secret) => {
     const leaks = obs.grant.has(stream_id) ? [] : findLeaks(obs.reply.body, secret);
-    leaks.push(...foreignChannelIds(obs.reply.body, allowedFor(server, realmId, outsider, obs)));
+    leaks.push(...foreignChannelIds(obs.reply.body, allowedFor(env.server, realmId, outsider, obs)));
     for (const l of leaks) found.add(`${outsider.email} ${obs.label}: ${l.path} → ${l.what}`);
   };
   for (const outsider of outsiders) {
-    const registered = await registerQueues(server, outsider);
+    const registered = await registerQueues(env.server, outsider);
     queues.set(outsider.user_id, registered.queueIds);
     for (const obs of registered.observations) check(outsider, obs, original);
   }
-  const control = (await registerQueues(server, cast.actor)).queueIds.slice(0, 1);
+  const control = (await registerQueues(env.server, cast.actor)).queueIds.slice(0, 1);
 
-  const steps = await beBusy(server, realmId, stream_id, cast, outsiders);
+  const steps = await beBusy(env.server, realmId, stream_id, cast, outsiders);
   expect(steps.filter((s) => s.reply.status !== 200).map((s) => `${s.label}: ${s.reply.text}`)).toEqual([]);
   // Nobody crossed the line during the activity: those checked were outsiders before and after.
-  expect(outsidersOf(server, realmId, stream_id).map((a) => a.user_id)).toEqual(outsiders.map((a) => a.user_id));
+  expect(outsidersOf(env.server, realmId, stream_id).map((a) => a.user_id)).toEqual(outsiders.map((a) => a.user_id));
 
-  const secret = grow(original, tablesOf(server, realmId));
+  const secret = grow(original, tablesOf(env.server, realmId));
   for (const outsider of outsiders) {
-    const polled = await pollQueues(server, outsider, queues.get(outsider.user_id)!);
+    const polled = await pollQueues(env.server, outsider, queues.get(outsider.user_id)!);
     // The queues work: the public message of the activity reached the first one (all_public_streams or a subscription).
     expect((polled[0]!.reply.body.events as unknown[] | undefined)?.length, `${outsider.email} ${polled[0]!.reply.text.slice(0, 200)}`).toBeGreaterThan(0);
-    for (const obs of [...polled, ...(await readSweep(server, realmId, outsider))]) {
+    for (const obs of [...polled, ...(await readSweep(env.server, realmId, outsider))]) {
       expect(obs.reply.status, `${outsider.email} ${obs.label}`).toBe(200);
       check(outsider, obs, secret);
     }
@@ -60,7 +56,7 @@ async function sweepActivity(realmId: string, kind: PrivateKind): Promise<void> 
   expect([...found]).toEqual([]);
 
   // Negative control: the actor's own queue got the messages, the rename, the description, the peers.
-  const [insider] = await pollQueues(server, cast.actor, control);
+  const [insider] = await pollQueues(env.server, cast.actor, control);
   const seen = findLeaks(insider!.reply.body, secret).map((l) => l.what);
   expect(seen).toEqual(expect.arrayContaining([`stream_id ${stream_id}`, `stream_ids containing ${stream_id}`]));
   for (const word of ['kestrel', 'osprey', 'plover', `renamed ${stream_id} falcon`, `secret description ${stream_id} wren`]) {
@@ -70,9 +66,9 @@ async function sweepActivity(realmId: string, kind: PrivateKind): Promise<void> 
 
 /** A non-administrator subscriber whose only access is the subscription: leaving makes them an outsider. */
 function leaverOf(realmId: string, streamId: number): Account | undefined {
-  const tables = tablesOf(server, realmId);
+  const tables = tablesOf(env.server, realmId);
   const channel = tables.channels[String(streamId)]!;
-  return accounts(server, realmId).find((a) => {
+  return accounts(env.server, realmId).find((a) => {
     if (!subscribed(tables, a.user_id, streamId) || a.role <= 200) return false;
     const key = `${a.user_id}:${streamId}`;
     const without = { ...tables, subscriptions: { ...tables.subscriptions, [key]: { ...tables.subscriptions[key]!, active: false } } };
@@ -83,7 +79,7 @@ function leaverOf(realmId: string, streamId: number): Account | undefined {
 describe('events: insiders’ activity on a private channel reaches no outsider', () => {
   it.each(PRIVATE)('%s', async (kind) => {
     const realmId = `leak-events-${kind.replace(/_/g, '-')}`;
-    await server.control.createRealm({ realm_id: realmId });
+    await env.server.control.createRealm({ realm_id: realmId });
     await sweepActivity(realmId, kind);
   });
 });
@@ -98,13 +94,13 @@ describe('events: insiders’ activity on a private channel reaches no outsider'
 describe('a subscriber who leaves a private channel, and so loses access, is an outsider from then on', () => {
   it.each(['private_shared', 'moderation'] as const)('%s', async (kind) => {
     const realmId = `leak-leaver-${kind.replace(/_/g, '-')}`;
-    await server.control.createRealm({ realm_id: realmId });
-    const { stream_id, name } = channelOf(server, realmId, kind);
+    await env.server.control.createRealm({ realm_id: realmId });
+    const { stream_id, name } = channelOf(env.server, realmId, kind);
     const leaver = leaverOf(realmId, stream_id)!;
     expect(leaver, 'a subscriber whose access is only the subscription').toBeDefined();
-    const left = await call(server, 'DELETE', '/api/v1/users/me/subscriptions', { as: leaver, form: { subscriptions: JSON.stringify([name]) } });
+    const left = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as: leaver, form: { subscriptions: JSON.stringify([name]) } });
     expect([left.status, left.body]).toEqual([200, { result: 'success', msg: '', removed: [name], not_removed: [] }]);
-    expect(outsidersOf(server, realmId, stream_id).map((a) => a.user_id)).toContain(leaver.user_id);
+    expect(outsidersOf(env.server, realmId, stream_id).map((a) => a.user_id)).toContain(leaver.user_id);
     await sweepActivity(realmId, kind);
   });
 });

@@ -1,4 +1,5 @@
 import type { MockServer } from '../../src/app.js';
+import { CAPABILITIES } from '../../src/events/client-view.js';
 import { call, type Reply } from '../helpers/test-server.js';
 import { knownChannelIds, ownerSubscribedIds, tablesOf, type Account } from './model.js';
 
@@ -7,20 +8,8 @@ import { knownChannelIds, ownerSubscribedIds, tablesOf, type Account } from './m
  * that shows the most (all flags, all capabilities, subscribers included, both Markdown settings).
  */
 
-/** Spec §4.21 client capabilities, all declared (the most a modern client can be shown). */
-const CAPABILITIES = [
-  'notification_settings_null',
-  'bulk_message_deletion',
-  'user_avatar_url_field_optional',
-  'stream_typing_notifications',
-  'user_settings_object',
-  'linkifier_url_template',
-  'user_list_incomplete',
-  'include_deactivated_groups',
-  'archived_channels',
-  'empty_topic_name',
-  'simplified_presence_events',
-];
+// Spec §4.21 client capabilities, all declared (the most a modern client can be shown): the server's own
+// list, so that a capability added there is swept here too.
 const ALL = JSON.stringify(Object.fromEntries(CAPABILITIES.map((c) => [c, true])));
 const NONE = JSON.stringify(Object.fromEntries(CAPABILITIES.map((c) => [c, false])));
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, err, G, listKinds, listStreams, patch, ROLES, sortedKinds, type Creds, type Kind, type Role } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, credentials } from '../helpers/test-server.js';
+import { CH, err, G, listKinds, listStreams, patch, ROLES, sortedKinds, useDemoServer, type Kind, type Role } from './support.js';
 
 /**
  * GET /api/v1/streams (spec §4.15, reference §4.15, C16): the nine flags, their defaults, per role, in
@@ -13,13 +12,7 @@ import { CH, err, G, listKinds, listStreams, patch, ROLES, sortedKinds, type Cre
  * administrators. Guests see only their subscriptions (51, 54) and web-public 55.
  */
 
-let server: MockServer;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-});
-afterAll(() => server.close());
+const env = useDemoServer({ isolate: false });
 
 type Expected = Record<Role, Kind[]>;
 const ALL_ACTIVE: Kind[] = ['public', 'public_2', 'private_protected', 'private_shared', 'web_public', 'moderation', 'empty_topic_only', 'disable_empty_topic'];
@@ -81,31 +74,31 @@ const CASES: [string, Record<string, boolean>, Expected][] = [
 
 describe('GET /api/v1/streams flags per role (§4.15)', () => {
   it('the demo world has the channels these tests assume', () => {
-    const channels = server.control.world('demo').channels as Record<string, { stream_id: number }>;
+    const channels = env.server.control.world('demo').channels as Record<string, { stream_id: number }>;
     expect(Object.fromEntries(Object.entries(channels).map(([k, v]) => [k, v.stream_id]))).toEqual(CH);
   });
 
   it.each(CASES)('%s', async (_label, query, expected) => {
     const got: Record<string, unknown> = {};
-    for (const role of ROLES) got[role] = await listKinds(server, who[role]!, query);
+    for (const role of ROLES) got[role] = await listKinds(env.server, env.who[role]!, query);
     expect(got).toEqual(expected);
   });
 });
 
 describe('include_all_active (§4.15 deprecated, C16)', () => {
   it.each(['moderator', 'member', 'member_2', 'guest', 'bot'] as const)('is refused for %s with 400 User not authorized for this query', async (role) => {
-    const res = await listStreams(server, who[role]!, { include_all_active: true });
+    const res = await listStreams(env.server, env.who[role]!, { include_all_active: true });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(err('User not authorized for this query'));
   });
 
   it.each(['owner', 'administrator'] as const)('means include_all for the %s', async (role) => {
-    expect(await listKinds(server, who[role]!, { ...OFF, include_all_active: true })).toEqual(sortedKinds(ALL_ACTIVE));
-    expect(await listKinds(server, who[role]!, { ...OFF, include_all_active: true, exclude_archived: false })).toEqual(sortedKinds([...ALL_ACTIVE, 'archived']));
+    expect(await listKinds(env.server, env.who[role]!, { ...OFF, include_all_active: true })).toEqual(sortedKinds(ALL_ACTIVE));
+    expect(await listKinds(env.server, env.who[role]!, { ...OFF, include_all_active: true, exclude_archived: false })).toEqual(sortedKinds([...ALL_ACTIVE, 'archived']));
   });
 
   it('false is accepted from anyone', async () => {
-    expect(await listKinds(server, who.member!, { include_all_active: false })).toEqual(DEFAULT.member);
+    expect(await listKinds(env.server, env.who.member!, { include_all_active: false })).toEqual(DEFAULT.member);
   });
 });
 
@@ -115,18 +108,18 @@ describe('GET /api/v1/streams parameters', () => {
     ['include_all', '1', 'include_all is not a boolean'],
     ['exclude_archived', '"false"', 'exclude_archived is not a boolean'],
   ])('%s=%s is refused: %s', async (name, value, msg) => {
-    const res = await call(server, 'GET', '/api/v1/streams', { as: who.member!, query: { [name]: value } });
+    const res = await call(env.server, 'GET', '/api/v1/streams', { as: env.who.member!, query: { [name]: value } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(err(msg));
   });
 
   it('lists unknown parameters in ignored_parameters_unsupported', async () => {
-    const res = await listStreams(server, who.member!, { include_everything: true });
+    const res = await listStreams(env.server, env.who.member!, { include_everything: true });
     expect(res.body).toMatchObject({ result: 'success', ignored_parameters_unsupported: ['include_everything'] });
   });
 
   it('answers 401 without credentials', async () => {
-    expect((await call(server, 'GET', '/api/v1/streams')).status).toBe(401);
+    expect((await call(env.server, 'GET', '/api/v1/streams')).status).toBe(401);
   });
 });
 
@@ -134,32 +127,32 @@ describe('content access versus metadata access', () => {
   // In the pristine world the two coincide; cut the granting group of 53 (by its subscribed
   // administrator) so the unsubscribed owner keeps metadata access only (reference §4.15).
   beforeAll(async () => {
-    await server.control.createRealm({ realm_id: 'listing-access' });
-    const c = credentials(server, 'listing-access');
-    const res = await patch(server, c.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } });
+    await env.server.control.createRealm({ realm_id: 'listing-access' });
+    const c = credentials(env.server, 'listing-access');
+    const res = await patch(env.server, c.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } });
     expect(res.body).toEqual({ result: 'success', msg: '' });
   });
 
   it('include_all still shows the channel to the owner, include_can_access_content no longer does', async () => {
-    const owner = credentials(server, 'listing-access').owner!;
-    expect(await listKinds(server, owner, { ...OFF, include_all: true })).toContain('private_protected');
-    expect(await listKinds(server, owner, { ...OFF, include_can_access_content: true })).not.toContain('private_protected');
+    const owner = credentials(env.server, 'listing-access').owner!;
+    expect(await listKinds(env.server, owner, { ...OFF, include_all: true })).toContain('private_protected');
+    expect(await listKinds(env.server, owner, { ...OFF, include_can_access_content: true })).not.toContain('private_protected');
   });
 
   it('members outside the channel lose it from include_all as well', async () => {
-    const c = credentials(server, 'listing-access');
-    expect(await listKinds(server, c.member_3!, { ...OFF, include_all: true })).not.toContain('private_protected');
-    expect(await listKinds(server, c.bot!, { ...OFF, include_all: true })).not.toContain('private_protected');
+    const c = credentials(env.server, 'listing-access');
+    expect(await listKinds(env.server, c.member_3!, { ...OFF, include_all: true })).not.toContain('private_protected');
+    expect(await listKinds(env.server, c.bot!, { ...OFF, include_all: true })).not.toContain('private_protected');
     // Its subscribers keep it.
-    expect(await listKinds(server, c.member_2!, { ...OFF, include_all: true })).toContain('private_protected');
+    expect(await listKinds(env.server, c.member_2!, { ...OFF, include_all: true })).toContain('private_protected');
   });
 
   it('a channel administrator without content access sees the channel through include_all only', async () => {
-    const c = credentials(server, 'listing-access');
+    const c = credentials(env.server, 'listing-access');
     const admins = { direct_members: [c.member!.user_id], direct_subgroups: [] };
-    expect((await patch(server, c.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual({ result: 'success', msg: '' });
-    expect(await listKinds(server, c.member!, { ...OFF, include_all: true })).toContain('moderation');
-    expect(await listKinds(server, c.member!, { ...OFF, include_can_access_content: true })).not.toContain('moderation');
-    expect(await listKinds(server, c.member!)).not.toContain('moderation');
+    expect((await patch(env.server, c.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual({ result: 'success', msg: '' });
+    expect(await listKinds(env.server, c.member!, { ...OFF, include_all: true })).toContain('moderation');
+    expect(await listKinds(env.server, c.member!, { ...OFF, include_can_access_content: true })).not.toContain('moderation');
+    expect(await listKinds(env.server, c.member!)).not.toContain('moderation');
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, err, G, KINDS, listStreams, ROLES, type Creds, type Kind, type Role } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call, credentials } from '../helpers/test-server.js';
+import { CH, err, G, KINDS, listStreams, ROLES, useDemoServer, type Kind, type Role } from './support.js';
 
 /**
  * The channel object (spec §2.2, reference §2) in GET /streams and GET /streams/{id}, and what the feature
@@ -9,15 +8,7 @@ import { CH, err, G, KINDS, listStreams, ROLES, type Creds, type Kind, type Role
  * 356 include_all, 407 channel-level delete groups).
  */
 
-let server: MockServer;
-let who: Creds;
-const LEVELS = [314, 315, 332, 333, 355, 356, 406, 407];
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  for (const level of LEVELS) await server.control.createRealm({ realm_id: `lvl-${level}`, feature_level: level });
-});
-afterAll(() => server.close());
+const env = useDemoServer({ levels: [314, 315, 332, 333, 355, 356, 406, 407], isolate: false });
 
 const isInt = (v: unknown) => Number.isInteger(v);
 const isBool = (v: unknown) => typeof v === 'boolean';
@@ -46,7 +37,7 @@ const FIELDS: [string, (v: unknown) => boolean][] = [
 ];
 
 async function everyChannel(realmId = 'demo'): Promise<Record<string, unknown>[]> {
-  const res = await listStreams(server, credentials(server, realmId).administrator!, { include_all: true, exclude_archived: false });
+  const res = await listStreams(env.server, credentials(env.server, realmId).administrator!, { include_all: true, exclude_archived: false });
   return res.body.streams as Record<string, unknown>[];
 }
 const byId = (list: Record<string, unknown>[], id: number) => list.find((s) => s.stream_id === id);
@@ -99,7 +90,7 @@ describe('GET /api/v1/streams/{stream_id} (companion)', () => {
   it.each(ROLES)('answers the %s for exactly the channels with metadata access', async (role) => {
     const outcome: Record<string, string> = {};
     for (const kind of KINDS) {
-      const res = await call(server, 'GET', `/api/v1/streams/${CH[kind]}`, { as: who[role]! });
+      const res = await call(env.server, 'GET', `/api/v1/streams/${CH[kind]}`, { as: env.who[role]! });
       if (res.status === 200) {
         expect(res.body).toMatchObject({ result: 'success', msg: '', stream: { stream_id: CH[kind] } });
         outcome[kind] = 'ok';
@@ -114,39 +105,39 @@ describe('GET /api/v1/streams/{stream_id} (companion)', () => {
   it('returns the same object as the listing', async () => {
     const channels = await everyChannel();
     for (const kind of KINDS) {
-      const res = await call(server, 'GET', `/api/v1/streams/${CH[kind]}`, { as: who.administrator! });
+      const res = await call(env.server, 'GET', `/api/v1/streams/${CH[kind]}`, { as: env.who.administrator! });
       expect(res.body.stream).toEqual(byId(channels, CH[kind]));
     }
   });
 
   it.each([999, 0])('answers Invalid channel ID for unknown channel %i', async (id) => {
-    const res = await call(server, 'GET', `/api/v1/streams/${id}`, { as: who.owner! });
+    const res = await call(env.server, 'GET', `/api/v1/streams/${id}`, { as: env.who.owner! });
     expect([res.status, res.body]).toEqual([400, err('Invalid channel ID')]);
   });
 
   it('answers 404 for a path segment that is not an integer', async () => {
-    expect((await call(server, 'GET', '/api/v1/streams/home', { as: who.owner! })).status).toBe(404);
+    expect((await call(env.server, 'GET', '/api/v1/streams/home', { as: env.who.owner! })).status).toBe(404);
   });
 });
 
 describe('feature levels (§9)', () => {
   it('below 315 archived channels never appear, is_archived is absent and exclude_archived is ignored', async () => {
-    const admin = credentials(server, 'lvl-314').administrator!;
-    const res = await listStreams(server, admin, { exclude_archived: false });
+    const admin = credentials(env.server, 'lvl-314').administrator!;
+    const res = await listStreams(env.server, admin, { exclude_archived: false });
     expect(res.body.ignored_parameters_unsupported).toEqual(['exclude_archived']);
     const streams = res.body.streams as Record<string, unknown>[];
     expect(streams.map((s) => s.stream_id)).not.toContain(CH.archived);
     for (const s of streams) expect(s).not.toHaveProperty('is_archived');
-    const one = await call(server, 'GET', `/api/v1/streams/${CH.archived}`, { as: admin });
+    const one = await call(env.server, 'GET', `/api/v1/streams/${CH.archived}`, { as: admin });
     expect([one.status, one.body]).toEqual([400, err('Invalid channel ID')]);
   });
 
   it('from 315 exclude_archived false lists channel 56 with is_archived true', async () => {
-    const admin = credentials(server, 'lvl-315').administrator!;
-    const res = await listStreams(server, admin, { exclude_archived: false });
+    const admin = credentials(env.server, 'lvl-315').administrator!;
+    const res = await listStreams(env.server, admin, { exclude_archived: false });
     expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');
     expect(byId(res.body.streams as Record<string, unknown>[], CH.archived)).toMatchObject({ is_archived: true });
-    const hidden = await listStreams(server, admin);
+    const hidden = await listStreams(env.server, admin);
     expect((hidden.body.streams as Record<string, unknown>[]).map((s) => s.stream_id)).not.toContain(CH.archived);
   });
 
@@ -168,19 +159,19 @@ describe('feature levels (§9)', () => {
   });
 
   it('below 356 include_all is ignored (and listed), include_all_active still works for administrators', async () => {
-    const c = credentials(server, 'lvl-355');
+    const c = credentials(env.server, 'lvl-355');
     const off = { include_public: false, include_subscribed: false };
-    const ignored = await listStreams(server, c.administrator!, { ...off, include_all: true });
+    const ignored = await listStreams(env.server, c.administrator!, { ...off, include_all: true });
     expect(ignored.body).toMatchObject({ result: 'success', streams: [], ignored_parameters_unsupported: ['include_all'] });
-    const active = await listStreams(server, c.administrator!, { ...off, include_all_active: true });
+    const active = await listStreams(env.server, c.administrator!, { ...off, include_all_active: true });
     expect((active.body.streams as unknown[]).length).toBe(KINDS.length - 1);
-    const refused = await listStreams(server, c.member!, { include_all_active: true });
+    const refused = await listStreams(env.server, c.member!, { include_all_active: true });
     expect([refused.status, refused.body]).toEqual([400, err('User not authorized for this query')]);
   });
 
   it('from 356 include_all lists every channel for administrators', async () => {
-    const admin = credentials(server, 'lvl-356').administrator!;
-    const res = await listStreams(server, admin, { include_public: false, include_subscribed: false, include_all: true });
+    const admin = credentials(env.server, 'lvl-356').administrator!;
+    const res = await listStreams(env.server, admin, { include_public: false, include_subscribed: false, include_all: true });
     expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');
     expect((res.body.streams as unknown[]).length).toBe(KINDS.length - 1);
   });

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { ChannelRow, RealmRow } from '../../src/store/state.js';
-import { call, type Reply, type Who } from '../helpers/test-server.js';
+import { call, credentials, startTestServer, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
  * Shared vocabulary of the channel tests (spec §2.2, §3, §4.15, §4.16): the demo world's channels by
@@ -82,15 +82,37 @@ export async function setRealm(server: MockServer, values: Partial<RealmRow>, re
   await server.context.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, ...values }));
 }
 
+/** What a channel test file works on: set in beforeAll, so read it inside tests and hooks only. */
+export interface DemoServer {
+  server: MockServer;
+  /** The demo realm's credentials by world-file role. */
+  who: Creds;
+  /** Puts the demo realm back as beforeAll left it; this also ends its event queues, so register after it. */
+  restore(): Promise<void>;
+}
+
 /**
- * Test isolation for files that change state: a snapshot of the pristine demo realm, restored before each
- * test (restoring also ends the realm's event queues, so register queues after it).
+ * The hooks every channel test file shares, so that each file's setup is one line: an in-process server
+ * of its own (closed after the file) with the demo realm; extra realms `lvl-<level>` at older feature
+ * levels (spec §9) for level-dependent cases; and, unless `isolate` is false (files that only read),
+ * the pristine demo realm restored before each test, since a failed or passed test must not leave state
+ * for the next one. A file's own beforeEach hooks run after that restore (vitest runs them in order).
  */
-export function pristine(server: MockServer): () => Promise<void> {
-  server.control.saveSnapshot('demo', 'pristine');
-  return async () => {
-    await server.control.restoreSnapshot('demo', 'pristine');
-  };
+export function useDemoServer(options: { levels?: readonly number[]; isolate?: boolean } = {}): DemoServer {
+  const env = {
+    restore: async () => {
+      await env.server.control.restoreSnapshot('demo', 'pristine');
+    },
+  } as DemoServer;
+  beforeAll(async () => {
+    env.server = await startTestServer();
+    env.who = credentials(env.server);
+    env.server.control.saveSnapshot('demo', 'pristine');
+    for (const level of options.levels ?? []) await env.server.control.createRealm({ realm_id: `lvl-${level}`, feature_level: level });
+  });
+  if (options.isolate !== false) beforeEach(() => env.restore());
+  afterAll(() => env.server.close());
+  return env;
 }
 
 /** Event queues (spec §6, §4.21). */

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, channelRow, err, G, OK, patch, pristine, streamAsAdmin, type Creds, type FormInput } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, credentials } from '../helpers/test-server.js';
+import { CH, channelRow, err, G, OK, patch, streamAsAdmin, useDemoServer, type FormInput } from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: group settings (spec §1 group-setting value and update, §2.2, §4.16;
@@ -9,26 +8,16 @@ import { CH, channelRow, err, G, OK, patch, pristine, streamAsAdmin, type Creds,
  * {direct_members: [member_2], direct_subgroups: [support]}; 55's can_send_message_group is administrators.
  */
 
-let server: MockServer;
-let who: Creds;
-let restore: () => Promise<void>;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  restore = pristine(server);
-  for (const level of [332, 406]) await server.control.createRealm({ realm_id: `lvl-${level}`, feature_level: level });
-});
-beforeEach(() => restore());
-afterAll(() => server.close());
+const env = useDemoServer({ levels: [332, 406] });
 
 const REMOVERS_51 = { direct_members: [15], direct_subgroups: [G.support] };
 const anon = (direct_members: number[], direct_subgroups: number[]) => ({ direct_members, direct_subgroups });
 
-async function refused(id: number, values: FormInput, body: Record<string, unknown>, as = who.owner!): Promise<void> {
-  const before = structuredClone(channelRow(server, id));
-  const res = await patch(server, as, id, values);
+async function refused(id: number, values: FormInput, body: Record<string, unknown>, as = env.who.owner!): Promise<void> {
+  const before = structuredClone(channelRow(env.server, id));
+  const res = await patch(env.server, as, id, values);
   expect([res.status, res.body]).toEqual([400, body]);
-  expect(channelRow(server, id)).toEqual(before);
+  expect(channelRow(env.server, id)).toEqual(before);
 }
 
 describe('group-setting updates (§1, §4.16)', () => {
@@ -40,8 +29,8 @@ describe('group-setting updates (§1, §4.16)', () => {
     ['old equal to the current value as a set', { new: G.moderators, old: { direct_subgroups: [G.support], direct_members: [15] } }, G.moderators],
     ['new equal to the current value (a no-op)', { new: REMOVERS_51 }, REMOVERS_51],
   ])('accepts %s', async (_label, update, stored) => {
-    expect((await patch(server, who.owner!, CH.public, { can_remove_subscribers_group: update })).body).toEqual(OK);
-    expect((await streamAsAdmin(server, CH.public)).can_remove_subscribers_group).toEqual(stored);
+    expect((await patch(env.server, env.who.owner!, CH.public, { can_remove_subscribers_group: update })).body).toEqual(OK);
+    expect((await streamAsAdmin(env.server, CH.public)).can_remove_subscribers_group).toEqual(stored);
   });
 
   it.each([
@@ -61,7 +50,7 @@ describe('group-setting updates (§1, §4.16)', () => {
     ['not JSON', '{new: 5}', 'can_remove_subscribers_group is not valid JSON'],
     ['an extra key', '{"new": 4, "extra": 1}', 'Argument "extra" at can_remove_subscribers_group is unexpected'],
   ])('refuses a value that is %s at parse time', async (_label, raw, msg) => {
-    const res = await call(server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: who.owner!, form: { can_remove_subscribers_group: raw } });
+    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: env.who.owner!, form: { can_remove_subscribers_group: raw } });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
   });
 
@@ -78,29 +67,29 @@ describe('can_send_message_group and the deprecated fields (§2.2, §9 level 333
     ['everyone', G.everyone, 1, false],
     ['an anonymous group', anon([14], []), 1, false],
   ])('%s → stream_post_policy %i, is_announcement_only %s', async (_label, group, policy, announcement) => {
-    expect((await patch(server, who.owner!, CH.public, { can_send_message_group: { new: group } })).body).toEqual(OK);
-    expect(await streamAsAdmin(server, CH.public)).toMatchObject({ can_send_message_group: group, stream_post_policy: policy, is_announcement_only: announcement });
+    expect((await patch(env.server, env.who.owner!, CH.public, { can_send_message_group: { new: group } })).body).toEqual(OK);
+    expect(await streamAsAdmin(env.server, CH.public)).toMatchObject({ can_send_message_group: group, stream_post_policy: policy, is_announcement_only: announcement });
   });
 
   it('the removed stream_post_policy and is_announcement_only are ignored (and listed) at the current level', async () => {
-    const before = structuredClone(channelRow(server, CH.public));
-    const res = await patch(server, who.owner!, CH.public, { stream_post_policy: 2, is_announcement_only: true });
+    const before = structuredClone(channelRow(env.server, CH.public));
+    const res = await patch(env.server, env.who.owner!, CH.public, { stream_post_policy: 2, is_announcement_only: true });
     expect(res.body).toEqual({ ...OK, ignored_parameters_unsupported: ['is_announcement_only', 'stream_post_policy'] });
-    expect(channelRow(server, CH.public)).toEqual(before);
+    expect(channelRow(env.server, CH.public)).toEqual(before);
   });
 
   it('below level 333 can_send_message_group does not exist: listed as ignored, nothing changes', async () => {
-    const owner = credentials(server, 'lvl-332').owner!;
-    const before = structuredClone(channelRow(server, CH.public, 'lvl-332'));
-    const res = await patch(server, owner, CH.public, { can_send_message_group: { new: G.administrators } });
+    const owner = credentials(env.server, 'lvl-332').owner!;
+    const before = structuredClone(channelRow(env.server, CH.public, 'lvl-332'));
+    const res = await patch(env.server, owner, CH.public, { can_send_message_group: { new: G.administrators } });
     expect(res.body).toEqual({ ...OK, ignored_parameters_unsupported: ['can_send_message_group'] });
-    expect(channelRow(server, CH.public, 'lvl-332')).toEqual(before);
+    expect(channelRow(env.server, CH.public, 'lvl-332')).toEqual(before);
   });
 
   it('55 back to everyone is no longer announcement-only', async () => {
-    expect(await streamAsAdmin(server, CH.web_public)).toMatchObject({ stream_post_policy: 2, is_announcement_only: true });
-    expect((await patch(server, who.owner!, CH.web_public, { can_send_message_group: { new: G.everyone, old: G.administrators } })).body).toEqual(OK);
-    expect(await streamAsAdmin(server, CH.web_public)).toMatchObject({ stream_post_policy: 1, is_announcement_only: false });
+    expect(await streamAsAdmin(env.server, CH.web_public)).toMatchObject({ stream_post_policy: 2, is_announcement_only: true });
+    expect((await patch(env.server, env.who.owner!, CH.web_public, { can_send_message_group: { new: G.everyone, old: G.administrators } })).body).toEqual(OK);
+    expect(await streamAsAdmin(env.server, CH.web_public)).toMatchObject({ stream_post_policy: 1, is_announcement_only: false });
   });
 });
 
@@ -108,7 +97,7 @@ describe('content access for can_add_subscribers_group and can_subscribe_group (
   // Cut 53's granting group (by its subscribed administrator): the unsubscribed owner keeps metadata
   // access through the role, but loses content access.
   beforeEach(async () => {
-    expect((await patch(server, who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } })).body).toEqual(OK);
   });
 
   it.each([
@@ -119,13 +108,13 @@ describe('content access for can_add_subscribers_group and can_subscribe_group (
   });
 
   it('can_remove_subscribers_group needs metadata access only', async () => {
-    expect((await patch(server, who.owner!, CH.private_protected, { can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
-    expect(channelRow(server, CH.private_protected).can_remove_subscribers_group).toBe(G.moderators);
+    expect((await patch(env.server, env.who.owner!, CH.private_protected, { can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
+    expect(channelRow(env.server, CH.private_protected).can_remove_subscribers_group).toBe(G.moderators);
   });
 
   it('a subscribed administrator may change can_add_subscribers_group', async () => {
-    expect((await patch(server, who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.administrators } })).body).toEqual(OK);
-    expect(channelRow(server, CH.private_protected).can_add_subscribers_group).toBe(G.administrators);
+    expect((await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.administrators } })).body).toEqual(OK);
+    expect(channelRow(env.server, CH.private_protected).can_add_subscribers_group).toBe(G.administrators);
   });
 });
 
@@ -133,13 +122,13 @@ describe('a channel administrator without content access (§2.2 can_administer_c
   // member is not subscribed to 57 and outside its granting groups; made its administrator, they get
   // metadata access only.
   beforeEach(async () => {
-    const admins = { direct_members: [who.member!.user_id], direct_subgroups: [] };
-    expect((await patch(server, who.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual(OK);
+    const admins = { direct_members: [env.who.member!.user_id], direct_subgroups: [] };
+    expect((await patch(env.server, env.who.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual(OK);
   });
 
   it('may change the description and can_remove_subscribers_group', async () => {
-    expect((await patch(server, who.member!, CH.moderation, { description: 'Reports', can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
-    expect(channelRow(server, CH.moderation)).toMatchObject({ description: 'Reports', can_remove_subscribers_group: G.moderators });
+    expect((await patch(env.server, env.who.member!, CH.moderation, { description: 'Reports', can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
+    expect(channelRow(env.server, CH.moderation)).toMatchObject({ description: 'Reports', can_remove_subscribers_group: G.moderators });
   });
 
   it.each([
@@ -147,23 +136,23 @@ describe('a channel administrator without content access (§2.2 can_administer_c
     ['can_subscribe_group', { can_subscribe_group: { new: G.moderators } }],
     ['its privacy (C18)', { history_public_to_subscribers: false }],
   ])('may not change %s: Channel content access is required.', async (_label, values) => {
-    await refused(CH.moderation, values, err('Channel content access is required.'), who.member!);
+    await refused(CH.moderation, values, err('Channel content access is required.'), env.who.member!);
   });
 });
 
 describe('channel-level delete groups (§4.16, §9 level 407)', () => {
   it.each(['can_delete_any_message_group', 'can_delete_own_message_group'])('%s needs the realm delete-policy permission (moderators)', async (setting) => {
     // member administers 58 but is no moderator; moderator administers 59.
-    await refused(CH.empty_topic_only, { [setting]: { new: G.moderators } }, err('Insufficient permission'), who.member!);
-    expect((await patch(server, who.moderator!, CH.disable_empty_topic, { [setting]: { new: G.moderators } })).body).toEqual(OK);
-    expect(channelRow(server, CH.disable_empty_topic)[setting as 'can_delete_any_message_group']).toBe(G.moderators);
+    await refused(CH.empty_topic_only, { [setting]: { new: G.moderators } }, err('Insufficient permission'), env.who.member!);
+    expect((await patch(env.server, env.who.moderator!, CH.disable_empty_topic, { [setting]: { new: G.moderators } })).body).toEqual(OK);
+    expect(channelRow(env.server, CH.disable_empty_topic)[setting as 'can_delete_any_message_group']).toBe(G.moderators);
   });
 
   it('below level 407 the parameters do not exist: listed as ignored, nothing changes', async () => {
-    const owner = credentials(server, 'lvl-406').owner!;
-    const before = structuredClone(channelRow(server, CH.public, 'lvl-406'));
-    const res = await patch(server, owner, CH.public, { can_delete_any_message_group: { new: G.owners }, can_delete_own_message_group: { new: G.owners } });
+    const owner = credentials(env.server, 'lvl-406').owner!;
+    const before = structuredClone(channelRow(env.server, CH.public, 'lvl-406'));
+    const res = await patch(env.server, owner, CH.public, { can_delete_any_message_group: { new: G.owners }, can_delete_own_message_group: { new: G.owners } });
     expect(res.body).toEqual({ ...OK, ignored_parameters_unsupported: ['can_delete_any_message_group', 'can_delete_own_message_group'] });
-    expect(channelRow(server, CH.public, 'lvl-406')).toEqual(before);
+    expect(channelRow(env.server, CH.public, 'lvl-406')).toEqual(before);
   });
 });

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import type { RealmRow } from '../../src/store/state.js';
-import { credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, channelRow, err, G, patch, pristine, realmRow, setRealm, type Creds, type FormInput, type Kind, type Role } from './support.js';
+import { CH, channelRow, err, G, patch, realmRow, setRealm, useDemoServer, type FormInput, type Kind, type Role } from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: the order of the checks of reference §4.16 (1 access and administer
@@ -12,16 +10,7 @@ import { CH, channelRow, err, G, patch, pristine, realmRow, setRealm, type Creds
  * is applied (reference §1: "A failed request changes nothing").
  */
 
-let server: MockServer;
-let who: Creds;
-let restore: () => Promise<void>;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  restore = pristine(server);
-});
-beforeEach(() => restore());
-afterAll(() => server.close());
+const env = useDemoServer();
 
 const MISMATCH = err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH');
 
@@ -49,12 +38,12 @@ const ORDER: [string, Role, Kind, FormInput, Partial<RealmRow>, Record<string, u
 
 describe('reference §4.16 check order', () => {
   it.each(ORDER)('%s', async (_label, role, kind, values, realm, body) => {
-    if (Object.keys(realm).length > 0) await setRealm(server, realm);
-    const before = structuredClone(channelRow(server, CH[kind]));
-    const defaults = [...realmRow(server).default_stream_ids];
-    const res = await patch(server, who[role]!, CH[kind], values);
+    if (Object.keys(realm).length > 0) await setRealm(env.server, realm);
+    const before = structuredClone(channelRow(env.server, CH[kind]));
+    const defaults = [...realmRow(env.server).default_stream_ids];
+    const res = await patch(env.server, env.who[role]!, CH[kind], values);
     expect([res.status, res.body]).toEqual([400, body]);
-    expect(channelRow(server, CH[kind])).toEqual(before);
-    expect(realmRow(server).default_stream_ids).toEqual(defaults);
+    expect(channelRow(env.server, CH[kind])).toEqual(before);
+    expect(realmRow(env.server).default_stream_ids).toEqual(defaults);
   });
 });

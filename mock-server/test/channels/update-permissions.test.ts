@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, channelRow, err, G, KINDS, OK, patch, pristine, realmRow, ROLES, type Creds, type FormInput, type Kind, type Role } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { CH, channelRow, err, G, KINDS, OK, patch, realmRow, ROLES, useDemoServer, type FormInput, type Kind, type Role } from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: who may edit what (spec §2.2 can_administer_channel_group, §4.16,
@@ -10,16 +8,7 @@ import { CH, channelRow, err, G, KINDS, OK, patch, pristine, realmRow, ROLES, ty
  * 59 moderator.
  */
 
-let server: MockServer;
-let who: Creds;
-let restore: () => Promise<void>;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  restore = pristine(server);
-});
-beforeEach(() => restore());
-afterAll(() => server.close());
+const env = useDemoServer();
 
 const ADMINISTER = 'You do not have permission to administer this channel.';
 const INVALID = 'Invalid channel ID';
@@ -49,17 +38,17 @@ describe('PATCH /streams/{id}: roles × channels (§4.16 check 1)', () => {
   it.each(ROLES)('%s: edits exactly the channels it administers; a refused request changes nothing', async (role) => {
     const outcome: Record<string, Outcome> = {};
     for (const kind of KINDS) {
-      const before = channelRow(server, CH[kind]).description;
+      const before = channelRow(env.server, CH[kind]).description;
       const description = `Edited by ${role}`;
-      const res = await patch(server, who[role]!, CH[kind], { description });
+      const res = await patch(env.server, env.who[role]!, CH[kind], { description });
       if (res.status === 200) {
         expect(res.body).toEqual(OK);
-        expect(channelRow(server, CH[kind]).description).toBe(description);
+        expect(channelRow(env.server, CH[kind]).description).toBe(description);
         outcome[kind] = 'ok';
       } else {
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
-        expect(channelRow(server, CH[kind]).description).toBe(before);
+        expect(channelRow(env.server, CH[kind]).description).toBe(before);
         outcome[kind] = res.body.msg as Outcome;
       }
     }
@@ -67,22 +56,22 @@ describe('PATCH /streams/{id}: roles × channels (§4.16 check 1)', () => {
   });
 
   it('answers Invalid channel ID for an unknown channel, even to the owner', async () => {
-    const res = await patch(server, who.owner!, 999, { description: 'x' });
+    const res = await patch(env.server, env.who.owner!, 999, { description: 'x' });
     expect([res.status, res.body]).toEqual([400, err(INVALID)]);
   });
 
   it('a member of can_administer_channel_group through a subgroup may administer', async () => {
     // Group 9 "support" = {moderator, member}.
-    expect((await patch(server, who.owner!, CH.public, { can_administer_channel_group: { new: G.support } })).body).toEqual(OK);
-    expect((await patch(server, who.member!, CH.public, { description: 'by support' })).body).toEqual(OK);
-    expect((await patch(server, who.moderator!, CH.public, { new_name: 'support home' })).body).toEqual(OK);
-    expect((await patch(server, who.member_2!, CH.public, { description: 'no' })).body).toEqual(err(ADMINISTER));
-    expect(channelRow(server, CH.public)).toMatchObject({ name: 'support home', description: 'by support' });
+    expect((await patch(env.server, env.who.owner!, CH.public, { can_administer_channel_group: { new: G.support } })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.member!, CH.public, { description: 'by support' })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.moderator!, CH.public, { new_name: 'support home' })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.member_2!, CH.public, { description: 'no' })).body).toEqual(err(ADMINISTER));
+    expect(channelRow(env.server, CH.public)).toMatchObject({ name: 'support home', description: 'by support' });
   });
 
   it('a creator removed from can_administer_channel_group loses the right', async () => {
-    expect((await patch(server, who.owner!, CH.empty_topic_only, { can_administer_channel_group: { new: G.nobody } })).body).toEqual(OK);
-    expect((await patch(server, who.member!, CH.empty_topic_only, { description: 'mine?' })).body).toEqual(err(ADMINISTER));
+    expect((await patch(env.server, env.who.owner!, CH.empty_topic_only, { can_administer_channel_group: { new: G.nobody } })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.member!, CH.empty_topic_only, { description: 'mine?' })).body).toEqual(err(ADMINISTER));
   });
 });
 
@@ -112,20 +101,20 @@ describe('PATCH /streams/{id}: properties × kinds of administrator (§4.16)', (
   it.each(PROPERTIES)('%s', async (_label, values, outcomes) => {
     const got: Record<string, string> = {};
     for (const actor of ['owner', 'administrator', 'member', 'moderator'] as const) {
-      await restore();
+      await env.restore();
       const id = TARGET[actor];
-      const before = structuredClone(channelRow(server, id));
-      const defaults = [...realmRow(server).default_stream_ids];
-      const res = await patch(server, who[actor]!, id, values);
+      const before = structuredClone(channelRow(env.server, id));
+      const defaults = [...realmRow(env.server).default_stream_ids];
+      const res = await patch(env.server, env.who[actor]!, id, values);
       got[actor] = res.status === 200 ? 'ok' : (res.body.msg as string);
       if (res.status === 200) {
         expect(res.body).toEqual(OK);
         // Something changed: the channel, or (is_default_stream) the realm's default channels.
-        expect([channelRow(server, id), realmRow(server).default_stream_ids]).not.toEqual([before, defaults]);
+        expect([channelRow(env.server, id), realmRow(env.server).default_stream_ids]).not.toEqual([before, defaults]);
       } else {
         expect([res.status, res.body]).toEqual([400, err('Insufficient permission')]);
-        expect(channelRow(server, id)).toEqual(before);
-        expect(realmRow(server).default_stream_ids).toEqual(defaults);
+        expect(channelRow(env.server, id)).toEqual(before);
+        expect(realmRow(env.server).default_stream_ids).toEqual(defaults);
       }
     }
     expect(got).toEqual(outcomes);

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, err, G, listKinds, OK, patch, pristine, realmRow, setRealm, streamAsAdmin, type Creds, type FormInput, type Kind } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { credentials } from '../helpers/test-server.js';
+import { CH, err, G, listKinds, OK, patch, realmRow, setRealm, streamAsAdmin, useDemoServer, type FormInput, type Kind } from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: privacy (spec §3 channel privacy, §4.16 is_private, is_web_public,
@@ -10,22 +9,12 @@ import { CH, err, G, listKinds, OK, patch, pristine, realmRow, setRealm, streamA
  * and not to 54. 51 and 52 are default channels; 57 is the moderation request channel.
  */
 
-let server: MockServer;
-let who: Creds;
-let restore: () => Promise<void>;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  restore = pristine(server);
-  for (const level of [361, 362]) await server.control.createRealm({ realm_id: `lvl-${level}`, feature_level: level });
-});
-beforeEach(() => restore());
-afterAll(() => server.close());
+const env = useDemoServer({ levels: [361, 362] });
 
 const privacy = (invite_only: boolean, history_public_to_subscribers: boolean, is_web_public: boolean) => ({ invite_only, history_public_to_subscribers, is_web_public });
 const PRIVACY_FIELDS = ['invite_only', 'history_public_to_subscribers', 'is_web_public'] as const;
 async function privacyOf(id: number, realmId = 'demo') {
-  const s = await streamAsAdmin(server, id, realmId);
+  const s = await streamAsAdmin(env.server, id, realmId);
   return Object.fromEntries(PRIVACY_FIELDS.map((f) => [f, s[f]]));
 }
 
@@ -63,7 +52,7 @@ const REFUSED: [string, Actor, Kind, FormInput, string][] = [
 
 describe('privacy changes accepted (§3, §4.16)', () => {
   it.each(ACCEPTED)('%s', async (_label, actor, kind, values, after) => {
-    const res = await patch(server, who[actor]!, CH[kind], values);
+    const res = await patch(env.server, env.who[actor]!, CH[kind], values);
     expect(res.body).toEqual(OK);
     expect(await privacyOf(CH[kind])).toEqual(after);
   });
@@ -71,33 +60,33 @@ describe('privacy changes accepted (§3, §4.16)', () => {
 
 describe('privacy changes refused, in the order of reference §4.16', () => {
   it.each(REFUSED)('%s', async (_label, actor, kind, values, msg) => {
-    const before = await streamAsAdmin(server, CH[kind]);
-    const defaults = [...realmRow(server).default_stream_ids];
-    const res = await patch(server, who[actor]!, CH[kind], { ...values, description: 'should not stick' });
+    const before = await streamAsAdmin(env.server, CH[kind]);
+    const defaults = [...realmRow(env.server).default_stream_ids];
+    const res = await patch(env.server, env.who[actor]!, CH[kind], { ...values, description: 'should not stick' });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
-    expect(await streamAsAdmin(server, CH[kind])).toEqual(before);
-    expect(realmRow(server).default_stream_ids).toEqual(defaults);
+    expect(await streamAsAdmin(env.server, CH[kind])).toEqual(before);
+    expect(realmRow(env.server).default_stream_ids).toEqual(defaults);
   });
 
   it('C18 leaves other changes to the unsubscribed owner alone', async () => {
-    expect((await patch(server, who.owner!, CH.private_protected, { description: 'Owner was here' })).body).toEqual(OK);
-    expect(await streamAsAdmin(server, CH.private_protected)).toMatchObject({ description: 'Owner was here', invite_only: true });
+    expect((await patch(env.server, env.who.owner!, CH.private_protected, { description: 'Owner was here' })).body).toEqual(OK);
+    expect(await streamAsAdmin(env.server, CH.private_protected)).toMatchObject({ description: 'Owner was here', invite_only: true });
   });
 
   it('making a channel private needs can_create_private_channel_group', async () => {
-    await setRealm(server, { can_create_private_channel_group: G.administrators });
+    await setRealm(env.server, { can_create_private_channel_group: G.administrators });
     // member administers 58 (its creator) but may no longer create private channels.
-    expect((await patch(server, who.member!, CH.empty_topic_only, { is_private: true })).body).toEqual(err('Insufficient permission'));
-    expect((await patch(server, who.owner!, CH.empty_topic_only, { is_private: true })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.member!, CH.empty_topic_only, { is_private: true })).body).toEqual(err('Insufficient permission'));
+    expect((await patch(env.server, env.who.owner!, CH.empty_topic_only, { is_private: true })).body).toEqual(OK);
   });
 
   it('making a channel public needs can_create_public_channel_group', async () => {
     // member is subscribed to 53; give them the administer right, then take the public-channel right.
-    expect((await patch(server, who.owner!, CH.private_protected, { can_administer_channel_group: { new: { direct_members: [who.member!.user_id], direct_subgroups: [] } } })).body).toEqual(OK);
-    await setRealm(server, { can_create_public_channel_group: G.administrators });
-    expect((await patch(server, who.member!, CH.private_protected, { is_private: false })).body).toEqual(err('Insufficient permission'));
-    await setRealm(server, { can_create_public_channel_group: G.members });
-    expect((await patch(server, who.member!, CH.private_protected, { is_private: false })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.owner!, CH.private_protected, { can_administer_channel_group: { new: { direct_members: [env.who.member!.user_id], direct_subgroups: [] } } })).body).toEqual(OK);
+    await setRealm(env.server, { can_create_public_channel_group: G.administrators });
+    expect((await patch(env.server, env.who.member!, CH.private_protected, { is_private: false })).body).toEqual(err('Insufficient permission'));
+    await setRealm(env.server, { can_create_public_channel_group: G.members });
+    expect((await patch(env.server, env.who.member!, CH.private_protected, { is_private: false })).body).toEqual(OK);
   });
 });
 
@@ -106,57 +95,57 @@ describe('web-public prerequisites (§4.16 is_web_public)', () => {
     ['the realm disables spectator access', { enable_spectator_access: false }],
     ['the server disables web-public channels', { web_public_streams_enabled: false }],
   ])('%s: Web-public channels are not enabled.', async (_label, settings) => {
-    await setRealm(server, settings);
-    const res = await patch(server, who.owner!, CH.public, { is_web_public: true });
+    await setRealm(env.server, settings);
+    const res = await patch(env.server, env.who.owner!, CH.public, { is_web_public: true });
     expect([res.status, res.body]).toEqual([400, err('Web-public channels are not enabled.')]);
     // The setting outranks the caller's permission (reference check 4).
-    expect((await patch(server, who.member!, CH.empty_topic_only, { is_web_public: true })).body).toEqual(err('Web-public channels are not enabled.'));
+    expect((await patch(env.server, env.who.member!, CH.empty_topic_only, { is_web_public: true })).body).toEqual(err('Web-public channels are not enabled.'));
     expect(await privacyOf(CH.public)).toEqual(privacy(false, true, false));
   });
 
   it('needs can_create_web_public_channel_group (administrators in the demo realm)', async () => {
-    expect((await patch(server, who.moderator!, CH.disable_empty_topic, { is_web_public: true })).body).toEqual(err('Insufficient permission'));
-    await setRealm(server, { can_create_web_public_channel_group: G.moderators });
-    expect((await patch(server, who.moderator!, CH.disable_empty_topic, { is_web_public: true })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.moderator!, CH.disable_empty_topic, { is_web_public: true })).body).toEqual(err('Insufficient permission'));
+    await setRealm(env.server, { can_create_web_public_channel_group: G.moderators });
+    expect((await patch(env.server, env.who.moderator!, CH.disable_empty_topic, { is_web_public: true })).body).toEqual(OK);
     expect(await privacyOf(CH.disable_empty_topic)).toEqual(privacy(false, true, true));
   });
 
   it('turning web-public off needs no web-public setting', async () => {
-    await setRealm(server, { enable_spectator_access: false });
-    expect((await patch(server, who.owner!, CH.web_public, { is_web_public: false })).body).toEqual(OK);
+    await setRealm(env.server, { enable_spectator_access: false });
+    expect((await patch(env.server, env.who.owner!, CH.web_public, { is_web_public: false })).body).toEqual(OK);
   });
 });
 
 describe('is_default_stream (§4.16)', () => {
   it('adds a channel to the default channels', async () => {
-    expect((await patch(server, who.administrator!, CH.empty_topic_only, { is_default_stream: true })).body).toEqual(OK);
-    expect(realmRow(server).default_stream_ids).toEqual([CH.public, CH.public_2, CH.empty_topic_only]);
-    expect(await listKinds(server, who.member_2!, { include_public: false, include_subscribed: false, include_default: true })).toEqual(['public', 'public_2', 'empty_topic_only']);
+    expect((await patch(env.server, env.who.administrator!, CH.empty_topic_only, { is_default_stream: true })).body).toEqual(OK);
+    expect(realmRow(env.server).default_stream_ids).toEqual([CH.public, CH.public_2, CH.empty_topic_only]);
+    expect(await listKinds(env.server, env.who.member_2!, { include_public: false, include_subscribed: false, include_default: true })).toEqual(['public', 'public_2', 'empty_topic_only']);
   });
 
   it('removes a channel from the default channels', async () => {
-    expect((await patch(server, who.owner!, CH.public, { is_default_stream: false })).body).toEqual(OK);
-    expect(realmRow(server).default_stream_ids).toEqual([CH.public_2]);
+    expect((await patch(env.server, env.who.owner!, CH.public, { is_default_stream: false })).body).toEqual(OK);
+    expect(realmRow(env.server).default_stream_ids).toEqual([CH.public_2]);
   });
 
   it('restating the current value needs no permission to manage default channels', async () => {
-    expect((await patch(server, who.member!, CH.empty_topic_only, { is_default_stream: false })).body).toEqual(OK);
+    expect((await patch(env.server, env.who.member!, CH.empty_topic_only, { is_default_stream: false })).body).toEqual(OK);
   });
 });
 
 describe('privacy of archived channels (§4.16, §9 level 362)', () => {
   it('is refused below level 362', async () => {
-    const owner = credentials(server, 'lvl-361').owner!;
-    const res = await patch(server, owner, CH.archived, { is_private: true });
+    const owner = credentials(env.server, 'lvl-361').owner!;
+    const res = await patch(env.server, owner, CH.archived, { is_private: true });
     expect([res.status, res.body]).toEqual([400, err('Channel is archived.')]);
     expect(await privacyOf(CH.archived, 'lvl-361')).toEqual(privacy(false, true, false));
     // Other properties of an archived channel can still change.
-    expect((await patch(server, owner, CH.archived, { description: 'Still editable' })).body).toEqual(OK);
+    expect((await patch(env.server, owner, CH.archived, { description: 'Still editable' })).body).toEqual(OK);
   });
 
   it('is accepted from level 362, and the channel stays archived', async () => {
-    const owner = credentials(server, 'lvl-362').owner!;
-    expect((await patch(server, owner, CH.archived, { is_private: true })).body).toEqual(OK);
-    expect(await streamAsAdmin(server, CH.archived, 'lvl-362')).toMatchObject({ ...privacy(true, false, false), is_archived: true });
+    const owner = credentials(env.server, 'lvl-362').owner!;
+    expect((await patch(env.server, owner, CH.archived, { is_private: true })).body).toEqual(OK);
+    expect(await streamAsAdmin(env.server, CH.archived, 'lvl-362')).toMatchObject({ ...privacy(true, false, false), is_archived: true });
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
-import { CH, channelRow, err, OK, patch, pristine, streamAsAdmin, type Creds, type FormInput } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
+import { CH, channelRow, err, OK, patch, streamAsAdmin, useDemoServer, type FormInput } from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: topics_policy (spec §3 transition), message_retention_days, folder_id,
@@ -9,28 +8,19 @@ import { CH, channelRow, err, OK, patch, pristine, streamAsAdmin, type Creds, ty
  * The owner acts unless stated: an organization administrator may edit any property (§4.16).
  */
 
-let server: MockServer;
-let who: Creds;
-let restore: () => Promise<void>;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server);
-  restore = pristine(server);
-});
-beforeEach(() => restore());
-afterAll(() => server.close());
+const env = useDemoServer();
 
 /** Asserts a refusal and that the channel is exactly as before (a failed request changes nothing). */
-async function refused(id: number, values: FormInput, msg: string, as = who.owner!): Promise<void> {
-  const before = structuredClone(channelRow(server, id));
-  const res = await patch(server, as, id, values);
+async function refused(id: number, values: FormInput, msg: string, as = env.who.owner!): Promise<void> {
+  const before = structuredClone(channelRow(env.server, id));
+  const res = await patch(env.server, as, id, values);
   expect([res.status, res.body]).toEqual([400, err(msg)]);
-  expect(channelRow(server, id)).toEqual(before);
+  expect(channelRow(env.server, id)).toEqual(before);
 }
 async function accepted(id: number, values: FormInput, after: Record<string, unknown>): Promise<void> {
-  const res = await patch(server, who.owner!, id, values);
+  const res = await patch(env.server, env.who.owner!, id, values);
   expect(res.body).toEqual(OK);
-  expect(await streamAsAdmin(server, id)).toMatchObject(after);
+  expect(await streamAsAdmin(env.server, id)).toMatchObject(after);
 }
 
 const EMPTY_ONLY_REFUSED = 'To allow only the general chat topic, move every message of this channel to it first.';
@@ -53,7 +43,7 @@ describe('topics_policy (§3, §4.16)', () => {
   });
 
   it('accepts empty_topic_only for 58, whose messages are all in the empty topic', async () => {
-    const topics = Object.values(server.context.store.realm('demo')!.messages).filter((m) => m.stream_id === CH.empty_topic_only).map((m) => m.subject);
+    const topics = Object.values(env.server.context.store.realm('demo')!.messages).filter((m) => m.stream_id === CH.empty_topic_only).map((m) => m.subject);
     expect(topics.length).toBeGreaterThan(0);
     expect(new Set(topics)).toEqual(new Set(['']));
     await accepted(CH.empty_topic_only, { topics_policy: 'allow_empty_topic' }, { topics_policy: 'allow_empty_topic' });
@@ -62,7 +52,7 @@ describe('topics_policy (§3, §4.16)', () => {
 
   it('refuses an unknown policy at parse time, before the channel lookup', async () => {
     for (const id of [CH.public, 999]) {
-      const res = await patch(server, who.owner!, id, { topics_policy: 'sometimes' });
+      const res = await patch(env.server, env.who.owner!, id, { topics_policy: 'sometimes' });
       expect([res.status, res.body]).toEqual([400, err('Invalid topics_policy')]);
     }
   });
@@ -88,20 +78,20 @@ describe('message_retention_days (§4.16, C17)', () => {
     ['unlimited', 'message_retention_days is not valid JSON'],
     ['1.5', 'message_retention_days is not an integer'],
   ])('refuses %s: %s', async (raw, msg) => {
-    const before = structuredClone(channelRow(server, CH.public));
-    const res = await call(server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: who.owner!, form: { message_retention_days: raw } });
+    const before = structuredClone(channelRow(env.server, CH.public));
+    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: env.who.owner!, form: { message_retention_days: raw } });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
-    expect(channelRow(server, CH.public)).toEqual(before);
+    expect(channelRow(env.server, CH.public)).toEqual(before);
   });
 
   it('a malformed value is a parse error: it beats Invalid channel ID and the permission check', async () => {
     await refused(999, { message_retention_days: '"forever"' }, "Bad value for 'message_retention_days': forever");
-    await refused(CH.empty_topic_only, { message_retention_days: '"forever"' }, "Bad value for 'message_retention_days': forever", who.member!);
+    await refused(CH.empty_topic_only, { message_retention_days: '"forever"' }, "Bad value for 'message_retention_days': forever", env.who.member!);
   });
 
   it('organization administrators may set it (C17: the spec, not the reference server, which wants an owner)', async () => {
-    expect((await patch(server, who.administrator!, CH.private_shared, { message_retention_days: 7 })).body).toEqual(OK);
-    expect(channelRow(server, CH.private_shared).message_retention_days).toBe(7);
+    expect((await patch(env.server, env.who.administrator!, CH.private_shared, { message_retention_days: 7 })).body).toEqual(OK);
+    expect(channelRow(env.server, CH.private_shared).message_retention_days).toBe(7);
   });
 });
 
@@ -172,7 +162,7 @@ describe('description (§4.16)', () => {
     const msg = 'description is too long (limit: 1024 characters)';
     await refused(CH.public, { description: 'd'.repeat(1025) }, msg);
     await refused(999, { description: 'd'.repeat(1025) }, msg);
-    await refused(CH.private_shared, { description: 'd'.repeat(1025) }, msg, who.moderator!);
+    await refused(CH.private_shared, { description: 'd'.repeat(1025) }, msg, env.who.moderator!);
   });
 });
 
@@ -183,16 +173,16 @@ describe('a request is applied whole or not at all (reference §1 order of check
     ['archiving an active channel', { is_archived: true }, 'Channels cannot be archived with this operation.'],
     ['a private default channel', { is_private: true }, 'A default channel cannot be private.'],
   ])('valid changes sent with %s are not applied', async (_label, bad, msg) => {
-    const before = await streamAsAdmin(server, CH.public);
-    const res = await patch(server, who.owner!, CH.public, { description: 'New words', topics_policy: 'allow_empty_topic', message_retention_days: 30, ...bad });
+    const before = await streamAsAdmin(env.server, CH.public);
+    const res = await patch(env.server, env.who.owner!, CH.public, { description: 'New words', topics_policy: 'allow_empty_topic', message_retention_days: 30, ...bad });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
-    expect(await streamAsAdmin(server, CH.public)).toEqual(before);
+    expect(await streamAsAdmin(env.server, CH.public)).toEqual(before);
   });
 
   it('the path stream_id wins over a body stream_id (Python client), which is listed as ignored', async () => {
-    const res = await patch(server, who.owner!, CH.public, { stream_id: CH.public_2, description: 'For 51' });
+    const res = await patch(env.server, env.who.owner!, CH.public, { stream_id: CH.public_2, description: 'For 51' });
     expect(res.body).toEqual({ ...OK, ignored_parameters_unsupported: ['stream_id'] });
-    expect(channelRow(server, CH.public).description).toBe('For 51');
-    expect(channelRow(server, CH.public_2).description).not.toBe('For 51');
+    expect(channelRow(env.server, CH.public).description).toBe('For 51');
+    expect(channelRow(env.server, CH.public_2).description).not.toBe('For 51');
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer } from '../helpers/test-server.js';
-import { INVALID_CHANNEL, drain, error, freshRealm, markTopic, openQueue, success, unreadByTopic, type Creds } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
+import { INVALID_CHANNEL, drain, error, freshRealm, markTopic, openQueue, success, unreadByTopic, useTestRealm } from './support.js';
 
 /**
  * POST /api/v1/mark_topic_as_read (spec §4.9, reference §4.9, C13): marks the caller's unread messages
@@ -15,25 +14,16 @@ import { INVALID_CHANNEL, drain, error, freshRealm, markTopic, openQueue, succes
 const EMPTY = '51/';
 const CIRCUIT = '51/indexing the circuit';
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
-beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
+const env = useTestRealm();
 
 const readEvent = (messages: number[]) => ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false });
 
 /** Marks as the guest and returns the unread map before and after, and the events received. */
 async function markAsGuest(streamId: number, topicName: string) {
-  const before = await unreadByTopic(server, who.guest!);
-  const { queueId } = await openQueue(server, who.guest!, { event_types: '["update_message_flags"]' });
-  const res = await markTopic(server, who.guest!, streamId, topicName);
-  return { res, before, after: await unreadByTopic(server, who.guest!), events: await drain(server, who.guest!, queueId) };
+  const before = await unreadByTopic(env.server, env.who.guest!);
+  const { queueId } = await openQueue(env.server, env.who.guest!, { event_types: '["update_message_flags"]' });
+  const res = await markTopic(env.server, env.who.guest!, streamId, topicName);
+  return { res, before, after: await unreadByTopic(env.server, env.who.guest!), events: await drain(env.server, env.who.guest!, queueId) };
 }
 
 describe('marking a topic (§4.9)', () => {
@@ -68,7 +58,7 @@ describe('marking a topic (§4.9)', () => {
   });
 
   it('succeeds without an event when nothing is unread any more', async () => {
-    expect((await markTopic(server, who.guest!, 51, 'indexing the circuit')).body).toEqual(success());
+    expect((await markTopic(env.server, env.who.guest!, 51, 'indexing the circuit')).body).toEqual(success());
     const { res, events } = await markAsGuest(51, 'indexing the circuit');
     expect(res.body).toEqual(success());
     expect(events).toEqual([]);
@@ -82,31 +72,31 @@ describe('marking a topic (§4.9)', () => {
   });
 
   it('leaves other users’ flags alone', async () => {
-    const member3Before = await unreadByTopic(server, who.member_3!);
-    await markTopic(server, who.guest!, 51, 'quantifying the panel');
-    expect(await unreadByTopic(server, who.member_3!)).toEqual(member3Before);
+    const member3Before = await unreadByTopic(env.server, env.who.member_3!);
+    await markTopic(env.server, env.who.guest!, 51, 'quantifying the panel');
+    expect(await unreadByTopic(env.server, env.who.member_3!)).toEqual(member3Before);
   });
 
   it('takes the parameters from a multipart body, as the JavaScript client sends them', async () => {
-    const res = await call(server, 'POST', '/api/v1/mark_topic_as_read', { as: who.guest!, multipart: { stream_id: '51', topic_name: 'indexing the circuit' } });
+    const res = await call(env.server, 'POST', '/api/v1/mark_topic_as_read', { as: env.who.guest!, multipart: { stream_id: '51', topic_name: 'indexing the circuit' } });
     expect(res.body).toEqual(success());
-    expect((await unreadByTopic(server, who.guest!))[CIRCUIT]).toBeUndefined();
+    expect((await unreadByTopic(env.server, env.who.guest!))[CIRCUIT]).toBeUndefined();
   });
 });
 
 describe('(no topic) by feature level (§9 level 370)', () => {
   it('is a literal topic name at level 369', async () => {
-    const old = await freshRealm(server, 369);
-    const res = await markTopic(server, old.who.guest!, 51, '(no topic)');
+    const old = await freshRealm(env.server, 369);
+    const res = await markTopic(env.server, old.who.guest!, 51, '(no topic)');
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error("No such topic '(no topic)'"));
-    expect((await unreadByTopic(server, old.who.guest!))[EMPTY]).toEqual([1064, 1071]);
+    expect((await unreadByTopic(env.server, old.who.guest!))[EMPTY]).toEqual([1064, 1071]);
   });
 
   it('names the empty topic from level 370', async () => {
-    const at370 = await freshRealm(server, 370);
-    expect((await markTopic(server, at370.who.guest!, 51, '(no topic)')).body).toEqual(success());
-    expect((await unreadByTopic(server, at370.who.guest!))[EMPTY]).toBeUndefined();
+    const at370 = await freshRealm(env.server, 370);
+    expect((await markTopic(env.server, at370.who.guest!, 51, '(no topic)')).body).toEqual(success());
+    expect((await unreadByTopic(env.server, at370.who.guest!))[EMPTY]).toBeUndefined();
   });
 });
 
@@ -121,13 +111,13 @@ describe('refusals (§4.9, reference §4.9)', () => {
     ['a public channel a guest is not in', 'guest', 52, 'indexing the capacitor', 'Invalid channel ID'],
     ['an archived channel', 'member', 56, 'compressing the bus', 'Invalid channel ID'],
   ])('refuses %s', async (_label, role, streamId, topicName, msg) => {
-    const res = await markTopic(server, who[role]!, streamId, topicName);
+    const res = await markTopic(env.server, env.who[role]!, streamId, topicName);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
   });
 
   it('refuses an unknown channel even for the empty topic', async () => {
-    expect((await markTopic(server, who.guest!, 999, '')).body).toEqual(INVALID_CHANNEL);
+    expect((await markTopic(env.server, env.who.guest!, 999, '')).body).toEqual(INVALID_CHANNEL);
   });
 
   it.each([
@@ -137,7 +127,7 @@ describe('refusals (§4.9, reference §4.9)', () => {
     [{ topic_name: 'x', stream_id: 'home' }, error('stream_id is not valid JSON')],
     [{ topic_name: 'x', stream_id: '"51"' }, error('stream_id is not an integer')],
   ])('refuses the parameters %j', async (form, body) => {
-    const res = await call(server, 'POST', '/api/v1/mark_topic_as_read', { as: who.guest!, form });
+    const res = await call(env.server, 'POST', '/api/v1/mark_topic_as_read', { as: env.who.guest!, form });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(body);
   });

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { startTestServer } from '../helpers/test-server.js';
-import { error, freshRealm, send, subscribe, tables, type Creds } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { error, freshRealm, send, subscribe, tables, useTestRealm, type Creds } from './support.js';
 
 /**
  * Topic rules of POST /api/v1/messages (send-message companion; spec §1 "Topic names", §3 topics_policy,
@@ -17,13 +15,12 @@ import { error, freshRealm, send, subscribe, tables, type Creds } from './suppor
 const LEVELS = [333, 334, 369, 370, 412] as const;
 type Level = (typeof LEVELS)[number];
 
-let server: MockServer;
+// No shared realm to restore: every case sends a message, so each level gets a realm of its own.
+const env = useTestRealm({ realm: 'demo' });
 const realms = {} as Record<Level, { realm: string; who: Creds }>;
 beforeAll(async () => {
-  server = await startTestServer();
-  for (const level of LEVELS) realms[level] = await freshRealm(server, level);
+  for (const level of LEVELS) realms[level] = await freshRealm(env.server, level);
 });
-afterAll(() => server.close());
 
 const EMPTY_REFUSED_OLD = error("Topic can't be empty!");
 const EMPTY_REFUSED_BY_CHANNEL = error('Sending messages to the general chat is not allowed in this channel.');
@@ -34,75 +31,63 @@ type Expect = { stored: string } | { refused: Record<string, unknown> };
 const stored = (topic: string): Expect => ({ stored: topic });
 const refused = (body: Record<string, unknown>): Expect => ({ refused: body });
 
-const CASES: [Level, number, string, Expect][] = [
+/** The cases of one level and channel, as topic parameter → what it becomes, in the table's order. */
+const at = (level: Level, streamId: number, topics: Record<string, Expect>) => Object.entries(topics).map(([topic, outcome]) => [level, streamId, topic, outcome] as const);
+
+const CASES = [
   // Level 333: no empty topic yet.
-  [333, 51, '', refused(EMPTY_REFUSED_OLD)],
-  [333, 51, 'general chat', refused(EMPTY_REFUSED_OLD)],
-  [333, 51, '(no topic)', stored('(no topic)')],
-  [333, 51, 'lunch', stored('lunch')],
+  ...at(333, 51, { '': refused(EMPTY_REFUSED_OLD), 'general chat': refused(EMPTY_REFUSED_OLD), '(no topic)': stored('(no topic)'), lunch: stored('lunch') }),
   // Level 334: "" is a topic; (no topic) still a literal name.
-  [334, 51, '', stored('')],
-  [334, 51, 'general chat', stored('')],
-  [334, 51, '(no topic)', stored('(no topic)')],
-  [369, 51, '(no topic)', stored('(no topic)')],
-  [369, 51, '  general chat  ', stored('')],
+  ...at(334, 51, { '': stored(''), 'general chat': stored(''), '(no topic)': stored('(no topic)') }),
+  ...at(369, 51, { '(no topic)': stored('(no topic)'), '  general chat  ': stored('') }),
   // Level 370: (no topic) is the empty topic too.
-  [370, 51, '(no topic)', stored('')],
-  [370, 51, '', stored('')],
-  [412, 51, '(no topic)', stored('')],
-  [412, 51, '   ', stored('')],
-  [412, 51, '  padded  ', stored('padded')],
+  ...at(370, 51, { '(no topic)': stored(''), '': stored('') }),
+  ...at(412, 51, { '(no topic)': stored(''), '   ': stored(''), '  padded  ': stored('padded') }),
   // disable_empty_topic (59): every spelling of the empty topic is refused.
-  [412, 59, '', refused(EMPTY_REFUSED_BY_CHANNEL)],
-  [412, 59, 'general chat', refused(EMPTY_REFUSED_BY_CHANNEL)],
-  [412, 59, '(no topic)', refused(EMPTY_REFUSED_BY_CHANNEL)],
-  [412, 59, 'tickets', stored('tickets')],
-  [369, 59, '(no topic)', stored('(no topic)')],
+  ...at(412, 59, { '': refused(EMPTY_REFUSED_BY_CHANNEL), 'general chat': refused(EMPTY_REFUSED_BY_CHANNEL), '(no topic)': refused(EMPTY_REFUSED_BY_CHANNEL), tickets: stored('tickets') }),
+  ...at(369, 59, { '(no topic)': stored('(no topic)') }),
   // empty_topic_only (58): only the empty topic.
-  [412, 58, '', stored('')],
-  [412, 58, 'general chat', stored('')],
-  [412, 58, '(no topic)', stored('')],
-  [412, 58, 'chatter', refused(ONLY_EMPTY)],
-  [369, 58, '(no topic)', refused(ONLY_EMPTY)],
+  ...at(412, 58, { '': stored(''), 'general chat': stored(''), '(no topic)': stored(''), chatter: refused(ONLY_EMPTY) }),
+  ...at(369, 58, { '(no topic)': refused(ONLY_EMPTY) }),
 ];
 
 describe('topic rules of sending (§1, §3, §9)', () => {
   it.each(CASES)('level %i, channel %i, topic %j', async (level, streamId, topic, expectation) => {
     const { realm, who } = realms[level];
-    const res = await send(server, who.member!, { type: 'stream', to: String(streamId), topic, content: 'topic check' });
+    const res = await send(env.server, who.member!, { type: 'stream', to: String(streamId), topic, content: 'topic check' });
     if ('refused' in expectation) {
       expect(res.status).toBe(400);
       expect(res.body).toEqual(expectation.refused);
     } else {
       expect(res.status).toBe(200);
-      const message = tables(server, realm).messages[String(res.body.id)];
+      const message = tables(env.server, realm).messages[String(res.body.id)];
       expect(message?.subject).toBe(expectation.stored);
       expect(message?.stream_id).toBe(streamId);
     }
   });
 
   it('follows the realm default for a channel that inherits it, as a new channel does (§3)', async () => {
-    const { realm, who } = await freshRealm(server);
-    expect((await subscribe(server, who.member!, ['new place'])).status).toBe(200);
-    const channel = Object.values(tables(server, realm).channels).find((c) => c.name === 'new place')!;
+    const { realm, who } = await freshRealm(env.server);
+    expect((await subscribe(env.server, who.member!, ['new place'])).status).toBe(200);
+    const channel = Object.values(tables(env.server, realm).channels).find((c) => c.name === 'new place')!;
     expect(channel.topics_policy).toBe('inherit');
     // The demo realm's default is allow_empty_topic.
-    const res = await send(server, who.member!, { type: 'stream', to: String(channel.stream_id), topic: '', content: 'empty topic welcome' });
+    const res = await send(env.server, who.member!, { type: 'stream', to: String(channel.stream_id), topic: '', content: 'empty topic welcome' });
     expect(res.status).toBe(200);
-    expect(tables(server, realm).messages[String(res.body.id)]?.subject).toBe('');
+    expect(tables(env.server, realm).messages[String(res.body.id)]?.subject).toBe('');
   });
 
   it('truncates a topic longer than 60 characters (reference §1, max_topic_length)', async () => {
     const { realm, who } = realms[412];
-    const res = await send(server, who.member!, { type: 'stream', to: '51', topic: 'x'.repeat(75), content: 'long topic' });
+    const res = await send(env.server, who.member!, { type: 'stream', to: '51', topic: 'x'.repeat(75), content: 'long topic' });
     expect(res.status).toBe(200);
-    expect(tables(server, realm).messages[String(res.body.id)]?.subject).toBe('x'.repeat(60));
+    expect(tables(env.server, realm).messages[String(res.body.id)]?.subject).toBe('x'.repeat(60));
   });
 
   it('ignores the topic of a direct message (stored empty)', async () => {
     const { realm, who } = realms[412];
-    const res = await send(server, who.member!, { type: 'direct', to: `[${who.member_2!.user_id}]`, topic: 'ignored', content: 'hi' });
+    const res = await send(env.server, who.member!, { type: 'direct', to: `[${who.member_2!.user_id}]`, topic: 'ignored', content: 'hi' });
     expect(res.status).toBe(200);
-    expect(tables(server, realm).messages[String(res.body.id)]?.subject).toBe('');
+    expect(tables(env.server, realm).messages[String(res.body.id)]?.subject).toBe('');
   });
 });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer } from '../helpers/test-server.js';
-import { error, freshRealm, send, success, tables, type Creds } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
+import { error, freshRealm, send, success, tables, useTestRealm, type Creds } from './support.js';
 
 /**
  * POST /api/v1/messages (send-message companion; reference §4.1 checks, which sending shares):
@@ -11,18 +10,9 @@ import { error, freshRealm, send, success, tables, type Creds } from './support.
  * parameter errors. Events and read flags are in send-message-events.test.ts.
  */
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
-beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
+const env = useTestRealm();
 
-const stored = (id: unknown) => tables(server, realm).messages[String(id)]!;
+const stored = (id: unknown) => tables(env.server, env.realm).messages[String(id)]!;
 const channelMissingById = (id: number) => error(`Channel with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', { stream_id: id });
 const channelMissingByName = (name: string) => error(`Channel '${name}' does not exist`, 'STREAM_DOES_NOT_EXIST', { stream: name });
 
@@ -34,17 +24,17 @@ describe('channel recipients', () => {
     ['a JSON-quoted name', '"home"'],
     ['a one-element JSON list of a name', '["home"]'],
   ])('takes the channel by %s', async (_label, to) => {
-    const res = await send(server, who.member!, { type: 'stream', to, topic: 'routing', content: 'hello' });
+    const res = await send(env.server, env.who.member!, { type: 'stream', to, topic: 'routing', content: 'hello' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
     const message = stored(res.body.id);
-    expect(message).toMatchObject({ type: 'stream', sender_id: who.member!.user_id, subject: 'routing', content: 'hello' });
+    expect(message).toMatchObject({ type: 'stream', sender_id: env.who.member!.user_id, subject: 'routing', content: 'hello' });
     expect([51, 53]).toContain(message.stream_id);
   });
 
   it('gives new messages increasing IDs', async () => {
-    const a = await send(server, who.member!, { type: 'stream', to: '51', topic: 't', content: 'one' });
-    const b = await send(server, who.member!, { type: 'channel', to: '51', topic: 't', content: 'two' });
+    const a = await send(env.server, env.who.member!, { type: 'stream', to: '51', topic: 't', content: 'one' });
+    const b = await send(env.server, env.who.member!, { type: 'channel', to: '51', topic: 't', content: 'two' });
     expect(b.body.id as number).toBeGreaterThan(a.body.id as number);
     expect(a.body.id as number).toBeGreaterThan(1090);
   });
@@ -56,7 +46,7 @@ describe('channel recipients', () => {
     ['a private channel the sender may not know, by name', 'member_2', 'models team', channelMissingByName('models team')],
     ['a private channel the sender may not know, for a bot', 'bot', '57', channelMissingById(57)],
   ])('answers %s with STREAM_DOES_NOT_EXIST', async (_label, role, to, body) => {
-    const res = await send(server, who[role]!, { type: 'stream', to, topic: 't', content: 'hello' });
+    const res = await send(env.server, env.who[role]!, { type: 'stream', to, topic: 't', content: 'hello' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(body);
   });
@@ -66,17 +56,17 @@ describe('channel recipients', () => {
     ['an archived channel by name', 'member', 'old matrix', 'old matrix'],
     ['a private channel an administrator knows but is not in', 'administrator', '54', 'models team'],
   ])('refuses %s as not authorized', async (_label, role, to, name) => {
-    const res = await send(server, who[role]!, { type: 'stream', to, topic: 't', content: 'hello' });
+    const res = await send(env.server, env.who[role]!, { type: 'stream', to, topic: 't', content: 'hello' });
     expect(res.body).toEqual(error(`Not authorized to send to channel '${name}'`));
   });
 
   it('lets a subscriber post to a private channel, a guest included', async () => {
-    expect((await send(server, who.guest!, { type: 'stream', to: '54', topic: 't', content: 'guest speaking' })).body).toEqual(success({ id: expect.any(Number) }));
+    expect((await send(env.server, env.who.guest!, { type: 'stream', to: '54', topic: 't', content: 'guest speaking' })).body).toEqual(success({ id: expect.any(Number) }));
   });
 
   it('lets a bot post to a private channel its owner is subscribed to (permissions.ts, reference server)', async () => {
     // The bot is not in 54 but its owner member_3 is: a bot reaches what its owner reaches.
-    const res = await send(server, who.bot!, { type: 'stream', to: '54', topic: 't', content: 'bot speaking' });
+    const res = await send(env.server, env.who.bot!, { type: 'stream', to: '54', topic: 't', content: 'bot speaking' });
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
   });
 });
@@ -88,12 +78,12 @@ describe('who may post (§2.3 can_send_message_group)', () => {
     ['moderator', false],
     ['member', false],
   ])('channel 55 (administrators only): %s may post: %s', async (role, allowed) => {
-    const res = await send(server, who[role]!, { type: 'stream', to: '55', topic: 'news', content: 'announcement' });
+    const res = await send(env.server, env.who[role]!, { type: 'stream', to: '55', topic: 'news', content: 'announcement' });
     expect(res.body).toEqual(allowed ? success({ id: expect.any(Number) }) : error('You do not have permission to post in this channel.'));
   });
 
   it('channel 57 (moderators and up, private): a moderator subscriber may post', async () => {
-    expect((await send(server, who.moderator!, { type: 'stream', to: '57', topic: 'report', content: 'reviewed' })).status).toBe(200);
+    expect((await send(env.server, env.who.moderator!, { type: 'stream', to: '57', topic: 'report', content: 'reviewed' })).status).toBe(200);
   });
 });
 
@@ -105,14 +95,14 @@ describe('direct recipients', () => {
     ['comma-separated raw emails', (w: Creds) => w.member_2!.email],
   ])('takes %s', async (_label, to) => {
     for (const type of ['direct', 'private']) {
-      const res = await send(server, who.member!, { type, to: to(who), content: 'psst' });
+      const res = await send(env.server, env.who.member!, { type, to: to(env.who), content: 'psst' });
       expect(res.status).toBe(200);
-      expect(stored(res.body.id)).toMatchObject({ type: 'private', dm_user_ids: [who.member!.user_id, who.member_2!.user_id], subject: '' });
+      expect(stored(res.body.id)).toMatchObject({ type: 'private', dm_user_ids: [env.who.member!.user_id, env.who.member_2!.user_id], subject: '' });
     }
   });
 
   it('sends to several users as one conversation', async () => {
-    const res = await send(server, who.member!, { type: 'direct', to: JSON.stringify([who.member_2!.user_id, who.member_3!.email]), content: 'group' });
+    const res = await send(env.server, env.who.member!, { type: 'direct', to: JSON.stringify([env.who.member_2!.user_id, env.who.member_3!.email]), content: 'group' });
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
     expect(stored(res.body.id).dm_user_ids).toEqual([14, 15, 16]);
   });
@@ -122,8 +112,8 @@ describe('direct recipients', () => {
     ['an unknown email', '["nobody@demo.teamchat.test"]', "Invalid email 'nobody@demo.teamchat.test'"],
     ['a deactivated user', '[20]', "'{deactivated}' is no longer using Zulip."],
   ])('refuses %s', async (_label, to, msg) => {
-    const body = error(msg.replace('{deactivated}', who.deactivated!.email));
-    expect((await send(server, who.member!, { type: 'direct', to, content: 'hello' })).body).toEqual(body);
+    const body = error(msg.replace('{deactivated}', env.who.deactivated!.email));
+    expect((await send(env.server, env.who.member!, { type: 'direct', to, content: 'hello' })).body).toEqual(body);
   });
 });
 
@@ -140,18 +130,18 @@ describe('parameters (reference §1, §4.1)', () => {
     ['a list of IDs for a channel', { type: 'stream', to: '[51]', topic: 't', content: 'x' }, error('Invalid data type for channel ID')],
     ['read_by_sender not a boolean', { type: 'stream', to: '51', topic: 't', content: 'x', read_by_sender: 'yes' }, error('read_by_sender is not valid JSON')],
   ])('refuses %s', async (_label, form, body) => {
-    const res = await send(server, who.member!, form);
+    const res = await send(env.server, env.who.member!, form);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(body);
   });
 
   it('takes subject as the topic', async () => {
-    const res = await send(server, who.member!, { type: 'stream', to: '51', subject: 'old name', content: 'x' });
+    const res = await send(env.server, env.who.member!, { type: 'stream', to: '51', subject: 'old name', content: 'x' });
     expect(stored(res.body.id).subject).toBe('old name');
   });
 
   it('accepts a multipart body, as the JavaScript client sends it', async () => {
-    const res = await call(server, 'POST', '/api/v1/messages', { as: who.member!, multipart: { type: 'stream', to: '51', topic: 'js', content: 'from js' } });
+    const res = await call(env.server, 'POST', '/api/v1/messages', { as: env.who.member!, multipart: { type: 'stream', to: '51', topic: 'js', content: 'from js' } });
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
   });
 
@@ -160,7 +150,7 @@ describe('parameters (reference §1, §4.1)', () => {
     [247, 'stream', success({ id: expect.any(Number) })],
     [248, 'channel', success({ id: expect.any(Number) })],
   ])('at level %i takes type=%s accordingly (§9 level 248)', async (level, type, body) => {
-    const old = await freshRealm(server, level);
-    expect((await send(server, old.who.member!, { type, to: '51', topic: 't', content: 'x' })).body).toEqual(body);
+    const old = await freshRealm(env.server, level);
+    expect((await send(env.server, old.who.member!, { type, to: '51', topic: 't', content: 'x' })).body).toEqual(body);
   });
 });

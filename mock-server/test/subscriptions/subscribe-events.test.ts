@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { startTestServer } from '../helpers/test-server.js';
-import { KIRA, drain, freshRealm, openQueue, subscribe, type Creds, type Event, type Json } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { KIRA, observeEvents, subscribe, useTestRealm, type Event, type Json } from './support.js';
 
 /**
  * Events of POST /users/me/subscriptions (spec §6.4; reference "Event payloads"): `stream` / `create`
@@ -10,35 +8,19 @@ import { KIRA, drain, freshRealm, openQueue, subscribe, type Creds, type Event, 
  * the channel's subscribers.
  */
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
-beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
+const env = useTestRealm();
 
 const OBSERVERS = ['owner', 'member', 'member_2', 'member_3', 'guest'] as const;
 const FORM = { event_types: '["stream", "subscription"]', client_capabilities: '{"notification_settings_null": true}' };
 
-async function observe(change: () => Promise<unknown>): Promise<Record<string, Event[]>> {
-  const queues: Record<string, string> = {};
-  for (const role of OBSERVERS) queues[role] = (await openQueue(server, who[role]!, FORM)).queueId;
-  await change();
-  const out: Record<string, Event[]> = {};
-  for (const role of OBSERVERS) out[role] = await drain(server, who[role]!, queues[role]!);
-  return out;
-}
+const observe = (change: () => Promise<unknown>) => observeEvents(env, OBSERVERS, FORM, change);
 
 const ofKind = (events: Event[] | undefined, type: string, op: string) => (events ?? []).filter((e) => e.type === type && e.op === op);
 
 describe('events of joining an existing channel', () => {
   it('subscription / add with the full object to the joiner, peer_add to the others who see the channel', async () => {
-    const member3 = who.member_3!.user_id;
-    const got = await observe(async () => expect((await subscribe(server, who.member_3!, ['alarm'])).status).toBe(200));
+    const member3 = env.who.member_3!.user_id;
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member_3!, ['alarm'])).status).toBe(200));
 
     expect(got.member_3!.map((e) => `${e.type}/${e.op}`)).toEqual(['subscription/add']);
     const [added] = got.member_3![0]!.subscriptions as Json[];
@@ -67,26 +49,26 @@ describe('events of joining an existing channel', () => {
   });
 
   it('a private channel: peer_add only to those with access to it', async () => {
-    const got = await observe(async () => expect((await subscribe(server, who.member_3!, ['models team'], { principals: `[${KIRA}]` })).status).toBe(200));
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member_3!, ['models team'], { principals: `[${KIRA}]` })).status).toBe(200));
     for (const role of ['owner', 'member', 'member_3', 'guest']) expect(got[role], role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [54], user_ids: [KIRA] }]);
     expect(got.member_2).toEqual([]);
   });
 
   it('nothing when everyone asked for was already subscribed', async () => {
-    const got = await observe(async () => expect((await subscribe(server, who.member!, ['home'])).body.already_subscribed).toEqual({ [String(who.member!.user_id)]: ['home'] }));
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member!, ['home'])).body.already_subscribed).toEqual({ [String(env.who.member!.user_id)]: ['home'] }));
     for (const role of OBSERVERS) expect(got[role], role).toEqual([]);
   });
 
   it('nothing when the request is refused', async () => {
-    const got = await observe(async () => expect((await subscribe(server, who.member_2!, ['models team'])).status).toBe(400));
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member_2!, ['models team'])).status).toBe(400));
     for (const role of OBSERVERS) expect(got[role], role).toEqual([]);
   });
 });
 
 describe('events of creating a channel', () => {
   it('stream / create to everyone who can see it, add to the creator, peer_add to the others', async () => {
-    const member = who.member!.user_id;
-    const got = await observe(async () => expect((await subscribe(server, who.member!, ['fresh paint'])).status).toBe(200));
+    const member = env.who.member!.user_id;
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member!, ['fresh paint'])).status).toBe(200));
 
     const create = ofKind(got.member, 'stream', 'create');
     expect(create).toHaveLength(1);
@@ -107,7 +89,7 @@ describe('events of creating a channel', () => {
   });
 
   it('a private channel is announced only to its subscribers and administrators', async () => {
-    const got = await observe(async () => expect((await subscribe(server, who.member!, ['hush'], { invite_only: 'true' })).status).toBe(200));
+    const got = await observe(async () => expect((await subscribe(env.server, env.who.member!, ['hush'], { invite_only: 'true' })).status).toBe(200));
     expect(ofKind(got.member, 'stream', 'create')).toHaveLength(1);
     expect(ofKind(got.owner, 'stream', 'create')).toHaveLength(1);
     for (const role of ['member_2', 'member_3', 'guest']) expect(got[role], role).toEqual([]);

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer, type Who } from '../helpers/test-server.js';
-import { INVALID_CHANNEL, drain, error, freshRealm, openQueue, success, updateProperties, type Creds, type Json } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call, type Who } from '../helpers/test-server.js';
+import { INVALID_CHANNEL, drain, error, openQueue, success, updateProperties, useTestRealm, type Json } from './support.js';
 
 /**
  * GET /users/me/subscriptions and POST /users/me/subscriptions/properties (companions of spec §2.3:
@@ -11,19 +10,10 @@ import { INVALID_CHANNEL, drain, error, freshRealm, openQueue, success, updatePr
  * change passes; each applied change sends `subscription` / `update` to the caller only.
  */
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
-beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
+const env = useTestRealm();
 
 async function list(as: Who, query: Record<string, string> = {}): Promise<Json[]> {
-  const res = await call(server, 'GET', '/api/v1/users/me/subscriptions', { as, query });
+  const res = await call(env.server, 'GET', '/api/v1/users/me/subscriptions', { as, query });
   expect(res.status).toBe(200);
   return res.body.subscriptions as Json[];
 }
@@ -32,13 +22,13 @@ const one = async (as: Who, streamId: number) => (await list(as)).find((s) => s.
 describe('GET /users/me/subscriptions', () => {
   it('lists exactly the channels the caller is subscribed to, archived ones included (§9 level 315)', async () => {
     const ids = (subs: Json[]) => subs.map((s) => s.stream_id as number).sort((a, b) => a - b);
-    expect(ids(await list(who.member!))).toEqual([51, 52, 53, 54, 55, 56, 58, 59]);
-    expect(ids(await list(who.guest!))).toEqual([51, 54]);
-    expect(ids(await list(who.bot!))).toEqual([51]);
+    expect(ids(await list(env.who.member!))).toEqual([51, 52, 53, 54, 55, 56, 58, 59]);
+    expect(ids(await list(env.who.guest!))).toEqual([51, 54]);
+    expect(ids(await list(env.who.bot!))).toEqual([51]);
   });
 
   it('gives each subscription the §2.3 personal fields, in_home_view the inverse of is_muted', async () => {
-    for (const sub of await list(who.member!)) {
+    for (const sub of await list(env.who.member!)) {
       expect(sub.in_home_view, String(sub.name)).toBe(!sub.is_muted);
       expect(typeof sub.color).toBe('string');
       expect(typeof sub.pin_to_top).toBe('boolean');
@@ -49,13 +39,13 @@ describe('GET /users/me/subscriptions', () => {
   });
 
   it('adds subscribers only with include_subscribers=true', async () => {
-    expect((await list(who.guest!)).some((s) => 'subscribers' in s)).toBe(false);
-    const subs = await list(who.guest!, { include_subscribers: 'true' });
+    expect((await list(env.who.guest!)).some((s) => 'subscribers' in s)).toBe(false);
+    const subs = await list(env.who.guest!, { include_subscribers: 'true' });
     expect(subs.find((s) => s.stream_id === 54)!.subscribers).toEqual([11, 14, 16, 19]);
   });
 
   it('refuses a non-boolean include_subscribers', async () => {
-    const res = await call(server, 'GET', '/api/v1/users/me/subscriptions', { as: who.member!, query: { include_subscribers: '1' } });
+    const res = await call(env.server, 'GET', '/api/v1/users/me/subscriptions', { as: env.who.member!, query: { include_subscribers: '1' } });
     expect(res.body).toEqual(error('include_subscribers is not a boolean'));
   });
 });
@@ -72,31 +62,31 @@ describe('POST /users/me/subscriptions/properties: applying changes', () => {
     ['email_notifications', true, { email_notifications: true }],
     ['wildcard_mentions_notify', false, { wildcard_mentions_notify: false }],
   ])('sets %s to %j', async (property, value, shown) => {
-    expect((await updateProperties(server, who.member!, [{ stream_id: 51, property, value }])).body).toEqual(success());
-    expect(await one(who.member!, 51)).toMatchObject(shown);
+    expect((await updateProperties(env.server, env.who.member!, [{ stream_id: 51, property, value }])).body).toEqual(success());
+    expect(await one(env.who.member!, 51)).toMatchObject(shown);
   });
 
   it('returns a notification setting to the user default with null (§2.3)', async () => {
-    expect((await one(who.member!, 53)).push_notifications).toBe(true);
-    expect((await updateProperties(server, who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }])).body).toEqual(success());
-    expect((await one(who.member!, 53)).push_notifications).toBeNull();
+    expect((await one(env.who.member!, 53)).push_notifications).toBe(true);
+    expect((await updateProperties(env.server, env.who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }])).body).toEqual(success());
+    expect((await one(env.who.member!, 53)).push_notifications).toBeNull();
   });
 
   it('unmutes through in_home_view true', async () => {
-    expect((await one(who.member!, 55)).is_muted).toBe(true);
-    await updateProperties(server, who.member!, [{ stream_id: 55, property: 'in_home_view', value: true }]);
-    expect(await one(who.member!, 55)).toMatchObject({ is_muted: false, in_home_view: true });
+    expect((await one(env.who.member!, 55)).is_muted).toBe(true);
+    await updateProperties(env.server, env.who.member!, [{ stream_id: 55, property: 'in_home_view', value: true }]);
+    expect(await one(env.who.member!, 55)).toMatchObject({ is_muted: false, in_home_view: true });
   });
 
   it('applies several changes, also to an archived channel, and an empty list changes nothing', async () => {
-    const res = await updateProperties(server, who.member!, [
+    const res = await updateProperties(env.server, env.who.member!, [
       { stream_id: 52, property: 'pin_to_top', value: true },
       { stream_id: 56, property: 'color', value: '#123456' },
     ]);
     expect(res.body).toEqual(success());
-    expect((await one(who.member!, 52)).pin_to_top).toBe(true);
-    expect((await one(who.member!, 56)).color).toBe('#123456');
-    expect((await updateProperties(server, who.member!, [])).body).toEqual(success());
+    expect((await one(env.who.member!, 52)).pin_to_top).toBe(true);
+    expect((await one(env.who.member!, 56)).color).toBe('#123456');
+    expect((await updateProperties(env.server, env.who.member!, [])).body).toEqual(success());
   });
 });
 
@@ -115,30 +105,30 @@ describe('POST /users/me/subscriptions/properties: refusals', () => {
     ['a bad value in a later change before a bad channel in an earlier one', [{ stream_id: 999, property: 'color', value: '#fff' }, { stream_id: 51, property: 'x', value: true }], 'Unknown subscription property: x'],
   ])('refuses %s', async (_label, changes, msg) => {
     // member_3: not in 57 (private), left 52.
-    const res = await updateProperties(server, who.member_3!, changes);
+    const res = await updateProperties(env.server, env.who.member_3!, changes);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
   });
 
   it('answers a private channel the caller cannot see like a missing one', async () => {
-    expect((await updateProperties(server, who.member_2!, [{ stream_id: 54, property: 'pin_to_top', value: true }])).body).toEqual(INVALID_CHANNEL);
+    expect((await updateProperties(env.server, env.who.member_2!, [{ stream_id: 54, property: 'pin_to_top', value: true }])).body).toEqual(INVALID_CHANNEL);
   });
 
   it('applies nothing when one change fails, and sends no event', async () => {
-    const { queueId } = await openQueue(server, who.member!, { event_types: '["subscription"]' });
-    const before = await one(who.member!, 51);
-    const res = await updateProperties(server, who.member!, [
+    const { queueId } = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]' });
+    const before = await one(env.who.member!, 51);
+    const res = await updateProperties(env.server, env.who.member!, [
       { stream_id: 51, property: 'color', value: '#000000' },
       { stream_id: 51, property: 'is_muted', value: true },
       { stream_id: 57, property: 'pin_to_top', value: true },
     ]);
     expect(res.body).toEqual(INVALID_CHANNEL);
-    expect(await one(who.member!, 51)).toEqual(before);
-    expect(await drain(server, who.member!, queueId)).toEqual([]);
+    expect(await one(env.who.member!, 51)).toEqual(before);
+    expect(await drain(env.server, env.who.member!, queueId)).toEqual([]);
   });
 
   it('refuses a malformed subscription_data', async () => {
-    const post = (form: Record<string, string>) => call(server, 'POST', '/api/v1/users/me/subscriptions/properties', { as: who.member!, form });
+    const post = (form: Record<string, string>) => call(env.server, 'POST', '/api/v1/users/me/subscriptions/properties', { as: env.who.member!, form });
     expect((await post({})).body).toEqual(error("Missing 'subscription_data' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'subscription_data' }));
     expect((await post({ subscription_data: 'color=red' })).body).toEqual(error('subscription_data is not valid JSON'));
   });
@@ -146,26 +136,26 @@ describe('POST /users/me/subscriptions/properties: refusals', () => {
 
 describe('subscription / update events', () => {
   it('sends one event per change to the caller only', async () => {
-    const mine = await openQueue(server, who.member!, { event_types: '["subscription"]' });
-    const other = await openQueue(server, who.member_2!, { event_types: '["subscription"]' });
-    await updateProperties(server, who.member!, [
+    const mine = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]' });
+    const other = await openQueue(env.server, env.who.member_2!, { event_types: '["subscription"]' });
+    await updateProperties(env.server, env.who.member!, [
       { stream_id: 51, property: 'color', value: '#00ff00' },
       { stream_id: 52, property: 'pin_to_top', value: true },
     ]);
-    expect(await drain(server, who.member!, mine.queueId)).toEqual([
+    expect(await drain(env.server, env.who.member!, mine.queueId)).toEqual([
       { type: 'subscription', op: 'update', stream_id: 51, property: 'color', value: '#00ff00' },
       { type: 'subscription', op: 'update', stream_id: 52, property: 'pin_to_top', value: true },
     ]);
-    expect(await drain(server, who.member_2!, other.queueId)).toEqual([]);
+    expect(await drain(env.server, env.who.member_2!, other.queueId)).toEqual([]);
   });
 
   it.each([
     ['is_muted', true],
     ['in_home_view', false],
   ])('reports a change of %s as both in_home_view and is_muted', async (property, value) => {
-    const { queueId } = await openQueue(server, who.member!, { event_types: '["subscription"]' });
-    await updateProperties(server, who.member!, [{ stream_id: 51, property, value }]);
-    const events = await drain(server, who.member!, queueId);
+    const { queueId } = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]' });
+    await updateProperties(env.server, env.who.member!, [{ stream_id: 51, property, value }]);
+    const events = await drain(env.server, env.who.member!, queueId);
     expect(events).toHaveLength(2);
     expect(events).toEqual(
       expect.arrayContaining([
@@ -176,11 +166,11 @@ describe('subscription / update events', () => {
   });
 
   it('sends null only to clients declaring notification_settings_null, the inherited value to others (§4.21)', async () => {
-    const modern = await openQueue(server, who.member!, { event_types: '["subscription"]', client_capabilities: '{"notification_settings_null": true}' });
-    const legacy = await openQueue(server, who.member!, { event_types: '["subscription"]' });
-    await updateProperties(server, who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }]);
-    expect(await drain(server, who.member!, modern.queueId)).toEqual([{ type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications', value: null }]);
-    const [event] = await drain(server, who.member!, legacy.queueId);
+    const modern = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]', client_capabilities: '{"notification_settings_null": true}' });
+    const legacy = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]' });
+    await updateProperties(env.server, env.who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }]);
+    expect(await drain(env.server, env.who.member!, modern.queueId)).toEqual([{ type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications', value: null }]);
+    const [event] = await drain(env.server, env.who.member!, legacy.queueId);
     expect(event).toMatchObject({ type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications' });
     expect(typeof event!.value).toBe('boolean');
   });

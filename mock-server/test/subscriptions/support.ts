@@ -1,6 +1,7 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { RealmState } from '../../src/store/state.js';
-import { call, credentials, type Reply, type Who } from '../helpers/test-server.js';
+import { call, credentials, startTestServer, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
  * Shared helpers of the subscription, topic and sending tests (issue 4). Everything goes through HTTP
@@ -42,6 +43,42 @@ export async function freshRealm(server: MockServer, featureLevel?: number): Pro
   const realm = `subs-${++realmCounter}-${featureLevel ?? 'current'}`;
   await server.control.createRealm({ realm_id: realm, ...(featureLevel === undefined ? {} : { feature_level: featureLevel }) });
   return { realm, who: credentials(server, realm) as Creds };
+}
+
+/** What a test file works on: set in beforeAll, so read it inside tests and hooks only. */
+export interface TestRealm {
+  server: MockServer;
+  /** The realm the file's tests use, and its credentials by world-file role. */
+  realm: string;
+  who: Creds;
+  /** Puts a fresh realm back as beforeAll left it (a `demo` realm has no snapshot to restore). */
+  restore(): Promise<void>;
+}
+
+/**
+ * The hooks every test file here shares, so that each file's setup is one line: an in-process server of
+ * its own, closed after the file, and a realm. By default a fresh copy of the demo realm, restored to
+ * its pristine snapshot before each test so that no test sees another's changes; `realm: 'demo'` for
+ * files that only read the demo realm or make their own realms (freshRealm).
+ */
+export function useTestRealm(options: { realm?: 'fresh' | 'demo' } = {}): TestRealm {
+  const fresh = options.realm !== 'demo';
+  const env = {
+    restore: async () => {
+      await env.server.control.restoreSnapshot(env.realm, 'pristine');
+    },
+  } as TestRealm;
+  beforeAll(async () => {
+    env.server = await startTestServer();
+    if (!fresh) Object.assign(env, { realm: 'demo', who: credentials(env.server) as Creds });
+    else {
+      Object.assign(env, await freshRealm(env.server));
+      env.server.control.saveSnapshot(env.realm, 'pristine');
+    }
+  });
+  afterAll(() => env.server.close());
+  if (fresh) beforeEach(() => env.restore());
+  return env;
 }
 
 /** Read-only view of a realm's tables, for assertions. */
@@ -94,6 +131,19 @@ export async function drain(server: MockServer, as: Who, queueId: string): Promi
   const res = await call(server, 'GET', '/api/v1/events', { as, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
   if (res.status !== 200) throw new Error(`events failed: ${res.text}`);
   return (res.body.events as Event[]).filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...rest }) => rest as Event);
+}
+
+/**
+ * What a change tells whom: opens a queue (register `form`) for every role, runs the change, and returns
+ * what each role's queue received. Queues opened before the change, so its events alone are seen.
+ */
+export async function observeEvents(env: TestRealm, roles: readonly string[], form: Record<string, string>, change: () => Promise<unknown>): Promise<Record<string, Event[]>> {
+  const queues: Record<string, string> = {};
+  for (const role of roles) queues[role] = (await openQueue(env.server, env.who[role]!, form)).queueId;
+  await change();
+  const out: Record<string, Event[]> = {};
+  for (const role of roles) out[role] = await drain(env.server, env.who[role]!, queues[role]!);
+  return out;
 }
 
 /** The caller's unread message IDs per "channel/topic" from register's unread_msgs (§4.21). */

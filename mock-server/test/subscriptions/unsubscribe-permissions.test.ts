@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer } from '../helpers/test-server.js';
-import { ASHTON, BOT, INSUFFICIENT, NAMES, freshRealm, isSubscribed, streamMissing, success, unsubscribe, type Creds } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
+import { ASHTON, BOT, INSUFFICIENT, NAMES, isSubscribed, streamMissing, success, unsubscribe, useTestRealm } from './support.js';
 
 /**
  * Who may unsubscribe whom (spec §4.8, §2.2 can_remove_subscribers_group, reference §4.8, C12):
@@ -66,15 +65,7 @@ const MATRIX: [string, number, Outcome, Outcome, Outcome][] = [
   ['bot', 54, U, U, U],
 ];
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
+const env = useTestRealm();
 
 function expected(outcome: Outcome, name: string) {
   switch (outcome) {
@@ -91,7 +82,7 @@ function expected(outcome: Outcome, name: string) {
 
 describe('DELETE /users/me/subscriptions: who may unsubscribe whom (§4.8, C12)', () => {
   it.each(MATRIX)('%s on channel %i: other %s, bot %s, self %s', async (actor, channel, other, bot, self) => {
-    const caller = who[actor]!;
+    const caller = env.who[actor]!;
     const name = NAMES[channel]!;
     const targets: [string, number, Outcome][] = [
       ['other', ASHTON, other],
@@ -100,82 +91,80 @@ describe('DELETE /users/me/subscriptions: who may unsubscribe whom (§4.8, C12)'
     ];
     for (const [label, target, outcome] of targets) {
       // Each target starts from the fixture: an earlier removal must not change a later answer.
-      await server.control.restoreSnapshot(realm, 'pristine');
-      const before = isSubscribed(server, realm, target, channel);
-      const res = await unsubscribe(server, caller, [name], [target]);
+      await env.restore();
+      const before = isSubscribed(env.server, env.realm, target, channel);
+      const res = await unsubscribe(env.server, caller, [name], [target]);
       expect({ target: label, status: res.status, body: res.body }).toEqual({
         target: label,
         status: outcome === 'removed' || outcome === 'not_removed' ? 200 : 400,
         body: expected(outcome, name),
       });
       // Only a success removes, and exactly the subscription that existed.
-      expect(isSubscribed(server, realm, target, channel), `${label} still subscribed`).toBe(before && outcome !== 'removed');
+      expect(isSubscribed(env.server, env.realm, target, channel), `${label} still subscribed`).toBe(before && outcome !== 'removed');
     }
   });
 });
 
 describe('permission details (§4.8, reference §4.8)', () => {
-  beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
-
   it.each([
     // [actor, channel, target]: channel administrators outside the remover group (C12).
     ['member', 58, 'member_2'], // member administers 58 (can_administer_channel_group)
     ['moderator', 59, 'member'], // moderator administers 59
     ['member', 56, 'member_2'], // member administers the archived 56 too
   ])('refuses %s, who administers channel %i but is not in its remover group (C12)', async (actor, channel, target) => {
-    const res = await unsubscribe(server, who[actor]!, [NAMES[channel]!], [who[target]!.user_id]);
+    const res = await unsubscribe(env.server, env.who[actor]!, [NAMES[channel]!], [env.who[target]!.user_id]);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INSUFFICIENT);
-    expect(isSubscribed(server, realm, who[target]!.user_id, channel)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, env.who[target]!.user_id, channel)).toBe(true);
   });
 
   it('needs the permission on every channel named: nothing is removed when one refuses', async () => {
     // member may remove others from 51 (support group), not from 52 (administrators only).
-    const res = await unsubscribe(server, who.member!, ['home', 'alarm'], [ASHTON]);
+    const res = await unsubscribe(env.server, env.who.member!, ['home', 'alarm'], [ASHTON]);
     expect(res.body).toEqual(INSUFFICIENT);
-    expect(isSubscribed(server, realm, ASHTON, 51)).toBe(true);
-    expect(isSubscribed(server, realm, ASHTON, 52)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, ASHTON, 51)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, ASHTON, 52)).toBe(true);
   });
 
   it('treats the owned bot and another user together as unsubscribing others', async () => {
-    const res = await unsubscribe(server, who.member_3!, ['home'], [BOT, ASHTON]);
+    const res = await unsubscribe(env.server, env.who.member_3!, ['home'], [BOT, ASHTON]);
     expect(res.body).toEqual(INSUFFICIENT);
-    expect(isSubscribed(server, realm, BOT, 51)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, BOT, 51)).toBe(true);
   });
 
   it('lets a bot owner remove the bot together with themselves', async () => {
-    const res = await unsubscribe(server, who.member_3!, ['home'], [BOT, who.member_3!.user_id]);
+    const res = await unsubscribe(env.server, env.who.member_3!, ['home'], [BOT, env.who.member_3!.user_id]);
     expect(res.body).toEqual(success({ removed: ['home', 'home'], not_removed: [] }));
   });
 
   it('does not let a bot owner remove the bot from a channel the owner cannot access', async () => {
     // member_3 has no access to the moderation channel 57; the bot is added there by an administrator.
-    expect((await call(server, 'POST', '/api/v1/users/me/subscriptions', { as: who.owner!, form: { subscriptions: '[{"name": "port moderation"}]', principals: `[${BOT}]` } })).status).toBe(200);
-    const res = await unsubscribe(server, who.member_3!, ['port moderation'], [BOT]);
+    expect((await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: env.who.owner!, form: { subscriptions: '[{"name": "port moderation"}]', principals: `[${BOT}]` } })).status).toBe(200);
+    const res = await unsubscribe(env.server, env.who.member_3!, ['port moderation'], [BOT]);
     expect(res.body).toEqual(streamMissing('port moderation'));
-    expect(isSubscribed(server, realm, BOT, 57)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, BOT, 57)).toBe(true);
   });
 
   it('answers a remover-group member without access to a private channel as if it did not exist', async () => {
     // member_2 is put into 54's remover group but has no access to 54 (not subscribed, not in its add group).
-    const patch = await call(server, 'PATCH', '/api/v1/streams/54', {
-      as: who.owner!,
-      form: { can_remove_subscribers_group: JSON.stringify({ new: { direct_members: [who.member_2!.user_id], direct_subgroups: [] } }) },
+    const patch = await call(env.server, 'PATCH', '/api/v1/streams/54', {
+      as: env.who.owner!,
+      form: { can_remove_subscribers_group: JSON.stringify({ new: { direct_members: [env.who.member_2!.user_id], direct_subgroups: [] } }) },
     });
     expect(patch.body).toEqual(success());
-    const res = await unsubscribe(server, who.member_2!, ['models team'], [who.member!.user_id]);
+    const res = await unsubscribe(env.server, env.who.member_2!, ['models team'], [env.who.member!.user_id]);
     expect(res.body).toEqual(streamMissing('models team'));
-    expect(isSubscribed(server, realm, who.member!.user_id, 54)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, env.who.member!.user_id, 54)).toBe(true);
   });
 
   it('checks permission before unknown names: an unknown name does not hide a refusal', async () => {
-    const res = await unsubscribe(server, who.member_3!, ['home', 'no such channel'], [ASHTON]);
+    const res = await unsubscribe(env.server, env.who.member_3!, ['home', 'no such channel'], [ASHTON]);
     expect(res.body).toEqual(INSUFFICIENT);
   });
 
   it('lets an administrator remove others from a channel the administrator is not subscribed to', async () => {
-    const res = await unsubscribe(server, who.administrator!, ['models team'], [who.guest!.user_id]);
+    const res = await unsubscribe(env.server, env.who.administrator!, ['models team'], [env.who.guest!.user_id]);
     expect(res.body).toEqual(success({ removed: ['models team'], not_removed: [] }));
-    expect(isSubscribed(server, realm, who.guest!.user_id, 54)).toBe(false);
+    expect(isSubscribed(env.server, env.realm, env.who.guest!.user_id, 54)).toBe(false);
   });
 });

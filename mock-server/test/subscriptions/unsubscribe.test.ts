@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
-import { call, startTestServer } from '../helpers/test-server.js';
-import { ASHTON, DEACTIVATED, error, freshRealm, isSubscribed, streamMissing, success, unsubscribe, unreadByTopic, type Creds } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/test-server.js';
+import { ASHTON, DEACTIVATED, error, freshRealm, isSubscribed, streamMissing, success, unsubscribe, unreadByTopic, useTestRealm } from './support.js';
 
 /**
  * DELETE /api/v1/users/me/subscriptions (spec §4.8, reference §4.8, C11): who is removed, what the
@@ -9,83 +8,74 @@ import { ASHTON, DEACTIVATED, error, freshRealm, isSubscribed, streamMissing, su
  * names). Mutating tests start from a restored snapshot of their own realm.
  */
 
-let server: MockServer;
-let realm: string;
-let who: Creds;
-beforeAll(async () => {
-  server = await startTestServer();
-  ({ realm, who } = await freshRealm(server));
-  server.control.saveSnapshot(realm, 'pristine');
-});
-afterAll(() => server.close());
-beforeEach(() => server.control.restoreSnapshot(realm, 'pristine'));
+const env = useTestRealm();
 
-const del = (form: Record<string, string>, as = who.member!) => call(server, 'DELETE', '/api/v1/users/me/subscriptions', { as, form });
+const del = (form: Record<string, string>, as = env.who.member!) => call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as, form });
 
 describe('unsubscribing oneself (§4.8)', () => {
   it('removes the caller when principals is absent', async () => {
-    const res = await unsubscribe(server, who.member!, ['alarm']);
+    const res = await unsubscribe(env.server, env.who.member!, ['alarm']);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
-    expect(isSubscribed(server, realm, who.member!.user_id, 52)).toBe(false);
+    expect(isSubscribed(env.server, env.realm, env.who.member!.user_id, 52)).toBe(false);
   });
 
   it('removes the caller when principals is [] (reference §4.8)', async () => {
-    expect((await unsubscribe(server, who.member!, ['alarm'], [])).body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['alarm'], [])).body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
   });
 
   it('lists a channel the caller had already left under not_removed', async () => {
     // member_3's subscription to 52 is inactive in the fixture.
-    expect((await unsubscribe(server, who.member_3!, ['alarm', 'home'])).body).toEqual(success({ removed: ['home'], not_removed: ['alarm'] }));
+    expect((await unsubscribe(env.server, env.who.member_3!, ['alarm', 'home'])).body).toEqual(success({ removed: ['home'], not_removed: ['alarm'] }));
   });
 
   it('matches names case-insensitively, answering with the channel name', async () => {
-    expect((await unsubscribe(server, who.member!, ['HOME', 'Alarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['HOME', 'Alarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
   });
 
   it('strips surrounding whitespace from each name (reference §1 value parsing)', async () => {
-    expect((await unsubscribe(server, who.member!, ['  home ', '\talarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['  home ', '\talarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
   });
 
   it('accepts the lists in the query string with no body, as the JavaScript client sends DELETE', async () => {
-    const res = await call(server, 'DELETE', '/api/v1/users/me/subscriptions', { as: who.member!, query: { subscriptions: '["alarm"]' } });
+    const res = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as: env.who.member!, query: { subscriptions: '["alarm"]' } });
     expect(res.body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
   });
 
   it('lets anyone leave, even where they could not remove others (a guest from a private channel)', async () => {
-    expect((await unsubscribe(server, who.guest!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.guest!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
   });
 });
 
 describe('principals by ID and by email (§4.8)', () => {
   it('removes users named by ID, one entry per user × channel', async () => {
     // member is in 51, 52, 53; Ashton in 51 and 52 only.
-    const res = await unsubscribe(server, who.owner!, ['home', 'alarm', 'directives leads'], [who.member!.user_id, ASHTON]);
+    const res = await unsubscribe(env.server, env.who.owner!, ['home', 'alarm', 'directives leads'], [env.who.member!.user_id, ASHTON]);
     expect(res.status).toBe(200);
     expect([...(res.body.removed as string[])].sort()).toEqual(['alarm', 'alarm', 'directives leads', 'home', 'home']);
     expect(res.body.not_removed).toEqual(['directives leads']);
-    expect(isSubscribed(server, realm, ASHTON, 51) || isSubscribed(server, realm, who.member!.user_id, 53)).toBe(false);
+    expect(isSubscribed(env.server, env.realm, ASHTON, 51) || isSubscribed(env.server, env.realm, env.who.member!.user_id, 53)).toBe(false);
   });
 
   it('removes users named by API email, case-insensitively', async () => {
-    const res = await unsubscribe(server, who.owner!, ['home'], [who.member!.email.toUpperCase(), who.member_2!.email]);
+    const res = await unsubscribe(env.server, env.who.owner!, ['home'], [env.who.member!.email.toUpperCase(), env.who.member_2!.email]);
     expect(res.body).toEqual(success({ removed: ['home', 'home'], not_removed: [] }));
-    expect(isSubscribed(server, realm, who.member_2!.user_id, 51)).toBe(false);
+    expect(isSubscribed(env.server, env.realm, env.who.member_2!.user_id, 51)).toBe(false);
   });
 
   it('counts a user named twice once', async () => {
-    const res = await unsubscribe(server, who.owner!, ['alarm'], [who.member!.user_id, who.member!.user_id]);
+    const res = await unsubscribe(env.server, env.who.owner!, ['alarm'], [env.who.member!.user_id, env.who.member!.user_id]);
     expect(res.body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
   });
 });
 
 describe('unknown channels (§4.8, §7, C11)', () => {
   it('answers STREAM_DOES_NOT_EXIST with the first unknown name in request order', async () => {
-    const res = await unsubscribe(server, who.member!, ['home', 'nowhere', 'elsewhere']);
+    const res = await unsubscribe(env.server, env.who.member!, ['home', 'nowhere', 'elsewhere']);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(streamMissing('nowhere'));
     // Nothing was removed: the request fails as a whole.
-    expect(isSubscribed(server, realm, who.member!.user_id, 51)).toBe(true);
+    expect(isSubscribed(env.server, env.realm, env.who.member!.user_id, 51)).toBe(true);
   });
 
   it.each([
@@ -93,7 +83,7 @@ describe('unknown channels (§4.8, §7, C11)', () => {
     ['member', 'port moderation'], // private 57
     ['guest', 'alarm'], // public, but a guest sees only channels it is subscribed to
   ])('answers %s for %s, a channel it may not know, exactly as for a missing one (no leak)', async (actor, name) => {
-    const res = await unsubscribe(server, who[actor]!, [name]);
+    const res = await unsubscribe(env.server, env.who[actor]!, [name]);
     expect(res.body).toEqual(streamMissing(name));
   });
 });
@@ -105,7 +95,7 @@ describe('bad principals (§4.8, §7, level 208)', () => {
     ['an unknown email', ['nobody@demo.teamchat.test'], 'No such user'],
     ['an unknown user next to a deactivated one', [DEACTIVATED, 999], 'No such user'],
   ])('refuses %s with 400 BAD_REQUEST at the current level', async (_label, principals, msg) => {
-    const res = await unsubscribe(server, who.owner!, ['home'], principals);
+    const res = await unsubscribe(env.server, env.who.owner!, ['home'], principals);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
   });
@@ -114,34 +104,34 @@ describe('bad principals (§4.8, §7, level 208)', () => {
     ['a deactivated user', [DEACTIVATED], 'User is deactivated'],
     ['an unknown user', [999], 'No such user'],
   ])('refuses %s with 403 UNAUTHORIZED_PRINCIPAL below level 208', async (_label, principals, msg) => {
-    const old = await freshRealm(server, 207);
-    const res = await unsubscribe(server, old.who.owner!, ['home'], principals);
+    const old = await freshRealm(env.server, 207);
+    const res = await unsubscribe(env.server, old.who.owner!, ['home'], principals);
     expect(res.status).toBe(403);
     expect(res.body).toEqual(error(msg, 'UNAUTHORIZED_PRINCIPAL'));
   });
 
   it('checks principals before channel names', async () => {
-    expect((await unsubscribe(server, who.owner!, ['nowhere'], [999])).body).toEqual(error('No such user'));
+    expect((await unsubscribe(env.server, env.who.owner!, ['nowhere'], [999])).body).toEqual(error('No such user'));
   });
 });
 
 describe('archived channels (§4.8, §9 level 362)', () => {
   it('can be left and have subscribers removed at the current level', async () => {
-    expect((await unsubscribe(server, who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
-    expect((await unsubscribe(server, who.owner!, ['old matrix'], [who.member_2!.user_id])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.owner!, ['old matrix'], [env.who.member_2!.user_id])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
   });
 
   it('works from level 362', async () => {
-    const at362 = await freshRealm(server, 362);
-    expect((await unsubscribe(server, at362.who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
+    const at362 = await freshRealm(env.server, 362);
+    expect((await unsubscribe(env.server, at362.who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
   });
 
   it('does not exist below level 362', async () => {
-    const at361 = await freshRealm(server, 361);
-    const res = await unsubscribe(server, at361.who.member!, ['old matrix']);
+    const at361 = await freshRealm(env.server, 361);
+    const res = await unsubscribe(env.server, at361.who.member!, ['old matrix']);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(streamMissing('old matrix'));
-    expect(isSubscribed(server, at361.realm, at361.who.member!.user_id, 56)).toBe(true);
+    expect(isSubscribed(env.server, at361.realm, at361.who.member!.user_id, 56)).toBe(true);
   });
 });
 
@@ -161,17 +151,17 @@ describe('malformed requests (reference §1 value parsing)', () => {
 
 describe('unread messages of a channel one leaves (reference §4.8)', () => {
   it('become read, and only those of that channel', async () => {
-    const before = await unreadByTopic(server, who.member_3!);
+    const before = await unreadByTopic(env.server, env.who.member_3!);
     expect(before['54/navigating the microchip']).toEqual([1083, 1084, 1087]);
-    expect((await unsubscribe(server, who.member_3!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
-    const after = await unreadByTopic(server, who.member_3!);
+    expect((await unsubscribe(env.server, env.who.member_3!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
+    const after = await unreadByTopic(env.server, env.who.member_3!);
     const { '54/navigating the microchip': _gone, ...rest } = before;
     expect(after).toEqual(rest);
   });
 
   it('become read for a user removed by someone else', async () => {
-    expect((await unsubscribe(server, who.owner!, ['home'], [who.guest!.user_id])).status).toBe(200);
-    const after = await unreadByTopic(server, who.guest!);
+    expect((await unsubscribe(env.server, env.who.owner!, ['home'], [env.who.guest!.user_id])).status).toBe(200);
+    const after = await unreadByTopic(env.server, env.who.guest!);
     expect(Object.keys(after).filter((k) => k.startsWith('51/'))).toEqual([]);
     expect(after['54/navigating the microchip']).toEqual([1083, 1084, 1087]);
   });
