@@ -1,7 +1,7 @@
 import type { Features } from '../config/features.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import type { AppContext } from '../app-context.js';
-import type { ActorContext } from '../domain/channels/update.js';
+import type { ActorContext } from '../domain/actor.js';
 import type { Tx } from '../store/store.js';
 import type { Actor } from './auth.js';
 

@@ -3,7 +3,8 @@ import { badRequest } from '../errors.js';
 import { mayArchiveChannel } from '../permissions.js';
 import { emitArchiveChange, metadataAudience, type EmitContext } from './events.js';
 import { channelById } from './lookup.js';
-import { setDefault, type ActorContext } from './update.js';
+import type { ActorContext } from '../actor.js';
+import { setDefault } from './update.js';
 
 /**
  * DELETE /streams/{stream_id}: archiving a channel. The spec leaves "how a channel becomes archived" unshown

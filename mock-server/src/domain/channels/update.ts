@@ -1,7 +1,7 @@
-import type { Features } from '../../config/features.js';
 import type { Tx } from '../../store/store.js';
-import type { ChannelRow, RealmRow, UserRow } from '../../store/state.js';
+import type { ChannelRow, UserRow } from '../../store/state.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
+import type { ActorContext } from '../actor.js';
 import { channelMetadataAccess } from '../access.js';
 import { renderMarkdown } from '../markdown.js';
 import { buildChannelIndex, presentChannel, streamPostPolicy } from '../present/channels.js';
@@ -14,13 +14,6 @@ import { planChannelUpdate, type UpdateChannelParams } from './update-plan.js';
  * applied unless every check passes), then one row replacement and the events the reference doc lists
  * (`stream` / `update` per property; privacy changes also move the channel in or out of people's view).
  */
-export interface ActorContext {
-  realm: RealmRow;
-  user: UserRow;
-  features: Features;
-  now: number;
-}
-
 export function updateChannel(tx: Tx, actor: ActorContext, params: UpdateChannelParams): void {
   const plan = planChannelUpdate(tx.tables, actor.realm, actor.user, params, actor.features);
   const before = plan.channel;

@@ -4,7 +4,7 @@ import { channelContentAccess, channelMetadataAccess } from '../access.js';
 import type { ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState, TopicsPolicy, UserRow } from '../../store/state.js';
 import type { EmitContext } from '../channels/events.js';
 import { channelByName, checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from '../channels/lookup.js';
-import type { ActorContext } from '../channels/update.js';
+import type { ActorContext } from '../actor.js';
 import { parseRetention } from '../channels/update-plan.js';
 import { badRequest, insufficientPermission } from '../errors.js';
 import { normalizeGroupSetting, validateGroupSetting } from '../group-settings.js';

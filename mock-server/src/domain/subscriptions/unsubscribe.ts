@@ -3,7 +3,7 @@ import type { ChannelRow, UserRow } from '../../store/state.js';
 import { channelMetadataAccess } from '../access.js';
 import type { EmitContext } from '../channels/events.js';
 import { channelByName, checkChannelName } from '../channels/lookup.js';
-import type { ActorContext } from '../channels/update.js';
+import type { ActorContext } from '../actor.js';
 import { badRequest, insufficientPermission, streamNameDoesNotExist, unauthorizedPrincipal } from '../errors.js';
 import { isUnsubscribingOthers, mayUnsubscribe } from '../permissions.js';
 import { removeSubscribers } from './membership.js';
