@@ -1,5 +1,4 @@
-import { channelMetadataAccess } from '../domain/access.js';
-import { channelById, channelByName } from '../domain/channels/lookup.js';
+import { channelById, visibleChannelByName } from '../domain/channels/lookup.js';
 import { badRequest } from '../domain/errors.js';
 import { archiveChannel } from '../domain/channels/archive.js';
 import { listChannels, type ChannelListFlags } from '../domain/channels/list.js';
@@ -31,8 +30,8 @@ export default defineRoutes([
     operationId: 'get-stream-id',
     handle: ({ tables, actor, params }) => {
       const name = String(params.stream).trim();
-      const channel = channelByName(tables, name);
-      if (!channel || channel.is_archived || !channelMetadataAccess(tables, actor!.user, channel)) throw badRequest(`Invalid channel name '${name}'`);
+      const channel = visibleChannelByName(tables, actor!.user, name, false);
+      if (!channel) throw badRequest(`Invalid channel name '${name}'`);
       return { stream_id: channel.stream_id };
     },
   },

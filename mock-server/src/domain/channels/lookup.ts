@@ -32,9 +32,30 @@ export function channelByName(tables: Pick<RealmState, 'channels'>, name: string
   return Object.values(tables.channels).find((c) => c.name.toLowerCase() === wanted);
 }
 
+/**
+ * A channel by name as the caller may know it: one they may not know, and an archived one unless the
+ * operation takes archived channels, is simply not found (the no-leak rule of "Shared access checks").
+ */
+export function visibleChannelByName(tables: Tables, user: UserRow, name: string, archived: boolean): ChannelRow | undefined {
+  const channel = channelByName(tables, name);
+  if (!channel || (channel.is_archived && !archived)) return undefined;
+  return channelMetadataAccess(tables, user, channel) ? channel : undefined;
+}
+
 /** Reference §8 and §1 "Channel names". */
 export const MAX_CHANNEL_NAME_LENGTH = 60;
 export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
+
+/**
+ * A channel description as stored (reference §4.16: newlines become spaces), within the §8 limit. The
+ * update operation's limit is a parse error from the OpenAPI document already; subscribe's nested
+ * descriptions are checked here.
+ */
+export function readChannelDescription(raw: string): string {
+  const description = raw.replace(/\r?\n/g, ' ');
+  if ([...description].length > MAX_CHANNEL_DESCRIPTION_LENGTH) throw badRequest(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+  return description;
+}
 
 /** Channel-name checks of the reference doc §1 (texts marked likely there). */
 export function checkChannelName(name: string): void {

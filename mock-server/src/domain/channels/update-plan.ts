@@ -6,7 +6,7 @@ import { badRequest, insufficientPermission } from '../errors.js';
 import { resolveGroupSettingUpdate } from '../group-settings.js';
 import * as may from '../permissions.js';
 import { checkEmptyTopicOnlyTransition } from '../topics.js';
-import { channelById, channelByName, checkChannelName } from './lookup.js';
+import { channelById, channelByName, checkChannelName, readChannelDescription } from './lookup.js';
 
 /**
  * PATCH /streams/{stream_id} (spec §4.16), checking half: every rule runs, in the reference server's
@@ -134,8 +134,7 @@ export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow
     fields.name = p.new_name;
   }
   if (p.description !== undefined) {
-    // Reference §4.16: newlines become spaces.
-    const description = p.description.replace(/\r?\n/g, ' ');
+    const description = readChannelDescription(p.description);
     if (description !== channel.description) fields.description = description;
   }
   if (p.folder_id !== undefined && p.folder_id !== channel.folder_id) {

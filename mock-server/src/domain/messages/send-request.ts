@@ -4,6 +4,7 @@ import { mayReachChannelForSending } from '../permissions.js';
 import { channelMetadataAccess } from '../access.js';
 import { channelByName } from '../channels/lookup.js';
 import { badRequest, missingArgument, streamIdDoesNotExist, streamNameDoesNotExist } from '../errors.js';
+import { userByEmail } from '../subscriptions/principals.js';
 import { readTopic } from '../topics.js';
 import type { Recipient } from './send.js';
 
@@ -47,7 +48,6 @@ export function readRecipient(tables: Tables, sender: UserRow, type: string, toR
   // Direct: a list of user IDs or emails, a single ID, or comma-separated emails.
   const list: unknown[] = Array.isArray(to) ? to : typeof to === 'number' ? [to] : String(to).split(',').map((s) => s.trim()).filter(Boolean);
   if (list.length === 0) throw missingArgument('to');
-  const all = Object.values(tables.users);
   const users: UserRow[] = [];
   for (const item of list) {
     let user: UserRow | undefined;
@@ -55,7 +55,7 @@ export function readRecipient(tables: Tables, sender: UserRow, type: string, toR
       user = tables.users[String(item)];
       if (!user) throw badRequest(`Invalid user ID ${item}`);
     } else if (typeof item === 'string') {
-      user = all.find((u) => u.email.toLowerCase() === item.toLowerCase() || u.delivery_email.toLowerCase() === item.toLowerCase());
+      user = userByEmail(tables, item);
       if (!user) throw badRequest(`Invalid email '${item}'`);
     } else throw badRequest('Invalid data type for recipients');
     if (!user.is_active && !user.is_system_bot) throw badRequest(`'${user.email}' is no longer using Zulip.`);

@@ -7,18 +7,20 @@ import { badRequest } from '../errors.js';
  * deactivated one → `User is deactivated`. `refuse` lets an operation turn these into its own error
  * (§4.8 below level 208: 403 UNAUTHORIZED_PRINCIPAL). Duplicates collapse; the request order stays.
  */
+/** A user by API email or real email, compared without regard to letter case (reference server). */
+export function userByEmail(tables: Pick<RealmState, 'users'>, email: string): UserRow | undefined {
+  const wanted = email.toLowerCase();
+  return Object.values(tables.users).find((u) => u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted);
+}
+
 export function resolvePrincipals(
   tables: Pick<RealmState, 'users'>,
   principals: readonly (number | string)[],
   refuse: (msg: string) => Error = badRequest,
 ): UserRow[] {
-  const users = Object.values(tables.users);
   const found: UserRow[] = [];
   for (const principal of principals) {
-    const user =
-      typeof principal === 'number'
-        ? tables.users[String(principal)]
-        : users.find((u) => u.email.toLowerCase() === principal.toLowerCase() || u.delivery_email.toLowerCase() === principal.toLowerCase());
+    const user = typeof principal === 'number' ? tables.users[String(principal)] : userByEmail(tables, principal);
     if (!user || user.is_system_bot) throw refuse('No such user');
     if (!found.includes(user)) found.push(user);
   }

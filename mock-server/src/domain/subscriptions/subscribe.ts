@@ -3,7 +3,7 @@ import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
 import { channelContentAccess, channelMetadataAccess } from '../access.js';
 import type { ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState, TopicsPolicy, UserRow } from '../../store/state.js';
 import type { EmitContext } from '../channels/events.js';
-import { channelByName, checkChannelName, MAX_CHANNEL_DESCRIPTION_LENGTH } from '../channels/lookup.js';
+import { channelByName, checkChannelName, readChannelDescription } from '../channels/lookup.js';
 import type { ActorContext } from '../actor.js';
 import { parseRetention } from '../channels/update-plan.js';
 import { badRequest, insufficientPermission } from '../errors.js';
@@ -64,8 +64,7 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Reco
   const wanted: { name: string; description: string; channel: ChannelRow | undefined }[] = [];
   for (const entry of p.subscriptions) {
     checkChannelName(entry.name);
-    const description = (entry.description ?? '').replace(/\r?\n/g, ' ');
-    if ([...description].length > MAX_CHANNEL_DESCRIPTION_LENGTH) throw badRequest(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+    const description = readChannelDescription(entry.description ?? '');
     const channel = channelByName(tables, entry.name);
     // Archived channels are not found by name below level 362 (§9), and never for joining.
     if (channel?.is_archived) throw badRequest(`Invalid channel name '${entry.name}'`);

@@ -1,8 +1,7 @@
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, UserRow } from '../../store/state.js';
-import { channelMetadataAccess } from '../access.js';
 import type { EmitContext } from '../channels/events.js';
-import { channelByName, checkChannelName } from '../channels/lookup.js';
+import { checkChannelName, visibleChannelByName } from '../channels/lookup.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, insufficientPermission, streamNameDoesNotExist, unauthorizedPrincipal } from '../errors.js';
 import { isUnsubscribingOthers, mayUnsubscribe } from '../permissions.js';
@@ -27,7 +26,7 @@ export function unsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): 
 
   for (const name of p.subscriptions) checkChannelName(name);
   // A channel the caller may not know, and (before level 362, §9) an archived one, does not exist for them.
-  const found = p.subscriptions.map((name) => ({ name, channel: known(tx, user, name, features.has('archived_channel_changes')) }));
+  const found = p.subscriptions.map((name) => ({ name, channel: visibleChannelByName(tables, user, name, features.has('archived_channel_changes')) }));
 
   if (targets.some((t) => isUnsubscribingOthers(user, t))) {
     for (const { channel } of found) {
@@ -54,10 +53,4 @@ export function unsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): 
     removeSubscribers(ctx, channel, leaving);
   }
   return { removed, not_removed: notRemoved };
-}
-
-function known(tx: Tx, user: UserRow, name: string, archivedChangeable: boolean): ChannelRow | undefined {
-  const channel = channelByName(tx.tables, name);
-  if (!channel || (channel.is_archived && !archivedChangeable)) return undefined;
-  return channelMetadataAccess(tx.tables, user, channel) ? channel : undefined;
 }
