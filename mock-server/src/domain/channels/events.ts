@@ -48,8 +48,10 @@ export function emitStreamCreate(ctx: EmitContext, channel: ChannelRow, userIds:
   emitAbout(ctx, channel, { type: 'stream', op: 'create', streams: [stream] }, userIds);
 }
 
+const streamDeleteEvent = (channel: ChannelRow): Event => ({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.stream_id }], stream_ids: [channel.stream_id] });
+
 export function emitStreamDelete(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
-  emitAbout(ctx, channel, { type: 'stream', op: 'delete', streams: [{ stream_id: channel.stream_id }], stream_ids: [channel.stream_id] }, userIds);
+  emitAbout(ctx, channel, streamDeleteEvent(channel), userIds);
 }
 
 /** `stream` / `update`: `name` is the channel's name before the change (a rename's old name). */
@@ -67,38 +69,37 @@ export function emitArchiveChange(ctx: EmitContext, channel: ChannelRow, userIds
   const { features, tx } = ctx;
   const update: Event = { type: 'stream', op: 'update', stream_id: channel.stream_id, name: channel.name, property: 'is_archived', value: channel.is_archived };
   const legacy: Event = channel.is_archived
-    ? { type: 'stream', op: 'delete', streams: [{ stream_id: channel.stream_id }], stream_ids: [channel.stream_id] }
+    ? streamDeleteEvent(channel)
     : { type: 'stream', op: 'create', streams: [presentChannel(tx.tables, channel, features, { now: ctx.now })] };
   tx.emit(update, userIds, (client) => (seesArchived(client, features) ? update : legacy));
-  if (!channel.is_archived) {
-    for (const userId of userIds) {
-      const sub = tx.tables.subscriptions[`${userId}:${channel.stream_id}`];
-      const user = tx.tables.users[String(userId)];
-      if (!sub?.active || !user) continue;
-      const variants = subscriptionVariants(ctx, user, sub, channel);
-      tx.emit({ type: 'subscription', op: 'add', subscriptions: [variants.withNull] }, [userId], (client) =>
-        seesArchived(client, features) ? null : { type: 'subscription', op: 'add', subscriptions: [client.notification_settings_null ? variants.withNull : variants.inherited] },
-      );
-    }
+  if (channel.is_archived) return;
+  for (const userId of userIds) {
+    const sub = tx.tables.subscriptions[`${userId}:${channel.stream_id}`];
+    const user = tx.tables.users[String(userId)];
+    // Clients that saw the channel vanish get their subscription back; the others never lost it.
+    if (sub?.active && user) emitSubscriptionAddTo(ctx, user, sub, channel, (client) => !seesArchived(client, features));
   }
 }
 
-/** The subscription object in both notification-setting dialects (§4.21 notification_settings_null). */
-function subscriptionVariants(ctx: EmitContext, user: UserRow, sub: SubscriptionRow, channel: ChannelRow) {
-  const make = (notification_settings_null: boolean) =>
-    presentSubscription(ctx.tx.tables, sub, channel, user, { features: ctx.features, client: { notification_settings_null }, includeSubscribers: true, now: ctx.now });
-  return { withNull: make(true), inherited: make(false) };
+/**
+ * `subscription` / `add` with the full subscription object, subscribers included, in the client's
+ * notification-setting dialect (§4.21 notification_settings_null), to the clients `wanted` accepts.
+ */
+function emitSubscriptionAddTo(ctx: EmitContext, user: UserRow, sub: SubscriptionRow, channel: ChannelRow, wanted: (client: ClientView) => boolean): void {
+  const make = (notification_settings_null: boolean): Event => ({
+    type: 'subscription',
+    op: 'add',
+    subscriptions: [presentSubscription(ctx.tx.tables, sub, channel, user, { features: ctx.features, client: { notification_settings_null }, includeSubscribers: true, now: ctx.now })],
+  });
+  const withNull = make(true);
+  const inherited = make(false);
+  ctx.tx.emit(withNull, [user.user_id], (client) => (!wanted(client) ? null : client.notification_settings_null ? withNull : inherited));
 }
 
-/** `subscription` / `add` to the subscribed user: the full subscription object, subscribers included. */
+/** `subscription` / `add` to the subscribed user (dropped for clients that must not see an archived channel). */
 export function emitSubscriptionAdd(ctx: EmitContext, user: UserRow, sub: SubscriptionRow, channel: ChannelRow): void {
-  const variants = subscriptionVariants(ctx, user, sub, channel);
   const archived = channel.is_archived;
-  ctx.tx.emit({ type: 'subscription', op: 'add', subscriptions: [variants.withNull] }, [user.user_id], (client) =>
-    archived && !seesArchived(client, ctx.features)
-      ? null
-      : { type: 'subscription', op: 'add', subscriptions: [client.notification_settings_null ? variants.withNull : variants.inherited] },
-  );
+  emitSubscriptionAddTo(ctx, user, sub, channel, (client) => !archived || seesArchived(client, ctx.features));
 }
 
 /** `subscription` / `remove` to the unsubscribed user. */
@@ -109,8 +110,8 @@ export function emitSubscriptionRemove(ctx: EmitContext, userId: number, channel
 /**
  * `peer_add` / `peer_remove` (reference: ops of `subscription`) to everyone who may know the channel's
  * subscribers, except the users whose own subscription changed (they get `add` / `remove` instead) and
- * `exclude` (who just learnt every subscriber another way). A
- * removed user who still may know the subscribers hears of the others removed in the same request.
+ * `exclude` (who just learnt every subscriber another way). A removed user who still may know the
+ * subscribers hears of the others removed in the same request.
  */
 export function emitPeers(ctx: EmitContext, op: 'peer_add' | 'peer_remove', channel: ChannelRow, changed: number[], exclude: ReadonlySet<number> = new Set()): void {
   if (changed.length === 0) return;

@@ -1,6 +1,7 @@
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
 import { emitPeers, emitStreamCreate, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
+import { activeSubscriberIds } from '../channels/subscribers.js';
 import { emitDefaultStreams } from '../channels/update.js';
 import { markRead } from '../messages/flags.js';
 import { defaultColor, newSubscriptionRow } from './principals.js';
@@ -43,10 +44,7 @@ export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: Use
   const added = rows.map(([u]) => u.user_id);
   const newcomers = new Set(gained);
   // peer_add to the others; a newcomer who is not a new subscriber learns every subscriber at once.
-  const existing = Object.values(tx.tables.subscriptions)
-    .filter((s) => s.stream_id === channel.stream_id && s.active && tx.tables.users[String(s.user_id)]?.is_active)
-    .map((s) => s.user_id)
-    .sort((a, b) => a - b);
+  const existing = activeSubscriberIds(tx.tables, channel.stream_id);
   const quiet = gained.filter((id) => !added.includes(id));
   if (quiet.length > 0 && existing.length > 0) tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: existing }, quiet);
   emitPeers(ctx, 'peer_add', channel, added, newcomers);
@@ -67,11 +65,11 @@ export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: 
     tx.put('subscriptions', key, { ...tx.tables.subscriptions[key]!, active: false });
   }
   const seenAfter = new Set(metadataAudience(tx, channel).map((u) => u.user_id));
+  const messageIds = Object.values(tx.tables.messages)
+    .filter((m) => m.stream_id === channel.stream_id)
+    .map((m) => m.id);
   for (const user of users) {
-    const ids = Object.values(tx.tables.messages)
-      .filter((m) => m.stream_id === channel.stream_id)
-      .map((m) => m.id);
-    markRead(tx, user.user_id, ids);
+    markRead(tx, user.user_id, messageIds);
     emitSubscriptionRemove(ctx, user.user_id, channel);
   }
   const lost = seenBefore.filter((id) => !seenAfter.has(id));
