@@ -47,10 +47,13 @@ function displayRecipient(tables: Pick<RealmState, 'users' | 'channels'>, m: Mes
   });
 }
 
-/** The avatar URL a client without client_gravatar gets (same form as the register snapshot's). */
-export function avatarUrlOf(tables: Pick<RealmState, 'realm'>, user: UserRow): string {
+/**
+ * A user's avatar URL: the Gravatar of `email` (the API email unless the viewer may see the real one)
+ * for Gravatar users, else the uploaded image. The register snapshot and message events share it.
+ */
+export function avatarUrlOf(tables: Pick<RealmState, 'realm'>, user: UserRow, email: string = user.email): string {
   if (user.avatar_source === 'G') {
-    const hash = createHash('md5').update(user.email.toLowerCase()).digest('hex');
+    const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
     return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
   }
   return `/user_avatars/${tables.realm.realm.id}/${user.user_id}.png?version=${user.avatar_version}`;

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { isGuest, isRealmAdmin } from '../../domain/access.js';
+import { avatarUrlOf } from '../../domain/present/messages.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
 
@@ -28,12 +28,8 @@ export function canSeeDeliveryEmail(viewer: UserRow | null, user: UserRow): bool
  */
 export function avatarUrl(ctx: SnapshotContext, user: UserRow): string | null {
   const visible = canSeeDeliveryEmail(ctx.viewer, user);
-  if (user.avatar_source === 'G') {
-    if (ctx.options.clientGravatar && visible) return null;
-    const hash = createHash('md5').update((visible ? user.delivery_email : user.email).toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
-  }
-  return `/user_avatars/${ctx.tables.realm.realm.id}/${user.user_id}.png?version=${user.avatar_version}`;
+  if (user.avatar_source === 'G' && ctx.options.clientGravatar && visible) return null;
+  return avatarUrlOf(ctx.tables, user, visible ? user.delivery_email : user.email);
 }
 
 /** The user object (OpenAPI `User`; §2.8 roles, the rest as the reference server sends it). */
