@@ -5,6 +5,7 @@ import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js'
 import { canKnowSubscribers, channelMetadataAccess } from '../access.js';
 import { presentChannel } from '../present/channels.js';
 import { presentSubscription } from '../present/subscriptions.js';
+import { activeSubscriberIds } from './subscribers.js';
 
 /**
  * Channel and subscription events (spec §6.4 `stream`, `subscription`, `peer_add`, `peer_remove`; payloads
@@ -49,6 +50,19 @@ export function emitStreamCreate(ctx: EmitContext, channel: ChannelRow, userIds:
 }
 
 const streamDeleteEvent = (channel: ChannelRow): Event => ({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.stream_id }], stream_ids: [channel.stream_id] });
+
+/**
+ * Introduces a channel to users who just gained sight of it: `stream` / `create` with no subscribers
+ * yet known, then one `peer_add` of every current subscriber, except to `newSubscribers`, whose own
+ * `subscription` / `add` carries the list. So each ends up knowing what a fresh register would show.
+ */
+export function emitChannelIntroduction(ctx: EmitContext, channel: ChannelRow, userIds: number[], newSubscribers: readonly number[] = []): void {
+  if (userIds.length === 0) return;
+  emitStreamCreate(ctx, channel, userIds, 0);
+  const quiet = userIds.filter((id) => !newSubscribers.includes(id));
+  const subscribers = activeSubscriberIds(ctx.tx.tables, channel.stream_id);
+  if (quiet.length > 0 && subscribers.length > 0) emitAbout(ctx, channel, { type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: subscribers }, quiet);
+}
 
 export function emitStreamDelete(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
   emitAbout(ctx, channel, streamDeleteEvent(channel), userIds);

@@ -5,8 +5,7 @@ import type { ActorContext } from '../actor.js';
 import { channelMetadataAccess } from '../access.js';
 import { renderMarkdown } from '../markdown.js';
 import { buildChannelIndex, presentChannel, streamPostPolicy } from '../present/channels.js';
-import { activeSubscriberIds } from './subscribers.js';
-import { emitArchiveChange, emitStreamCreate, emitStreamDelete, emitStreamUpdate, metadataAudience, type EmitContext } from './events.js';
+import { emitArchiveChange, emitChannelIntroduction, emitStreamDelete, emitStreamUpdate, metadataAudience, type EmitContext } from './events.js';
 import { planChannelUpdate, type UpdateChannelParams } from './update-plan.js';
 
 /**
@@ -58,9 +57,8 @@ export function updateChannel(tx: Tx, actor: ActorContext, params: UpdateChannel
 
 /**
  * One `stream` / `update` of `invite_only` carrying the other two privacy fields (reference "Events") to
- * those who see the channel before and after; `delete` to those who lose sight of it; to those who gain
- * it, `create` (with no subscribers yet known) followed by `peer_add` of every subscriber, so they end
- * up knowing what a fresh register would tell them.
+ * those who see the channel before and after; `delete` to those who lose sight of it; an introduction
+ * (`create` + `peer_add`) to those who gain it.
  */
 function emitPrivacyChange(ctx: EmitContext, before: ChannelRow, next: ChannelRow, seenBefore: Set<number>, seenAfter: number[]): void {
   const after = new Set(seenAfter);
@@ -72,11 +70,7 @@ function emitPrivacyChange(ctx: EmitContext, before: ChannelRow, next: ChannelRo
     is_web_public: next.is_web_public,
   });
   if (lost.length > 0) emitStreamDelete(ctx, before, lost);
-  if (gained.length > 0) {
-    emitStreamCreate(ctx, next, gained, 0);
-    const subscribers = activeSubscriberIds(ctx.tx.tables, next.stream_id);
-    if (subscribers.length > 0) ctx.tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [next.stream_id], user_ids: subscribers }, gained);
-  }
+  emitChannelIntroduction(ctx, next, gained);
 }
 
 /** is_default_stream (§4.16): the realm's list changes; everyone gets their view of the new list. */

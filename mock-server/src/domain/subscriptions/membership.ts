@@ -1,7 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
-import { emitPeers, emitStreamCreate, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
-import { activeSubscriberIds } from '../channels/subscribers.js';
+import { emitChannelIntroduction, emitPeers, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
 import { emitDefaultStreams } from '../channels/update.js';
 import { markRead } from '../messages/flags.js';
 import { defaultColor, newSubscriptionRow } from './principals.js';
@@ -34,20 +33,15 @@ export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: Use
     tx.put('subscriptions', key, row);
     rows.push([user, row]);
   }
-  // Those who gain sight of the channel learn it with no subscribers, then from the events below.
   const gained = metadataAudience(tx, channel)
     .map((u) => u.user_id)
     .filter((id) => !seenBefore.has(id));
-  emitStreamCreate(ctx, channel, gained, 0);
+  const added = rows.map(([u]) => u.user_id);
+  emitChannelIntroduction(ctx, channel, gained, added);
   followDefaultStreams(ctx, channel, gained);
   for (const [user, row] of rows) emitSubscriptionAdd(ctx, user, row, channel);
-  const added = rows.map(([u]) => u.user_id);
-  const newcomers = new Set(gained);
-  // peer_add to the others; a newcomer who is not a new subscriber learns every subscriber at once.
-  const existing = activeSubscriberIds(tx.tables, channel.stream_id);
-  const quiet = gained.filter((id) => !added.includes(id));
-  if (quiet.length > 0 && existing.length > 0) tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: existing }, quiet);
-  emitPeers(ctx, 'peer_add', channel, added, newcomers);
+  // Everyone else who may know the subscribers hears of the new ones; newcomers already know them all.
+  emitPeers(ctx, 'peer_add', channel, added, new Set(gained));
 }
 
 /**
