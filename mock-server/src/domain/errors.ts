@@ -68,6 +68,12 @@ export const expectationMismatch = () => new ApiError(400, 'EXPECTATION_MISMATCH
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
 
+/** A message that does not exist or that the caller may not see: one text, so nothing leaks (reference §1). */
+export const invalidMessage = () => badRequest('Invalid message(s)');
+
+/** §4.1, §4.2, §4.19: a delivery time that is not in the future. */
+export const deliveryNotInFuture = () => badRequest('Scheduled delivery time must be in the future.');
+
 /** §5: credentials problems. The realm value names this product (reference: "use ours"). */
 export const unauthorized = (msg: string) =>
   new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
