@@ -1,3 +1,4 @@
+import { viewMessage } from '../domain/present/messages.js';
 import { presentTopic } from '../domain/topics.js';
 import type { ClientView } from './client-view.js';
 import type { QueueDescriptor } from './queue.js';
@@ -56,16 +57,8 @@ function legacySettingsEvents(event: EventBody): EventBody[] {
 }
 
 function presentMessage(event: EventBody, descriptor: QueueDescriptor): EventBody {
-  const message = { ...(event.message as Record<string, unknown>) };
-  if ('rendered_content' in message) {
-    if (descriptor.applyMarkdown) message.content = message.rendered_content;
-    message.content_type = descriptor.applyMarkdown ? 'text/html' : 'text/x-markdown';
-    delete message.rendered_content;
-  }
-  if (descriptor.clientGravatar && message._gravatar === true) message.avatar_url = null;
-  // Direct messages always have subject "" (§2.5): only a channel message's empty topic is renamed.
-  if (message.type === 'stream' && message.subject === '') message.subject = presentTopic('', descriptor.client);
-  return withTopics({ ...event, message: clean(message) }, descriptor.client);
+  const view = { applyMarkdown: descriptor.applyMarkdown, clientGravatar: descriptor.clientGravatar, emptyTopicName: descriptor.client.empty_topic_name };
+  return withTopics({ ...event, message: viewMessage(event.message as Record<string, unknown>, view) }, descriptor.client);
 }
 
 function withTopics(event: EventBody, client: ClientView): EventBody {

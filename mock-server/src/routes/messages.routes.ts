@@ -1,6 +1,8 @@
 import { renderMarkdown } from '../domain/markdown.js';
 import { clientName, defaultReadBySender, readRecipient } from '../domain/messages/send-request.js';
 import { checkChannelSend, readContent, sendMessage } from '../domain/messages/send.js';
+import { fetchMessage } from '../domain/messages/fetch.js';
+import { reportMessage } from '../domain/messages/report.js';
 import { markTopicAsRead } from '../domain/messages/topic-ops.js';
 import { defineRoutes, transactAs } from '../http/define-routes.js';
 
@@ -25,6 +27,22 @@ export default defineRoutes([
         return sendMessage(tx, actor, { sender: actor.user, recipient, content, client, readBySender });
       });
       return { id: message.id };
+    },
+  },
+  {
+    operationId: 'get-message',
+    handle: ({ tables, actor, params }) =>
+      fetchMessage(tables, actor!.user, params.message_id as number, {
+        applyMarkdown: params.apply_markdown as boolean,
+        allowEmptyTopicName: params.allow_empty_topic_name as boolean,
+      }),
+  },
+  {
+    operationId: 'report-message',
+    handle: async (ctx) => {
+      const { params } = ctx;
+      await transactAs(ctx, (tx, actor) => reportMessage(tx, actor, params.message_id as number, params.report_type as string, params.description as string));
+      return {};
     },
   },
   {

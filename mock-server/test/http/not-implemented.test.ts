@@ -11,7 +11,7 @@ import { call, credentials, startTestServer } from '../helpers/test-server.js';
  */
 const NOT_YET_IMPLEMENTED = [
   // Issue 5: messages, scheduled messages, reminders.
-  'get-message', 'report-message', 'create-scheduled-message', 'update-scheduled-message', 'get-scheduled-messages', 'delete-scheduled-message',
+  'create-scheduled-message', 'update-scheduled-message', 'get-scheduled-messages', 'delete-scheduled-message',
   'create-message-reminder', 'get-reminders', 'delete-reminder',
   // Issue 6: users, statuses, drafts, snippets, navigation views, linkifiers.
   'update-status', 'update-status-for-user', 'get-user-status', 'create-drafts', 'get-drafts', 'edit-draft', 'delete-draft',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 
 /**
  * The message object of spec §2.5 as events carry it (and, in issue 5, the fetch operation). Follows the
@@ -57,4 +58,41 @@ export function avatarUrlOf(tables: Pick<RealmState, 'realm'>, user: UserRow, em
     return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
   }
   return `/user_avatars/${tables.realm.realm.id}/${user.user_id}.png?version=${user.avatar_version}`;
+}
+
+/** How one reader sees a message (an event queue's register options, or one GET /messages/{id}). */
+export interface MessageView {
+  /** `content` as HTML (else the Markdown source), spec §2.5 content / content_type. */
+  applyMarkdown: boolean;
+  /** avatar_url null for senders marked `_gravatar` (§2.5, §4.21 client_gravatar). */
+  clientGravatar: boolean;
+  /** Keep the empty topic as "" (else the display name, spec §1), in `subject` and in edit_history. */
+  emptyTopicName: boolean;
+}
+
+/**
+ * Turns the wire message of `presentMessage` into what one reader gets: picks the content form, drops
+ * the avatar the client computes itself, renames the empty topic for clients that do not declare it
+ * (direct messages keep subject "", §2.5), and removes the `_` shaping keys.
+ */
+export function viewMessage(wire: Record<string, unknown>, view: MessageView): Record<string, unknown> {
+  const message: Record<string, unknown> = { ...wire };
+  if ('rendered_content' in message) {
+    if (view.applyMarkdown) message.content = message.rendered_content;
+    message.content_type = view.applyMarkdown ? 'text/html' : 'text/x-markdown';
+    delete message.rendered_content;
+  }
+  if (view.clientGravatar && message._gravatar === true) message.avatar_url = null;
+  if (!view.emptyTopicName) {
+    if (message.type === 'stream' && message.subject === '') message.subject = EMPTY_TOPIC_DISPLAY_NAME;
+    if (Array.isArray(message.edit_history)) {
+      message.edit_history = (message.edit_history as Record<string, unknown>[]).map((entry) => {
+        const out = { ...entry };
+        for (const key of ['prev_topic', 'topic']) if (out[key] === '') out[key] = EMPTY_TOPIC_DISPLAY_NAME;
+        return out;
+      });
+    }
+  }
+  for (const key of Object.keys(message)) if (key.startsWith('_')) delete message[key];
+  return message;
 }

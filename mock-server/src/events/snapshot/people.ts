@@ -1,26 +1,9 @@
-import { isGuest, isRealmAdmin } from '../../domain/access.js';
+import { canSeeDeliveryEmail, isGuest, isRealmAdmin } from '../../domain/access.js';
 import { avatarUrlOf } from '../../domain/present/messages.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
 
 const DAY = 86_400;
-
-/**
- * Whether the viewer may see a user's real (delivery) email. The spec leaves the user object unshown
- * (§2.8); the levels follow the reference server's email_address_visibility: 1 everyone, 2 members
- * (no guests), 3 administrators, 4 nobody, 5 moderators. Oneself always.
- */
-export function canSeeDeliveryEmail(viewer: UserRow | null, user: UserRow): boolean {
-  if (viewer === null) return false;
-  if (viewer.user_id === user.user_id) return true;
-  switch (user.settings.email_address_visibility) {
-    case 1: return true;
-    case 2: return !isGuest(viewer);
-    case 3: return isRealmAdmin(viewer);
-    case 5: return viewer.role <= 300;
-    default: return false;
-  }
-}
 
 /**
  * avatar_url (§2.5, §4.21 client_gravatar): null for Gravatar users when the client computes Gravatar

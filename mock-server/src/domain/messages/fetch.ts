@@ -1,0 +1,27 @@
+import type { RealmState, UserRow } from '../../store/state.js';
+import { canSeeDeliveryEmail } from '../access.js';
+import { invalidMessage } from '../errors.js';
+import { presentMessage, viewMessage } from '../present/messages.js';
+import { receivedFlags, visibleMessage } from './visibility.js';
+
+export interface FetchOptions {
+  applyMarkdown: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+/**
+ * GET /messages/{message_id} (spec §4.3, reference §4.3). A message the caller may not see answers
+ * exactly like a missing one. `flags` are the caller's own, or `read` + `historical` for a message of
+ * shared channel history they never received. Avatars are computed as if client_gravatar were true:
+ * null only for a Gravatar sender whose real email the caller may see (§2.5 avatar_url).
+ */
+export function fetchMessage(tables: RealmState, viewer: UserRow, messageId: number, options: FetchOptions): { message: Record<string, unknown>; raw_content: string } {
+  const message = visibleMessage(tables, viewer, messageId);
+  if (!message) throw invalidMessage();
+  const wire = presentMessage(tables, message);
+  const sender = tables.users[String(message.sender_id)];
+  wire._gravatar = sender?.avatar_source === 'G' && canSeeDeliveryEmail(viewer, sender);
+  const flags = receivedFlags(tables, viewer, message.id) ?? ['read', 'historical'];
+  const view = { applyMarkdown: options.applyMarkdown, clientGravatar: true, emptyTopicName: options.allowEmptyTopicName };
+  return { message: { ...viewMessage(wire, view), flags: [...flags] }, raw_content: message.content };
+}
