@@ -1,28 +1,34 @@
-import MarkdownIt from 'markdown-it';
+import { renderWith } from './markdown/engine.js';
+import { RenderEnv, type MarkdownContext, type Mentions } from './markdown/env.js';
 
 /**
- * Markdown → HTML for every rendered field (§1 "Message text format"; §4.20), built on markdown-it.
- * This is the plain layer with the reference server's HTML conventions (reference §4.20): `<br>` for a
- * newline inside a paragraph, `<del>` for strike-through, code blocks in a `codehilite` wrapper.
- * The service-flavoured extensions (mentions, emoji, channel links, linkifiers, highlighting) arrive
- * with the messages issue as markdown-it plugins that take a rendering context.
+ * Service-flavoured Markdown → HTML for every rendered field: message content, POST /messages/render
+ * (spec §4.20), `rendered_description`, previews (spec §1 "Message text format"). The rules and the
+ * reference server's exact HTML are described in the modules of ./markdown/ (engine.ts lists them).
  */
-const md = new MarkdownIt('commonmark', { html: false, breaks: true, linkify: true, xhtmlOut: false }).enable(['strikethrough', 'linkify']);
 
-md.renderer.rules.s_open = () => '<del>';
-md.renderer.rules.s_close = () => '</del>';
+export type { MarkdownContext, Mentions };
+export { topicLinks } from './markdown/linkifiers.js';
 
-function codeBlock(code: string, language: string): string {
-  const attribute = language ? ` data-code-language="${md.utils.escapeHtml(language)}"` : '';
-  return `<div class="codehilite"${attribute}><pre><span></span><code>${md.utils.escapeHtml(code)}</code></pre></div>\n`;
+/**
+ * A message's HTML, what it mentions (the source of the `mentioned` and wildcard flags of §2.5) and
+ * whether it is a `/me` message (§2.5 is_me_message: content starting with `/me ` that renders to a
+ * single paragraph; the HTML keeps the `/me` text, clients style it).
+ */
+export function renderMessage(content: string, ctx: MarkdownContext): { html: string; mentions: Mentions; isMeMessage: boolean } {
+  const env = new RenderEnv(ctx);
+  const html = renderWith(content, env);
+  return { html, mentions: env.mentions(), isMeMessage: isMeMessage(content, html) };
 }
-md.renderer.rules.fence = (tokens, idx) => {
-  const token = tokens[idx]!;
-  return codeBlock(token.content, token.info.trim().split(/\s+/)[0] ?? '');
-};
-md.renderer.rules.code_block = (tokens, idx) => codeBlock(tokens[idx]!.content, '');
 
-export function renderMarkdown(content: string): string {
-  if (content === '') return '';
-  return md.render(content).trimEnd();
+/**
+ * HTML only. Without a context the HTML conventions are the same, but mentions, channel links, realm
+ * emoji and linkifiers stay unresolved, as unknown names do (Unicode emoji and `:teamchat:` resolve).
+ */
+export function renderMarkdown(content: string, ctx?: MarkdownContext): string {
+  return renderWith(content, new RenderEnv(ctx ?? null));
+}
+
+function isMeMessage(content: string, html: string): boolean {
+  return content.startsWith('/me ') && html.startsWith('<p>/me ') && html.endsWith('</p>') && html.indexOf('</p>') === html.length - 4;
 }
