@@ -137,3 +137,12 @@ export function mayManageRetention(user: UserRow): boolean {
 
 /** Archiving a channel (companion of §3): whoever may administer it (§2.2 can_administer_channel_group). */
 export const mayArchiveChannel = mayAdministerChannel;
+
+/**
+ * Mentioning a user group by name (`@*group*`, a notification to all its members): the group's
+ * can_mention_group decides (the spec does not show user groups, §2.8; reference server's rule). Silent
+ * mentions notify nobody and need no permission. The notification bot posts as the system.
+ */
+export function mayMentionGroup(tables: Tables, user: UserRow, group: RealmState['user_groups'][string]): boolean {
+  return user.is_system_bot || holds(tables, user, group.can_mention_group);
+}

@@ -10,7 +10,7 @@ export default defineRoutes([
   {
     // §4.20: no blank or length check on content; "" renders to "" (reference §4.20).
     operationId: 'render-message',
-    handle: ({ params }) => ({ rendered: renderMarkdown(params.content as string) }),
+    handle: ({ params, tables, actor }) => ({ rendered: renderMarkdown(params.content as string, { tables, author: actor!.user }) }),
   },
   {
     // Companion (sending is "not shown" in the spec): channel and direct messages with the posting and

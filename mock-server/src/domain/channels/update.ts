@@ -17,7 +17,7 @@ export function updateChannel(tx: Tx, actor: ActorContext, params: UpdateChannel
   const plan = planChannelUpdate(tx.tables, actor.realm, actor.user, params, actor.features);
   const before = plan.channel;
   const next: ChannelRow = { ...before, ...plan.fields, ...plan.groups };
-  if (plan.fields.description !== undefined) next.rendered_description = renderMarkdown(plan.fields.description);
+  if (plan.fields.description !== undefined) next.rendered_description = renderMarkdown(plan.fields.description, { tables: tx.tables, author: actor.user });
   if (plan.privacy) Object.assign(next, plan.privacy);
   if (plan.retention) next.message_retention_days = plan.retention.value;
   if (plan.unarchive) next.is_archived = false;

@@ -4,10 +4,11 @@ import type { ChannelRow, MessageRow, RealmRow, UserRow } from '../../store/stat
 import { emitStreamUpdate, metadataAudience } from '../channels/events.js';
 import { activeSubscriberIds } from '../channels/subscribers.js';
 import { badRequest } from '../errors.js';
-import { renderMarkdown } from '../markdown.js';
+import { renderMessage } from '../markdown.js';
 import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
 import { presentMessage } from '../present/messages.js';
 import { checkChannelTopic } from '../topics.js';
+import { checkGroupMentions, mentionFlags } from './mentions.js';
 
 /**
  * Creating a message: the one path for sending now (send-message) and, with issue 5, for scheduled
@@ -51,24 +52,13 @@ export function readContent(raw: string): string {
   return chars.length > MAX_MESSAGE_LENGTH ? chars.slice(0, MAX_MESSAGE_LENGTH).join('') : chars.join('');
 }
 
-/**
- * Mention flags for the recipients (§2.5 flags). A stand-in for the service-flavoured Markdown of issue 5,
- * which will derive them from the rendered mentions: `@**Full Name**` (not silent) mentions a user,
- * `@**all**`, `@**everyone**`, `@**channel**` and `@**topic**` are wildcards.
- */
-function mentionFlags(content: string, user: UserRow, isStream: boolean): string[] {
-  const flags: string[] = [];
-  if (new RegExp(`(^|[^_])@\\*\\*${escape(user.full_name)}\\*\\*`).test(content)) flags.push('mentioned');
-  if (isStream && /@\*\*(all|everyone|channel|stream)\*\*/.test(content)) flags.push('stream_wildcard_mentioned', 'wildcard_mentioned');
-  else if (isStream && /@\*\*topic\*\*/.test(content)) flags.push('topic_wildcard_mentioned', 'wildcard_mentioned');
-  return flags;
-}
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): MessageRow {
   const { sender, recipient } = input;
   const id = tx.nextId('messages');
   const isStream = recipient.type === 'stream';
+  // Rendered as the sender sees the realm: mentions, channel links they may know, linkifiers, emoji.
+  const rendered = renderMessage(input.content, { tables: tx.tables, author: sender });
+  checkGroupMentions(tx.tables, sender, rendered.mentions);
   const dmUsers = recipient.type === 'private' ? [...new Set([sender.user_id, ...recipient.users.map((u) => u.user_id)])].sort((a, b) => a - b) : null;
   const message: MessageRow = {
     id,
@@ -79,10 +69,10 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     recipient_id: isStream ? recipient.channel.recipient_id : directRecipientId(tx, sender, dmUsers!),
     subject: isStream ? recipient.topic : '',
     content: input.content,
-    rendered_content: renderMarkdown(input.content),
+    rendered_content: rendered.html,
     timestamp: ctx.now,
     client: input.client,
-    is_me_message: /^\/me( |$)/.test(input.content),
+    is_me_message: rendered.isMeMessage,
     edit_history: [],
     last_edit_timestamp: null,
     last_moved_timestamp: null,
@@ -96,10 +86,12 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   const receivers = new Set(isStream ? activeSubscriberIds(tx.tables, recipient.channel.stream_id) : dmUsers!);
   receivers.add(sender.user_id);
   const flags: Record<string, string[]> = {};
+  const mentionsOf = mentionFlags(tx.tables, message, rendered.mentions);
   for (const userId of [...receivers].sort((a, b) => a - b)) {
     const user = tx.tables.users[String(userId)];
     if (!user || !user.is_active) continue;
-    flags[String(userId)] = userId === sender.user_id ? (input.readBySender ? ['read'] : []) : mentionFlags(input.content, user, isStream);
+    // §2.5 flags: the sender's own copy is read when read_by_sender says so; mentions apply to everyone.
+    flags[String(userId)] = [...(userId === sender.user_id && input.readBySender ? ['read'] : []), ...mentionsOf(userId)];
   }
   tx.put('user_messages', id, { message_id: id, flags });
 

@@ -141,7 +141,7 @@ function createChannel(tx: Tx, actor: ActorContext, p: SubscribeParams, name: st
     stream_id: id,
     name,
     description,
-    rendered_description: renderMarkdown(description),
+    rendered_description: renderMarkdown(description, { tables: tx.tables, author: actor.user }),
     date_created: actor.now,
     creator_id: actor.user.user_id,
     invite_only: p.invite_only,
