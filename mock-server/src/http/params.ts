@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { badRequest, confusingArguments, missingArgument, pathNotFound } from '../domain/errors.js';
-import type { OperationSpec, ParamSpec } from './openapi.js';
+import { schemaTypes, type OperationSpec, type ParamSpec } from './openapi.js';
 
 /** Raw text values as they arrived; duplicates already reduced to one value. */
 export type RawValues = Record<string, string>;
@@ -27,8 +27,9 @@ export function readParams(op: OperationSpec, sources: ParamSources, has: (featu
   const params: Record<string, unknown> = Object.create(null);
   const unsupported = new Set<string>();
   for (const spec of op.params) {
-    // A parameter newer than the realm's feature level (spec §9) is not one the operation supports.
-    if (spec.feature !== null && !has(spec.feature)) {
+    // A parameter newer than the realm's feature level, or one dropped at or below it (spec §9), is not
+    // one the operation supports.
+    if ((spec.feature !== null && !has(spec.feature)) || (spec.removedBy !== null && has(spec.removedBy))) {
       for (const name of [spec.name, ...spec.aliases]) if (name in sources.body || name in sources.query) unsupported.add(name);
       continue;
     }
@@ -43,6 +44,7 @@ export function readParams(op: OperationSpec, sources: ParamSources, has: (featu
       if (spec.hasDefault) params[spec.name] = spec.default;
       continue;
     }
+    if (spec.unionError && !matchesUnion(spec, value, found)) throw firstBranchError(spec);
     if (!spec.validate(value)) throw validationError(spec, spec.validate.errors ?? []);
     // An enum value added at a later level (spec §9) is not yet in the list of possible values.
     const valueFeature = typeof value === 'string' && Object.hasOwn(spec.enumFeatures, value) ? spec.enumFeatures[value] : undefined;
@@ -112,8 +114,28 @@ function decodePath(spec: ParamSpec, text: string): unknown {
  */
 export function checkPathShape(op: OperationSpec, path: RawValues): void {
   for (const spec of op.params) {
-    if (spec.in === 'path' && spec.types.includes('integer') && !/^\d{1,15}$/.test(path[spec.name] ?? '')) throw pathNotFound();
+    if (spec.in === 'path' && spec.types.includes('integer') && !/^\d+$/.test(path[spec.name] ?? '')) throw pathNotFound();
   }
+}
+
+/**
+ * `x-union-error: first-branch`: the reference server validates a union branch by branch and reports the
+ * first branch's failure under that branch's type name (`to["int"] is not an integer`). An integer branch
+ * refuses `1.0` as a plain integer parameter does.
+ */
+function matchesUnion(spec: ParamSpec, value: unknown, text: string): boolean {
+  const branches = (spec.schema.oneOf ?? spec.schema.anyOf ?? []) as ParamSpec['schema'][];
+  const integerOnly = branches.some((b) => schemaTypes(b).includes('integer')) && !branches.some((b) => schemaTypes(b).includes('number'));
+  if (typeof value === 'number' && integerOnly && /[.eE]/.test(text)) return false;
+  return spec.validate(value);
+}
+
+const BRANCH_NAMES: Record<string, string> = { integer: 'int', number: 'float', string: 'str', boolean: 'bool', array: 'list', object: 'dict' };
+
+function firstBranchError(spec: ParamSpec) {
+  const first = ((spec.schema.oneOf ?? spec.schema.anyOf ?? []) as ParamSpec['schema'][])[0];
+  const type = schemaTypes(first)[0] ?? 'string';
+  return badRequest(`${spec.name}["${BRANCH_NAMES[type] ?? type}"] is not ${TYPE_NAMES[type] ?? `a ${type}`}`);
 }
 
 const TYPE_NAMES: Record<string, string> = {
