@@ -1,4 +1,5 @@
 import type { Clock } from './clock/clock.js';
+import type { Scheduler } from './delivery/scheduler.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
 import type { ApiKeyIndex } from './http/auth.js';
@@ -13,6 +14,8 @@ export interface AppContext {
   keys: ApiKeyIndex;
   /** Event queues, in memory only (§6). */
   queues: QueueRegistry;
+  /** Delivery of scheduled messages and reminders on the realm clocks (spec §3, §4.19). */
+  scheduler: Scheduler;
   operations: OperationSpec[];
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;

@@ -8,6 +8,7 @@ import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
+import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
 import { dispatch } from './events/dispatcher.js';
@@ -46,12 +47,17 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     clock,
     keys: new ApiKeyIndex(store),
     queues: new QueueRegistry(clock),
+    scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath),
     baseUrl: `http://${config.host}:${config.port}`,
   };
   // Events reach queues only after their transaction is durable (the store calls this then).
   store.onCommit((realmId, events, seq) => dispatch(context.queues, store.realm(realmId), realmId, events, seq));
   const control = new Control(context);
+  // Realms restored from the state file catch up on what fell due while the server was down, before
+  // anything else runs; from then on the scheduler follows every change.
+  context.scheduler.start();
+  await context.scheduler.settled();
   await ensureDefaultRealm(control, context);
 
   const app = buildExpressApp(context, control);
@@ -67,6 +73,8 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     close: () =>
       (closing ??= (async () => {
         context.queues.closeAll();
+        context.scheduler.stop();
+        await context.scheduler.settled();
         clock.stop();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

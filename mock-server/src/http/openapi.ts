@@ -43,6 +43,10 @@ export interface ParamSpec {
   allowSlashes: boolean;
   /** `x-feature-level` name: below that level the parameter does not exist (spec §9), so it is ignored. */
   feature: string | null;
+  /** `x-feature-level-removed` name: from that level on the parameter does not exist (§9 level 184). */
+  removedBy: string | null;
+  /** `x-union-error: first-branch`: a value matching no branch answers the first branch's type error. */
+  unionError: boolean;
   /** `x-enum-feature-levels`: enum values that exist only from a level (`channel` at 248). */
   enumFeatures: Record<string, string>;
   hasDefault: boolean;
@@ -156,6 +160,8 @@ function makeParam(
     aliases: (pick('x-aliases') as string[] | undefined) ?? [],
     allowSlashes: pick('x-allow-slashes') === true,
     feature: ((pick('x-feature-level') as { name?: string } | undefined)?.name) ?? null,
+    removedBy: ((pick('x-feature-level-removed') as { name?: string } | undefined)?.name) ?? null,
+    unionError: pick('x-union-error') === 'first-branch',
     enumFeatures: Object.fromEntries(
       Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [value, f.name]),
     ),

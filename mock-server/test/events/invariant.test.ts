@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { Tx } from '../../src/store/store.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
-import { CHANNEL_OPERATIONS, type Operation } from './invariant-operations.js';
+import { CHANNEL_OPERATIONS, MESSAGE_OPERATIONS, SCHEDULED_OPERATIONS, type Operation } from './invariant-operations.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
@@ -15,7 +15,7 @@ import { call, credentials, startTestServer, type Who } from '../helpers/test-se
  * adds its operations there and their event reducers to helpers/apply-events.ts. The stand-in
  * transactions below prove that the harness itself fails when an event is missing or misdirected.
  */
-const OPERATIONS: Operation[] = [...CHANNEL_OPERATIONS];
+const OPERATIONS: Operation[] = [...CHANNEL_OPERATIONS, ...MESSAGE_OPERATIONS, ...SCHEDULED_OPERATIONS];
 
 // Every capability declared, so the snapshot and the events speak the same dialect.
 const REGISTER = {

@@ -38,13 +38,18 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
       if (view) Object.assign(view, e.data);
     }
   },
+  // Clients keep both lists in delivery order (reference §2), ties by ID.
   scheduled_messages: (s, e) => {
     if (e.op === 'remove') removeOne(s, 'scheduled_messages', 'scheduled_message_id', e.scheduled_message_id);
-    else upsertAll(s, 'scheduled_messages', 'scheduled_message_id', e.op === 'add' ? (e.scheduled_messages as Row[]) : [e.scheduled_message as Row]);
+    else if (e.op === 'add' || e.op === 'update') upsertAll(s, 'scheduled_messages', 'scheduled_message_id', e.op === 'add' ? (e.scheduled_messages as Row[]) : [e.scheduled_message as Row]);
+    else throw new Error(`apply-events: scheduled_messages/${e.op} is not handled`);
+    sortByDelivery(s, 'scheduled_messages', 'scheduled_message_id');
   },
   reminders: (s, e) => {
     if (e.op === 'remove') removeOne(s, 'reminders', 'reminder_id', e.reminder_id);
-    else upsertAll(s, 'reminders', 'reminder_id', e.reminders as Row[]);
+    else if (e.op === 'add') upsertAll(s, 'reminders', 'reminder_id', e.reminders as Row[]);
+    else throw new Error(`apply-events: reminders/${e.op} is not handled`);
+    sortByDelivery(s, 'reminders', 'reminder_id');
   },
   realm_linkifiers: (s, e) => {
     s.realm_linkifiers = e.realm_linkifiers;
@@ -138,6 +143,11 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     } else throw new Error(`apply-events: realm_user/${e.op} is not handled yet`);
   },
 };
+
+function sortByDelivery(s: Snapshot, field: string, key: string): void {
+  const rows = (s[field] ?? []) as Row[];
+  rows.sort((a, b) => (a.scheduled_delivery_timestamp as number) - (b.scheduled_delivery_timestamp as number) || (a[key] as number) - (b[key] as number));
+}
 
 /** Every list of channel objects in a snapshot, and in each the row of one channel. */
 const CHANNEL_LISTS = ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed', 'realm_default_streams'];

@@ -10,9 +10,6 @@ import { call, credentials, startTestServer } from '../helpers/test-server.js';
  * removing it from this list; the test fails when the list is stale.
  */
 const NOT_YET_IMPLEMENTED = [
-  // Issue 5: messages, scheduled messages, reminders.
-  'create-scheduled-message', 'update-scheduled-message', 'get-scheduled-messages', 'delete-scheduled-message',
-  'create-message-reminder', 'get-reminders', 'delete-reminder',
   // Issue 6: users, statuses, drafts, snippets, navigation views, linkifiers.
   'update-status', 'update-status-for-user', 'get-user-status', 'create-drafts', 'get-drafts', 'edit-draft', 'delete-draft',
   'update-user', 'create-user', 'deactivate-user', 'get-users', 'get-user', 'get-own-user', 'fetch-api-key',

@@ -24,8 +24,11 @@ function parseTo(raw: string): unknown {
   }
 }
 
-/** Whether the sender may know the channel exists: metadata access, or a bot acting for an owner who does. */
-function knows(tables: Tables, sender: UserRow, channel: ChannelRow): boolean {
+/**
+ * Whether a sender may know the channel exists (send-message, scheduled messages): metadata access, or a
+ * bot acting for an owner who does. A channel they may not know answers like a missing one.
+ */
+export function senderKnowsChannel(tables: Tables, sender: UserRow, channel: ChannelRow): boolean {
   return channelMetadataAccess(tables, sender, channel) || mayReachChannelForSending(tables, sender, channel);
 }
 
@@ -36,11 +39,11 @@ export function readRecipient(tables: Tables, sender: UserRow, type: string, toR
     if (typeof to === 'number' && Number.isInteger(to)) {
       channel = tables.channels[String(to)];
       // A channel the sender may not know answers like a missing one (no leak of its name).
-      if (!channel || !knows(tables, sender, channel)) throw streamIdDoesNotExist(to);
+      if (!channel || !senderKnowsChannel(tables, sender, channel)) throw streamIdDoesNotExist(to);
     } else if (typeof to === 'string' || (Array.isArray(to) && to.length === 1 && typeof to[0] === 'string')) {
       const name = (typeof to === 'string' ? to : (to[0] as string)).trim();
       channel = channelByName(tables, name);
-      if (!channel || !knows(tables, sender, channel)) throw streamNameDoesNotExist(name);
+      if (!channel || !senderKnowsChannel(tables, sender, channel)) throw streamNameDoesNotExist(name);
     } else throw badRequest('Invalid data type for channel ID');
     if (topicRaw === undefined) throw badRequest('Missing topic');
     return { type: 'stream', channel, topic: readTopic(topicRaw, features) };

@@ -1,3 +1,5 @@
+import { pendingReminders, presentReminder } from '../../domain/reminders/present.js';
+import { presentScheduledMessage, undeliveredScheduledMessages } from '../../domain/scheduled/present.js';
 import { presentTopic } from '../../domain/topics.js';
 import type { SnapshotContext } from './context.js';
 
@@ -23,45 +25,19 @@ export function drafts(ctx: SnapshotContext): unknown[] {
 
 /**
  * Type `scheduled_messages` (§2.1, reference §2): the viewer's undelivered messages, pending and
- * failed, by delivery time; `type` in its canonical form (stored so: stream or private).
+ * failed, by delivery time, presented as the list operation and the events present them.
  */
 export function scheduledMessages(ctx: SnapshotContext): unknown[] {
   const viewer = ctx.viewer;
   if (viewer === null) return [];
-  return Object.values(ctx.tables.scheduled_messages)
-    .filter((s) => s.sender_id === viewer.user_id && s.delivered_message_id === null)
-    .sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.scheduled_message_id - b.scheduled_message_id)
-    .map((s) => {
-      const out: Record<string, unknown> = {
-        scheduled_message_id: s.scheduled_message_id,
-        type: s.type,
-        to: Array.isArray(s.to) ? [...s.to] : s.to,
-        content: s.content,
-        rendered_content: s.rendered_content,
-        scheduled_delivery_timestamp: s.scheduled_delivery_timestamp,
-        read_by_sender: s.read_by_sender,
-        failed: s.failed,
-      };
-      if (s.type === 'stream') out.topic = presentTopic(s.topic, ctx.options.client);
-      return out;
-    });
+  return undeliveredScheduledMessages(ctx.tables, viewer.user_id).map((s) => presentScheduledMessage(s, ctx.options.client));
 }
 
-/** Type `reminders` (§2.12, C3): the spec's four fields plus the reference's compatible extras. */
+/** Type `reminders` (§2.12, C3): the viewer's pending reminders, presented as the list and events do. */
 export function reminders(ctx: SnapshotContext): unknown[] {
-  return own(ctx, ctx.tables.reminders)
-    .filter((r) => r.delivered_message_id === null)
-    .sort((a, b) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || a.reminder_id - b.reminder_id)
-    .map((r) => ({
-      reminder_id: r.reminder_id,
-      message_id: r.message_id,
-      scheduled_delivery_timestamp: r.scheduled_delivery_timestamp,
-      note: r.note,
-      type: 'private',
-      to: [r.user_id],
-      failed: r.failed,
-      reminder_target_message_id: r.message_id,
-    }));
+  const viewer = ctx.viewer;
+  if (viewer === null) return [];
+  return pendingReminders(ctx.tables, viewer.user_id).map(presentReminder);
 }
 
 /** Type `saved_snippets` (§2.10). */

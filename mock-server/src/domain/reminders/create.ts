@@ -1,0 +1,60 @@
+import { REGISTER_LIMITS } from '../../events/register-state.js';
+import type { Tx } from '../../store/store.js';
+import type { RealmState, ReminderRow, UserRow } from '../../store/state.js';
+import type { ActorContext } from '../actor.js';
+import { badRequest, invalidMessage, missingResource } from '../errors.js';
+import { visibleMessage } from '../messages/visibility.js';
+import { checkFuture } from '../scheduled/validate.js';
+import { emitReminderAdd, emitReminderRemove, pendingReminders, presentReminder } from './present.js';
+
+export interface ReminderParams {
+  message_id?: number;
+  scheduled_delivery_timestamp?: number;
+  note: string;
+}
+
+/** Register advertises the limit (§4.21 max_reminder_note_length); one number for both. */
+const MAX_NOTE_LENGTH = REGISTER_LIMITS.max_reminder_note_length;
+
+/**
+ * POST /reminders (spec §4.19). Every parameter is optional (C20), so a missing one is answered by the
+ * check it fails: no time is not a future time, no message is no visible message. Checks in the
+ * reference's order: the time (before the message is looked up), the message (visible to the caller,
+ * one text for missing and invisible so nothing leaks), then the note (text ours; the reference leaves
+ * it unconfirmed). Reminders take their IDs from the scheduled-message sequence (state.ts).
+ */
+export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): number {
+  checkFuture(p.scheduled_delivery_timestamp, actor.now);
+  const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
+  if (!message) throw invalidMessage();
+  if ([...p.note].length > MAX_NOTE_LENGTH) throw badRequest(`Maximum reminder note length: ${MAX_NOTE_LENGTH} characters`);
+  const id = tx.nextId('scheduled_messages');
+  const row: ReminderRow = {
+    reminder_id: id,
+    user_id: actor.user.user_id,
+    message_id: message.id,
+    scheduled_delivery_timestamp: p.scheduled_delivery_timestamp,
+    note: p.note,
+    failed: false,
+    delivered_message_id: null,
+  };
+  tx.put('reminders', id, row);
+  emitReminderAdd(tx, row);
+  return id;
+}
+
+/**
+ * DELETE /reminders/{id} (companion, reference §4.19 "Related"): only the caller's pending reminders;
+ * anyone else's, one already delivered or failed, and a scheduled message's ID are all 404 (text ours).
+ */
+export function deleteReminder(tx: Tx, user: UserRow, id: number): void {
+  const row = tx.tables.reminders[String(id)];
+  if (!row || row.user_id !== user.user_id || row.delivered_message_id !== null || row.failed) throw missingResource('Reminder does not exist');
+  tx.delete('reminders', id);
+  emitReminderRemove(tx, row);
+}
+
+/** GET /reminders (companion): `{reminders}`, by delivery time. */
+export function listReminders(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+  return pendingReminders(tables, user.user_id).map(presentReminder);
+}

@@ -1,0 +1,65 @@
+import { features } from '../../config/features.js';
+import type { Tx } from '../../store/store.js';
+import type { MessageRow, RealmState, ReminderRow } from '../../store/state.js';
+import type { SendContext } from '../messages/send.js';
+import { messageVisibleTo } from '../messages/visibility.js';
+import type { DeliveryOptions } from '../scheduled/deliver.js';
+import { LATE_REASON } from '../scheduled/deliver.js';
+import { notifyUser, quote } from '../scheduled/notify.js';
+import { emitReminderRemove } from './present.js';
+
+/**
+ * Delivering a reminder (spec §4.19 "Schedules a reminder to the current user that links the message";
+ * reference §4.19): at its time the Notification Bot sends the user a direct message linking the
+ * message and quoting the note, and the reminder leaves the list (`reminders` / `remove`).
+ *
+ * It fails when the user can no longer see the message (or it is gone), or when start-up found it more
+ * than ten minutes overdue (the rule of scheduled messages, reference §4.1 "Delivery"). A failed
+ * reminder is kept with `failed` true but leaves the list with `reminders` / `remove` too (no update
+ * event exists for reminders, and nothing can revive one); the Notification Bot says it could not be
+ * delivered, without showing or linking the message. A deactivated user is told nothing.
+ */
+export function deliverReminder(tx: Tx, id: number, options: DeliveryOptions): void {
+  const row = tx.tables.reminders[String(id)];
+  if (!row || row.failed || row.delivered_message_id !== null) return;
+  const realm = tx.tables.realm.realm;
+  const ctx: SendContext = { realm, features: features(realm.feature_level), now: row.scheduled_delivery_timestamp };
+  const user = tx.tables.users[String(row.user_id)];
+  const message = tx.tables.messages[String(row.message_id)];
+  if (options.late || !user?.is_active || !message || !messageVisibleTo(tx.tables, user, message)) {
+    const failed: ReminderRow = { ...row, failed: true };
+    tx.put('reminders', id, failed);
+    emitReminderRemove(tx, failed);
+    const reason = options.late ? LATE_REASON : 'The message is no longer visible to you.';
+    if (user) notifyUser(tx, { ...ctx, now: options.late ? options.now : ctx.now }, user, withNote(`I couldn't deliver a reminder you asked for. Reason: ${reason}`, row.note));
+    return;
+  }
+  const sent = notifyUser(tx, ctx, user, reminderContent(tx.tables, message, row.note));
+  const delivered: ReminderRow = { ...row, delivered_message_id: sent?.id ?? null, failed: sent === null };
+  tx.put('reminders', id, delivered);
+  emitReminderRemove(tx, delivered);
+}
+
+/** The reminder's text (ours): a link to the message, who sent it and where, then the note quoted. */
+export function reminderContent(tables: Pick<RealmState, 'channels' | 'users'>, message: MessageRow, note: string): string {
+  const sender = tables.users[String(message.sender_id)]?.full_name ?? `user ${message.sender_id}`;
+  const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
+  const where = channel ? ` in ${message.subject === '' ? `#**${channel.name}**` : `#**${channel.name}>${message.subject}**`}` : '';
+  return withNote(`Here is the reminder you asked for: [this message](${messageLink(tables, message)}) from @_**${sender}**${where}.`, note);
+}
+
+function withNote(text: string, note: string): string {
+  return note === '' ? text : `${text}\n\n${quote(note)}`;
+}
+
+/** The web client's link to a message in its conversation (`#narrow/…/near/{id}`). */
+function messageLink(tables: Pick<RealmState, 'channels'>, message: MessageRow): string {
+  const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
+  if (channel) return `#narrow/channel/${channel.stream_id}-${encodeHash(channel.name.replace(/ /g, '-'))}/topic/${encodeHash(message.subject)}/near/${message.id}`;
+  return `#narrow/dm/${(message.dm_user_ids ?? []).join(',')}/near/${message.id}`;
+}
+
+/** Hash components as the web client writes them: percent-encoding with `.` in place of `%`. */
+function encodeHash(text: string): string {
+  return encodeURIComponent(text).replace(/\./g, '%2E').replace(/%/g, '.');
+}
