@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
+import { topicLinks } from '../markdown.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 
 /**
@@ -8,7 +9,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
  * so each queue's apply_markdown picks one; `_gravatar` marks senders whose avatar a client computes
  * itself (avatar_url null with client_gravatar). `flags` are per recipient and travel beside the message.
  */
-export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | 'realm'>, m: MessageRow): Record<string, unknown> {
+export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | 'realm' | 'linkifiers'>, m: MessageRow): Record<string, unknown> {
   const sender = tables.users[String(m.sender_id)];
   const out: Record<string, unknown> = {
     id: m.id,
@@ -28,8 +29,8 @@ export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | '
     subject: m.subject,
     submessages: m.submessages.map((s) => ({ ...s })),
     timestamp: m.timestamp,
-    // Linkifier matches in the topic arrive with the linkifier work of issue 5/6.
-    topic_links: [],
+    // §2.5 topic_links: the realm's linkifiers applied to the topic as they are now.
+    topic_links: m.type === 'stream' ? topicLinks(m.subject, Object.values(tables.linkifiers)) : [],
     _gravatar: sender?.avatar_source === 'G',
   };
   if (m.stream_id !== null) out.stream_id = m.stream_id;
