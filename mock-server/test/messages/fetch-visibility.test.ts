@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import type { MessageRow, RealmState } from '../../src/store/state.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
+import { call } from '../helpers/test-server.js';
 import {
   HISTORICAL,
   INVALID_MESSAGE,
@@ -16,9 +15,9 @@ import {
   pick,
   receivedFlags,
   tables,
-  type Creds,
   type Json,
   type Role,
+  useDemo,
 } from './support.js';
 
 /**
@@ -30,19 +29,11 @@ import {
  * exactly like a message that does not exist.
  */
 
-let server: MockServer;
-let who: Creds;
-let t: RealmState;
-beforeAll(async () => {
-  server = await startTestServer();
-  who = credentials(server) as Creds;
-  t = tables(server);
-});
-afterAll(() => server.close());
+const env = useDemo();
 
 const uid = (role: string) => WORLD.credentials[role]!.user_id;
 const inChannel = (kind: string) => (m: MessageRow) => m.type === 'stream' && m.stream_id === channelId(kind);
-const received = (m: MessageRow, role: string) => receivedFlags(t, uid(role), m.id) !== undefined;
+const received = (m: MessageRow, role: string) => receivedFlags(env.t, uid(role), m.id) !== undefined;
 const roleIds = () => new Set(ROLES.map(uid));
 const dmOfRoles = (size: (n: number) => boolean) => (m: MessageRow) =>
   m.type === 'private' && size(m.dm_user_ids!.length) && m.dm_user_ids!.every((id) => roleIds().has(id));
@@ -71,10 +62,10 @@ const ROWS = Object.keys(KINDS).flatMap((kind) => ROLES.map((role) => [kind, rol
 
 describe('GET /messages/{id}: visibility, every kind of message × every role (spec §4.3)', () => {
   it.each(ROWS)('%s, fetched by %s', async (kind, role) => {
-    const m = KINDS[kind]!(t);
-    const before = receivedFlags(t, uid(role), m.id);
-    const res = await fetchMessage(server, who[role]!, m.id);
-    if (expectedVisible(t, uid(role), m)) {
+    const m = KINDS[kind]!(env.t);
+    const before = receivedFlags(env.t, uid(role), m.id);
+    const res = await fetchMessage(env.server, env.who[role]!, m.id);
+    if (expectedVisible(env.t, uid(role), m)) {
       expect(res.status).toBe(200);
       const message = res.body.message as Json;
       expect(message.id).toBe(m.id);
@@ -85,74 +76,74 @@ describe('GET /messages/{id}: visibility, every kind of message × every role (s
       expect(res.body).toEqual(INVALID_MESSAGE);
     }
     // Fetching is a read: it neither delivers the message to the caller nor changes their flags.
-    expect(receivedFlags(t, uid(role), m.id)).toEqual(before);
+    expect(receivedFlags(env.t, uid(role), m.id)).toEqual(before);
   });
 });
 
 describe('the cases the table exists for, stated without the model', () => {
   it('a subscriber who joined a protected-history channel late cannot fetch older messages, only newer ones', async () => {
-    const old = KINDS['private protected history, from before member_2 joined']!(t);
-    const recent = KINDS['private protected history, after member_2 joined']!(t);
-    expect(t.subscriptions[`${uid('member_2')}:${channelId('private_protected')}`]?.active).toBe(true);
-    expect((await fetchMessage(server, who.member_2!, old.id)).body).toEqual(INVALID_MESSAGE);
-    expect((await fetchMessage(server, who.member_2!, recent.id)).status).toBe(200);
+    const old = KINDS['private protected history, from before member_2 joined']!(env.t);
+    const recent = KINDS['private protected history, after member_2 joined']!(env.t);
+    expect(env.t.subscriptions[`${uid('member_2')}:${channelId('private_protected')}`]?.active).toBe(true);
+    expect((await fetchMessage(env.server, env.who.member_2!, old.id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, env.who.member_2!, recent.id)).status).toBe(200);
     // The world file names one such pair too.
     const named = WORLD.messages.protected_history;
-    expect((await fetchMessage(server, who.member_2!, named.hidden_id)).body).toEqual(INVALID_MESSAGE);
-    expect((await fetchMessage(server, who.member_2!, named.visible_id)).status).toBe(200);
+    expect((await fetchMessage(env.server, env.who.member_2!, named.hidden_id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, env.who.member_2!, named.visible_id)).status).toBe(200);
   });
 
   it('a guest reads the web-public channel without subscribing, as historical', async () => {
-    const m = KINDS['web-public channel, not received by the guest']!(t);
-    const res = await fetchMessage(server, who.guest!, m.id);
+    const m = KINDS['web-public channel, not received by the guest']!(env.t);
+    const res = await fetchMessage(env.server, env.who.guest!, m.id);
     expect(res.status).toBe(200);
     expect((res.body.message as Json).flags).toEqual(HISTORICAL);
   });
 
   it('a private channel with shared history is read through a granting group, a subscription, or not at all', async () => {
-    const m = KINDS['private shared history, not received by the administrator']!(t);
+    const m = KINDS['private shared history, not received by the administrator']!(env.t);
     // 54: can_add_subscribers_group = member_3 + administrators; the administrator is not subscribed.
-    expect((await fetchMessage(server, who.administrator!, m.id)).body).toMatchObject({ result: 'success', message: { flags: HISTORICAL } });
-    expect((await fetchMessage(server, who.moderator!, m.id)).body).toEqual(INVALID_MESSAGE);
-    const notJoined = KINDS['public channel, never received by a former subscriber']!(t);
-    expect((await fetchMessage(server, who.guest!, notJoined.id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, env.who.administrator!, m.id)).body).toMatchObject({ result: 'success', message: { flags: HISTORICAL } });
+    expect((await fetchMessage(env.server, env.who.moderator!, m.id)).body).toEqual(INVALID_MESSAGE);
+    const notJoined = KINDS['public channel, never received by a former subscriber']!(env.t);
+    expect((await fetchMessage(env.server, env.who.guest!, notJoined.id)).body).toEqual(INVALID_MESSAGE);
   });
 
   it('subscribing late opens shared history (as historical) but never protected history', async () => {
-    const { realm, who: w } = await freshRealm(server);
-    const rt = tables(server, realm);
+    const { realm, who: w } = await freshRealm(env.server);
+    const rt = tables(env.server, realm);
     const shared = pick(rt, 'shared-history message', inChannel('private_shared'));
     const prot = pick(rt, 'protected message', inChannel('private_protected'));
-    expect((await fetchMessage(server, w.member_2!, shared.id)).body).toEqual(INVALID_MESSAGE);
-    expect((await fetchMessage(server, w.member_3!, prot.id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, w.member_2!, shared.id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, w.member_3!, prot.id)).body).toEqual(INVALID_MESSAGE);
     for (const [kind, role] of [['private_shared', 'member_2'], ['private_protected', 'member_3']] as const) {
       const form = { subscriptions: JSON.stringify([{ name: WORLD.channels[kind]!.name }]), principals: JSON.stringify([uid(role)]) };
-      const res = await call(server, 'POST', '/api/v1/users/me/subscriptions', { as: w.administrator!, form });
+      const res = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: w.administrator!, form });
       expect(res.status).toBe(200);
     }
-    expect((await fetchMessage(server, w.member_2!, shared.id)).body).toMatchObject({ message: { id: shared.id, flags: HISTORICAL } });
-    expect((await fetchMessage(server, w.member_3!, prot.id)).body).toEqual(INVALID_MESSAGE);
+    expect((await fetchMessage(env.server, w.member_2!, shared.id)).body).toMatchObject({ message: { id: shared.id, flags: HISTORICAL } });
+    expect((await fetchMessage(env.server, w.member_3!, prot.id)).body).toEqual(INVALID_MESSAGE);
   });
 
   it('a member reads a public-channel message they never received, flagged historical', async () => {
-    const m = KINDS['public channel, never received by a former subscriber']!(t);
-    expect((await fetchMessage(server, who.member_3!, m.id)).body).toMatchObject({ message: { id: m.id, flags: HISTORICAL } });
+    const m = KINDS['public channel, never received by a former subscriber']!(env.t);
+    expect((await fetchMessage(env.server, env.who.member_3!, m.id)).body).toMatchObject({ message: { id: m.id, flags: HISTORICAL } });
   });
 
   it('messages of an archived channel stay readable (reference §4.3)', async () => {
-    const m = KINDS['archived channel']!(t);
-    expect(t.channels[String(m.stream_id)]!.is_archived).toBe(true);
+    const m = KINDS['archived channel']!(env.t);
+    expect(env.t.channels[String(m.stream_id)]!.is_archived).toBe(true);
     const subscriber = ROLES.find((r) => received(m, r))!;
-    expect((await fetchMessage(server, who[subscriber]!, m.id)).status).toBe(200);
+    expect((await fetchMessage(env.server, env.who[subscriber]!, m.id)).status).toBe(200);
     // A non-subscriber who may read the (public) channel gets it as history.
-    expect((await fetchMessage(server, who.moderator!, m.id)).body).toMatchObject({ message: { flags: HISTORICAL } });
+    expect((await fetchMessage(env.server, env.who.moderator!, m.id)).body).toMatchObject({ message: { flags: HISTORICAL } });
   });
 
   it('direct messages are visible to their participants only', async () => {
     for (const kind of ['direct message between two roles', 'group direct message', 'direct message to oneself']) {
-      const m = KINDS[kind]!(t);
+      const m = KINDS[kind]!(env.t);
       for (const role of ROLES) {
-        const res = await fetchMessage(server, who[role]!, m.id);
+        const res = await fetchMessage(env.server, env.who[role]!, m.id);
         expect([role, res.status]).toEqual([role, m.dm_user_ids!.includes(uid(role)) ? 200 : 400]);
       }
     }
@@ -160,7 +151,7 @@ describe('the cases the table exists for, stated without the model', () => {
 });
 
 describe('an invisible message answers exactly like a missing one (reference "Shared access checks")', () => {
-  const newest = () => Math.max(...messages(t).map((m) => m.id));
+  const newest = () => Math.max(...messages(env.t).map((m) => m.id));
 
   it.each([
     ['ID 0', () => 0],
@@ -170,8 +161,8 @@ describe('an invisible message answers exactly like a missing one (reference "Sh
     ['a huge ID (largest 64-bit integer)', () => '9223372036854775807'],
   ])('%s', async (_label, id) => {
     // member_2 joined the protected-history channel after this message.
-    const missing = await fetchMessage(server, who.member_2!, id());
-    const invisible = await fetchMessage(server, who.member_2!, KINDS['private protected history, from before member_2 joined']!(t).id);
+    const missing = await fetchMessage(env.server, env.who.member_2!, id());
+    const invisible = await fetchMessage(env.server, env.who.member_2!, KINDS['private protected history, from before member_2 joined']!(env.t).id);
     expect(invisible.body).toEqual(INVALID_MESSAGE);
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual(INVALID_MESSAGE);
@@ -179,17 +170,17 @@ describe('an invisible message answers exactly like a missing one (reference "Sh
   });
 
   it('with parameters given, too', async () => {
-    const hidden = KINDS['direct message between two roles']!(t);
+    const hidden = KINDS['direct message between two roles']!(env.t);
     const outsider = ROLES.find((r) => !hidden.dm_user_ids!.includes(uid(r)))!;
     const query = { apply_markdown: 'false', allow_empty_topic_name: 'true' };
-    const invisible = await fetchMessage(server, who[outsider]!, hidden.id, query);
-    const missing = await fetchMessage(server, who[outsider]!, 0, query);
+    const invisible = await fetchMessage(env.server, env.who[outsider]!, hidden.id, query);
+    const missing = await fetchMessage(env.server, env.who[outsider]!, 0, query);
     expect([invisible.status, invisible.body]).toEqual([400, INVALID_MESSAGE]);
     expect(missing.text).toBe(invisible.text);
   });
 
   it.each(['abc', '1.5', '-1', '1e3', '0x10', '%20'])('a path segment %j that is not an integer → 404 (reference §1)', async (segment) => {
-    const res = await fetchMessage(server, who.member!, segment);
+    const res = await fetchMessage(env.server, env.who.member!, segment);
     expect(res.status).toBe(404);
     expect(res.body).toEqual(error('Not Found'));
   });

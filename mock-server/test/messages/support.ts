@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { MockServer } from '../../src/app.js';
 import type { ChannelRow, GroupSettingValue, MessageRow, RealmState, UserRow } from '../../src/store/state.js';
-import { call, credentials, type Reply, type Who } from '../helpers/test-server.js';
+import { afterAll, beforeAll } from 'vitest';
+import { call, credentials, startTestServer, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
  * Helpers of the single-message tests (spec §2.5, §4.3, §4.13; reference §4.3, §4.13). Requests go
@@ -134,4 +135,21 @@ export function expectedVisible(t: RealmState, userId: number, m: MessageRow): b
   if (m.type !== 'stream') return false;
   const channel = t.channels[String(m.stream_id)]!;
   return channel.history_public_to_subscribers && contentAccess(t, userOf(t, userId), channel);
+}
+
+/** The demo realm of a file's own server (started before its tests, closed after), its credentials and tables. */
+export interface DemoEnv {
+  server: MockServer;
+  who: Creds;
+  t: RealmState;
+}
+export function useDemo(): DemoEnv {
+  const env = {} as DemoEnv;
+  beforeAll(async () => {
+    env.server = await startTestServer();
+    env.who = credentials(env.server) as Creds;
+    env.t = tables(env.server);
+  });
+  afterAll(() => env.server.close());
+  return env;
 }
