@@ -48,11 +48,21 @@ async function load(url: string, opts: { method: 'GET' | 'POST'; headers: Record
 
 async function main(): Promise<void> {
   const mock = await start([here('../mock-server/src/cli.ts'), 'serve', '--in-memory', '--port', '0', '--zuliprc-dir', '/tmp/teamchat-bench']);
-  const creds = (await (await request(`${mock.url}/__mock/realms/demo/world`)).body.json()) as { world: { credentials: { member: { email: string; api_key: string } } } };
+  const creds = (await (await request(`${mock.url}/__mock/realms/demo/world`)).body.json()) as {
+    world: { credentials: { member: { email: string; api_key: string }; member_2: { full_name: string } } };
+  };
   const who = creds.world.credentials.member;
   const auth = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
   const cases: { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers: Record<string, string> }[] = [
     { name: 'POST /api/v1/messages/render', path: '/api/v1/messages/render', method: 'POST', body: 'content=**hello** _world_', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    // The service syntax: a mention, a channel link, a linkifier match and an emoji (lookups built per render).
+    {
+      name: 'POST /api/v1/messages/render (service syntax)',
+      path: '/api/v1/messages/render',
+      method: 'POST',
+      body: new URLSearchParams({ content: `Hi @**${creds.world.credentials.member_2.full_name}**, see #42 in #**home** :smile:` }).toString(),
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+    },
     { name: 'GET /api/v1/server_settings', path: '/api/v1/server_settings', method: 'GET', headers: { authorization: auth } },
     { name: 'GET /api/v1/streams', path: '/api/v1/streams', method: 'GET', headers: { authorization: auth } },
     // A write per request (in memory): message row, flags of every subscriber, events; the realm grows as it runs.

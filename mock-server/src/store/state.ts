@@ -142,6 +142,12 @@ export type ChannelRow = {
   is_archived: boolean;
   topics_policy: TopicsPolicy;
   recipient_id: number;
+  /**
+   * §2.2 first_message_id, kept with the channel (as the reference server keeps it) so that sending need
+   * not scan the realm's messages; null until the channel has a message. Absent in state files written
+   * before it existed: then it is computed.
+   */
+  first_message_id?: number | null;
 } & Record<ChannelGroupSetting, GroupSettingValue>;
 
 /** Key: `${user_id}:${stream_id}`. Inactive rows remember a past subscription (register `unsubscribed`). */

@@ -79,8 +79,9 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     reactions: [],
     submessages: [],
   };
-  const firstInChannel = isStream && !Object.values(tx.tables.messages).some((m) => m.stream_id === message.stream_id);
+  const firstInChannel = recipient.type === 'stream' && !channelHasMessages(tx, recipient.channel);
   tx.put('messages', id, message);
+  if (firstInChannel) tx.put('channels', recipient.channel.stream_id, { ...tx.tables.channels[String(recipient.channel.stream_id)]!, first_message_id: id });
 
   // Who receives it: the channel's active subscribers, or the participants; the sender always.
   const receivers = new Set(isStream ? activeSubscriberIds(tx.tables, recipient.channel.stream_id) : dmUsers!);
@@ -113,6 +114,13 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     emitStreamUpdate({ tx, features: ctx.features, now: ctx.now }, channel, metadataAudience(tx, channel).map((u) => u.user_id), 'first_message_id', id);
   }
   return message;
+}
+
+/** Whether the channel has a message: its first_message_id, or a scan for rows written before that field. */
+function channelHasMessages(tx: Tx, channel: ChannelRow): boolean {
+  const known = tx.tables.channels[String(channel.stream_id)]?.first_message_id;
+  if (known !== undefined) return known !== null;
+  return Object.values(tx.tables.messages).some((m) => m.stream_id === channel.stream_id);
 }
 
 /**

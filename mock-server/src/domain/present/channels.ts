@@ -113,7 +113,7 @@ export function presentChannel(
     message_retention_days: channel.message_retention_days,
     history_public_to_subscribers: channel.history_public_to_subscribers,
     topics_policy: channel.topics_policy,
-    first_message_id: stats.first_message_id,
+    first_message_id: channel.first_message_id !== undefined ? channel.first_message_id : stats.first_message_id,
     folder_id: channel.folder_id,
     is_recently_active: stats.timestamps.some((t) => t > ctx.now - 7 * DAY && t <= ctx.now),
     stream_weekly_traffic:

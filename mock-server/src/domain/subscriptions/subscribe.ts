@@ -142,6 +142,7 @@ function createChannel(tx: Tx, actor: ActorContext, p: SubscribeParams, name: st
     name,
     description,
     rendered_description: renderMarkdown(description, { tables: tx.tables, author: actor.user }),
+    first_message_id: null,
     date_created: actor.now,
     creator_id: actor.user.user_id,
     invite_only: p.invite_only,
