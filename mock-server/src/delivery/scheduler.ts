@@ -77,6 +77,9 @@ export class Scheduler {
     this.store.watch((change) => {
       // A realm created, replaced or removed has rows of its own: forget what was stuck in its predecessor.
       if (change.table === null) for (const key of [...this.#stuck]) if (key.startsWith(`${change.realm}:`)) this.#stuck.delete(key);
+      // A stuck item whose row changed (edited, given a new time) gets another chance.
+      if (change.table === 'scheduled_messages') this.#stuck.delete(`${change.realm}:scheduled:${change.key}`);
+      if (change.table === 'reminders') this.#stuck.delete(`${change.realm}:reminder:${change.key}`);
       if (change.table === null || change.table === 'realm' || change.table === 'scheduled_messages' || change.table === 'reminders') this.#markDirty(change.realm);
     });
   }

@@ -35,8 +35,15 @@ const publicMessageOf = (role: string) => pick(t, `public message by ${role}`, (
 const newest = (): MessageRow => messages(t).at(-1)!;
 const silent = (userId: number) => `@_**${userOf(t, userId).full_name}|${userId}**`;
 
-/** The fenced block opened by ```` ```{kind} ```` (any fence length), or undefined. */
+/** The `>` quote of a post (its lines without the markers), or the fenced block opened by ```` ```{kind} ````. */
 function block(content: string, kind: 'quote' | 'spoiler'): string | undefined {
+  if (kind === 'quote') {
+    const lines = content.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('>'));
+    if (start < 0) return undefined;
+    const end = lines.findIndex((l, i) => i > start && !l.startsWith('>'));
+    return lines.slice(start, end < 0 ? undefined : end).map((l) => l.replace(/^> ?/, '')).join('\n');
+  }
   const match = new RegExp(`^(\`{3,})${kind}[^\\n]*\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(content);
   return match?.[2];
 }
@@ -145,6 +152,26 @@ describe('what can be reported', () => {
     const posted = await reportOne('member', m, { report_type: 'other', description: 'Dangerous ``` advice' });
     expect(block(posted.content, 'spoiler')).toBe(content);
     expect(block(posted.content, 'quote')).toBe('**Other reason**. Dangerous ``` advice');
+  });
+
+  it('fences the original message or the description leave open cannot swallow the rest of the post', async () => {
+    const content = 'Careful:\n~~~\nnever closed';
+    const sent = await call(server, 'POST', '/api/v1/messages', { as: who.member_2!, form: { type: 'stream', to: String(channelId('public')), topic: 'fences', content } });
+    const m = t.messages[String(sent.body.id)]!;
+    const posted = await reportOne('member', m, { report_type: 'other', description: 'See below\n~~~' });
+    // The spoiler holds the message, its open fence closed before the spoiler's own fence.
+    expect(block(posted.content, 'spoiler')).toBe(`${content}\n~~~`);
+    expect(posted.rendered_content).toMatch(/<div class="spoiler-content" aria-hidden="true">[\s\S]*never closed[\s\S]*<\/div><\/div>$/);
+    expect(posted.rendered_content.match(/<blockquote>/g)).toHaveLength(1);
+  });
+
+  it('a message too long to quote whole is cut and marked, and the post stays within max_message_length', async () => {
+    const content = 'x'.repeat(10_000);
+    const sent = await call(server, 'POST', '/api/v1/messages', { as: who.member_2!, form: { type: 'stream', to: String(channelId('public')), topic: 'long', content } });
+    const m = t.messages[String(sent.body.id)]!;
+    const posted = await reportOne('member', m, { report_type: 'other', description: 'y'.repeat(1000) });
+    expect(block(posted.content, 'spoiler')).toBe(`${'x'.repeat(8500)}\n[message truncated]`);
+    expect([...posted.content].length).toBeLessThanOrEqual(10_000);
   });
 });
 

@@ -76,8 +76,9 @@ describe('failure: the message stays listed with failed true, and the Notificati
     ['the channel was archived', { to: '52', topic: 't' }, () => call(env.server, 'DELETE', '/api/v1/streams/52', { as: env.who.administrator! }), '#**alarm>t**', () => "Not authorized to send to channel 'alarm'"],
     ['the sender may no longer post', { topic: 't' }, () => patch(51, { can_send_message_group: JSON.stringify({ new: 3 }) }), '#**home>t**', () => 'You do not have permission to post in this channel.'],
     ['the topic is now refused', { topic: '' }, () => patch(51, { topics_policy: 'disable_empty_topic' }), '#**home**', () => 'Sending messages to the general chat is not allowed in this channel.'],
-    ['the sender left a private channel', { to: '54', topic: 't' }, () => unsubscribe(env.server, env.who.member!, ['models team']), '#**models team>t**', () => "Channel with ID '54' does not exist"],
-    ['a recipient was deactivated', { type: 'direct', to: '[15]' }, () => setActive(env.server, env.realm, 15, false), '@_**Maribel Kunze**', () => `'${email15()}' is no longer using Zulip.`],
+    // The channel's name is not repeated to someone who may no longer know it (it may have been renamed since).
+    ['the sender left a private channel', { to: '54', topic: 't' }, () => unsubscribe(env.server, env.who.member!, ['models team']), 'a channel you can no longer access', () => "Channel with ID '54' does not exist"],
+    ['a recipient was deactivated', { type: 'direct', to: '[15]' }, () => setActive(env.server, env.realm, 15, false), '@_**Maribel Kunze|15**', () => `'${email15()}' is no longer using Zulip.`],
   ];
   it.each(cases)('%s', async (_name, form, change, where, reason) => {
     const id = (await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { ...form, content: 'Line one\n\nline two', scheduled_delivery_timestamp: at(60) }))).body.scheduled_message_id as number;

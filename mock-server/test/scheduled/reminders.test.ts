@@ -108,7 +108,7 @@ describe('reminders events and delivery', () => {
     expect(message).toMatchObject({ sender_id: 22, dm_user_ids: [14, 22], timestamp: nowOf(env.server, env.realm), client: 'Internal' });
     const topic = tables(env.server, env.realm).messages['1090']!.subject;
     const link = `#narrow/channel/51-home/topic/${encodeURIComponent(topic).replace(/%/g, '.')}/near/1090`;
-    expect(message.content).toBe(`Here is the reminder you asked for: [this message](${link}) from @_**Maribel Kunze** in #**home>${topic}**.\n\n> Reply\n> before noon`);
+    expect(message.content).toBe(`Here is the reminder you asked for: [this message](${link}) from @_**Maribel Kunze|15** in #**home>${topic}**.\n\n> Reply\n> before noon`);
     expect(tables(env.server, env.realm).reminders[String(id)]).toMatchObject({ delivered_message_id: message.id, failed: false });
     expect(await drain(env.server, env.who.member!, queue.queueId)).toEqual([
       expect.objectContaining({ type: 'message', flags: [], message: expect.objectContaining({ id: message.id }) }),

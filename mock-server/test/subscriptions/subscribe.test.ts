@@ -187,6 +187,13 @@ describe('creating channels (§3 creation defaults)', () => {
     expect(created('no empties')?.topics_policy).toBe('disable_empty_topic');
   });
 
+  it('refuses a new name holding a lone surrogate (JSON can carry one; it is no character and no link can encode it)', async () => {
+    const form = { subscriptions: '[{"name": "odd\\ud800name"}]' };
+    const res = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: env.who.member!, form });
+    expect(res.body).toEqual(error('Invalid character in channel name, at position 4.'));
+    expect(Object.values(tables(env.server, env.realm).channels).some((c) => c.name.startsWith('odd'))).toBe(false);
+  });
+
   it('refuses a guest creating a channel', async () => {
     expect((await subscribe(env.server, env.who.guest!, ['guest room'])).body).toEqual(INSUFFICIENT);
     expect(created('guest room')).toBeUndefined();

@@ -64,8 +64,9 @@ export function checkChannelName(name: string): void {
   const chars = [...name];
   for (let i = 0; i < chars.length; i++) {
     const code = chars[i]!.codePointAt(0)!;
-    // Control characters and the Unicode non-characters are refused, as the reference server does.
-    if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe) {
+    // Control characters and the Unicode non-characters are refused, as the reference server does; so are
+    // lone surrogates (JSON can carry them, but they are no character and no URL can encode them).
+    if ((code >= 0xd800 && code <= 0xdfff) || code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe) {
       throw badRequest(`Invalid character in channel name, at position ${i + 1}.`);
     }
   }

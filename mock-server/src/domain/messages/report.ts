@@ -2,8 +2,9 @@ import type { Tx } from '../../store/store.js';
 import type { MessageRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, invalidMessage } from '../errors.js';
+import { conversationLink, fenced, quote, silentMention, truncate } from '../markdown/syntax.js';
 import { MAX_TOPIC_LENGTH } from '../topics.js';
-import { sendMessage } from './send.js';
+import { MAX_MESSAGE_LENGTH, sendMessage } from './send.js';
 import { visibleMessage } from './visibility.js';
 
 /** §4.13 report_type values and the reference server's labels for them. */
@@ -33,13 +34,16 @@ export function reportMessage(tx: Tx, actor: ActorContext, messageId: number, re
   const sender = tx.tables.users[String(message.sender_id)];
   // The reference answers this when its internal send fails; here that is an archived channel or no bot.
   if (!bot || !sender || channel.is_archived) throw badRequest('Failed to send the message report.');
-  const topic = [...`${sender.full_name} moderation`].slice(0, MAX_TOPIC_LENGTH).join('');
+  const topic = truncate(`${sender.full_name} moderation`, MAX_TOPIC_LENGTH);
   const content = reportText(tx, user, sender, message, LABELS[reportType]!, description, actor.now);
   return sendMessage(tx, actor, { sender: bot, recipient: { type: 'stream', channel, topic }, content, client: 'Internal', readBySender: false });
 }
 
-/** Silent mentions (no notification to either party), `|ID` so that equal names stay unambiguous. */
-const silent = (u: UserRow) => `@_**${u.full_name}|${u.user_id}**`;
+/**
+ * Room for the reported message in the post (reference: the post must stay within max_message_length,
+ * leaving room for the description and the surrounding text); longer messages are cut and marked.
+ */
+const REPORTED_CONTENT_LIMIT = MAX_MESSAGE_LENGTH - 1000 - 500;
 
 /**
  * The report's text (ours; the reference's shape): who reported whose message and when, the reason as a
@@ -47,22 +51,9 @@ const silent = (u: UserRow) => `@_**${u.full_name}|${u.user_id}**`;
  */
 function reportText(tx: Tx, reporter: UserRow, sender: UserRow, message: MessageRow, label: string, description: string, now: number): string {
   const when = new Date(now * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
-  const where =
-    message.type === 'stream'
-      ? `a message in #**${tx.tables.channels[String(message.stream_id)]?.name ?? ''}>${message.subject}**`
-      : 'a direct message';
+  const channel = message.type === 'stream' ? tx.tables.channels[String(message.stream_id)] : undefined;
+  const where = channel ? `a message in ${conversationLink(channel, message.subject)}` : 'a direct message';
   const reason = description.trim() === '' ? `**${label}**.` : `**${label}**. ${description.trim()}`;
-  // A fence longer than any backtick run inside, so quoted text cannot close it early.
-  const fence = '`'.repeat(Math.max(3, ...[...`${message.content}\n${reason}`.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return [
-    `${silent(reporter)} reported ${where} sent by ${silent(sender)} at ${when}.`,
-    '',
-    `${fence}quote`,
-    reason,
-    fence,
-    '',
-    `${fence}spoiler Original message`,
-    message.content,
-    fence,
-  ].join('\n');
+  const original = [...message.content].length > REPORTED_CONTENT_LIMIT ? `${truncate(message.content, REPORTED_CONTENT_LIMIT)}\n[message truncated]` : message.content;
+  return [`${silentMention(reporter)} reported ${where} sent by ${silentMention(sender)} at ${when}.`, '', quote(reason), '', fenced('spoiler Original message', original)].join('\n');
 }

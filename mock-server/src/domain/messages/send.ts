@@ -54,11 +54,12 @@ export function readContent(raw: string): string {
 
 export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): MessageRow {
   const { sender, recipient } = input;
-  const id = tx.nextId('messages');
-  const isStream = recipient.type === 'stream';
   // Rendered as the sender sees the realm: mentions, channel links they may know, linkifiers, emoji.
+  // Checked before anything is written, so a refusal leaves nothing behind even if a caller catches it.
   const rendered = renderMessage(input.content, { tables: tx.tables, author: sender });
   checkGroupMentions(tx.tables, sender, rendered.mentions);
+  const id = tx.nextId('messages');
+  const isStream = recipient.type === 'stream';
   const dmUsers = recipient.type === 'private' ? [...new Set([sender.user_id, ...recipient.users.map((u) => u.user_id)])].sort((a, b) => a - b) : null;
   const message: MessageRow = {
     id,

@@ -5,7 +5,8 @@ import type { SendContext } from '../messages/send.js';
 import { messageVisibleTo } from '../messages/visibility.js';
 import type { DeliveryOptions } from '../scheduled/deliver.js';
 import { LATE_REASON } from '../scheduled/deliver.js';
-import { notifyUser, quote } from '../scheduled/notify.js';
+import { conversationLink, messageLink, quote, silentMention } from '../markdown/syntax.js';
+import { notifyUser } from '../scheduled/notify.js';
 import { emitReminderRemove } from './present.js';
 
 /**
@@ -42,24 +43,13 @@ export function deliverReminder(tx: Tx, id: number, options: DeliveryOptions): v
 
 /** The reminder's text (ours): a link to the message, who sent it and where, then the note quoted. */
 export function reminderContent(tables: Pick<RealmState, 'channels' | 'users'>, message: MessageRow, note: string): string {
-  const sender = tables.users[String(message.sender_id)]?.full_name ?? `user ${message.sender_id}`;
+  const sender = tables.users[String(message.sender_id)];
+  const who = sender ? silentMention(sender) : `user ${message.sender_id}`;
   const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
-  const where = channel ? ` in ${message.subject === '' ? `#**${channel.name}**` : `#**${channel.name}>${message.subject}**`}` : '';
-  return withNote(`Here is the reminder you asked for: [this message](${messageLink(tables, message)}) from @_**${sender}**${where}.`, note);
+  const where = channel ? ` in ${conversationLink(channel, message.subject)}` : '';
+  return withNote(`Here is the reminder you asked for: [this message](${messageLink(tables, message)}) from ${who}${where}.`, note);
 }
 
 function withNote(text: string, note: string): string {
   return note === '' ? text : `${text}\n\n${quote(note)}`;
-}
-
-/** The web client's link to a message in its conversation (`#narrow/…/near/{id}`). */
-function messageLink(tables: Pick<RealmState, 'channels'>, message: MessageRow): string {
-  const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
-  if (channel) return `#narrow/channel/${channel.stream_id}-${encodeHash(channel.name.replace(/ /g, '-'))}/topic/${encodeHash(message.subject)}/near/${message.id}`;
-  return `#narrow/dm/${(message.dm_user_ids ?? []).join(',')}/near/${message.id}`;
-}
-
-/** Hash components as the web client writes them: percent-encoding with `.` in place of `%`. */
-function encodeHash(text: string): string {
-  return encodeURIComponent(text).replace(/\./g, '%2E').replace(/%/g, '.');
 }

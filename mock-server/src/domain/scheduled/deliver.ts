@@ -3,7 +3,9 @@ import type { Tx } from '../../store/store.js';
 import type { RealmState, ScheduledMessageRow } from '../../store/state.js';
 import { ApiError } from '../errors.js';
 import { sendMessage, type SendContext } from '../messages/send.js';
-import { notifyUser, quote } from './notify.js';
+import { conversationLink, quote, silentMention } from '../markdown/syntax.js';
+import { senderKnowsChannel } from '../messages/send-request.js';
+import { notifyUser } from './notify.js';
 import { emitScheduledRemove, emitScheduledUpdate } from './present.js';
 import { checkScheduledMessage } from './validate.js';
 
@@ -44,7 +46,15 @@ export function deliverScheduledMessage(tx: Tx, id: number, options: DeliveryOpt
     fail(tx, row, error.message, ctx);
     return;
   }
-  const message = sendMessage(tx, ctx, { sender, recipient: checked.recipient, content: checked.content, client: row.client, readBySender: row.read_by_sender });
+  let message;
+  try {
+    message = sendMessage(tx, ctx, { sender, recipient: checked.recipient, content: checked.content, client: row.client, readBySender: row.read_by_sender });
+  } catch (error) {
+    // sendMessage refuses before it writes anything, so the refusal can become the failure reason.
+    if (!(error instanceof ApiError)) throw error;
+    fail(tx, row, error.message, ctx);
+    return;
+  }
   const delivered: ScheduledMessageRow = { ...row, delivered_message_id: message.id };
   tx.put('scheduled_messages', id, delivered);
   emitScheduledRemove(tx, delivered);
@@ -59,17 +69,19 @@ function fail(tx: Tx, row: ScheduledMessageRow, reason: string, ctx: SendContext
 }
 
 /** The notice's wording is ours (the demo fixture's failed_notice shows the same style). */
-export function failureNotice(tables: Pick<RealmState, 'channels' | 'users'>, row: ScheduledMessageRow, reason: string): string {
+export function failureNotice(tables: RealmState, row: ScheduledMessageRow, reason: string): string {
   return `I couldn't send the following message to ${destination(tables, row)} at the scheduled time. Reason: ${reason}\n\n${quote(row.content)}`;
 }
 
-function destination(tables: Pick<RealmState, 'channels' | 'users'>, row: ScheduledMessageRow): string {
+/** Where it was going, as far as the sender may still know: a channel they lost sight of stays unnamed. */
+function destination(tables: RealmState, row: ScheduledMessageRow): string {
   if (row.type === 'stream') {
     const channel = tables.channels[String(row.to)];
-    if (!channel) return 'a channel that no longer exists';
-    return row.topic === '' ? `#**${channel.name}**` : `#**${channel.name}>${row.topic}**`;
+    const sender = tables.users[String(row.sender_id)];
+    if (!channel || !sender || !senderKnowsChannel(tables, sender, channel)) return 'a channel you can no longer access';
+    return conversationLink(channel, row.topic);
   }
   const others = (row.to as number[]).filter((id) => id !== row.sender_id);
   if (others.length === 0) return 'yourself';
-  return others.map((id) => `@_**${tables.users[String(id)]?.full_name ?? `user ${id}`}**`).join(', ');
+  return others.map((id) => tables.users[String(id)]).map((u, i) => (u ? silentMention(u) : `user ${others[i]}`)).join(', ');
 }

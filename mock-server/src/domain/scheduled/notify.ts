@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import type { MessageRow, UserRow } from '../../store/state.js';
+import { truncate } from '../markdown/syntax.js';
 import { MAX_MESSAGE_LENGTH, sendMessage, type SendContext } from '../messages/send.js';
 
 /**
@@ -11,14 +12,5 @@ export function notifyUser(tx: Tx, ctx: SendContext, user: UserRow, content: str
   const bot = tx.tables.users[String(ctx.realm.notification_bot_id)];
   // A deactivated user reads nothing; a realm without the bot (an odd import) sends nothing.
   if (!bot || !user.is_active) return null;
-  const text = [...content].slice(0, MAX_MESSAGE_LENGTH).join('');
-  return sendMessage(tx, ctx, { sender: bot, recipient: { type: 'private', users: [user] }, content: text, client: 'Internal', readBySender: true });
-}
-
-/** Markdown quote of a text, line by line (an empty line stays inside the quote). */
-export function quote(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => (line === '' ? '>' : `> ${line}`))
-    .join('\n');
+  return sendMessage(tx, ctx, { sender: bot, recipient: { type: 'private', users: [user] }, content: truncate(content, MAX_MESSAGE_LENGTH), client: 'Internal', readBySender: true });
 }

@@ -2,6 +2,8 @@ import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
 import { badRequest, deliveryNotInFuture, streamIdDoesNotExist } from '../errors.js';
 import { senderKnowsChannel } from '../messages/send-request.js';
+import { renderMessage } from '../markdown.js';
+import { checkGroupMentions } from '../messages/mentions.js';
 import { checkChannelSend, readContent, type Recipient, type SendContext } from '../messages/send.js';
 import { readTopic } from '../topics.js';
 
@@ -59,6 +61,7 @@ export function checkScheduledMessage(tx: Tx, ctx: SendContext, sender: UserRow,
     const topic = readTopic(draft.topic, ctx.features);
     const content = readContent(draft.content);
     checkChannelSend(tx, ctx, sender, channel, topic);
+    checkMentions(tx, sender, content);
     return { type: 'stream', to: streamId, topic, content, recipient: { type: 'stream', channel, topic } };
   }
 
@@ -75,5 +78,11 @@ export function checkScheduledMessage(tx: Tx, ctx: SendContext, sender: UserRow,
     users.push(user);
   }
   const content = readContent(draft.content);
+  checkMentions(tx, sender, content);
   return { type: 'private', to: ids, topic: '', content, recipient: { type: 'private', users } };
+}
+
+/** Group mentions the sender may not make are refused as sending would refuse them (mentions.ts). */
+function checkMentions(tx: Tx, sender: UserRow, content: string): void {
+  checkGroupMentions(tx.tables, sender, renderMessage(content, { tables: tx.tables, author: sender }).mentions);
 }
