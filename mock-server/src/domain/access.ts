@@ -105,9 +105,14 @@ export function canKnowSubscribers(tables: Tables, user: UserRow | null, channel
  * (no guests), 3 administrators, 4 nobody, 5 moderators. Oneself always.
  */
 export function canSeeDeliveryEmail(viewer: UserRow | null, user: UserRow): boolean {
+  return emailVisibleTo(viewer, user.user_id, user.settings.email_address_visibility);
+}
+
+/** The same rule, from the owner's ID and email_address_visibility (carried by message events). */
+export function emailVisibleTo(viewer: UserRow | null, ownerId: number, visibility: number): boolean {
   if (viewer === null) return false;
-  if (viewer.user_id === user.user_id) return true;
-  switch (user.settings.email_address_visibility) {
+  if (viewer.user_id === ownerId) return true;
+  switch (visibility) {
     case 1: return true;
     case 2: return !isGuest(viewer);
     case 3: return isRealmAdmin(viewer);

@@ -20,7 +20,8 @@ export function dispatch(registry: QueueRegistry, tables: RealmState | undefined
       // An emitter may shape per client itself (capability effects specific to one event kind).
       const own = shape ? shape(queue.descriptor.client) : event;
       const events = own === null ? [] : Array.isArray(own) ? own : [own];
-      for (const one of events) for (const shaped of shapeFor(one, queue.descriptor)) queue.push(shaped);
+      const viewer = tables?.users[String(queue.userId)] ?? null;
+      for (const one of events) for (const shaped of shapeFor(one, queue.descriptor, viewer)) queue.push(shaped);
     }
   }
 }

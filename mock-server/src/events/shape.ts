@@ -1,4 +1,5 @@
 import { viewMessage } from '../domain/present/messages.js';
+import type { UserRow } from '../store/state.js';
 import { presentTopic } from '../domain/topics.js';
 import type { ClientView } from './client-view.js';
 import type { QueueDescriptor } from './queue.js';
@@ -15,7 +16,7 @@ const TOPIC_KEYS = ['subject', 'topic', 'orig_subject', 'orig_topic', 'prev_topi
  * `message.rendered_content` (HTML); the queue's apply_markdown picks one. Keys starting with `_`
  * are for shaping only and never reach clients.
  */
-export function shapeFor(event: EventBody, descriptor: QueueDescriptor): EventBody[] {
+export function shapeFor(event: EventBody, descriptor: QueueDescriptor, viewer: UserRow | null = null): EventBody[] {
   const client = descriptor.client;
   switch (event.type) {
     case 'realm_linkifiers':
@@ -32,7 +33,7 @@ export function shapeFor(event: EventBody, descriptor: QueueDescriptor): EventBo
       return [event];
     }
     case 'message':
-      return [clean(presentMessage(event, descriptor))];
+      return [clean(presentMessage(event, descriptor, viewer))];
     default:
       return [clean(withTopics(event, client))];
   }
@@ -56,8 +57,8 @@ function legacySettingsEvents(event: EventBody): EventBody[] {
     : [{ type: 'update_display_settings', setting_name: event.property, setting: event.value, user: event._user_email ?? '' }];
 }
 
-function presentMessage(event: EventBody, descriptor: QueueDescriptor): EventBody {
-  const view = { applyMarkdown: descriptor.applyMarkdown, clientGravatar: descriptor.clientGravatar, emptyTopicName: descriptor.client.empty_topic_name };
+function presentMessage(event: EventBody, descriptor: QueueDescriptor, viewer: UserRow | null): EventBody {
+  const view = { applyMarkdown: descriptor.applyMarkdown, clientGravatar: descriptor.clientGravatar, emptyTopicName: descriptor.client.empty_topic_name, viewer };
   return withTopics({ ...event, message: viewMessage(event.message as Record<string, unknown>, view) }, descriptor.client);
 }
 

@@ -3,6 +3,7 @@ import { clientView, FULL_CLIENT } from '../../src/events/client-view.js';
 import { accepts } from '../../src/events/filters.js';
 import type { QueueDescriptor } from '../../src/events/queue.js';
 import { shapeFor } from '../../src/events/shape.js';
+import type { UserRow } from '../../src/store/state.js';
 
 const descriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
   eventTypes: null,
@@ -17,7 +18,7 @@ const descriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor =
 const channelMessage = (subject: string) => ({
   type: 'message',
   flags: ['mentioned'],
-  message: { type: 'stream', stream_id: 7, display_recipient: 'Denmark', subject, sender_email: 'a@x.test', content: '**x**', rendered_content: '<p><strong>x</strong></p>', avatar_url: 'https://g/x', _gravatar: true },
+  message: { type: 'stream', stream_id: 7, display_recipient: 'Denmark', subject, sender_email: 'a@x.test', content: '**x**', rendered_content: '<p><strong>x</strong></p>', avatar_url: 'https://g/x', sender_id: 5, _gravatar: true, _email_visibility: 1 },
 });
 const directMessage = { type: 'message', flags: [], message: { type: 'private', subject: '', display_recipient: [{ email: 'a@x.test' }, { email: 'b@x.test' }], sender_email: 'a@x.test' } };
 
@@ -49,6 +50,9 @@ describe('accepts: event_types and narrow (§6.6)', () => {
   });
 });
 
+/** A reader of role member (only the fields the avatar rule reads). */
+const MEMBER = { user_id: 9, role: 400 } as UserRow;
+
 describe('shapeFor: client capabilities (§4.21)', () => {
   it('shows the empty topic as the display name without empty_topic_name, only for channel messages', () => {
     const [legacy] = shapeFor(channelMessage(''), descriptor());
@@ -64,8 +68,18 @@ describe('shapeFor: client capabilities (§4.21)', () => {
     const raw = shapeFor(channelMessage('t'), descriptor())[0]!.message as Record<string, unknown>;
     expect(raw).toMatchObject({ content: '**x**', content_type: 'text/x-markdown', avatar_url: 'https://g/x' });
     expect('rendered_content' in raw || '_gravatar' in raw).toBe(false);
-    const html = shapeFor(channelMessage('t'), descriptor({ applyMarkdown: true, clientGravatar: true }))[0]!.message as Record<string, unknown>;
+    const html = shapeFor(channelMessage('t'), descriptor({ applyMarkdown: true, clientGravatar: true }), MEMBER)[0]!.message as Record<string, unknown>;
     expect(html).toMatchObject({ content: '<p><strong>x</strong></p>', content_type: 'text/html', avatar_url: null });
+  });
+
+  it('leaves avatar_url for readers who may not see the sender’s real email, whose client cannot compute it (§2.5)', () => {
+    const hidden = channelMessage('t');
+    (hidden.message as Record<string, unknown>)._email_visibility = 3; // administrators only
+    const forMember = shapeFor(hidden, descriptor({ clientGravatar: true }), MEMBER)[0]!.message as Record<string, unknown>;
+    expect(forMember.avatar_url).toBe('https://g/x');
+    const forAdmin = shapeFor(hidden, descriptor({ clientGravatar: true }), { ...MEMBER, role: 200 })[0]!.message as Record<string, unknown>;
+    expect(forAdmin.avatar_url).toBeNull();
+    expect('_email_visibility' in forMember).toBe(false);
   });
 
   it('splits bulk deletions for clients without bulk_message_deletion', () => {

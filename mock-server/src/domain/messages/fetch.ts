@@ -1,5 +1,4 @@
 import type { RealmState, UserRow } from '../../store/state.js';
-import { canSeeDeliveryEmail } from '../access.js';
 import { invalidMessage } from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
 import { receivedFlags, visibleMessage } from './visibility.js';
@@ -19,9 +18,7 @@ export function fetchMessage(tables: RealmState, viewer: UserRow, messageId: num
   const message = visibleMessage(tables, viewer, messageId);
   if (!message) throw invalidMessage();
   const wire = presentMessage(tables, message);
-  const sender = tables.users[String(message.sender_id)];
-  wire._gravatar = sender?.avatar_source === 'G' && canSeeDeliveryEmail(viewer, sender);
   const flags = receivedFlags(tables, viewer, message.id) ?? ['read', 'historical'];
-  const view = { applyMarkdown: options.applyMarkdown, clientGravatar: true, emptyTopicName: options.allowEmptyTopicName };
+  const view = { applyMarkdown: options.applyMarkdown, clientGravatar: true, emptyTopicName: options.allowEmptyTopicName, viewer };
   return { message: { ...viewMessage(wire, view), flags: [...flags] }, raw_content: message.content };
 }

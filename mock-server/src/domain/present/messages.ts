@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
+import { emailVisibleTo } from '../access.js';
 import { topicLinks } from '../markdown.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 
@@ -32,6 +33,8 @@ export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | '
     // §2.5 topic_links: the realm's linkifiers applied to the topic as they are now.
     topic_links: m.type === 'stream' ? topicLinks(m.subject, Object.values(tables.linkifiers)) : [],
     _gravatar: sender?.avatar_source === 'G',
+    // Who may compute that Gravatar: only readers who may see the sender's real email (§2.5 avatar_url).
+    _email_visibility: sender?.settings.email_address_visibility ?? 4,
   };
   if (m.stream_id !== null) out.stream_id = m.stream_id;
   if (m.edit_history.length > 0) out.edit_history = m.edit_history.map((e) => ({ ...e }));
@@ -65,8 +68,10 @@ export function avatarUrlOf(tables: Pick<RealmState, 'realm'>, user: UserRow, em
 export interface MessageView {
   /** `content` as HTML (else the Markdown source), spec §2.5 content / content_type. */
   applyMarkdown: boolean;
-  /** avatar_url null for senders marked `_gravatar` (§2.5, §4.21 client_gravatar). */
+  /** avatar_url null for senders marked `_gravatar` (§2.5, §4.21 client_gravatar)… */
   clientGravatar: boolean;
+  /** …when this reader may see the sender's real email (§2.5: "null only when the caller may see" it). */
+  viewer: UserRow | null;
   /** Keep the empty topic as "" (else the display name, spec §1), in `subject` and in edit_history. */
   emptyTopicName: boolean;
 }
@@ -83,7 +88,9 @@ export function viewMessage(wire: Record<string, unknown>, view: MessageView): R
     message.content_type = view.applyMarkdown ? 'text/html' : 'text/x-markdown';
     delete message.rendered_content;
   }
-  if (view.clientGravatar && message._gravatar === true) message.avatar_url = null;
+  if (view.clientGravatar && message._gravatar === true && emailVisibleTo(view.viewer, message.sender_id as number, message._email_visibility as number)) {
+    message.avatar_url = null;
+  }
   if (!view.emptyTopicName) {
     if (message.type === 'stream' && message.subject === '') message.subject = EMPTY_TOPIC_DISPLAY_NAME;
     if (Array.isArray(message.edit_history)) {
