@@ -74,11 +74,36 @@ describe('channel links follow what the author may know (channelMetadataAccess)'
     ['member, not subscribed', USERS.cordelia, '#**secret**', '<p>#<strong>secret</strong></p>'],
     ['guest, not subscribed: public channel', USERS.guest, '#**Denmark**', '<p>#<strong>Denmark</strong></p>'],
     ['guest: web-public channel', USERS.guest, '#**web**', link(4, 'web')],
-    ['no author: public channel', null, '#**Denmark**', link(1, 'Denmark')],
+    // Without an author: what a spectator may know (channelMetadataAccess with a null user), web-public only.
+    ['no author: public channel', null, '#**Denmark**', '<p>#<strong>Denmark</strong></p>'],
     ['no author: web-public channel', null, '#**web**', link(4, 'web')],
     ['no author: private channel', null, '#**secret**', '<p>#<strong>secret</strong></p>'],
   ])('%s', (_label, author, input, html) => {
     expect(renderMessage(input, as(author)).html).toBe(html);
+  });
+});
+
+// LATEST counts only messages the author may read (messageVisibleTo); when the author may know the channel
+// but read none of the topic's messages, the link is the one of a topic without messages.
+describe('topic links reveal only the messages the author may read', () => {
+  const topicLink = (id: number, name: string, topic: string, latest?: number) =>
+    `<p><a class="stream-topic" data-stream-id="${id}" href="/#narrow/channel/${id}-${name}/topic/${topic}${latest === undefined ? '' : `/with/${latest}`}">#${name} &gt; ${topic}</a></p>`;
+  it.each([
+    ['subscriber of a private channel', USERS.hamlet, '#**secret>plans**', topicLink(3, 'secret', 'plans', 130)],
+    ['administrator with metadata access only', USERS.othello, '#**secret>plans**', topicLink(3, 'secret', 'plans')],
+    ['protected history: the received message only', USERS.hamlet, '#**vault>plans**', topicLink(7, 'vault', 'plans', 132)],
+    ['protected history: a topic from before joining', USERS.hamlet, '#**vault>before**', topicLink(7, 'vault', 'before')],
+    ['administrator, protected history', USERS.othello, '#**vault>plans**', topicLink(7, 'vault', 'plans')],
+    ['guest: web-public channel', USERS.guest, '#**web>news**', topicLink(4, 'web', 'news', 140)],
+    ['no author: web-public channel', null, '#**web>news**', topicLink(4, 'web', 'news', 140)],
+  ])('%s', (_label, author, input, html) => {
+    expect(renderMessage(input, as(author)).html).toBe(html);
+  });
+
+  it('an unreadable topic renders exactly like a made-up one', () => {
+    const render = (topic: string) => renderMessage(`#**vault>${topic}**`, as(USERS.othello)).html;
+    expect(render('plans').replace(/plans/g, 'nothing')).toBe(render('nothing'));
+    expect(render('before').replace(/before/g, 'nothing')).toBe(render('nothing'));
   });
 });
 

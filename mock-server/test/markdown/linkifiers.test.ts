@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderMessage, topicLinks } from '../../src/domain/markdown.js';
+import { renderMessage, topicLinks, type MarkdownContext } from '../../src/domain/markdown.js';
 import { checkLinkifier, type LinkifierError } from '../../src/domain/markdown/linkifiers.js';
 import type { LinkifierRow } from '../../src/store/state.js';
-import { as, LINKIFIERS } from './support.js';
+import { as, LINKIFIERS, TABLES } from './support.js';
 
 const pattern = (message: string): LinkifierError => ({ field: 'pattern', message });
 const template = (message: string): LinkifierError => ({ field: 'url_template', message });
@@ -92,5 +92,21 @@ describe('linkifiers on long texts', () => {
   it('links every match of a long message line', () => {
     const html = renderMessage('#1 '.repeat(1000).trim(), as()).html;
     expect(html.match(/<a href="https:\/\/trac\.example\.com\/ticket\/1" title=/g)).toHaveLength(1000);
+  });
+});
+
+// A linkifier's expanded URL passes the same link validation as every link (links.ts: http, https, mailto,
+// tel, sms and relative URLs); anything else leaves the matched text as text.
+describe('linkifier URLs outside the allowed schemes', () => {
+  const withLinkifiers = (rows: LinkifierRow[]): MarkdownContext => ({ tables: { ...TABLES, linkifiers: Object.fromEntries(rows.map((l) => [String(l.id), l])) }, author: as().author });
+  const row = (id: number, pattern: string, url_template: string, order = id): LinkifierRow => ({ id, pattern, url_template, order });
+  it.each<[string, LinkifierRow[], string, string]>([
+    ['javascript: stays text', [row(1, '#(?P<id>[0-9]+)', 'javascript:x({id})')], 'see #12', '<p>see #12</p>'],
+    ['JavaScript: in capitals too', [row(1, '#(?P<id>[0-9]+)', 'JavaScript:alert({id})')], '#12', '<p>#12</p>'],
+    ['data: and ftp: stay text', [row(1, 'D(?P<id>[0-9]+)', 'data:text/html,{id}'), row(2, 'F(?P<id>[0-9]+)', 'ftp://f.example.com/{id}')], 'D1 F2', '<p>D1 F2</p>'],
+    ['relative and mailto: link', [row(1, 'R(?P<id>[0-9]+)', '/r/{id}'), row(2, 'M(?P<id>[a-z]+)', 'mailto:{id}@example.com')], 'R1 Mab', '<p><a href="/r/1" title="/r/1">R1</a> <a href="mailto:ab@example.com" title="mailto:ab@example.com">Mab</a></p>'],
+    ['other matches still link', [row(1, 'J(?P<id>[0-9]+)', 'javascript:x({id})'), row(2, '#(?P<id>[0-9]+)', 'https://t.example.com/{id}')], 'J1 #2', '<p>J1 <a href="https://t.example.com/2" title="https://t.example.com/2">#2</a></p>'],
+  ])('%s', (_label, rows, input, html) => {
+    expect(renderMessage(input, withLinkifiers(rows)).html).toBe(html);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
+import { channelSlug, encodeHashComponent } from '../../src/domain/markdown/channel-links.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
@@ -65,6 +66,48 @@ describe('POST /messages/render', () => {
       `<p><a class="stream-topic" data-stream-id="51" href="/#narrow/channel/51-home/topic/${topic.replace(/ /g, '.20')}/with/${latest}">#home &gt; ${topic}</a> ` +
         '<a class="stream-topic" data-stream-id="51" href="/#narrow/channel/51-home/topic/no.20such.20topic">#home &gt; no such topic</a></p>',
     );
+  });
+
+  // LATEST counts only messages the caller may read (messageVisibleTo); an unreadable topic of a channel the
+  // caller may know renders as a topic without messages, so neither its existence nor its IDs leak.
+  it('leaves LATEST out for a protected-history topic from before the caller joined', async () => {
+    const channel = tables().channels['53']!;
+    const member2 = who.member_2!.user_id;
+    const inTopic = (topic: string) => Object.values(tables().messages).filter((m) => m.stream_id === 53 && m.subject === topic);
+    const received = (id: number) => tables().user_messages[String(id)]?.flags[String(member2)] !== undefined;
+    const topics = [...new Set(Object.values(tables().messages).filter((m) => m.stream_id === 53).map((m) => m.subject))];
+    const before = topics.find((t) => inTopic(t).every((m) => !received(m.id)))!;
+    const after = topics.find((t) => inTopic(t).some((m) => received(m.id)))!;
+    const newest = (topic: string, only: (id: number) => boolean = () => true) => Math.max(...inTopic(topic).map((m) => m.id).filter(only));
+    const href = (topic: string, latest?: number) =>
+      `/#narrow/channel/53-${channel.name.replace(/ /g, '-')}/topic/${topic.replace(/ /g, '.20')}${latest === undefined ? '' : `/with/${latest}`}`;
+    const link = (topic: string, latest?: number) => `<a class="stream-topic" data-stream-id="53" href="${href(topic, latest)}">#${channel.name} &gt; ${topic}</a>`;
+    const input = `#**${channel.name}>${before}** #**${channel.name}>${after}**`;
+
+    expect((await render(input, who.member_2!)).body.rendered).toBe(`<p>${link(before)} ${link(after, newest(after, received))}</p>`);
+    // A subscriber from the start (the administrator) has read the whole history.
+    expect((await render(input, who.administrator!)).body.rendered).toBe(`<p>${link(before, newest(before))} ${link(after, newest(after))}</p>`);
+  });
+
+  it('gives an administrator with metadata access only the link of a topic without messages', async () => {
+    const realm = 'markdown-metadata-only';
+    await server.control.createRealm({ realm_id: realm });
+    // Channel 54 without the administrators' granting group: they may know it, not read it.
+    await server.context.store.transact(realm, (tx) => {
+      const row = tx.tables.channels['54']!;
+      tx.put('channels', 54, { ...row, can_add_subscribers_group: { direct_members: [who.member_3!.user_id], direct_subgroups: [] } });
+    });
+    const channel = tables(realm).channels['54']!;
+    const topic = Object.values(tables(realm).messages).find((m) => m.stream_id === 54)!.subject;
+    const admin = credentials(server, realm).administrator!;
+    const rendered = async (t: string) => (await render(`#**${channel.name}>${t}**`, admin)).body.rendered as string;
+
+    const withoutLatest = (t: string) =>
+      `<p><a class="stream-topic" data-stream-id="54" href="/#narrow/channel/${channelSlug(channel)}/topic/${encodeHashComponent(t)}">#${channel.name} &gt; ${t}</a></p>`;
+    expect(await rendered(topic)).toBe(withoutLatest(topic));
+    expect(await rendered('made up')).toBe(withoutLatest('made up'));
+    // A subscriber of 54 gets LATEST for the same topic.
+    expect((await render(`#**${channel.name}>${topic}**`, credentials(server, realm).member_3!)).body.rendered).toContain('/with/');
   });
 
   it('renders the fixture realm emoji, not the deactivated one', async () => {

@@ -20,7 +20,7 @@ function group(id: number, name: string, extra: Partial<UserGroupRow> = {}): Use
 
 function channel(stream_id: number, name: string, extra: Partial<ChannelRow> = {}): ChannelRow {
   const settings = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, NOBODY]));
-  return { stream_id, name, invite_only: false, is_web_public: false, is_archived: false, ...settings, ...extra } as ChannelRow;
+  return { stream_id, name, invite_only: false, is_web_public: false, history_public_to_subscribers: true, is_archived: false, ...settings, ...extra } as ChannelRow;
 }
 
 function message(id: number, stream_id: number, subject: string): MessageRow {
@@ -61,11 +61,34 @@ export const TABLES: MarkdownContext['tables'] = {
       channel(4, 'web', { invite_only: true, is_web_public: true }),
       channel(5, 'a b.c'),
       channel(6, 'x>y'),
+      // Protected history: King Hamlet joined after 131 and 133 were sent; he received 132 only.
+      channel(7, 'vault', { invite_only: true, history_public_to_subscribers: false }),
     ],
     (c) => c.stream_id,
   ),
-  subscriptions: { '1:3': { user_id: 1, stream_id: 3, active: true } as MarkdownContext['tables']['subscriptions'][string] },
-  messages: byKey([message(100, 2, 'testing'), message(107, 2, 'Testing'), message(103, 2, 'testing'), message(110, 1, 'testing'), message(120, 2, 'other')], (m) => m.id),
+  subscriptions: byKey(
+    [
+      { user_id: 1, stream_id: 3, active: true },
+      { user_id: 1, stream_id: 7, active: true },
+    ] as MarkdownContext['tables']['subscriptions'][string][],
+    (s) => `${s.user_id}:${s.stream_id}`,
+  ),
+  messages: byKey(
+    [
+      message(100, 2, 'testing'),
+      message(107, 2, 'Testing'),
+      message(103, 2, 'testing'),
+      message(110, 1, 'testing'),
+      message(120, 2, 'other'),
+      message(130, 3, 'plans'),
+      message(131, 7, 'plans'),
+      message(132, 7, 'plans'),
+      message(133, 7, 'before'),
+      message(140, 4, 'news'),
+    ],
+    (m) => m.id,
+  ),
+  user_messages: { '132': { message_id: 132, flags: { '1': ['read'] } } },
   custom_emoji: byKey(
     [
       { id: 1, name: 'green_tick', source_url: '/user_avatars/md/emoji/images/1.png', deactivated: false, author_id: 1 },

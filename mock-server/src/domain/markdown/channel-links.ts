@@ -9,8 +9,9 @@ import { escapeAttribute, escapeText, wellFormed } from './escape.js';
  * - `#**name**` → `<a class="stream" data-stream-id="ID" href="/#narrow/channel/ID-name">#name</a>`
  * - `#**name>topic**` → `<a class="stream-topic" data-stream-id="ID"
  *   href="/#narrow/channel/ID-name/topic/TOPIC/with/LATEST">#name &gt; topic</a>`, LATEST being the
- *   newest message ID of that topic in that channel; without messages the `/with/…` part is left out
- *   (as the reference server does for topics without messages).
+ *   newest message ID of that topic in that channel among the messages the author may read
+ *   (RenderEnv.latestInTopic); without such messages the `/with/…` part is left out, as the reference
+ *   server does for topics without messages, so an unreadable topic looks exactly like a made-up one.
  *
  * The name must be a channel the author may know (RenderEnv.channelByName); an unknown or invisible
  * channel is left to the rest of Markdown: `#**secret**` → `#<strong>secret</strong>` (reference,
@@ -64,7 +65,7 @@ function linkHtml(env: RenderEnv, text: string): string | null {
 }
 
 function topicLink(env: RenderEnv, channel: ChannelRow, topic: string): string {
-  const latest = env.latestInTopic(channel.stream_id, topic);
+  const latest = env.latestInTopic(channel, topic);
   const href = `/#narrow/channel/${channelSlug(channel)}/topic/${encodeHashComponent(topic)}${latest === undefined ? '' : `/with/${latest}`}`;
   const shown = topic === '' ? `<span class="empty-topic-display">${EMPTY_TOPIC_DISPLAY_NAME}</span>` : escapeText(topic);
   return `<a class="stream-topic" data-stream-id="${channel.stream_id}" href="${escapeAttribute(href)}">#${escapeText(channel.name)} &gt; ${shown}</a>`;

@@ -43,19 +43,22 @@ export function delRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** ruler2, after `balance_pairs`: unpair `*` delimiters with a line break between them. */
+/**
+ * ruler2, after `balance_pairs`: unpair `*` delimiters with a line break between them. Whether a pair
+ * encloses a break is read from prefix counts of the breaks, so the pass stays linear however many
+ * pairs nest (`***a ***a … a*** a***`).
+ */
 export function noEmphasisAcrossLines(state: StateInline): boolean {
+  const breaksBefore = new Uint32Array(state.tokens.length + 1);
+  for (let t = 0; t < state.tokens.length; t++) {
+    const type = state.tokens[t]!.type;
+    breaksBefore[t + 1] = breaksBefore[t]! + (type === 'softbreak' || type === 'hardbreak' ? 1 : 0);
+  }
   const unpair = (delimiters: Delimiter[]) => {
     for (const opener of delimiters) {
       if (opener.marker !== 0x2a || opener.end < 0) continue;
       const closer = delimiters[opener.end]!;
-      for (let t = opener.token + 1; t < closer.token; t++) {
-        const type = state.tokens[t]!.type;
-        if (type === 'softbreak' || type === 'hardbreak') {
-          opener.end = -1;
-          break;
-        }
-      }
+      if (breaksBefore[closer.token]! > breaksBefore[opener.token + 1]!) opener.end = -1;
     }
   };
   unpair(state.delimiters);
@@ -63,9 +66,19 @@ export function noEmphasisAcrossLines(state: StateInline): boolean {
   return false;
 }
 
-/** ruler2, after `emphasis`: `<em><strong>x</strong></em>` → `<strong><em>x</em></strong>`. */
+/**
+ * ruler2, after `emphasis`: `<em><strong>x</strong></em>` → `<strong><em>x</em></strong>`. The
+ * emphasis tokens nest properly, so each `strong_open` is paired with its `strong_close` by a stack in
+ * one pass; a swap moves one strong pair outwards, and its entry moves with it.
+ */
 export function strongOutsideEm(state: StateInline): boolean {
   const t = state.tokens;
+  const closeOf = new Int32Array(t.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (t[i]!.type === 'strong_open') open.push(i);
+    else if (t[i]!.type === 'strong_close' && open.length > 0) closeOf[open.pop()!] = i;
+  }
   // The emphasis rule leaves empty text tokens where delimiters were; they render as nothing.
   const next = (i: number) => {
     let j = i + 1;
@@ -73,18 +86,17 @@ export function strongOutsideEm(state: StateInline): boolean {
     return j;
   };
   for (let i = 0; i < t.length; i++) {
+    if (t[i]!.type !== 'em_open') continue;
     const strongOpen = next(i);
-    if (t[i]!.type !== 'em_open' || t[strongOpen]?.type !== 'strong_open') continue;
-    let depth = 0;
-    let strongClose = strongOpen + 1;
-    for (; strongClose < t.length; strongClose++) {
-      if (t[strongClose]!.type === 'strong_open') depth++;
-      else if (t[strongClose]!.type === 'strong_close' && depth-- === 0) break;
-    }
+    if (t[strongOpen]?.type !== 'strong_open') continue;
+    const strongClose = closeOf[strongOpen]!;
+    if (strongClose < 0) continue;
     const emClose = next(strongClose);
     if (t[emClose]?.type !== 'em_close') continue;
     [t[i], t[strongOpen]] = [t[strongOpen]!, t[i]!];
     [t[strongClose], t[emClose]] = [t[emClose]!, t[strongClose]!];
+    closeOf[i] = emClose;
+    closeOf[strongOpen] = -1;
   }
   return false;
 }

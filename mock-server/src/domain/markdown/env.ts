@@ -1,12 +1,15 @@
-import type { ChannelRow, CustomEmojiRow, LinkifierRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
-import { channelMetadataAccess } from '../access.js';
+import type { ChannelRow, CustomEmojiRow, LinkifierRow, MessageRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
+import { channelContentAccess, channelMetadataAccess } from '../access.js';
+import { messageVisibleTo } from '../messages/visibility.js';
 
 /** What a rendering may resolve names against (spec §4.20, §2.5): the realm's tables and the author. */
 export interface MarkdownContext {
-  tables: Pick<RealmState, 'realm' | 'users' | 'user_groups' | 'channels' | 'subscriptions' | 'messages' | 'custom_emoji' | 'linkifiers'>;
+  tables: Pick<RealmState, 'realm' | 'users' | 'user_groups' | 'channels' | 'subscriptions' | 'messages' | 'user_messages' | 'custom_emoji' | 'linkifiers'>;
   /**
    * The author. Channel/topic links resolve only to channels the author may know (channelMetadataAccess
-   * in domain/access.ts); null = a context without an author (public and web-public channels only).
+   * in domain/access.ts), and a topic link's newest message only among messages the author may read
+   * (messageVisibleTo); null = a context without an author, which sees what a spectator sees (the same
+   * predicates with a null user: web-public channels and their messages only).
    */
   author: UserRow | null;
 }
@@ -39,7 +42,10 @@ export class RenderEnv {
   private users?: { byName: Map<string, UserRow | null>; byId: Map<number, UserRow> };
   private groups?: Map<string, UserGroupRow>;
   private channels?: Map<string, ChannelRow>;
-  private topics?: Map<string, number>;
+  /** Channel messages by `streamId\ntopic` (lower-cased), built on the first topic link. */
+  private topics?: Map<string, MessageRow[]>;
+  /** The answers of latestInTopic, so repeated links to one topic check its messages once. */
+  private readonly latest = new Map<string, number | undefined>();
   private emoji?: Map<string, CustomEmojiRow>;
 
   constructor(readonly ctx: MarkdownContext | null) {}
@@ -95,8 +101,8 @@ export class RenderEnv {
   }
 
   /**
-   * A channel by its exact name, if the author may know it (channelMetadataAccess); without an author
-   * only public and web-public channels resolve, so nothing private leaks through a rendered link.
+   * A channel by its exact name, if the author may know it (channelMetadataAccess; with a null author,
+   * what a spectator may know), so nothing private leaks through a rendered link.
    */
   channelByName(name: string): ChannelRow | undefined {
     const ctx = this.ctx;
@@ -106,22 +112,42 @@ export class RenderEnv {
       for (const channel of Object.values(ctx.tables.channels)) this.channels.set(channel.name, channel);
     }
     const channel = this.channels.get(name);
-    if (!channel) return undefined;
-    const visible = ctx.author ? channelMetadataAccess(ctx.tables, ctx.author, channel) : !channel.invite_only || channel.is_web_public;
-    return visible ? channel : undefined;
+    return channel && channelMetadataAccess(ctx.tables, ctx.author, channel) ? channel : undefined;
   }
 
-  /** Newest message ID of a topic (topics compare case-insensitively, as on the reference server). */
-  latestInTopic(streamId: number, topic: string): number | undefined {
+  /**
+   * Newest message ID of a topic among the messages the author may read (topics compare
+   * case-insensitively, as on the reference server); undefined when the author may read none of them,
+   * exactly as for a topic without messages, so a link reveals neither the topic's existence nor its
+   * IDs (e.g. protected history from before the author joined, or a channel the author only administers).
+   * Without an author only the messages of a channel a spectator may read count (channelContentAccess
+   * with a null user: web-public channels, whose history is always public, spec §4.16).
+   */
+  latestInTopic(channel: ChannelRow, topic: string): number | undefined {
+    const ctx = this.ctx;
+    if (!ctx) return undefined;
+    const key = `${channel.stream_id}\n${topic.toLowerCase()}`;
+    if (this.latest.has(key)) return this.latest.get(key);
     if (!this.topics) {
       this.topics = new Map();
-      for (const message of Object.values(this.ctx?.tables.messages ?? {})) {
+      for (const message of Object.values(ctx.tables.messages)) {
         if (message.stream_id === null) continue;
-        const key = `${message.stream_id}\n${message.subject.toLowerCase()}`;
-        if ((this.topics.get(key) ?? 0) < message.id) this.topics.set(key, message.id);
+        const messageKey = `${message.stream_id}\n${message.subject.toLowerCase()}`;
+        const list = this.topics.get(messageKey);
+        if (list) list.push(message);
+        else this.topics.set(messageKey, [message]);
       }
     }
-    return this.topics.get(`${streamId}\n${topic.toLowerCase()}`);
+    // Newest first: the first readable message is the answer, usually the very first one checked.
+    const newestFirst = [...(this.topics.get(key) ?? [])].sort((a, b) => b.id - a.id);
+    const author = ctx.author;
+    const latest = author
+      ? newestFirst.find((message) => messageVisibleTo(ctx.tables, author, message))?.id
+      : channelContentAccess(ctx.tables, null, channel)
+        ? newestFirst[0]?.id
+        : undefined;
+    this.latest.set(key, latest);
+    return latest;
   }
 
   /** An active custom emoji by name (spec §2.5 realm_emoji). */

@@ -174,6 +174,7 @@ function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
   const re = wrapped(linkifier.pattern);
   if (!re) return [];
   const out: Match[] = [];
+  const urls = new Map<string, string>();
   let from = 0;
   while (from < text.length) {
     let size = text.length <= EXACT_LIMIT ? text.length : WINDOW;
@@ -188,8 +189,16 @@ function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
     if (!found) break;
     if (found.body !== '') {
       const values: Record<string, string> = {};
-      for (const [name, value] of Object.entries(found.groups)) if (!name.startsWith('__tc_') && value !== undefined) values[name] = value;
-      out.push({ start: found.bodyStart, end: found.bodyStart + found.body.length, text: found.body, url: expandTemplate(linkifier.url_template, values) });
+      let key = '';
+      for (const [name, value] of Object.entries(found.groups)) {
+        if (name.startsWith('__tc_') || value === undefined) continue;
+        values[name] = value;
+        key += `${name}\u0000${value}\u0000`;
+      }
+      // A text repeats its references (`#12 … #12`): each distinct set of values is expanded once.
+      let url = urls.get(key);
+      if (url === undefined) urls.set(key, (url = expandTemplate(linkifier.url_template, values)));
+      out.push({ start: found.bodyStart, end: found.bodyStart + found.body.length, text: found.body, url });
     }
     // Resume at the `after` character, so that it can be the next match's `before`.
     from = Math.max(found.bodyStart + found.body.length, found.matchStart + 1);
@@ -198,26 +207,35 @@ function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
   return out;
 }
 
-/** Non-overlapping matches, by priority: linkifier order, then position (in that order). */
-function applicable(linkifiers: LinkifierRow[], text: string): Match[] {
+/**
+ * Non-overlapping matches: `accepted` by priority (linkifier order, then position), `byStart` the same
+ * matches by position. Each linkifier's matches come by position and do not overlap one another (the
+ * search resumes after each match, matchesOf), so they are checked against the matches of the earlier linkifiers by walking both lists side by side and
+ * merged into them once: linear per linkifier, however many matches.
+ */
+function applicable(linkifiers: LinkifierRow[], text: string): { accepted: Match[]; byStart: Match[] } {
   const accepted: Match[] = [];
-  const byStart: Match[] = []; // the same matches sorted by position, for the overlap test
+  let byStart: Match[] = [];
   for (const linkifier of linkifiers) {
+    const fresh: Match[] = [];
+    let p = 0; // the first earlier match that ends after the current match starts
     for (const match of matchesOf(linkifier, text)) {
-      let lo = 0;
-      let hi = byStart.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (byStart[mid]!.start < match.start) lo = mid + 1;
-        else hi = mid;
-      }
-      const overlaps = (lo > 0 && byStart[lo - 1]!.end > match.start) || (lo < byStart.length && byStart[lo]!.start < match.end);
-      if (overlaps) continue;
-      byStart.splice(lo, 0, match);
+      while (p < byStart.length && byStart[p]!.end <= match.start) p++;
+      if (p < byStart.length && byStart[p]!.start < match.end) continue;
+      fresh.push(match);
       accepted.push(match);
     }
+    if (fresh.length > 0) byStart = mergeByStart(byStart, fresh);
   }
-  return accepted;
+  return { accepted, byStart };
+}
+
+function mergeByStart(a: Match[], b: Match[]): Match[] {
+  const out: Match[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && a[i]!.start < b[j]!.start) ? a[i++]! : b[j++]!);
+  return out;
 }
 
 const byOrder = (a: LinkifierRow, b: LinkifierRow) => a.order - b.order || a.id - b.id;
@@ -225,13 +243,30 @@ const byOrder = (a: LinkifierRow, b: LinkifierRow) => a.order - b.order || a.id 
 /** Spec §2.5 topic_links: the linkifier matches of a topic as `{text, url}`, linkifier order then position. */
 export function topicLinks(topic: string, linkifiers: LinkifierRow[]): { text: string; url: string }[] {
   if (linkifiers.length === 0 || topic === '') return [];
-  return applicable([...linkifiers].sort(byOrder), topic).map(({ text, url }) => ({ text, url }));
+  return applicable([...linkifiers].sort(byOrder), topic).accepted.map(({ text, url }) => ({ text, url }));
 }
 
-/** Core rule: linkifier links in the text tokens of a message, outside links (code is never text). */
+/**
+ * Core rule: linkifier links in the text tokens of a message, outside links (code is never text). An
+ * expanded URL that is not a valid link (links.ts: a scheme outside http, https, mailto, tel and sms,
+ * e.g. a `javascript:x({id})` template) links nothing: its text stays text, as the reference server
+ * refuses such URLs for every link; the match still keeps later linkifiers off that text.
+ */
 export function linkifierCore(state: StateCore): void {
   const linkifiers = (state.env as RenderEnv).linkifiers();
   if (linkifiers.length === 0) return;
+  // Each RE2 search costs microseconds however short its text, and a message of many small text tokens
+  // (`*a* *a* …`) repeats the same few texts: short texts are searched once per rendering.
+  const MEMO_LIMIT = 256;
+  const memo = new Map<string, Match[]>();
+  const linksIn = (text: string): Match[] => {
+    let matches = text.length <= MEMO_LIMIT ? memo.get(text) : undefined;
+    if (!matches) {
+      matches = applicable(linkifiers, text).byStart.filter((m) => state.md.validateLink(m.url));
+      if (text.length <= MEMO_LIMIT) memo.set(text, matches);
+    }
+    return matches;
+  };
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const out: Token[] = [];
@@ -239,7 +274,7 @@ export function linkifierCore(state: StateCore): void {
     for (const token of block.children) {
       if (token.type === 'link_open') linkDepth++;
       if (token.type === 'link_close') linkDepth--;
-      const matches = token.type === 'text' && linkDepth === 0 ? applicable(linkifiers, token.content).sort((a, b) => a.start - b.start) : [];
+      const matches = token.type === 'text' && linkDepth === 0 ? linksIn(token.content) : [];
       if (matches.length === 0) {
         out.push(token);
         continue;

@@ -34,10 +34,25 @@ function fuzzyHost(text: string, href: string): string | null {
   return text.split(/[/?#:]/)[0] ?? null;
 }
 
+/**
+ * For each `link_open` of an inline token's children, the index of its `link_close` (-1 elsewhere),
+ * paired by a stack in one pass, so that passes over the links of a long paragraph stay linear.
+ */
+export function linkCloses(children: Token[]): Int32Array {
+  const closeOf = new Int32Array(children.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < children.length; i++) {
+    if (children[i]!.type === 'link_open') open.push(i);
+    else if (children[i]!.type === 'link_close' && open.length > 0) closeOf[open.pop()!] = i;
+  }
+  return closeOf;
+}
+
 function linkFixes(state: StateCore): void {
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const children = block.children;
+    const closeOf = linkCloses(children);
     const out: Token[] = [];
     for (let i = 0; i < children.length; i++) {
       const token = children[i]!;
@@ -45,7 +60,11 @@ function linkFixes(state: StateCore): void {
         out.push(token);
         continue;
       }
-      const close = children.findIndex((t, j) => j > i && t.type === 'link_close');
+      const close = closeOf[i]!;
+      if (close < 0) {
+        out.push(token);
+        continue;
+      }
       const inner = children.slice(i + 1, close);
       const href = token.attrGet('href') ?? '';
       const text = inner.map((t) => t.content).join('');

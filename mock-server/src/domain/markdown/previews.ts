@@ -1,6 +1,7 @@
 import type { StateCore, Token } from 'markdown-it';
 import type { RenderEnv } from './env.js';
 import { escapeAttribute, wellFormed } from './escape.js';
+import { linkCloses } from './links.js';
 
 /**
  * Inline image previews (reference §4.20: image URLs add a `message_inline_image` div with
@@ -44,14 +45,16 @@ function previewsOf(children: Token[], env: RenderEnv): { html: string[]; alone:
   const html: string[] = [];
   let links = 0;
   let bareOnly = true;
+  const closeOf = linkCloses(children);
   for (let i = 0; i < children.length; i++) {
     const token = children[i]!;
     if (token.type !== 'link_open') {
       if (token.type !== 'text' || token.content.trim() !== '') bareOnly = false;
       continue;
     }
+    const close = closeOf[i]!;
+    if (close < 0) continue;
     links++;
-    const close = children.findIndex((t, j) => j > i && t.type === 'link_close');
     const text = children
       .slice(i + 1, close)
       .map((t) => t.content)
