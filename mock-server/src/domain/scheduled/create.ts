@@ -1,7 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import type { ScheduledMessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
-import { renderMarkdown } from '../markdown.js';
 import { defaultReadBySender } from '../messages/send-request.js';
 import { emitScheduledAdd, emitScheduledUpdate } from './present.js';
 import { editableScheduledMessage } from './edit.js';
@@ -36,7 +35,7 @@ export function createScheduledMessage(tx: Tx, actor: ActorContext, params: Crea
     to: checked.to,
     topic: checked.topic,
     content: checked.content,
-    rendered_content: renderMarkdown(checked.content, { tables: tx.tables, author: sender }),
+    rendered_content: checked.rendered_content,
     scheduled_delivery_timestamp: params.scheduled_delivery_timestamp,
     read_by_sender: readBySender,
     failed: false,

@@ -2,7 +2,6 @@ import type { Tx } from '../../store/store.js';
 import type { ScheduledMessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, deliveryNotInFuture, missingResource } from '../errors.js';
-import { renderMarkdown } from '../markdown.js';
 import { checkChannelTopic, readTopic } from '../topics.js';
 import { emitScheduledUpdate } from './present.js';
 import { canonicalType, checkFuture, checkScheduledMessage } from './validate.js';
@@ -53,7 +52,7 @@ export function editScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams)
     const newType = type === undefined ? row.type : canonicalType(type);
     const keptTopic = row.type === 'stream' ? row.topic : undefined;
     const checked = checkScheduledMessage(tx, actor, actor.user, { type: newType, to: to ?? row.to, topic: newType === 'stream' ? (topic ?? keptTopic) : undefined, content: content ?? row.content });
-    next = { ...next, type: checked.type, to: checked.to, topic: checked.topic, content: checked.content, rendered_content: renderMarkdown(checked.content, { tables: tx.tables, author: actor.user }) };
+    next = { ...next, type: checked.type, to: checked.to, topic: checked.topic, content: checked.content, rendered_content: checked.rendered_content };
   } else if (topic !== undefined && row.type === 'stream') {
     // Only the topic changed: it alone is read (stripped, truncated) and held to the channel's policy.
     const newTopic = readTopic(topic, actor.features);

@@ -37,6 +37,8 @@ export interface CheckedMessage {
   /** "" for direct messages (reference §4.1: the topic is ignored there). */
   topic: string;
   content: string;
+  /** The content rendered as the sender sees the realm now (rendered once: its mentions are checked too). */
+  rendered_content: string;
   recipient: Recipient;
 }
 
@@ -61,8 +63,8 @@ export function checkScheduledMessage(tx: Tx, ctx: SendContext, sender: UserRow,
     const topic = readTopic(draft.topic, ctx.features);
     const content = readContent(draft.content);
     checkChannelSend(tx, ctx, sender, channel, topic);
-    checkMentions(tx, sender, content);
-    return { type: 'stream', to: streamId, topic, content, recipient: { type: 'stream', channel, topic } };
+    const rendered_content = renderChecked(tx, sender, content);
+    return { type: 'stream', to: streamId, topic, content, rendered_content, recipient: { type: 'stream', channel, topic } };
   }
 
   // Check 4: every user exists and is active. Duplicates are dropped and the list kept sorted.
@@ -78,11 +80,13 @@ export function checkScheduledMessage(tx: Tx, ctx: SendContext, sender: UserRow,
     users.push(user);
   }
   const content = readContent(draft.content);
-  checkMentions(tx, sender, content);
-  return { type: 'private', to: ids, topic: '', content, recipient: { type: 'private', users } };
+  const rendered_content = renderChecked(tx, sender, content);
+  return { type: 'private', to: ids, topic: '', content, rendered_content, recipient: { type: 'private', users } };
 }
 
-/** Group mentions the sender may not make are refused as sending would refuse them (mentions.ts). */
-function checkMentions(tx: Tx, sender: UserRow, content: string): void {
-  checkGroupMentions(tx.tables, sender, renderMessage(content, { tables: tx.tables, author: sender }).mentions);
+/** The content's HTML; group mentions the sender may not make are refused as sending refuses them (mentions.ts). */
+function renderChecked(tx: Tx, sender: UserRow, content: string): string {
+  const rendered = renderMessage(content, { tables: tx.tables, author: sender });
+  checkGroupMentions(tx.tables, sender, rendered.mentions);
+  return rendered.html;
 }
