@@ -1,7 +1,10 @@
 import type { Features } from '../config/features.js';
+import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
+import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { buildChannelIndex } from '../domain/present/channels.js';
 import type { IncludeSubscribers } from '../domain/present/subscriptions.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/topics.js';
+import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js';
 import type { RealmState, UserRow } from '../store/state.js';
 import type { ClientView } from './client-view.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
@@ -28,13 +31,13 @@ export interface SnapshotOptions {
   features: Features;
 }
 
-/** Spec §4.21 / reference §8 limits advertised to clients. */
+/** Spec §4.21 / reference §8 limits advertised to clients: the ones the operations enforce. */
 export const REGISTER_LIMITS = {
-  max_message_length: 10_000,
-  max_topic_length: 60,
-  max_stream_name_length: 60,
-  max_stream_description_length: 1024,
-  max_reminder_note_length: 1000,
+  max_message_length: MAX_MESSAGE_LENGTH,
+  max_topic_length: MAX_TOPIC_LENGTH,
+  max_stream_name_length: MAX_CHANNEL_NAME_LENGTH,
+  max_stream_description_length: MAX_CHANNEL_DESCRIPTION_LENGTH,
+  max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
   event_queue_longpoll_timeout_seconds: 90,
 } as const;
 

@@ -1,4 +1,3 @@
-import { REGISTER_LIMITS } from '../../events/register-state.js';
 import type { Tx } from '../../store/store.js';
 import type { RealmState, ReminderRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -13,8 +12,8 @@ export interface ReminderParams {
   note: string;
 }
 
-/** Register advertises the limit (§4.21 max_reminder_note_length); one number for both. */
-const MAX_NOTE_LENGTH = REGISTER_LIMITS.max_reminder_note_length;
+/** Reference §4.19: the note's limit, advertised by register as max_reminder_note_length. */
+export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
 /**
  * POST /reminders (spec §4.19). Every parameter is optional (C20), so a missing one is answered by the
@@ -27,7 +26,7 @@ export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): 
   checkFuture(p.scheduled_delivery_timestamp, actor.now);
   const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
   if (!message) throw invalidMessage();
-  if ([...p.note].length > MAX_NOTE_LENGTH) throw badRequest(`Maximum reminder note length: ${MAX_NOTE_LENGTH} characters`);
+  if ([...p.note].length > MAX_REMINDER_NOTE_LENGTH) throw badRequest(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
   const id = tx.nextId('scheduled_messages');
   const row: ReminderRow = {
     reminder_id: id,
