@@ -33,20 +33,16 @@ interface Item {
   at: number;
 }
 
-/** The earliest pending item of a realm: not yet delivered and not failed. */
-function earliestPending(tables: RealmState, skip: ReadonlySet<string>, realmId: string): Item | undefined {
-  let best: Item | undefined;
-  const consider = (kind: Kind, id: number, at: number) => {
-    if (skip.has(`${realmId}:${kind}:${id}`)) return;
-    if (!best || at < best.at || (at === best.at && id < best.id)) best = { kind, id, at };
-  };
+/** A realm's pending items (not yet delivered, not failed, not stuck) in delivery order: time, then ID. */
+function pendingItems(tables: RealmState, skip: ReadonlySet<string>, realmId: string): Item[] {
+  const items: Item[] = [];
   for (const s of Object.values(tables.scheduled_messages)) {
-    if (!s.failed && s.delivered_message_id === null) consider('scheduled', s.scheduled_message_id, s.scheduled_delivery_timestamp);
+    if (!s.failed && s.delivered_message_id === null) items.push({ kind: 'scheduled', id: s.scheduled_message_id, at: s.scheduled_delivery_timestamp });
   }
   for (const r of Object.values(tables.reminders)) {
-    if (!r.failed && r.delivered_message_id === null) consider('reminder', r.reminder_id, r.scheduled_delivery_timestamp);
+    if (!r.failed && r.delivered_message_id === null) items.push({ kind: 'reminder', id: r.reminder_id, at: r.scheduled_delivery_timestamp });
   }
-  return best;
+  return items.filter((item) => !skip.has(`${realmId}:${item.kind}:${item.id}`)).sort((a, b) => a.at - b.at || a.id - b.id);
 }
 
 function stillPending(tables: RealmState | undefined, item: Item): boolean {
@@ -115,24 +111,28 @@ export class Scheduler {
   /** Delivers every due item of a realm, oldest first, then arms the timer for the next one. */
   #deliverDue(realmId: string, startup: boolean): void {
     if (this.#stopped) return;
+    // Everything due is collected once, in order; the loop repeats only if time moved on meanwhile.
     for (;;) {
       const tables = this.store.realm(realmId);
       if (!tables) break;
       const now = this.clock.now(realmId);
-      const item = earliestPending(tables, this.#stuck, realmId);
-      if (!item || item.at > now) break;
-      const options = { now, late: startup && now - item.at > LATE_AFTER_SECONDS };
-      const done = this.store.transact(realmId, (tx) => (item.kind === 'scheduled' ? deliverScheduledMessage(tx, item.id, options) : deliverReminder(tx, item.id, options)));
-      this.#track(done, `${item.kind} ${item.id} of realm ${realmId}`);
-      // The transaction has run (or rolled back) by now: an item it left pending must not be retried forever.
-      if (stillPending(this.store.realm(realmId), item)) this.#stuck.add(`${realmId}:${item.kind}:${item.id}`);
+      const due = pendingItems(tables, this.#stuck, realmId).filter((item) => item.at <= now);
+      if (due.length === 0) break;
+      for (const item of due) {
+        if (!stillPending(this.store.realm(realmId), item)) continue;
+        const options = { now, late: startup && now - item.at > LATE_AFTER_SECONDS };
+        const done = this.store.transact(realmId, (tx) => (item.kind === 'scheduled' ? deliverScheduledMessage(tx, item.id, options) : deliverReminder(tx, item.id, options)));
+        this.#track(done, `${item.kind} ${item.id} of realm ${realmId}`);
+        // The transaction has run (or rolled back) by now: an item it left pending must not be retried forever.
+        if (stillPending(this.store.realm(realmId), item)) this.#stuck.add(`${realmId}:${item.kind}:${item.id}`);
+      }
     }
     this.#arm(realmId);
   }
 
   #arm(realmId: string): void {
     const tables = this.store.realm(realmId);
-    const next = tables && earliestPending(tables, this.#stuck, realmId);
+    const next = tables && pendingItems(tables, this.#stuck, realmId)[0];
     const current = this.#timers.get(realmId);
     if (current && next && current.at === next.at) return;
     current?.cancel();
