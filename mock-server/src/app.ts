@@ -11,7 +11,7 @@ import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
-import { dispatch } from './events/dispatcher.js';
+import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
@@ -52,7 +52,10 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     baseUrl: `http://${config.host}:${config.port}`,
   };
   // Events reach queues only after their transaction is durable (the store calls this then).
-  store.onCommit((realmId, events, seq) => dispatch(context.queues, store.realm(realmId), realmId, events, seq));
+  store.onCommit((realmId, events, seq) => {
+    dispatch(context.queues, store.realm(realmId), realmId, events, seq);
+    endQueuesOfDeactivated(context.queues, realmId, events);
+  });
   const control = new Control(context);
   // Realms restored from the state file catch up on what fell due while the server was down, before
   // anything else runs; from then on the scheduler follows every change.

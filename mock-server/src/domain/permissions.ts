@@ -146,3 +146,38 @@ export const mayArchiveChannel = mayAdministerChannel;
 export function mayMentionGroup(tables: Tables, user: UserRow, group: RealmState['user_groups'][string]): boolean {
   return user.is_system_bot || holds(tables, user, group.can_mention_group);
 }
+
+/**
+ * §5 "Administrator-only operations": update user status (administrator, §4.4), update a user (§4.7),
+ * create a user (§4.10), deactivate a user (§4.17). Owners are administrators too (§2.8). A bot
+ * owner may not update their own bot (C7).
+ */
+export function mayAdministerUsers(user: UserRow): boolean {
+  return isRealmAdmin(user);
+}
+
+/** §4.10, §5 "Creating users needs can_create_users" (on top of being an administrator). */
+export function mayCreateUsers(user: UserRow): boolean {
+  return isRealmAdmin(user) && user.can_create_users;
+}
+
+/** §4.7, §5 "changing a user's email needs an owner with can_change_user_emails" (C9: an administrator is not enough). */
+export function mayChangeUserEmails(user: UserRow): boolean {
+  return user.role === 100 && user.can_change_user_emails;
+}
+
+/**
+ * §4.7 "Only owners may add or remove the owner role"; reference §4.17: only an owner may deactivate
+ * an owner (`Must be an organization owner`, C10).
+ */
+export function mayManageOwners(user: UserRow): boolean {
+  return user.role === 100;
+}
+
+/**
+ * Linkifiers (§4.18 and companions; C19): the spec states no rule, so the reference server's holds:
+ * organization administrators only.
+ */
+export function mayManageLinkifiers(user: UserRow): boolean {
+  return isRealmAdmin(user);
+}

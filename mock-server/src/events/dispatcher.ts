@@ -27,6 +27,20 @@ export function dispatch(registry: QueueRegistry, tables: RealmState | undefined
 }
 
 /**
+ * §4.17: a deactivated account's event queues end with the deactivation (its long-polls are answered;
+ * later fetches get BAD_EVENT_QUEUE_ID), after the events that announce it have been delivered. The
+ * deactivation event (`realm_user` / update with is_active false, reference §4.17) marks whom.
+ */
+export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string, pending: readonly PendingEvent[]): void {
+  const ended = new Set<number>();
+  for (const { event } of pending) {
+    const person = event.person as { user_id?: number; is_active?: boolean } | undefined;
+    if (event.type === 'realm_user' && event.op === 'update' && person?.is_active === false && person.user_id !== undefined) ended.add(person.user_id);
+  }
+  if (ended.size > 0) registry.dropWhere((queue) => queue.realmId === realmId && ended.has(queue.userId));
+}
+
+/**
  * all_public_streams (§4.21): message events of every public channel, subscribed or not. Bots are
  * left out: a bot receives channel messages only when subscribed (§6.6).
  */

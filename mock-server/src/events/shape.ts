@@ -1,4 +1,5 @@
 import { viewMessage } from '../domain/present/messages.js';
+import { viewPerson } from '../domain/present/users.js';
 import type { UserRow } from '../store/state.js';
 import { presentTopic } from '../domain/topics.js';
 import type { ClientView } from './client-view.js';
@@ -34,6 +35,10 @@ export function shapeFor(event: EventBody, descriptor: QueueDescriptor, viewer: 
     }
     case 'message':
       return [clean(presentMessage(event, descriptor, viewer))];
+    case 'realm_user':
+      // delivery_email and avatar_url depend on who reads (domain/present/users.ts).
+      if (event.person === undefined) return [clean({ ...event })];
+      return [clean({ ...event, person: viewPerson(event.person as Record<string, unknown>, { viewer, clientGravatar: descriptor.clientGravatar }) })];
     default:
       return [clean(withTopics(event, client))];
   }

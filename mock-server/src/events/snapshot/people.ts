@@ -1,48 +1,11 @@
-import { canSeeDeliveryEmail, isGuest, isRealmAdmin } from '../../domain/access.js';
-import { avatarUrlOf } from '../../domain/present/messages.js';
+import { isGuest, isRealmAdmin } from '../../domain/access.js';
+import { presentUser as presentUserFor, userAvatarUrl } from '../../domain/present/users.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
 
 const DAY = 86_400;
 
-/**
- * avatar_url (§2.5, §4.21 client_gravatar): null for Gravatar users when the client computes Gravatar
- * URLs itself, which it can only do knowing the real email; otherwise a URL.
- */
-export function avatarUrl(ctx: SnapshotContext, user: UserRow): string | null {
-  const visible = canSeeDeliveryEmail(ctx.viewer, user);
-  if (user.avatar_source === 'G' && ctx.options.clientGravatar && visible) return null;
-  return avatarUrlOf(ctx.tables, user, visible ? user.delivery_email : user.email);
-}
-
-/** The user object (OpenAPI `User`; §2.8 roles, the rest as the reference server sends it). */
-export function presentUser(ctx: SnapshotContext, user: UserRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    user_id: user.user_id,
-    email: user.email,
-    delivery_email: canSeeDeliveryEmail(ctx.viewer, user) ? user.delivery_email : null,
-    full_name: user.full_name,
-    role: user.role,
-    is_admin: isRealmAdmin(user),
-    is_owner: user.role === 100,
-    is_guest: isGuest(user),
-    is_bot: user.is_bot,
-    is_active: user.is_active,
-    is_imported_stub: false,
-    avatar_url: avatarUrl(ctx, user),
-    avatar_version: user.avatar_version,
-    timezone: user.timezone,
-    date_joined: user.date_joined,
-  };
-  if (user.is_bot) {
-    out.bot_type = user.bot_type;
-    out.bot_owner_id = user.bot_owner_id;
-    if (user.is_system_bot) out.is_system_bot = true;
-  } else {
-    out.profile_data = user.profile_data;
-  }
-  return out;
-}
+const presentUser = (ctx: SnapshotContext, user: UserRow) => presentUserFor(ctx.tables, user, { viewer: ctx.viewer, clientGravatar: ctx.options.clientGravatar });
 
 /**
  * Type `realm_user` (§4.21): active users and bots, deactivated ones, the system bots apart (they live
@@ -67,7 +30,7 @@ export function realmUserKeys(ctx: SnapshotContext): Record<string, unknown> {
       is_moderator: viewer.role === 300,
       is_guest: isGuest(viewer),
       role: viewer.role,
-      avatar_url: avatarUrl(ctx, viewer),
+      avatar_url: userAvatarUrl(ctx.tables, viewer, { viewer, clientGravatar: ctx.options.clientGravatar }),
     });
   }
   return out;
