@@ -3,6 +3,12 @@ import type { MockServer } from '../../src/app.js';
 import type { Tx } from '../../src/store/store.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
 import { CHANNEL_OPERATIONS, MESSAGE_OPERATIONS, SCHEDULED_OPERATIONS, type Operation } from './invariant-operations.js';
+import { DRAFT_OPERATIONS } from './invariant-drafts.js';
+import { LINKIFIER_OPERATIONS } from './invariant-linkifiers.js';
+import { PERSONAL_OPERATIONS } from './invariant-personal.js';
+import { STATUS_OPERATIONS } from './invariant-status.js';
+import { USER_ADMIN_OPERATIONS } from './invariant-user-admin.js';
+import { USER_OPERATIONS } from './invariant-users.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
@@ -15,7 +21,18 @@ import { call, credentials, startTestServer, type Who } from '../helpers/test-se
  * adds its operations there and their event reducers to helpers/apply-events.ts. The stand-in
  * transactions below prove that the harness itself fails when an event is missing or misdirected.
  */
-const OPERATIONS: Operation[] = [...CHANNEL_OPERATIONS, ...MESSAGE_OPERATIONS, ...SCHEDULED_OPERATIONS];
+const OPERATIONS: Operation[] = [
+  ...CHANNEL_OPERATIONS,
+  ...MESSAGE_OPERATIONS,
+  ...SCHEDULED_OPERATIONS,
+  ...STATUS_OPERATIONS,
+  ...DRAFT_OPERATIONS,
+  ...PERSONAL_OPERATIONS,
+  ...LINKIFIER_OPERATIONS,
+  ...USER_OPERATIONS,
+  // Last: deactivations and role changes alter who may do what for everything after them.
+  ...USER_ADMIN_OPERATIONS,
+];
 
 // Every capability declared, so the snapshot and the events speak the same dialect.
 const REGISTER = {
