@@ -181,3 +181,11 @@ export function mayManageOwners(user: UserRow): boolean {
 export function mayManageLinkifiers(user: UserRow): boolean {
   return isRealmAdmin(user);
 }
+
+/**
+ * §4.4, §4.5 (reference §5 "Other gates"): the status operations do not accept bot requests; a bot
+ * has no status of its own to set and may not set anyone else's.
+ */
+export function mayUpdateStatuses(user: UserRow): boolean {
+  return !user.is_bot;
+}

@@ -25,7 +25,7 @@ export function shapeFor(event: EventBody, descriptor: QueueDescriptor, viewer: 
     case 'delete_message':
       return splitDeletion(event, client);
     case 'user_settings':
-      return client.user_settings_object ? [event] : [event, ...legacySettingsEvents(event)];
+      return [clean({ ...event }), ...(client.user_settings_object ? [] : legacySettingsEvents(event))];
     case 'user_group': {
       const data = event.data as Record<string, unknown> | undefined;
       if (event.op === 'update' && data?.deactivated === true && !client.include_deactivated_groups) {

@@ -1,5 +1,6 @@
 import { isGuest, isRealmAdmin } from '../../domain/access.js';
 import { presentUser as presentUserFor, userAvatarUrl } from '../../domain/present/users.js';
+import { presentUserStatus } from '../../domain/users/status.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
 
@@ -70,11 +71,8 @@ export function userStatusKeys(ctx: SnapshotContext): Record<string, unknown> {
     .filter((u) => u.is_active && !u.is_system_bot)
     .sort((a, b) => a.user_id - b.user_id);
   for (const user of users) {
-    const status: Record<string, unknown> = {};
-    const row = ctx.tables.user_statuses[String(user.user_id)];
-    if (row?.status_text) status.status_text = row.status_text;
-    if (row?.emoji_name) Object.assign(status, { emoji_name: row.emoji_name, emoji_code: row.emoji_code, reaction_type: row.reaction_type });
-    if (user.settings.presence_enabled === false) status.away = true;
+    // One presenter with GET /users/{user_id}/status (domain/users/status.ts).
+    const status = presentUserStatus(ctx.tables, user);
     if (Object.keys(status).length > 0) map[String(user.user_id)] = status;
   }
   return { user_status: map };
