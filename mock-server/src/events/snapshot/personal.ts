@@ -1,26 +1,16 @@
+import { linkifierList } from '../../domain/linkifiers/present.js';
+import { ownNavigationViews, presentNavigationView } from '../../domain/navigation-views.js';
+import { draftsSnapshot } from '../../domain/drafts/present.js';
 import { pendingReminders, presentReminder } from '../../domain/reminders/present.js';
 import { presentScheduledMessage, undeliveredScheduledMessages } from '../../domain/scheduled/present.js';
-import { presentTopic } from '../../domain/topics.js';
+import { ownSavedSnippets, presentSavedSnippet } from '../../domain/saved-snippets.js';
 import type { SnapshotContext } from './context.js';
 
-/** The viewer's own rows of a per-user table; a spectator has none (§4.21, C21). */
-function own<T extends { user_id: number }>(ctx: SnapshotContext, rows: Record<string, T>): T[] {
-  const viewer = ctx.viewer;
-  return viewer === null ? [] : Object.values(rows).filter((r) => r.user_id === viewer.user_id);
-}
-
-/** Type `drafts` (§2.6, reference §4.21): newest first (ties by ID, newest first). */
+/** Type `drafts` (§2.6, reference §4.21): presented as the list and the events present them (domain/drafts/present.ts). */
 export function drafts(ctx: SnapshotContext): unknown[] {
-  return own(ctx, ctx.tables.drafts)
-    .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
-    .map((d) => ({
-      id: d.id,
-      type: d.type,
-      to: [...d.to],
-      topic: d.type === 'stream' ? presentTopic(d.topic, ctx.options.client) : d.topic,
-      content: d.content,
-      timestamp: d.timestamp,
-    }));
+  const viewer = ctx.viewer;
+  if (viewer === null) return [];
+  return draftsSnapshot(ctx.tables, viewer.user_id, { features: ctx.options.features, client: ctx.options.client });
 }
 
 /**
@@ -40,21 +30,17 @@ export function reminders(ctx: SnapshotContext): unknown[] {
   return pendingReminders(ctx.tables, viewer.user_id).map(presentReminder);
 }
 
-/** Type `saved_snippets` (§2.10). */
+/** Type `saved_snippets` (§2.10): presented as the list and the events present them. */
 export function savedSnippets(ctx: SnapshotContext): unknown[] {
-  return own(ctx, ctx.tables.saved_snippets)
-    .sort((a, b) => a.id - b.id)
-    .map((s) => ({ id: s.id, title: s.title, content: s.content, date_created: s.date_created }));
+  return ctx.viewer === null ? [] : ownSavedSnippets(ctx.tables, ctx.viewer.user_id).map(presentSavedSnippet);
 }
 
 /**
  * Type `navigation_views` (§2.9, reference §4.12): the viewer's stored rows only (built-in views
- * have no row until stored); `name` is omitted for built-in views, which have none.
+ * have no row until stored), presented as the list and the `add` event present them.
  */
 export function navigationViews(ctx: SnapshotContext): unknown[] {
-  return own(ctx, ctx.tables.navigation_views)
-    .sort((a, b) => (a.fragment < b.fragment ? -1 : a.fragment > b.fragment ? 1 : 0))
-    .map((v) => (v.name === null ? { fragment: v.fragment, is_pinned: v.is_pinned } : { fragment: v.fragment, is_pinned: v.is_pinned, name: v.name }));
+  return ctx.viewer === null ? [] : ownNavigationViews(ctx.tables, ctx.viewer.user_id).map(presentNavigationView);
 }
 
 /**
@@ -62,10 +48,7 @@ export function navigationViews(ctx: SnapshotContext): unknown[] {
  * could not read url_template; `realm_filters` (legacy) is always `[]`. Display order, then ID.
  */
 export function linkifierKeys(ctx: SnapshotContext): Record<string, unknown> {
-  const list = ctx.options.client.linkifier_url_template
-    ? Object.values(ctx.tables.linkifiers)
-        .sort((a, b) => a.order - b.order || a.id - b.id)
-        .map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template }))
-    : [];
+  // The list operation and the realm_linkifiers event present the same list (domain/linkifiers/present.ts).
+  const list = ctx.options.client.linkifier_url_template ? linkifierList(ctx.tables) : [];
   return { realm_linkifiers: list, realm_filters: [] };
 }
