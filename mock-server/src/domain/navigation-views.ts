@@ -1,0 +1,114 @@
+import type { Tx } from '../store/store.js';
+import type { NavigationViewRow, RealmState, UserRow } from '../store/state.js';
+import type { ActorContext } from './actor.js';
+import { badRequest, navigationViewNotFound } from './errors.js';
+
+/**
+ * Navigation views (spec §2.9, §4.12; the list, add and remove companions follow the reference
+ * server). Views belong to one user: every role, guests and bots included, manages its own and no one
+ * else's, so there is no permission rule, only ownership (the spec names none; neither does the
+ * reference server). Rows are keyed `${user_id}:${fragment}` (store/state.ts). Fragments are stripped
+ * and non-blank, names stripped and non-blank: the parameter pipeline enforces both from the document.
+ */
+
+/** Reference §2: the fragments of the built-in views, which never carry a name. */
+export const BUILT_IN_FRAGMENTS: ReadonlySet<string> = new Set(['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred']);
+
+const isBuiltIn = (fragment: string) => BUILT_IN_FRAGMENTS.has(fragment);
+
+/**
+ * The wire object. Spec §2.9: `name` is omitted for built-in views (the reference server sends null; the
+ * document allows both). The register snapshot, the list and the `add` event all present it here.
+ */
+export function presentNavigationView(row: NavigationViewRow): Record<string, unknown> {
+  return row.name === null ? { fragment: row.fragment, is_pinned: row.is_pinned } : { fragment: row.fragment, is_pinned: row.is_pinned, name: row.name };
+}
+
+/**
+ * A user's stored views, by fragment. The spec states no order; the reference server lists its rows in
+ * creation order, which these rows do not record, so the order is the fragment's: stable across
+ * restarts and independent of how the state file was written.
+ */
+export function ownNavigationViews(tables: Pick<RealmState, 'navigation_views'>, userId: number): NavigationViewRow[] {
+  return Object.values(tables.navigation_views)
+    .filter((v) => v.user_id === userId)
+    .sort((a, b) => (a.fragment < b.fragment ? -1 : a.fragment > b.fragment ? 1 : 0));
+}
+
+/** GET /navigation_views (companion): stored views only; a built-in view appears once stored. */
+export function listNavigationViews(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+  return ownNavigationViews(tables, user.user_id).map(presentNavigationView);
+}
+
+const key = (userId: number, fragment: string) => `${userId}:${fragment}`;
+
+const viewExists = () => badRequest('Navigation view already exists.');
+
+/** Whether another of the user's views (not the one at `except`) already has this name. */
+function nameTaken(tables: RealmState, userId: number, name: string, except?: string): boolean {
+  return Object.values(tables.navigation_views).some((v) => v.user_id === userId && v.name === name && v.fragment !== except);
+}
+
+/** Per-user data: every queue of the owner, the calling client's included, and nobody else (reference §6). */
+function emitView(tx: Tx, userId: number, event: Record<string, unknown>): void {
+  tx.emit({ type: 'navigation_view', ...event }, [userId]);
+}
+
+export interface AddViewParams {
+  fragment: string;
+  /**
+   * Required: the document lists it in `required` (the reference server declares it without a default),
+   * so the pipeline answers `Missing 'is_pinned' argument` before this runs. Nothing else decides where
+   * a new view is shown, and §2.9 gives the field no default.
+   */
+  is_pinned: boolean;
+  name?: string;
+}
+
+/**
+ * POST /navigation_views (companion of §4.12, reference §4.12 "Related"). Checks in the reference's
+ * order: a built-in view with a name, a custom view without one, then a duplicate (the fragment already
+ * stored, or the name used by another of the caller's views); texts from the reference server.
+ */
+export function addNavigationView(tx: Tx, actor: ActorContext, p: AddViewParams): void {
+  const userId = actor.user.user_id;
+  if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
+  if (!isBuiltIn(p.fragment) && p.name === undefined) throw badRequest('Custom views must have a valid name.');
+  if (tx.tables.navigation_views[key(userId, p.fragment)] || (p.name !== undefined && nameTaken(tx.tables, userId, p.name))) throw viewExists();
+  const row: NavigationViewRow = { user_id: userId, fragment: p.fragment, is_pinned: p.is_pinned, name: p.name ?? null };
+  tx.put('navigation_views', key(userId, p.fragment), row);
+  emitView(tx, userId, { op: 'add', navigation_view: presentNavigationView(row) });
+}
+
+/**
+ * PATCH /navigation_views/{fragment} (spec §4.12). Checks in the reference's order (reference §4.12): a
+ * name for a built-in fragment (400 even when that view was never stored), a name another of the
+ * caller's views uses, then no stored view with the fragment (404 NOT_FOUND, C14).
+ *
+ * The event's `data` holds the fields the request set, as the reference server's does. A request with
+ * neither field (the spec makes both optional and is silent on it) still answers 404 for an unknown
+ * view, and otherwise succeeds without an event: nothing changed, so there is nothing to tell (as for a
+ * snippet edit with nothing sent, reference §4.14), and an `update` with empty `data` would be noise.
+ */
+export function editNavigationView(tx: Tx, actor: ActorContext, p: { fragment: string; is_pinned?: boolean; name?: string }): void {
+  const userId = actor.user.user_id;
+  if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
+  if (p.name !== undefined && nameTaken(tx.tables, userId, p.name, p.fragment)) throw viewExists();
+  const row = tx.tables.navigation_views[key(userId, p.fragment)];
+  if (!row) throw navigationViewNotFound();
+  const data: Record<string, unknown> = {};
+  if (p.is_pinned !== undefined) data.is_pinned = p.is_pinned;
+  if (p.name !== undefined) data.name = p.name;
+  if (Object.keys(data).length === 0) return;
+  tx.put('navigation_views', key(userId, p.fragment), { ...row, is_pinned: p.is_pinned ?? row.is_pinned, name: p.name ?? row.name });
+  emitView(tx, userId, { op: 'update', fragment: row.fragment, data });
+}
+
+/** DELETE /navigation_views/{fragment} (companion): a view never stored, built-in or not, is 404 (C14). */
+export function removeNavigationView(tx: Tx, actor: ActorContext, fragment: string): void {
+  const userId = actor.user.user_id;
+  const row = tx.tables.navigation_views[key(userId, fragment)];
+  if (!row) throw navigationViewNotFound();
+  tx.delete('navigation_views', key(userId, fragment));
+  emitView(tx, userId, { op: 'remove', fragment: row.fragment });
+}
