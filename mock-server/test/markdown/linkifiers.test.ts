@@ -6,6 +6,7 @@ import { as, LINKIFIERS, TABLES } from './support.js';
 
 const pattern = (message: string): LinkifierError => ({ field: 'pattern', message });
 const template = (message: string): LinkifierError => ({ field: 'url_template', message });
+const whole = (message: string): LinkifierError => ({ field: '__all__', message });
 
 // Reference §4.18: the exact messages, in the reference server's order of checks.
 describe('checkLinkifier', () => {
@@ -25,11 +26,11 @@ describe('checkLinkifier', () => {
     ['(?P<id>x)', 'https://example.com/{}', template('Invalid URL template.')],
     ['(?P<id>x)', 'https://example.com/{id}}', template('Invalid URL template.')],
     ['ZUL-(?P<id>\\d+)', 'https://example.com/{id', template('Invalid URL template.')],
-    ['ZUL-(?P<id>\\d+)', '$fgfg', pattern("Group 'id' in linkifier pattern is not present in URL template.")],
-    ['ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}', template("Group 'hello' in URL template is not present in linkifier pattern.")],
-    ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/my_realm_filter/{hello}', pattern("Group 'id' in linkifier pattern is not present in URL template.")],
-    ['(?P<b>x)(?P<a>y)', 'https://example.com/{z}/{y}', template("Group 'y' in URL template is not present in linkifier pattern.")],
-    ['(?P<b>x)(?P<a>y)', 'https://example.com/', pattern("Group 'a' in linkifier pattern is not present in URL template.")],
+    ['ZUL-(?P<id>\\d+)', '$fgfg', whole("Group 'id' in linkifier pattern is not present in URL template.")],
+    ['ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}', whole("Group 'hello' in URL template is not present in linkifier pattern.")],
+    ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/my_realm_filter/{hello}', whole("Group 'id' in linkifier pattern is not present in URL template.")],
+    ['(?P<b>x)(?P<a>y)', 'https://example.com/{z}/{y}', whole("Group 'y' in URL template is not present in linkifier pattern.")],
+    ['(?P<b>x)(?P<a>y)', 'https://example.com/', whole("Group 'a' in linkifier pattern is not present in URL template.")],
     ['[(?P<no>x)](?P<id>\\d)', 'https://example.com/{id}', null],
     ['#(?P<id>[0-9]+)', 'https://trac.example.com/ticket/{id}', null],
     ['no-groups', 'https://example.com/', null],

@@ -64,7 +64,8 @@ export function patternGroups(pattern: string): string[] {
 }
 
 export interface LinkifierError {
-  field: 'pattern' | 'url_template';
+  /** The field at fault; `__all__` (Django's key for errors of the whole object) for group mismatches. */
+  field: 'pattern' | 'url_template' | '__all__';
   message: string;
 }
 
@@ -84,9 +85,9 @@ export function checkLinkifier(pattern: string, urlTemplate: string): LinkifierE
   if (variables === null) return { field: 'url_template', message: 'Invalid URL template.' };
   const groups = patternGroups(pattern);
   const [notInPattern] = variables.filter((v) => !groups.includes(v)).sort();
-  if (notInPattern !== undefined) return { field: 'url_template', message: `Group '${notInPattern}' in URL template is not present in linkifier pattern.` };
+  if (notInPattern !== undefined) return { field: '__all__', message: `Group '${notInPattern}' in URL template is not present in linkifier pattern.` };
   const [notInTemplate] = groups.filter((g) => !variables.includes(g)).sort();
-  if (notInTemplate !== undefined) return { field: 'pattern', message: `Group '${notInTemplate}' in linkifier pattern is not present in URL template.` };
+  if (notInTemplate !== undefined) return { field: '__all__', message: `Group '${notInTemplate}' in linkifier pattern is not present in URL template.` };
   return null;
 }
 
