@@ -25,3 +25,15 @@ export interface Features {
 export function features(level: number): Features {
   return { level, has: (name) => level >= levelOf(name) };
 }
+
+/**
+ * The level announced to the Python client as `zulip_feature_level` (GET /server_settings). Below 176
+ * it sends `url_format_string` instead of `url_template` when adding a linkifier, and below 106 a
+ * JSON-quoted `full_name`: wire forms of levels older than anything the spec describes, which this
+ * server does not parse. The reference notes say the alias is never below 176, so stock clients speak the
+ * spec's wire form at every emulated level; `service_feature_level` stays the realm's true level.
+ */
+export const STOCK_CLIENT_MIN_FEATURE_LEVEL = 176;
+export function stockClientFeatureLevel(level: number): number {
+  return Math.max(level, STOCK_CLIENT_MIN_FEATURE_LEVEL);
+}

@@ -1,3 +1,4 @@
+import { stockClientFeatureLevel } from '../config/features.js';
 import { SERVICE_VERSION } from '../config/version.js';
 import { defineRoutes } from '../http/define-routes.js';
 
@@ -5,11 +6,12 @@ export default defineRoutes([
   {
     // Not in the spec: the Python client calls it when constructed and asserts zulip_version is present
     // (reference "Compatibility with stock client libraries"). The spec's names plus the reference
-    // server's as aliases (C1). Answered with or without credentials.
+    // server's as aliases (C1); the alias never reports a level whose wire form the server does not parse
+    // (config/features.ts). Answered with or without credentials.
     operationId: 'get-server-settings',
     handle: ({ realm, realmId, app }) => ({
       service_feature_level: realm.feature_level,
-      zulip_feature_level: realm.feature_level,
+      zulip_feature_level: stockClientFeatureLevel(realm.feature_level),
       service_version: SERVICE_VERSION,
       zulip_version: SERVICE_VERSION,
       push_notifications_enabled: false,

@@ -201,4 +201,16 @@ describe('GET /api/v1/server_settings (stock Python client)', () => {
     expect(typeof res.body.zulip_version).toBe('string');
     expect(res.body.zulip_version).toBe(res.body.service_version);
   });
+
+  it.each([
+    [100, 176],
+    [175, 176],
+    [176, 176],
+    [208, 208],
+  ])('at level %i announces zulip_feature_level %i, so the Python client sends the wire form this server parses', async (level, alias) => {
+    const realm = `settings-${level}`;
+    await server.control.createRealm({ realm_id: realm, feature_level: level });
+    const res = await call(server, 'GET', '/api/v1/server_settings', { as: credentials(server, realm).member! });
+    expect(res.body).toMatchObject({ service_feature_level: level, zulip_feature_level: alias });
+  });
 });
