@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import type { ValidateFunction } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadResponseSchemas } from '../helpers/response-schemas.js';
+import { call } from '../helpers/test-server.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
 import { drain, observeEvents, openQueue, success, useTestRealm, type Event } from '../subscriptions/support.js';
 import { setFor, setOwn } from './support.js';
@@ -120,6 +123,33 @@ describe('snapshot + events = new snapshot, for every presence form', () => {
         const after = await openQueue(env.server, env.who[role]!, form);
         expect(comparable(applyEvents(before.snapshot, events))).toEqual(comparable(after.snapshot));
       }
+    }
+  });
+});
+
+describe('the events match the OpenAPI document', () => {
+  let validateEvents: ValidateFunction;
+  beforeAll(async () => {
+    validateEvents = (await loadResponseSchemas())('get-events', 200);
+  });
+
+  it.each([
+    ['simplified presence', SIMPLIFIED],
+    ['legacy presence and settings', '{}'],
+  ])('%s: away true then false, a status with emoji', async (_name, capabilities) => {
+    const owner = env.who.owner!;
+    const { queueId } = await openQueue(env.server, owner, { client_capabilities: capabilities });
+    for (const form of [{ away: 'true' }, { away: 'false' }, { status_text: 'Out', emoji_name: 'car' }]) {
+      expect((await setOwn(env.server, owner, form)).body).toEqual(success());
+    }
+    const res = await call(env.server, 'GET', '/api/v1/events', { as: owner, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+    expect((res.body.events as Event[]).filter((e) => e.type === 'presence')).toHaveLength(2);
+    expect(validateEvents(res.body), JSON.stringify(validateEvents.errors?.slice(-3))).toBe(true);
+  });
+
+  it('a presence event with neither form, or a described type with a wrong payload, fails the document', () => {
+    for (const event of [{ id: 1, type: 'presence' }, { id: 2, type: 'presence', presences: {}, user_id: 3 }, { id: 3, type: 'user_status' }]) {
+      expect(validateEvents({ result: 'success', msg: '', events: [event] }), JSON.stringify(event)).toBe(false);
     }
   });
 });
