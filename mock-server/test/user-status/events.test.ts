@@ -139,7 +139,8 @@ describe('the events match the OpenAPI document', () => {
   ])('%s: away true then false, a status with emoji', async (_name, capabilities) => {
     const owner = env.who.owner!;
     const { queueId } = await openQueue(env.server, owner, { client_capabilities: capabilities });
-    for (const form of [{ away: 'true' }, { away: 'false' }, { status_text: 'Out', emoji_name: 'car' }]) {
+    const forms: Record<string, string>[] = [{ away: 'true' }, { away: 'false' }, { status_text: 'Out', emoji_name: 'car' }];
+    for (const form of forms) {
       expect((await setOwn(env.server, owner, form)).body).toEqual(success());
     }
     const res = await call(env.server, 'GET', '/api/v1/events', { as: owner, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
