@@ -1,0 +1,66 @@
+import type { Tx } from '../../store/store.js';
+import type { UserRow } from '../../store/state.js';
+import type { ActorContext } from '../actor.js';
+import { emitPeers, type EmitContext } from '../channels/events.js';
+import { badRequest, insufficientPermission } from '../errors.js';
+import * as may from '../permissions.js';
+import { activeUserIds, targetUser } from './lookup.js';
+import { isOnlyOwner } from './update-plan.js';
+
+/**
+ * DELETE /users/{user_id} (spec §4.17). deactivation_notification_comment is validated by the document
+ * (stripped, at most 2000 characters) and otherwise unused: the reference server emails the user
+ * (no email without the parameter, one without custom text for `""`), but the mock delivers no email,
+ * so there is nothing to send it with.
+ */
+export interface DeactivateUserParams {
+  user_id: number;
+  deactivation_notification_comment?: string;
+}
+
+/** Every check first (reference §4.17 "Checks", in order), then the changes; a refusal writes nothing. */
+export function deactivateUser(tx: Tx, actor: ActorContext, params: DeactivateUserParams): void {
+  const target = checkDeactivation(tx, actor.user, params.user_id);
+  const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
+  // The reference server deactivates the user's bots with them, the bots first (so no bot is left
+  // active behind a deactivated owner); each bot gets the same events as a deactivated user.
+  const bots = Object.values(tx.tables.users).filter((u) => u.is_bot && u.is_active && u.bot_owner_id === target.user_id);
+  for (const bot of bots) deactivateOne(ctx, bot);
+  deactivateOne(ctx, target);
+}
+
+function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
+  // Bots are not taken here (`No such user`), nor deactivated users (`User is deactivated`).
+  const target = targetUser(tx.tables, userId, { bots: false, deactivated: false });
+  // Spec §4.17, §5: administrators only; C10: `Insufficient permission`, not the reference's text.
+  if (!may.mayAdministerUsers(caller)) throw insufficientPermission();
+  // Reference §4.17 (C10 for the code): only an owner deactivates an owner.
+  if (target.role === 100 && !may.mayManageOwners(caller)) throw badRequest('Must be an organization owner');
+  // Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner).
+  if (target.role === 100 && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
+  return target;
+}
+
+/**
+ * One account: is_active false (authentication then answers `Account is deactivated`, http/auth.ts),
+ * then the events of reference §4.17 in its order. First `subscription` / `peer_remove` of the account
+ * on each of its channels, archived ones too, to everyone who may know those subscribers (the account
+ * no longer counts as a subscriber, §2.3 subscriber_count). Then `realm_user` / `update` with
+ * `{user_id, is_active: false}` to every active user. The issue speaks of a "realm_user remove" event;
+ * the reference server at the spec's feature levels announces a deactivation with this update (remove
+ * is for users someone may no longer see at all), and clients move the user to their deactivated list.
+ * The events/dispatcher.ts ends the account's event queues once that update is committed.
+ */
+function deactivateOne(ctx: EmitContext, user: UserRow): void {
+  const { tx } = ctx;
+  tx.put('users', user.user_id, { ...user, is_active: false });
+  const channelIds = Object.values(tx.tables.subscriptions)
+    .filter((s) => s.user_id === user.user_id && s.active)
+    .map((s) => s.stream_id)
+    .sort((a, b) => a - b);
+  for (const id of channelIds) {
+    const channel = tx.tables.channels[String(id)];
+    if (channel) emitPeers(ctx, 'peer_remove', channel, [user.user_id]);
+  }
+  tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, is_active: false } }, activeUserIds(tx.tables));
+}
