@@ -68,6 +68,9 @@ export const expectationMismatch = () => new ApiError(400, 'EXPECTATION_MISMATCH
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
 
+/** Owner-only refusals (§4.7 owner role, §4.17 deactivating an owner): the reference's text with the spec's code (C10). */
+export const mustBeOwner = () => badRequest('Must be an organization owner');
+
 /** A message that does not exist or that the caller may not see: one text, so nothing leaks (reference §1). */
 export const invalidMessage = () => badRequest('Invalid message(s)');
 

@@ -2,7 +2,7 @@ import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { emitPeers, type EmitContext } from '../channels/events.js';
-import { badRequest, insufficientPermission } from '../errors.js';
+import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import * as may from '../permissions.js';
 import { activeUserIds, targetUser } from './lookup.js';
 import { isOnlyOwner } from './update-plan.js';
@@ -35,7 +35,7 @@ function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
   // Spec §4.17, §5: administrators only; C10: `Insufficient permission`, not the reference's text.
   if (!may.mayAdministerUsers(caller)) throw insufficientPermission();
   // Reference §4.17 (C10 for the code): only an owner deactivates an owner.
-  if (target.role === 100 && !may.mayManageOwners(caller)) throw badRequest('Must be an organization owner');
+  if (target.role === 100 && !may.mayManageOwners(caller)) throw mustBeOwner();
   // Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner).
   if (target.role === 100 && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
   return target;

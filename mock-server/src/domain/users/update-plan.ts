@@ -1,8 +1,9 @@
 import type { RealmState, RoleCode, UserRow } from '../../store/state.js';
 import { isGuest } from '../access.js';
-import { badRequest, insufficientPermission } from '../errors.js';
+import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import * as may from '../permissions.js';
 import { activeOwners, targetUser } from './lookup.js';
+import { isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
 import { planProfileChanges, type ProfileDataItem, type ProfileFieldChange } from './profile-fields.js';
 
@@ -66,7 +67,7 @@ export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserPar
  * administrators too, for a user who is a guest now; the text is ours, the reference has no such rule).
  */
 function checkRoleChange(tables: Tables, caller: UserRow, target: UserRow, role: RoleCode): void {
-  if ((role === 100 || target.role === 100) && !may.mayManageOwners(caller)) throw badRequest('Must be an organization owner');
+  if ((role === 100 || target.role === 100) && !may.mayManageOwners(caller)) throw mustBeOwner();
   if (target.role === 100 && isOnlyOwner(tables, target)) throw badRequest('The owner permission cannot be removed from the only organization owner.');
   if (isGuest(target) && role <= 200) throw badRequest('Guests cannot be organization administrators.');
 }
@@ -101,21 +102,4 @@ function planEmail(tables: Pick<RealmState, 'users'>, target: UserRow, email: st
  */
 export function followsDeliveryEmail(user: UserRow): boolean {
   return user.settings.email_address_visibility === 1;
-}
-
-/**
- * The spec names no address syntax; the reference server uses Django's validator. This is the common
- * form of that rule (ours): a dot-atom local part of at most 64 characters, `@`, then `localhost`
- * or a dotted domain whose labels are letters, digits and inner hyphens, ending in a top-level domain
- * of at least two letters; at most 254 characters in all.
- */
-function isEmailAddress(value: string): boolean {
-  if (value.length > 254) return false;
-  const at = value.lastIndexOf('@');
-  if (at <= 0) return false;
-  const local = value.slice(0, at);
-  const domain = value.slice(at + 1);
-  if (local.length > 64 || !/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(local)) return false;
-  if (domain.toLowerCase() === 'localhost') return true;
-  return /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/.test(domain);
 }
