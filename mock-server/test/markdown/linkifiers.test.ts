@@ -31,6 +31,8 @@ describe('checkLinkifier', () => {
     ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/my_realm_filter/{hello}', whole("Group 'id' in linkifier pattern is not present in URL template.")],
     ['(?P<b>x)(?P<a>y)', 'https://example.com/{z}/{y}', whole("Group 'y' in URL template is not present in linkifier pattern.")],
     ['(?P<b>x)(?P<a>y)', 'https://example.com/', whole("Group 'a' in linkifier pattern is not present in URL template.")],
+    // Accepted patterns must also compile as the renderer runs them, or they would never apply.
+    ['T(?P<__tc_match>\\d+)', 'https://t.example/{__tc_match}', pattern('Bad regular expression: Duplicate capture group name')],
     ['[(?P<no>x)](?P<id>\\d)', 'https://example.com/{id}', null],
     ['#(?P<id>[0-9]+)', 'https://trac.example.com/ticket/{id}', null],
     ['no-groups', 'https://example.com/', null],
@@ -45,6 +47,11 @@ describe('checkLinkifier', () => {
     ],
   ])('%j with %j', (p, t, error) => {
     expect(checkLinkifier(p, t)).toEqual(error);
+  });
+
+  it('refuses a pattern too large for RE2 with the RE2 text, without compiling it', () => {
+    expect(checkLinkifier('a'.repeat(10_001), 'https://example.com/')).toEqual(pattern('Bad regular expression: pattern too large - compile failed'));
+    expect(checkLinkifier('a'.repeat(2_000), 'https://example.com/')).toBeNull();
   });
 });
 

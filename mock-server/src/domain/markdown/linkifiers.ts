@@ -31,13 +31,23 @@ function re2(): RE2Class {
   return RE2;
 }
 
+/**
+ * Longest pattern compiled. The reference server sets no limit, but RE2's WebAssembly build has a fixed
+ * heap and aborts (printing to stderr) on very large programs instead of returning RE2's own error, so
+ * longer patterns get that error without being compiled. No real linkifier comes near this length.
+ */
+export const MAX_PATTERN_LENGTH = 10_000;
+const TOO_LARGE = 'pattern too large - compile failed';
+
 /** RE2's error text for a pattern (`missing ): (foo`), or null when it compiles. */
 function compileError(pattern: string): string | null {
+  if (pattern.length > MAX_PATTERN_LENGTH) return TOO_LARGE;
   try {
     new (re2())(pattern, 'u');
     return null;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
+    if (message.includes('(OOM)')) return TOO_LARGE;
     const at = message.lastIndexOf('/u: ');
     return at === -1 ? message : message.slice(at + 4);
   }
@@ -78,7 +88,10 @@ export interface LinkifierError {
  */
 export function checkLinkifier(pattern: string, urlTemplate: string): LinkifierError | null {
   if (pattern === '') return { field: 'pattern', message: 'This field cannot be blank.' };
-  const error = compileError(pattern);
+  // The pattern alone, then as the renderer runs it (wrapped in the boundary groups), so a linkifier that
+  // is accepted always applies: a pattern reusing the wrapper's group names, or too large for RE2's
+  // memory once wrapped, is refused here rather than skipped silently at every render.
+  const error = compileError(pattern) ?? compileError(wrappedSource(pattern));
   if (error !== null) return { field: 'pattern', message: `Bad regular expression: ${error}` };
   if (urlTemplate === '') return { field: 'url_template', message: 'This field cannot be blank.' };
   const variables = templateVariables(urlTemplate);
@@ -95,6 +108,10 @@ const BEFORE = '__tc_before';
 const MATCH = '__tc_match';
 const AFTER = '__tc_after';
 
+function wrappedSource(pattern: string): string {
+  return `(?P<${BEFORE}>^|\\s|\\x{a0}|['"(,:<])(?P<${MATCH}>${pattern})(?P<${AFTER}>$|[^\\pL\\pN])`;
+}
+
 /** Compiled wrapped patterns by source; null for a pattern RE2 refuses (such a linkifier is skipped). */
 const compiled = new Map<string, RE2Instance | null>();
 
@@ -103,7 +120,7 @@ function wrapped(pattern: string): RE2Instance | null {
   if (re === undefined) {
     if (compiled.size > 1000) compiled.clear();
     try {
-      re = new (re2())(`(?P<${BEFORE}>^|\\s|\\x{a0}|['"(,:<])(?P<${MATCH}>${pattern})(?P<${AFTER}>$|[^\\pL\\pN])`, 'gu');
+      re = new (re2())(wrappedSource(pattern), 'gu');
     } catch {
       re = null;
     }
