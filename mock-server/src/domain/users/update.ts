@@ -53,11 +53,14 @@ export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams
     const { delivery, api } = plan.email;
     put({ ...user, delivery_email: delivery, ...(api !== null ? { email: api } : {}) });
     if (api !== null) tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, new_email: api } }, everyone());
-    // Shaped per reader (events/shape.ts): readers who may not see the address get null.
-    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, delivery_email: delivery, ...emailShaping(tx.tables, user) } }, everyone());
+    // Only to those who may see the address (as the reference server sends it): the others would learn
+    // that, and when, a hidden address changed, though what they see of the user does not change.
+    const seers = everyone().filter((id) => emailVisibleTo(tx.tables.users[String(id)] ?? null, user.user_id, user.settings.email_address_visibility));
+    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, delivery_email: delivery, ...emailShaping(tx.tables, user) } }, seers);
     // A Gravatar is the picture of an address, so it changes with the address (the spec is silent; the
-    // reference server sends its avatar fields after such a change too, likely).
-    if (user.avatar_source === 'G') tx.emit(avatarEvent(tx, user), everyone());
+    // reference server sends its avatar fields after such a change too, likely): for everyone when the
+    // API email changed with it, else for those who see the real address.
+    if (user.avatar_source === 'G') tx.emit(avatarEvent(tx, user), api !== null ? everyone() : seers);
   }
 }
 
