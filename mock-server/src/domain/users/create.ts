@@ -3,16 +3,15 @@ import type { Tx } from '../../store/store.js';
 import type { UserRow, UserSettings } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { addSubscribers } from '../subscriptions/membership.js';
-import { userByEmail } from '../subscriptions/principals.js';
 import { badRequest, insufficientPermission } from '../errors.js';
 import { hashPassword } from '../passwords.js';
 import * as may from '../permissions.js';
 import { personFields } from '../present/users.js';
-import { systemGroupId } from '../present/channels.js';
 import { newApiKey } from './api-key.js';
 import { activeUserIds } from './lookup.js';
-import { isEmailAddress } from './emails.js';
+import { emailInUse, isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
+import { placeInRoleGroup } from './role-groups.js';
 
 /**
  * POST /users (spec §4.10): an administrator holding can_create_users creates a member account. The
@@ -58,13 +57,14 @@ export function createUser(tx: Tx, actor: ActorContext, p: CreateUserParams): { 
   // §4.10 "already in use": any account of the realm, by API or real email, case-insensitively; system
   // bots included, since their addresses share the realm's domain and a twin would make user names
   // ambiguous for fetch_api_key.
-  if (userByEmail(tables, p.email)) throw badRequest(`Email '${p.email}' already in use`);
+  if (emailInUse(tables, p.email)) throw badRequest(`Email '${p.email}' already in use`);
   if ([...p.password].length < MIN_PASSWORD_LENGTH) throw badRequest('The password is too weak.');
 
   const user = newMember(tx, actor.now, normalizeEmail(p.email), fullName, p.password);
   const audience = activeUserIds(tables);
   tx.emit({ type: 'realm_user', op: 'add', person: personFields(tables, user) }, audience);
-  joinRoleGroup(tx, user, audience);
+  // Role groups decide group-setting permissions (access.ts): the new member joins theirs.
+  placeInRoleGroup(tx, user, actor.now);
   // The realm's default channels (§4.15 include_default), as joining them would: subscription rows,
   // and peer_add to whoever may know their subscribers.
   const ctx = { tx, features: actor.features, now: actor.now };
@@ -116,19 +116,4 @@ function newMember(tx: Tx, now: number, email: string, fullName: string, passwor
   };
   tx.put('users', userId, user);
   return user;
-}
-
-/**
- * Role groups decide group-setting permissions (access.ts), so the new member joins theirs, as the
- * fixtures place members: directly in role:fullmembers when the realm has no waiting period, otherwise
- * in role:members (they joined just now). Everyone following the user list hears of it with the
- * reference server's `user_group` / `add_members`.
- */
-function joinRoleGroup(tx: Tx, user: UserRow, audience: number[]): void {
-  const name = tx.tables.realm.realm.waiting_period_threshold === 0 ? 'role:fullmembers' : 'role:members';
-  const groupId = systemGroupId(tx.tables, name);
-  const group = groupId === null ? undefined : tx.tables.user_groups[String(groupId)];
-  if (!group) return;
-  tx.put('user_groups', group.id, { ...group, members: [...group.members, user.user_id].sort((a, b) => a - b) });
-  tx.emit({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [user.user_id] }, audience);
 }

@@ -7,6 +7,7 @@ import { emitDefaultStreams } from '../channels/update.js';
 import { avatarUrlOf } from '../present/messages.js';
 import { emailShaping } from '../present/users.js';
 import { activeUserIds } from './lookup.js';
+import { placeInRoleGroup } from './role-groups.js';
 import { planUserUpdate, type UpdateUserParams } from './update-plan.js';
 
 /**
@@ -75,24 +76,6 @@ function avatarEvent(tx: Tx, user: UserRow): PendingEvent['event'] {
   return { type: 'realm_user', op: 'update', person };
 }
 
-/** The role groups (reference §2; fixtures/people.ts): each user is a direct member of their role's group. */
-const ROLE_GROUP_NAMES = ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone'];
-const DAY = 86_400;
-
-/**
- * The group a user of this role belongs to directly, as the fixtures model it: members past the realm's
- * waiting period (waiting_period_threshold days since joining) are full members, others plain members.
- */
-function roleGroupName(user: UserRow, waitingDays: number, now: number): string {
-  switch (user.role) {
-    case 100: return 'role:owners';
-    case 200: return 'role:administrators';
-    case 300: return 'role:moderators';
-    case 600: return 'role:everyone';
-    default: return user.date_joined + waitingDays * DAY <= now ? 'role:fullmembers' : 'role:members';
-  }
-}
-
 /**
  * A role change (spec §2.8, §4.7) and what follows from it, as the reference server sends it: the
  * `role` update to everyone; the user leaves their old role group and joins the new one (`user_group`
@@ -108,7 +91,7 @@ function changeRole(ctx: EmitContext, before: UserRow, role: RoleCode, put: (use
   const after: UserRow = { ...before, role };
   put(after);
   tx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.user_id, role } }, activeUserIds(tx.tables));
-  moveRoleGroup(ctx, after);
+  placeInRoleGroup(ctx.tx, after, ctx.now);
   // A deactivated user has no event queue and cannot register one: nothing of their view to follow.
   if (!after.is_active) return;
 
@@ -124,24 +107,6 @@ function changeRole(ctx: EmitContext, before: UserRow, role: RoleCode, put: (use
   const defaults = tx.tables.realm.realm.default_stream_ids;
   if (changed.some((c) => defaults.includes(c.stream_id))) emitDefaultStreams(ctx, [after]);
   emitEmailVisibilityChanges(ctx, before, after);
-}
-
-function moveRoleGroup(ctx: EmitContext, user: UserRow): void {
-  const { tx } = ctx;
-  const realm = tx.tables.realm.realm;
-  const wanted = roleGroupName(user, realm.waiting_period_threshold, ctx.now);
-  const everyone = activeUserIds(tx.tables);
-  const groups = Object.values(tx.tables.user_groups).filter((g) => g.is_system_group && ROLE_GROUP_NAMES.includes(g.name));
-  for (const group of groups) {
-    if (group.name === wanted || !group.members.includes(user.user_id)) continue;
-    tx.put('user_groups', group.id, { ...group, members: group.members.filter((id) => id !== user.user_id) });
-    tx.emit({ type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: [user.user_id] }, everyone);
-  }
-  const target = groups.find((g) => g.name === wanted);
-  if (target && !target.members.includes(user.user_id)) {
-    tx.put('user_groups', target.id, { ...target, members: [...target.members, user.user_id].sort((a, b) => a - b) });
-    tx.emit({ type: 'user_group', op: 'add_members', group_id: target.id, user_ids: [user.user_id] }, everyone);
-  }
 }
 
 /**
