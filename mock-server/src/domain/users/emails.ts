@@ -1,3 +1,4 @@
+import type { RealmState } from '../../store/state.js';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 
@@ -17,4 +18,14 @@ const emailFormat = (() => {
 
 export function isEmailAddress(value: string): boolean {
   return value.length <= MAX_EMAIL_LENGTH && emailFormat(value);
+}
+
+/**
+ * An address already used in the realm (§4.10 "already in use", §4.7 new_email): as any other account's
+ * API email or delivery email, bots and system bots included, compared without case (an address names
+ * one mailbox whatever its case). `exceptUserId`: the user whose own address does not count.
+ */
+export function emailInUse(tables: Pick<RealmState, 'users'>, email: string, exceptUserId: number | null = null): boolean {
+  const wanted = email.toLowerCase();
+  return Object.values(tables.users).some((u) => u.user_id !== exceptUserId && (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted));
 }

@@ -3,7 +3,7 @@ import { isGuest } from '../access.js';
 import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import * as may from '../permissions.js';
 import { activeOwners, targetUser } from './lookup.js';
-import { isEmailAddress } from './emails.js';
+import { emailInUse, isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
 import { planProfileChanges, type ProfileDataItem, type ProfileFieldChange } from './profile-fields.js';
 
@@ -67,7 +67,7 @@ export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserPar
  * administrators too, for a user who is a guest now; the text is ours, the reference has no such rule).
  */
 function checkRoleChange(tables: Tables, caller: UserRow, target: UserRow, role: RoleCode): void {
-  if ((role === 100 || target.role === 100) && !may.mayManageOwners(caller)) throw mustBeOwner();
+  if (!may.mayChangeOwnerRole(caller, target, role)) throw mustBeOwner();
   if (target.role === 100 && isOnlyOwner(tables, target)) throw badRequest('The owner permission cannot be removed from the only organization owner.');
   if (isGuest(target) && role <= 200) throw badRequest('Guests cannot be organization administrators.');
 }
@@ -85,9 +85,7 @@ export function isOnlyOwner(tables: Pick<RealmState, 'users'>, user: UserRow): b
  */
 function planEmail(tables: Pick<RealmState, 'users'>, target: UserRow, email: string): UserUpdatePlan['email'] {
   if (!isEmailAddress(email)) throw badRequest('Invalid new email address.');
-  const wanted = email.toLowerCase();
-  const taken = Object.values(tables.users).some((u) => u.user_id !== target.user_id && (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted));
-  if (taken) throw badRequest('New email value error: Email is already in use.');
+  if (emailInUse(tables, email, target.user_id)) throw badRequest('New email value error: Email is already in use.');
   return { delivery: email, api: followsDeliveryEmail(target) ? email : null };
 }
 
