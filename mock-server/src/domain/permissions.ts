@@ -1,4 +1,4 @@
-import type { ChannelRow, GroupSettingValue, RealmRow, RealmState, UserRow } from '../store/state.js';
+import type { ChannelRow, GroupSettingValue, RealmRow, RealmState, RoleCode, UserRow } from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
 
 /**
@@ -167,11 +167,16 @@ export function mayChangeUserEmails(user: UserRow): boolean {
 }
 
 /**
- * §4.7 "Only owners may add or remove the owner role"; reference §4.17: only an owner may deactivate
- * an owner (`Must be an organization owner`, C10).
+ * §4.7 "Only owners may add or remove the owner role": a change to or from role 100 needs an owner
+ * caller (refused with `Must be an organization owner`, C10).
  */
-export function mayManageOwners(user: UserRow): boolean {
-  return user.role === 100;
+export function mayChangeOwnerRole(caller: UserRow, target: UserRow, role: RoleCode): boolean {
+  return (role !== 100 && target.role !== 100) || caller.role === 100;
+}
+
+/** Reference §4.17 (the spec is silent): only an owner may deactivate an owner (C10 for the code). */
+export function mayDeactivateUser(caller: UserRow, target: UserRow): boolean {
+  return target.role !== 100 || caller.role === 100;
 }
 
 /**

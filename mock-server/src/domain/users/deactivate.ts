@@ -34,8 +34,7 @@ function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
   const target = targetUser(tx.tables, userId, { bots: false, deactivated: false });
   // Spec §4.17, §5: administrators only; C10: `Insufficient permission`, not the reference's text.
   if (!may.mayAdministerUsers(caller)) throw insufficientPermission();
-  // Reference §4.17 (C10 for the code): only an owner deactivates an owner.
-  if (target.role === 100 && !may.mayManageOwners(caller)) throw mustBeOwner();
+  if (!may.mayDeactivateUser(caller, target)) throw mustBeOwner();
   // Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner).
   if (target.role === 100 && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
   return target;
