@@ -117,8 +117,7 @@ export function getUserStatus(tables: RealmState, userId: number): Record<string
  * change (a value sent counts as new, reference §4.5 check 1):
  * - `user_settings` / update `presence_enabled` to the user's own queues. Clients without
  *   user_settings_object also get the legacy update_global_notifications, which events/shape.ts builds
- *   with the user's email from the `_user_email` shaping key. Only those clients are given the key:
- *   shape.ts hands user_settings events on without removing shaping keys.
+ *   with the user's email from the `_user_email` shaping key (and removes before delivery).
  * - `presence` to every active account (presencePayloads).
  */
 function setAway(tx: Tx, actor: ActorContext, user: UserRow, away: boolean): void {
@@ -126,7 +125,7 @@ function setAway(tx: Tx, actor: ActorContext, user: UserRow, away: boolean): voi
   const current = tx.tables.users[String(user.user_id)]!;
   tx.put('users', user.user_id, { ...current, settings: { ...current.settings, presence_enabled: presenceEnabled } });
   const setting = { type: 'user_settings', op: 'update', property: 'presence_enabled', value: presenceEnabled };
-  tx.emit(setting, [user.user_id], (client) => (client.user_settings_object ? setting : { ...setting, _user_email: user.email }));
+  tx.emit({ ...setting, _user_email: user.email }, [user.user_id]);
 
   let presence: PresenceRow | null = null;
   if (presenceEnabled) {
