@@ -27,6 +27,8 @@ describe('create-drafts: parse errors come from the document (reference §1 "Par
     ['to of names', '[{"type": "private", "to": ["a@b.c"], "topic": "", "content": "c"}]', 'drafts[0]["to"][0] is not an integer'],
     ['topic not a string', '[{"type": "stream", "to": [51], "topic": 5, "content": "c"}]', 'drafts[0]["topic"] is not a string'],
     ['timestamp quoted', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": "5"}]', 'drafts[0]["timestamp"] is not a float'],
+    ['a timestamp past year 9999 (it would not stay an integer on the wire)', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 1e300}]', 'drafts[0]["timestamp"] is too large'],
+    ['the first second past year 9999', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 253402300800}]', 'drafts[0]["timestamp"] is too large'],
   ];
   it.each(cases)('%s', async (_name, drafts, msg) => {
     const before = draftState(env.server, env.realm);
