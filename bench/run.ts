@@ -67,6 +67,10 @@ async function main(): Promise<void> {
     { name: 'GET /api/v1/streams', path: '/api/v1/streams', method: 'GET', headers: { authorization: auth } },
     // A write per request (in memory): message row, flags of every subscriber, events; the realm grows as it runs.
     { name: 'POST /api/v1/messages', path: '/api/v1/messages', method: 'POST', body: 'type=stream&to=home&topic=bench&content=Hello', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    // Every account of the realm, each presented for this reader (email visibility, avatar).
+    { name: 'GET /api/v1/users', path: '/api/v1/users', method: 'GET', headers: { authorization: auth } },
+    // A write per request whose event goes to every active account of the realm.
+    { name: 'POST /api/v1/users/me/status', path: '/api/v1/users/me/status', method: 'POST', body: 'status_text=benchmarking&emoji_name=car', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
   ];
   const rows: string[] = [];
   try {
