@@ -1,0 +1,127 @@
+import { request } from 'undici';
+import type { Exchange } from './model.js';
+
+/** A parameter value as a scenario writes it; lists and objects go on the wire JSON-encoded (spec §1). */
+export type Param = string | number | boolean | null | undefined | unknown[] | Record<string, unknown>;
+export type Params = Record<string, Param>;
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON body (an empty object when the answer was not JSON: the envelope check reports that). */
+  body: Record<string, unknown>;
+  text: string;
+  /** Index of this exchange in the scenario's record. */
+  index: number;
+}
+
+export interface Credentials {
+  role: string;
+  email: string;
+  api_key: string;
+}
+
+/** How many times a 429 is retried after its Retry-After (issue 7 "Targets"); then the 429 stands. */
+const RATE_LIMIT_RETRIES = 5;
+const MAX_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Speaks the API the way spec §1 says: form fields for POST, PATCH and DELETE, the query string for
+ * GET, lists and objects JSON-encoded, HTTP Basic with the API email and key (§5). Every exchange is
+ * recorded for the report, with the key redacted.
+ */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly record: (exchange: Exchange) => number,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  async call(method: string, path: string, params: Params = {}, who: Credentials | null = null, headers: Record<string, string> = {}): Promise<Reply> {
+    const encoded = encodeParams(params);
+    const query = method === 'GET' && Object.keys(encoded).length > 0 ? `?${new URLSearchParams(encoded)}` : '';
+    const body = method === 'GET' ? undefined : new URLSearchParams(encoded).toString();
+    const sent: Record<string, string> = { ...headers };
+    if (who) sent.authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
+    if (body !== undefined) sent['content-type'] = 'application/x-www-form-urlencoded';
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const res = await request(this.baseUrl + path + query, { method: method as 'GET', headers: sent, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      const text = await res.body.text();
+      const ms = performance.now() - started;
+      const replyHeaders = flatHeaders(res.headers);
+      if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES) {
+        const wait = Math.min(Number(replyHeaders['retry-after'] ?? '1') || 1, MAX_RETRY_AFTER_SECONDS);
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON: kept as text; the envelope check fails it.
+      }
+      const shown = redactParams(encoded);
+      const index = this.record({
+        method,
+        path: method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path,
+        as: who?.role ?? null,
+        params: shown,
+        status: res.statusCode,
+        headers: replyHeaders,
+        body: redactBody(parsed),
+        ms: Math.round(ms * 10) / 10,
+        curl: curlLine(this.baseUrl, method, method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path, method === 'GET' ? {} : shown, who),
+      });
+      const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return { status: res.statusCode, headers: replyHeaders, body: json, text, index };
+    }
+  }
+}
+
+/**
+ * Reports are published by CI: secrets never reach them. Passwords and API keys sent as parameters
+ * (fetch_api_key, user creation) and API keys in answers (fetch_api_key, bot keys) are replaced.
+ */
+const SECRET_KEYS = new Set(['password', 'api_key']);
+const REDACTED = '<redacted>';
+
+function redactParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) out[k] = SECRET_KEYS.has(k) ? REDACTED : v;
+  return out;
+}
+
+function redactBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactBody);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.has(k) && typeof v === 'string' ? REDACTED : redactBody(v);
+  return out;
+}
+
+export function encodeParams(params: Params): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command that repeats the request; the API key is left as $API_KEY so reports hold no secret. */
+function curlLine(base: string, method: string, pathAndQuery: string, form: Record<string, string>, who: Credentials | null): string {
+  const parts = ['curl', '-sS', '-X', method];
+  if (who) parts.push('-u', shellQuote(`${who.email}:`) + '"$API_KEY"');
+  for (const [k, v] of Object.entries(form)) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
+  parts.push(shellQuote(base + pathAndQuery));
+  return parts.join(' ');
+}

@@ -1,0 +1,154 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ApiClient, Credentials, Params, Reply } from './client.js';
+import type { Check } from './model.js';
+import { levelOf, type FeatureName } from './openapi.js';
+import type { Target } from './target.js';
+import type { World, WorldChannel, WorldChannelKind, WorldCredential, WorldRole } from './world.js';
+
+/** A user of the world file making requests (or nobody, for unauthenticated ones). */
+export class Actor {
+  constructor(
+    private readonly client: ApiClient,
+    readonly role: string,
+    private readonly credentials: Credentials | null,
+    readonly user_id: number,
+    readonly email: string,
+  ) {}
+
+  call(method: string, path: string, params: Params = {}, headers: Record<string, string> = {}): Promise<Reply> {
+    return this.client.call(method, path, params, this.credentials, headers);
+  }
+  get = (path: string, params?: Params) => this.call('GET', path, params);
+  post = (path: string, params?: Params) => this.call('POST', path, params);
+  patch = (path: string, params?: Params) => this.call('PATCH', path, params);
+  delete = (path: string, params?: Params) => this.call('DELETE', path, params);
+}
+
+export class SetupError extends Error {}
+
+export interface ContextEnv {
+  client: ApiClient;
+  world: World;
+  featureLevel: number;
+  target: Target;
+  /** The scenario's own realm on the mock, else null (the world's realm). */
+  realmId: string | null;
+  runPrefix: string;
+  slow: boolean;
+}
+
+/** Everything a scenario's given / when / then sees. */
+export class ScenarioContext {
+  readonly checks: Check[] = [];
+  #cleanups: (() => Promise<unknown>)[] = [];
+  #counter = 0;
+
+  constructor(private readonly env: ContextEnv) {}
+
+  get world(): World {
+    return this.env.world;
+  }
+  /** The target's feature level (service_feature_level, §9). */
+  get level(): number {
+    return this.env.featureLevel;
+  }
+  has(feature: FeatureName): boolean {
+    return this.env.featureLevel >= levelOf(feature);
+  }
+
+  user(role: WorldRole): WorldCredential {
+    const c = this.env.world.credentials[role] as WorldCredential | undefined;
+    if (!c) throw new SetupError(`the world file has no ${role}`);
+    return c;
+  }
+  as(role: WorldRole): Actor {
+    const c = this.user(role);
+    return new Actor(this.env.client, role, { role, email: c.email, api_key: c.api_key }, c.user_id, c.email);
+  }
+  /** Requests with credentials that do not match: a deactivated account, a wrong key. */
+  withCredentials(role: string, email: string, apiKey: string): Actor {
+    return new Actor(this.env.client, role, { role, email, api_key: apiKey }, 0, email);
+  }
+  get anonymous(): Actor {
+    return new Actor(this.env.client, 'anonymous', null, 0, '');
+  }
+  channel(kind: WorldChannelKind): WorldChannel {
+    const ch = this.env.world.channels[kind];
+    if (!ch) throw new SetupError(`the world file has no ${kind} channel`);
+    return ch;
+  }
+
+  /** A name no other run uses (real servers keep what scenarios create; the prefix marks it). */
+  unique(label: string): string {
+    this.#counter += 1;
+    return `${this.env.runPrefix} ${label} ${this.#counter}`;
+  }
+
+  /** Runs after the scenario, pass or fail (cleaning up on real servers). */
+  defer(cleanup: () => Promise<unknown>): void {
+    this.#cleanups.push(cleanup);
+  }
+  async cleanup(): Promise<void> {
+    for (const fn of this.#cleanups.reverse()) await fn().catch(() => undefined);
+  }
+
+  /**
+   * The server's time (UNIX seconds): register's server_timestamp (§4.21, presence data), which on the
+   * mock is the realm's own clock. Scheduled times must be in the future of this clock, not the suite's.
+   */
+  async serverTime(): Promise<number> {
+    const member = this.as('member');
+    const res = await member.post('/api/v1/register', { event_types: ['presence'], fetch_event_types: ['presence'] });
+    if (typeof res.body.queue_id === 'string') await member.delete('/api/v1/events', { queue_id: res.body.queue_id });
+    if (typeof res.body.server_timestamp !== 'number') throw new SetupError('register did not return server_timestamp');
+    return Math.floor(res.body.server_timestamp);
+  }
+
+  /** Moves time forward: the mock's realm clock when available, real waiting under --slow, else a setup error. */
+  async advanceClock(seconds: number): Promise<void> {
+    if (this.env.realmId !== null && this.env.target.control) return this.env.target.advanceClock(this.env.realmId, seconds);
+    if (this.env.slow) return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    throw new SetupError('moving the clock needs the control API or --slow');
+  }
+
+  // --- expectations -------------------------------------------------------------------------------
+
+  check(rule: string | null, ok: boolean, message: string, reply?: Reply): boolean {
+    this.checks.push({ rule, ok, message, ...(reply ? { exchange: reply.index } : {}) });
+    return ok;
+  }
+
+  /** An error answer: HTTP status, `code`, and `msg` only where the spec quotes it (fair to other servers). */
+  expectError(rule: string, reply: Reply, want: { status: number; code: string; msg?: string; extra?: Record<string, unknown> }): boolean {
+    const b = reply.body;
+    const problems: string[] = [];
+    if (reply.status !== want.status) problems.push(`status ${reply.status}, expected ${want.status}`);
+    if (b.result !== 'error') problems.push(`result ${JSON.stringify(b.result)}, expected "error"`);
+    if (b.code !== want.code) problems.push(`code ${JSON.stringify(b.code)}, expected ${want.code}`);
+    if (want.msg !== undefined && b.msg !== want.msg) problems.push(`msg ${JSON.stringify(b.msg)}, expected ${JSON.stringify(want.msg)}`);
+    for (const [k, v] of Object.entries(want.extra ?? {})) if (!isDeepStrictEqual(b[k], v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
+    const label = `${want.status} ${want.code}${want.msg ? ` "${want.msg}"` : ''}`;
+    return this.check(rule, problems.length === 0, problems.length === 0 ? `answered ${label}` : `expected ${label}: ${problems.join('; ')}`, reply);
+  }
+
+  /** A success answer, optionally with fields of given values. */
+  expectSuccess(rule: string, reply: Reply, fields: Record<string, unknown> = {}): boolean {
+    const problems: string[] = [];
+    if (reply.status !== 200) problems.push(`status ${reply.status}`);
+    if (reply.body.result !== 'success') problems.push(`result ${JSON.stringify(reply.body.result)} (${JSON.stringify(reply.body.msg)})`);
+    for (const [k, v] of Object.entries(fields)) if (!isDeepStrictEqual(reply.body[k], v)) problems.push(`${k} ${JSON.stringify(reply.body[k])}, expected ${JSON.stringify(v)}`);
+    return this.check(rule, problems.length === 0, problems.length === 0 ? 'answered success' : `expected success: ${problems.join('; ')}`, reply);
+  }
+
+  /** A value equal to the expectation (deep). */
+  expectEqual(rule: string, actual: unknown, expected: unknown, what: string, reply?: Reply): boolean {
+    const ok = isDeepStrictEqual(actual, expected);
+    return this.check(rule, ok, ok ? `${what} as expected` : `${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`, reply);
+  }
+
+  /** A setup step that must succeed: otherwise the scenario is an error, not a failure. */
+  must(reply: Reply, what: string): Reply {
+    if (reply.status !== 200 || reply.body.result !== 'success') throw new SetupError(`${what} failed: ${reply.status} ${reply.text.slice(0, 200)}`);
+    return reply;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Reply } from './client.js';
+import type { ScenarioContext } from './context.js';
+import type { FeatureName } from './openapi.js';
+import type { WorldChannelKind, WorldRole } from './world.js';
+
+/** What a scenario needs from its target; anything missing makes it a skip with the reason. */
+export interface Requirements {
+  /** Roles of the world file it acts as. */
+  roles?: WorldRole[];
+  /** Channel kinds of the world file it uses. */
+  channels?: WorldChannelKind[];
+  /** The mock's control API (realm clocks). Real servers: skipped, or run in real time under --slow. */
+  control?: boolean;
+  /** The behaviour of one side of a §9 level boundary: `from` a level, or `below` it. */
+  level?: { from: FeatureName } | { below: FeatureName };
+  /** Roles whose password the world file must know (fetch_api_key). */
+  passwords?: WorldRole[];
+}
+
+/**
+ * One behaviour, readable as given / when / then (conformance/README.md). `given` builds preconditions
+ * through the API only; a failure there is an `error` (could not set up), never a `failed`. `when`
+ * makes the call under test; `then` states the expectations with `ctx.check`, `ctx.expectError`,
+ * `ctx.expectSuccess`. Every exchange also gets the ambient checks (envelope, response schema,
+ * error extras).
+ */
+export interface Scenario<G = unknown, W = Reply> {
+  /** Unique, stable: `area/behaviour`. */
+  id: string;
+  title: string;
+  /** Rule IDs of conformance/rules/catalogue.json that this scenario checks. */
+  rules: string[];
+  tags?: string[];
+  requires?: Requirements;
+  /** Changes that cannot be undone (deactivating users, changing roles): only with --allow-destructive on real servers. */
+  destructive?: boolean;
+  /**
+   * Runs in a realm of its own when the target is the mock (it changes shared settings or the clock).
+   * Scenarios with a level requirement always do, since the realm is created at that level.
+   */
+  isolated?: boolean;
+  /** Waits in real time (minutes): only with --slow. */
+  slow?: boolean;
+  given?(ctx: ScenarioContext): Promise<G> | G;
+  when(ctx: ScenarioContext, given: G): Promise<W> | W;
+  then(ctx: ScenarioContext, result: W, given: G): Promise<void> | void;
+}
+
+export function scenario<G = undefined, W = Reply>(def: Scenario<G, W>): Scenario<G, W> {
+  return def;
+}
+
+/**
+ * Table-driven scenarios (a rule that is a matrix): one scenario per row, its ID and title from the row.
+ */
+export function scenarios<Row, G = undefined, W = Reply>(rows: readonly Row[], make: (row: Row) => Scenario<G, W>): Scenario<G, W>[] {
+  return rows.map(make);
+}
+
+/** The area of a scenario: the first segment of its ID. */
+export const areaOf = (id: string): string => id.split('/')[0] ?? id;

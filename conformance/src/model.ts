@@ -1,0 +1,75 @@
+/**
+ * The run as plain data: what the runner produces and every reporter reads (JSON, JUnit, HTML,
+ * console). Nothing here knows HTTP or the mock server.
+ */
+
+/** One HTTP request and its answer, with credentials redacted. */
+export interface Exchange {
+  method: string;
+  /** Path and query string as sent. */
+  path: string;
+  /** The caller's role in the world file, or null for an unauthenticated request. */
+  as: string | null;
+  /** Request parameters as sent (form fields or query parameters), lists and objects JSON-encoded. */
+  params: Record<string, string>;
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the text when it was not JSON. */
+  body: unknown;
+  ms: number;
+  /** A command that repeats the request (API key replaced by $API_KEY). */
+  curl: string;
+}
+
+/** One assertion of a scenario, tied to the rule it checks. */
+export interface Check {
+  rule: string | null;
+  ok: boolean;
+  message: string;
+  /** Index into the scenario's exchanges, when the check is about one answer. */
+  exchange?: number;
+}
+
+export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
+
+export interface ScenarioResult {
+  id: string;
+  area: string;
+  title: string;
+  rules: string[];
+  tags: string[];
+  status: ScenarioStatus;
+  /** Why it was skipped, or what broke (setup failures are `error`, never `failed`). */
+  reason?: string;
+  checks: Check[];
+  exchanges: Exchange[];
+  ms: number;
+}
+
+export interface RuleDef {
+  id: string;
+  section: string;
+  text: string;
+  area: string;
+}
+
+export interface RuleCoverage {
+  id: string;
+  section: string;
+  text: string;
+  /** Scenario IDs that checked it, by outcome. */
+  passed: string[];
+  failed: string[];
+}
+
+export interface RunResult {
+  target: string;
+  featureLevel: number | null;
+  /** "mock" when the target offers the mock's control API, else "server". */
+  targetKind: 'mock' | 'server';
+  startedAt: string;
+  ms: number;
+  scenarios: ScenarioResult[];
+  rules: RuleCoverage[];
+  totals: Record<ScenarioStatus, number>;
+}

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { ambientChecks } from './checks/ambient.js';
+import { ApiClient } from './client.js';
+import { ScenarioContext, SetupError } from './context.js';
+import { areaOf, type Scenario } from './dsl.js';
+import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
+import { levelOf, type ResponseSchemas } from './openapi.js';
+import type { IsolatedRealm, Target } from './target.js';
+
+export interface RunOptions {
+  target: Target;
+  scenarios: readonly Scenario<any, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  catalogue: readonly RuleDef[];
+  schemas: ResponseSchemas;
+  workers: number;
+  slow: boolean;
+  allowDestructive: boolean;
+  onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
+}
+
+/** Scenarios filtered by the CLI's --grep (ID or title), --tags (any) and --rules (ID prefixes). */
+export function selectScenarios<S extends Scenario<any, any>>(all: readonly S[], filter: { grep?: RegExp; tags?: string[]; rules?: string[] }): S[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return all.filter(
+    (s) =>
+      (!filter.grep || filter.grep.test(s.id) || filter.grep.test(s.title)) &&
+      (!filter.tags?.length || filter.tags.some((t) => s.tags?.includes(t) || areaOf(s.id) === t)) &&
+      (!filter.rules?.length || filter.rules.some((r) => s.rules.some((id) => id === r || id.startsWith(`${r}-`) || id.startsWith(`${r}.`)))),
+  );
+}
+
+export async function runScenarios(opts: RunOptions): Promise<RunResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const prefix = `tc-${randomBytes(3).toString('hex')}`;
+  const results: ScenarioResult[] = new Array(opts.scenarios.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= opts.scenarios.length) return;
+      results[i] = await runOne(opts, opts.scenarios[i]!, prefix);
+      opts.onScenarioEnd?.(results[i]!, ++done, opts.scenarios.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, worker));
+  const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
+  for (const r of results) totals[r.status] += 1;
+  return {
+    target: opts.target.baseUrl,
+    featureLevel: opts.target.featureLevel,
+    targetKind: opts.target.control ? 'mock' : 'server',
+    startedAt: startedAt.toISOString(),
+    ms: Math.round(performance.now() - started),
+    scenarios: results,
+    rules: coverage(opts.catalogue, results),
+    totals,
+  };
+}
+
+/** A reason not to run the scenario against this target, or null. */
+function skipReason(opts: RunOptions, s: Scenario<unknown, unknown>): string | null {
+  const { target } = opts;
+  const world = target.world;
+  const missingRole = s.requires?.roles?.find((r) => !world.credentials[r]);
+  if (missingRole) return `the world file has no ${missingRole}`;
+  const missingChannel = s.requires?.channels?.find((c) => !world.channels[c]);
+  if (missingChannel) return `the world file has no ${missingChannel} channel`;
+  const noPassword = s.requires?.passwords?.find((r) => !(world.credentials[r] as { password?: string } | undefined)?.password);
+  if (noPassword) return `the world file has no password for ${noPassword}`;
+  if (s.slow && !opts.slow) return 'waits in real time: run with --slow';
+  if (s.requires?.control && !target.control && !opts.slow) return "needs the mock's control API to move the clock (run with --slow to wait in real time)";
+  if (s.destructive && !target.control && !opts.allowDestructive) return 'destructive: run with --allow-destructive';
+  const level = s.requires?.level;
+  if (level && !target.control) {
+    if ('from' in level && target.featureLevel < levelOf(level.from)) return `behaviour from feature level ${levelOf(level.from)} (${level.from}); the target is at ${target.featureLevel}`;
+    if ('below' in level && target.featureLevel >= levelOf(level.below)) return `behaviour below feature level ${levelOf(level.below)} (${level.below}); the target is at ${target.featureLevel}`;
+  }
+  return null;
+}
+
+/** The feature level of the scenario's own realm on the mock: the side of the boundary it checks. */
+function realmLevel(s: Scenario<unknown, unknown>): number | undefined {
+  const level = s.requires?.level;
+  if (!level) return undefined;
+  return 'from' in level ? levelOf(level.from) : levelOf(level.below) - 1;
+}
+
+async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string): Promise<ScenarioResult> {
+  const started = performance.now();
+  const base = { id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] };
+  const skip = skipReason(opts, s);
+  if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], ms: 0 };
+
+  const exchanges: Exchange[] = [];
+  const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
+  let realm: IsolatedRealm | null = null;
+  let status: ScenarioStatus = 'passed';
+  let reason: string | undefined;
+  let ctx: ScenarioContext | null = null;
+  try {
+    const own = opts.target.control && (s.isolated || s.destructive || s.requires?.level !== undefined || s.requires?.control);
+    if (own) realm = await opts.target.createRealm(realmLevel(s));
+    ctx = new ScenarioContext({
+      client,
+      world: realm?.world ?? opts.target.world,
+      featureLevel: realm?.featureLevel ?? opts.target.featureLevel,
+      target: opts.target,
+      realmId: realm?.realmId ?? (opts.target.control ? 'demo' : null),
+      runPrefix: prefix,
+      slow: opts.slow,
+    });
+    const given = s.given ? await phase('given', () => s.given!(ctx!)) : undefined;
+    const result = await phase('when', () => s.when(ctx!, given));
+    await phase('then', () => s.then(ctx!, result, given));
+  } catch (e) {
+    const err = e as Error & { phase?: string };
+    if (e instanceof SetupError || err.phase === 'given' || isTransportError(err)) {
+      status = 'error';
+      reason = isTransportError(err) ? `the target did not answer: ${err.message}` : `could not set up: ${err.message}`;
+    } else {
+      status = 'failed';
+      reason = `${err.phase ?? 'run'}: ${err.message}`;
+    }
+  } finally {
+    await ctx?.cleanup();
+    if (realm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
+  }
+  const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
+  if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
+  if (status === 'passed' && !checks.some((c) => c.ok)) {
+    status = 'error';
+    reason = 'the scenario made no check';
+  }
+  return { ...base, status, ...(reason ? { reason } : {}), checks, exchanges, ms: Math.round(performance.now() - started) };
+}
+
+/** The target stopped answering (refused, reset, timed out): a broken run, not a verdict on a rule. */
+function isTransportError(err: Error & { code?: unknown }): boolean {
+  return typeof err.code === 'string' && (err.code.startsWith('UND_ERR') || err.code.startsWith('ECONN') || err.code === 'EPIPE');
+}
+
+async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    if (!(err instanceof SetupError)) (err as Error & { phase?: string }).phase ??= name;
+    throw err;
+  }
+}
+
+/** Rule coverage: a rule counts as covered when at least one passing scenario checked it. */
+function coverage(catalogue: readonly RuleDef[], results: readonly ScenarioResult[]): RuleCoverage[] {
+  return catalogue.map((rule) => {
+    const passed: string[] = [];
+    const failed: string[] = [];
+    for (const r of results) {
+      if (!r.rules.includes(rule.id)) continue;
+      if (r.status === 'passed') passed.push(r.id);
+      else if (r.status === 'failed' || r.status === 'error') failed.push(r.id);
+    }
+    return { id: rule.id, section: rule.section, text: rule.text, passed, failed };
+  });
+}

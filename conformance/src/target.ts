@@ -1,0 +1,100 @@
+import { request } from 'undici';
+import { DEMO_WORLD_PATH, loadWorld, validateWorld, type World } from './world.js';
+
+export class TargetError extends Error {}
+
+/** An isolated realm made through the mock's control API for one scenario. */
+export interface IsolatedRealm {
+  realmId: string;
+  world: World;
+  featureLevel: number;
+}
+
+/**
+ * What the suite talks to: a base URL, the world file that describes it, its feature level (read from
+ * register's service_feature_level, spec §4.21, §9), and whether it offers the mock's control API
+ * (`/__mock/`: isolated realms, realm clocks). A real server has no control API: scenarios that need
+ * one are skipped with that reason (or run in real time with --slow).
+ */
+export class Target {
+  private constructor(
+    readonly baseUrl: string,
+    readonly world: World,
+    readonly featureLevel: number,
+    readonly control: boolean,
+  ) {}
+
+  static async connect(baseUrl: string, worldPath?: string): Promise<Target> {
+    const base = baseUrl.replace(/\/+$/, '');
+    const control = await hasControlApi(base);
+    let world: World;
+    if (worldPath) world = await loadWorld(worldPath);
+    else if (control) world = await validateWorld(await controlJson(base, 'GET', '/__mock/realms/demo/world').then((r) => r.world), `${base}/__mock/realms/demo/world`);
+    else world = await loadWorld(DEMO_WORLD_PATH);
+    const level = await readFeatureLevel(base, world);
+    return new Target(base, world, level, control);
+  }
+
+  /** A fresh realm from the demo fixture at a feature level (control API only). */
+  async createRealm(featureLevel?: number): Promise<IsolatedRealm> {
+    const body = await controlJson(this.baseUrl, 'POST', '/__mock/realms', featureLevel === undefined ? {} : { feature_level: featureLevel });
+    const world = await validateWorld(body.world, 'control API realm');
+    return { realmId: body.realm_id as string, world, featureLevel: body.feature_level as number };
+  }
+
+  async deleteRealm(realmId: string): Promise<void> {
+    await controlJson(this.baseUrl, 'DELETE', `/__mock/realms/${encodeURIComponent(realmId)}`);
+  }
+
+  /** Moves a realm's clock; due timers (heartbeats, queue expiry, deliveries) fire before this answers. */
+  async advanceClock(realmId: string, seconds: number): Promise<void> {
+    await controlJson(this.baseUrl, 'POST', `/__mock/realms/${encodeURIComponent(realmId)}/clock/advance`, { seconds });
+  }
+}
+
+async function hasControlApi(base: string): Promise<boolean> {
+  try {
+    const res = await request(`${base}/__mock/`, { method: 'GET', headersTimeout: 10_000 });
+    const text = await res.body.text();
+    return res.statusCode === 200 && text.trimStart().startsWith('{');
+  } catch (e) {
+    throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
+  }
+}
+
+async function controlJson(base: string, method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await request(base + path, {
+    method: method as 'GET',
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new TargetError(`control API ${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Spec §4.21: register always returns service_feature_level; the queue it makes is deleted at once. */
+async function readFeatureLevel(base: string, world: World): Promise<number> {
+  const who = world.credentials.member;
+  const authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
+  const form = new URLSearchParams({ event_types: '["drafts"]', fetch_event_types: '[]' }).toString();
+  let res;
+  try {
+    res = await request(`${base}/api/v1/register`, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  } catch (e) {
+    throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
+  }
+  const text = await res.body.text();
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new TargetError(`${base}/api/v1/register did not answer JSON (status ${res.statusCode})`);
+  }
+  if (body.result !== 'success') throw new TargetError(`register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; check the world file's credentials`);
+  if (typeof body.queue_id === 'string') {
+    await request(`${base}/api/v1/events?${new URLSearchParams({ queue_id: body.queue_id })}`, { method: 'DELETE', headers: { authorization } }).then((r) => r.body.text());
+  }
+  const level = body.service_feature_level;
+  return typeof level === 'number' ? level : (world.feature_level ?? 0);
+}
