@@ -11,7 +11,11 @@ const integer = (name: string) => (text: string) => {
   return Number(text);
 };
 
-const program = new Command('teamchat').description('Team Chat API mock server and conformance suite').showHelpAfterError();
+const program = new Command('teamchat')
+  .description('Team Chat API mock server and conformance suite')
+  // `conform` is dispatched by bin/teamchat.js to conformance/src/cli.ts (the suite never loads the mock).
+  .addHelpText('after', '\nConformance suite: teamchat conform --target URL [options]   (teamchat conform --help)')
+  .showHelpAfterError();
 
 program
   .command('serve')

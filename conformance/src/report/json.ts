@@ -1,0 +1,82 @@
+import type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from '../model.js';
+
+/**
+ * The JSON report, and the summaries every reporter shows (rule coverage per spec section, totals per
+ * area). They live here because the JSON report is the run as data: the other reporters present the
+ * same numbers, so they compute them the same way.
+ */
+
+export interface Coverage {
+  /** Rules with at least one passing scenario (issue 7: "rules with at least one passing scenario / all rules"). */
+  covered: number;
+  total: number;
+}
+export interface SectionCoverage extends Coverage {
+  section: string;
+  /** Rules that a failed or errored scenario checked. */
+  failing: number;
+}
+export interface CoverageSummary extends Coverage {
+  sections: SectionCoverage[];
+}
+
+export interface AreaSummary {
+  area: string;
+  totals: Record<ScenarioStatus, number>;
+  /** Scenarios of the area. */
+  tests: number;
+  ms: number;
+}
+
+/** Spec sections in reading order: "4.10" after "4.9", "§9" after "§8". */
+export const bySection = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+
+export const isCovered = (rule: RuleCoverage): boolean => rule.passed.length > 0;
+
+export function coverageOf(rules: readonly RuleCoverage[]): CoverageSummary {
+  const sections = new Map<string, SectionCoverage>();
+  for (const rule of rules) {
+    const s = sections.get(rule.section) ?? { section: rule.section, covered: 0, total: 0, failing: 0 };
+    s.total += 1;
+    if (isCovered(rule)) s.covered += 1;
+    if (rule.failed.length > 0) s.failing += 1;
+    sections.set(rule.section, s);
+  }
+  return {
+    covered: rules.filter(isCovered).length,
+    total: rules.length,
+    sections: [...sections.values()].sort((a, b) => bySection(a.section, b.section)),
+  };
+}
+
+/** "12/40 (30.0%)"; rounded down, so 100% means every rule. */
+export function formatCoverage(c: Coverage): string {
+  return `${c.covered}/${c.total} (${percent(c).toFixed(1)}%)`;
+}
+export const percent = (c: Coverage): number => (c.total === 0 ? 0 : Math.floor((c.covered * 1000) / c.total) / 10);
+
+export const emptyTotals = (): Record<ScenarioStatus, number> => ({ passed: 0, failed: 0, error: 0, skipped: 0 });
+
+/** Totals per area (the first segment of a scenario ID), in the order areas first appear in the run. */
+export function areasOf(scenarios: readonly ScenarioResult[]): AreaSummary[] {
+  const areas = new Map<string, AreaSummary>();
+  for (const s of scenarios) {
+    const a = areas.get(s.area) ?? { area: s.area, totals: emptyTotals(), tests: 0, ms: 0 };
+    a.totals[s.status] += 1;
+    a.tests += 1;
+    a.ms += s.ms;
+    areas.set(s.area, a);
+  }
+  return [...areas.values()];
+}
+
+/** Failed first, then errors, then the rest in run order: what a reader looks at first. */
+export function failuresFirst(scenarios: readonly ScenarioResult[]): ScenarioResult[] {
+  const rank = (s: ScenarioResult) => (s.status === 'failed' ? 0 : s.status === 'error' ? 1 : 2);
+  return scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map(({ s }) => s);
+}
+
+/** The RunResult as it is, plus the coverage summary (overall and per spec section). */
+export function renderJson(run: RunResult): string {
+  return `${JSON.stringify({ ...run, coverage: coverageOf(run.rules) }, null, 2)}\n`;
+}

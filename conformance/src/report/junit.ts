@@ -1,0 +1,80 @@
+import { create } from 'xmlbuilder2';
+import type { Check, RunResult, ScenarioResult } from '../model.js';
+import { areasOf, coverageOf, formatCoverage } from './json.js';
+
+/**
+ * JUnit XML for CI: one <testsuite> per area, one <testcase> per scenario. A failed scenario (the
+ * server answered wrongly) is a <failure>, a scenario that could not run (setup failed, no check made)
+ * an <error>, a skip a <skipped> with its reason: CI parsers count the three apart.
+ */
+export function renderJUnit(run: RunResult): string {
+  // Response bodies may hold characters XML 1.0 cannot carry; replace them rather than fail the report.
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' });
+  const root = doc.ele('testsuites', {
+    name: 'teamchat conformance',
+    tests: run.scenarios.length,
+    failures: run.totals.failed,
+    errors: run.totals.error,
+    skipped: run.totals.skipped,
+    time: seconds(run.ms),
+    timestamp: run.startedAt,
+  });
+  for (const area of areasOf(run.scenarios)) {
+    const suite = root.ele('testsuite', {
+      name: area.area,
+      tests: area.tests,
+      failures: area.totals.failed,
+      errors: area.totals.error,
+      skipped: area.totals.skipped,
+      time: seconds(area.ms),
+      timestamp: run.startedAt,
+    });
+    const props = suite.ele('properties');
+    property(props, 'target', run.target);
+    property(props, 'target_kind', run.targetKind);
+    property(props, 'feature_level', run.featureLevel === null ? 'unknown' : String(run.featureLevel));
+    property(props, 'rule_coverage', formatCoverage(coverageOf(run.rules)));
+    for (const s of run.scenarios.filter((x) => x.area === area.area)) testcase(suite, s);
+  }
+  return doc.end({ prettyPrint: true });
+}
+
+function testcase(suite: XMLBuilder, s: ScenarioResult): void {
+  const tc = suite.ele('testcase', { classname: s.area, name: `${s.id}: ${s.title}`, time: seconds(s.ms) });
+  const props = tc.ele('properties');
+  for (const rule of s.rules) property(props, 'rule', rule);
+  for (const tag of s.tags) property(props, 'tag', tag);
+  const failing = s.checks.filter((c) => !c.ok);
+  if (s.status === 'failed') {
+    const first = failing[0];
+    const message = first ? checkLine(first) : (s.reason ?? 'failed');
+    const text = [...(s.reason ? [s.reason] : []), ...failing.map((c) => checkDetail(s, c))].join('\n');
+    tc.ele('failure', { message, type: 'ConformanceFailure' }).txt(text || message);
+  } else if (s.status === 'error') {
+    const reason = s.reason ?? 'error';
+    tc.ele('error', { message: reason, type: 'ScenarioError' }).txt([reason, ...failing.map((c) => checkDetail(s, c))].join('\n'));
+  } else if (s.status === 'skipped') {
+    tc.ele('skipped', { message: s.reason ?? 'skipped' });
+  }
+  if (s.status === 'failed' || s.status === 'error') {
+    // The exchanges, so a CI log alone is enough to reproduce (the curl lines hold no API key).
+    const lines = [`rules: ${s.rules.join(', ')}`, ...s.exchanges.map((x, i) => `#${i} ${x.method} ${x.path} → ${x.status} (${x.ms} ms)\n   ${x.curl}`)];
+    tc.ele('system-out').txt(lines.join('\n'));
+  }
+}
+
+const checkLine = (c: Check): string => `${c.rule ? `[${c.rule}] ` : ''}${c.message}`;
+
+function checkDetail(s: ScenarioResult, c: Check): string {
+  const x = c.exchange === undefined ? undefined : s.exchanges[c.exchange];
+  return `✗ ${checkLine(c)}${x ? `\n    at #${c.exchange} ${x.method} ${x.path} → ${x.status}` : ''}`;
+}
+
+/** xmlbuilder2 exports its node type only from a deep path; the return type of create() is the same. */
+type XMLBuilder = ReturnType<typeof create>;
+
+function property(props: XMLBuilder, name: string, value: string): void {
+  props.ele('property', { name, value });
+}
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);

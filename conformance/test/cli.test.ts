@@ -1,0 +1,196 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main, type CliDeps } from '../src/cli.js';
+import { scenario } from '../src/dsl.js';
+import type { RuleDef } from '../src/model.js';
+
+/**
+ * The CLI against a tiny fake target (node:http, never the mock server): no control API, a register
+ * that reports a feature level, and two endpoints the injected scenarios call.
+ */
+const requests: string[] = [];
+function fakeTarget(req: IncomingMessage, res: ServerResponse): void {
+  requests.push(`${req.method} ${req.url}`);
+  const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  req.resume();
+  req.on('end', () => {
+    const path = req.url!.split('?')[0];
+    if (path!.startsWith('/__mock/')) return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
+    if (req.method === 'POST' && path === '/api/v1/register') return json(200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
+    if (req.method === 'DELETE' && path === '/api/v1/events') return json(200, { result: 'success', msg: '' });
+    if (path === '/api/v1/fake/ok') return json(200, { result: 'success', msg: '', value: 42 });
+    return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
+  });
+}
+
+const CATALOGUE: RuleDef[] = [
+  { id: 'R1-1', section: '1', area: 'conventions', text: 'The fake endpoint answers 42.' },
+  { id: 'R1-2', section: '1', area: 'conventions', text: 'An unknown path is an error.' },
+];
+
+const passing = scenario({
+  id: 'fake/ok',
+  title: 'the fake endpoint answers 42',
+  rules: ['R1-1'],
+  when: (ctx) => ctx.as('member').get('/api/v1/fake/ok'),
+  then: (ctx, reply) => void ctx.expectSuccess('R1-1', reply, { value: 42 }),
+});
+const failing = scenario({
+  id: 'fake/wrong',
+  title: 'an unknown path expects a success (and gets a 404)',
+  rules: ['R1-2'],
+  tags: ['broken'],
+  when: (ctx) => ctx.as('member').get('/api/v1/fake/missing'),
+  then: (ctx, reply) => void ctx.expectSuccess('R1-2', reply),
+});
+const erroring = scenario({
+  id: 'fake/setup',
+  title: 'a setup step that fails',
+  rules: ['R1-2'],
+  given: (ctx) => ctx.must({ status: 500, headers: {}, body: {}, text: 'boom', index: -1 }, 'creating a channel'),
+  when: (ctx) => ctx.as('member').get('/api/v1/fake/ok'),
+  then: (ctx, reply) => void ctx.expectSuccess('R1-2', reply),
+});
+const slow = scenario({ ...passing, id: 'fake/slow', title: 'waits in real time', slow: true });
+
+let server: Server;
+let url: string;
+let dir: string;
+let out: string[];
+let err: string[];
+
+beforeAll(async () => {
+  server = createServer(fakeTarget);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conform-cli-'));
+  out = [];
+  err = [];
+  requests.length = 0;
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const deps = (scenarios: CliDeps['scenarios'] = [passing, failing, slow]): CliDeps => ({
+  scenarios,
+  catalogue: CATALOGUE,
+  stdout: { write: (s: string) => out.push(s) },
+  stderr: { write: (s: string) => err.push(s) },
+});
+const conform = (args: string[], d: CliDeps = deps()) => main(['conform', '--world', 'fixtures/world.demo.json', '--report-dir', dir, ...args], d);
+
+describe('teamchat conform', () => {
+  it('exits 0 when every selected scenario passes (skips allowed) and writes the three reports', async () => {
+    expect(await conform(['--target', url, '--grep', '^fake/(ok|slow)$'])).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['conformance.html', 'junit.xml', 'report.json']);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ target: url, targetKind: 'server', featureLevel: 333, totals: { passed: 1, failed: 0, error: 0, skipped: 1 } });
+    expect(report.coverage).toEqual({ covered: 1, total: 2, sections: [{ section: '1', covered: 1, total: 2, failing: 0 }] });
+    expect(report.scenarios[1]).toMatchObject({ id: 'fake/slow', status: 'skipped', reason: 'waits in real time: run with --slow' });
+    expect(requests).toContain('GET /api/v1/fake/ok');
+    const text = out.join('');
+    expect(text).toContain(`2 scenarios against ${url} (server, feature level 333)`);
+    expect(text).toContain('Scenarios: 1 passed, 0 failed, 0 errors, 1 skipped (2)');
+    expect(text).toContain(`html report: ${join(dir, 'conformance.html')}`);
+    expect(await readFile(join(dir, 'conformance.html'), 'utf8')).toContain('data-scenario-id="fake/ok" data-status="passed"');
+  });
+
+  it('exits 1 when a scenario fails, and reports it against its rule', async () => {
+    expect(await conform(['--target', url])).toBe(1);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
+    expect(junit.testsuites).toMatchObject({ tests: '3', failures: '1', errors: '0', skipped: '1' });
+    expect(out.join('')).toContain('1) FAILED fake/wrong: an unknown path expects a success (and gets a 404)');
+    expect(out.join('')).toContain('✗ [R1-2] expected success: status 404');
+  });
+
+  it('exits 1 when a scenario errors (could not set up)', async () => {
+    expect(await conform(['--target', url, '--reporter', 'json'], deps([passing, erroring]))).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(report.totals).toEqual({ passed: 1, failed: 0, error: 1, skipped: 0 });
+  });
+
+  it('filters by --tags and --rules, and --slow runs the slow scenario', async () => {
+    expect(await conform(['--target', url, '--tags', 'broken', '--reporter', 'json'])).toBe(1);
+    expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).scenarios.map((s: { id: string }) => s.id)).toEqual(['fake/wrong']);
+    expect(await conform(['--target', url, '--rules', 'R1-1', '--slow', '--reporter', 'json'])).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
+  });
+
+  it('writes only the reports asked for', async () => {
+    expect(await conform(['--target', url, '--grep', 'ok', '--reporter', 'junit'])).toBe(0);
+    expect(await readdir(dir)).toEqual(['junit.xml']);
+    expect(out.join('')).not.toContain('Scenarios:');
+  });
+
+  it('exits 2 when the target cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(await conform(['--target', `http://127.0.0.1:${port}`])).toBe(2);
+    expect(err.join('')).toContain(`cannot reach http://127.0.0.1:${port}`);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('exits 2 on a world file that does not match the schema, or cannot be read', async () => {
+    const bad = join(dir, 'bad-world.json');
+    await writeFile(bad, JSON.stringify({ realm: { name: 'x' } }));
+    expect(await main(['conform', '--target', url, '--world', bad, '--report-dir', dir], deps())).toBe(2);
+    expect(err.join('')).toContain('does not match fixtures/world.schema.json');
+    expect(await main(['conform', '--target', url, '--world', join(dir, 'missing.json'), '--report-dir', dir], deps())).toBe(2);
+    expect(err.join('')).toContain('cannot read world file');
+    expect(requests.filter((r) => r.startsWith('GET /api/v1/fake'))).toEqual([]);
+  });
+
+  it.each([
+    [['--grep', '('], "option '--grep <regex>' argument '(' is invalid"],
+    [['--workers', '0'], 'must be a positive integer'],
+    [['--reporter', 'console,pdf'], 'unknown reporter pdf'],
+    [['--frobnicate'], "unknown option '--frobnicate'"],
+    [['--grep', 'nothing-matches'], 'no scenario matches the filters (3 scenarios in all)'],
+    [['--rules', 'R4.8'], '--rules: no rule of the catalogue matches R4.8'],
+  ])('exits 2 on %j before running anything', async (args, message) => {
+    expect(await conform(['--target', url, ...args])).toBe(2);
+    expect(err.join('')).toContain(message);
+    expect(requests.filter((r) => r.startsWith('GET /api/v1/fake'))).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('exits 2 on a target that is not an http URL, and without any target', async () => {
+    expect(await conform(['--target', 'ftp://example.test'])).toBe(2);
+    expect(err.join('')).toContain('must be an http or https URL');
+    const noUrl = join(dir, 'world.json');
+    const world = JSON.parse(await readFile('fixtures/world.demo.json', 'utf8'));
+    delete world.base_url;
+    await writeFile(noUrl, JSON.stringify(world));
+    expect(await main(['conform', '--world', noUrl, '--report-dir', dir], deps())).toBe(2);
+    expect(err.join('')).toContain('--target is required');
+  });
+
+  it('prints the help and exits 0', async () => {
+    expect(await main(['conform', '--help'], deps())).toBe(0);
+    expect(out.join('')).toContain('Usage: teamchat conform [options]');
+    expect(out.join('')).toContain('Exit codes: 0 all passed');
+  });
+});
+
+describe('bin/teamchat.js', () => {
+  it('sends `conform` to the conformance CLI with its exit code, everything else to the mock server CLI', () => {
+    const conformHelp = spawnSync(process.execPath, ['bin/teamchat.js', 'conform', '--help'], { encoding: 'utf8' });
+    expect(conformHelp.status).toBe(0);
+    expect(conformHelp.stdout).toContain('Usage: teamchat conform [options]');
+    const bad = spawnSync(process.execPath, ['bin/teamchat.js', 'conform', '--workers', 'x'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    const serveHelp = spawnSync(process.execPath, ['bin/teamchat.js', 'serve', '--help'], { encoding: 'utf8' });
+    expect(serveHelp.status).toBe(0);
+    expect(serveHelp.stdout).toContain('Usage: teamchat serve [options]');
+  });
+});
