@@ -34,7 +34,8 @@ export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly record: (exchange: Exchange) => number,
-    private readonly timeoutMs = 30_000,
+    /** Above the 60-second heartbeat (§6.3), so a long-poll under --slow ends with its heartbeat, not a timeout. */
+    private readonly timeoutMs = 120_000,
   ) {}
 
   async call(method: string, path: string, params: Params = {}, who: Credentials | null = null, headers: Record<string, string> = {}): Promise<Reply> {

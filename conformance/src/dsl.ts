@@ -35,8 +35,9 @@ export interface Scenario<G = unknown, W = Reply> {
   /** Changes that cannot be undone (deactivating users, changing roles): only with --allow-destructive on real servers. */
   destructive?: boolean;
   /**
-   * Runs in a realm of its own when the target is the mock (it changes shared settings or the clock).
-   * Scenarios with a level requirement always do, since the realm is created at that level.
+   * Runs in a realm of its own when the target is the mock (it changes realm-wide settings). Destructive
+   * and clock-moving scenarios always do; scenarios that need only a feature level share one realm per
+   * level, so they must not change realm-wide state either (mark them isolated if they do).
    */
   isolated?: boolean;
   /** Waits in real time (minutes): only with --slow. */

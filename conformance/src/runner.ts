@@ -33,17 +33,22 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const prefix = `tc-${randomBytes(3).toString('hex')}`;
   const results: ScenarioResult[] = new Array(opts.scenarios.length);
+  const shared = new SharedRealms(opts.target);
   let next = 0;
   let done = 0;
   const worker = async () => {
     for (;;) {
       const i = next++;
       if (i >= opts.scenarios.length) return;
-      results[i] = await runOne(opts, opts.scenarios[i]!, prefix);
+      results[i] = await runOne(opts, opts.scenarios[i]!, prefix, shared);
       opts.onScenarioEnd?.(results[i]!, ++done, opts.scenarios.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, opts.workers) }, worker));
+  } finally {
+    await shared.close();
+  }
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
@@ -86,7 +91,30 @@ function realmLevel(s: Scenario<unknown, unknown>): number | undefined {
   return 'from' in level ? levelOf(level.from) : levelOf(level.below) - 1;
 }
 
-async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string): Promise<ScenarioResult> {
+/**
+ * Realms at a feature level shared by the scenarios that need only the level (not isolation, the clock or
+ * destructive changes): they change nothing realm-wide, so one realm per level serves them all and the
+ * run creates far fewer realms (each costs the mock a fixture generation).
+ */
+class SharedRealms {
+  #byLevel = new Map<number, Promise<IsolatedRealm>>();
+  constructor(private readonly target: Target) {}
+
+  get(level: number): Promise<IsolatedRealm> {
+    let realm = this.#byLevel.get(level);
+    if (!realm) {
+      realm = this.target.createRealm(level);
+      this.#byLevel.set(level, realm);
+    }
+    return realm;
+  }
+
+  async close(): Promise<void> {
+    for (const realm of this.#byLevel.values()) await realm.then((r) => this.target.deleteRealm(r.realmId)).catch(() => undefined);
+  }
+}
+
+async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms): Promise<ScenarioResult> {
   const started = performance.now();
   const base = { id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] };
   const skip = skipReason(opts, s);
@@ -95,12 +123,15 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   const exchanges: Exchange[] = [];
   const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
   let realm: IsolatedRealm | null = null;
+  let ownRealm = false;
   let status: ScenarioStatus = 'passed';
   let reason: string | undefined;
   let ctx: ScenarioContext | null = null;
   try {
-    const own = opts.target.control && (s.isolated || s.destructive || s.requires?.level !== undefined || s.requires?.control);
-    if (own) realm = await opts.target.createRealm(realmLevel(s));
+    ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
+    const level = realmLevel(s);
+    if (ownRealm) realm = await opts.target.createRealm(level);
+    else if (opts.target.control && level !== undefined) realm = await shared.get(level);
     ctx = new ScenarioContext({
       client,
       world: realm?.world ?? opts.target.world,
@@ -124,7 +155,7 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
     }
   } finally {
     await ctx?.cleanup();
-    if (realm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
+    if (realm && ownRealm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
   }
   const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
   if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
