@@ -1,0 +1,108 @@
+import { SetupError } from '../../src/context.js';
+import { scenario } from '../../src/dsl.js';
+import { MISSING_ID, asArray, protectedHistory, send } from './support.js';
+
+/**
+ * Protected history and access (§4.11, §4.3): what a user who joined a private channel late, or never
+ * joined it, may see of its topics and messages (events: ./events.ts).
+ */
+export default [
+  scenario({
+    id: 'topics/protected-history-topic-list',
+    title: 'a late subscriber of a protected-history channel sees only topics of messages sent after joining',
+    rules: ['R4.11-3'],
+    requires: { channels: ['private_protected'] },
+    given: (ctx) => protectedHistory(ctx.world),
+    when: (ctx, p) => ctx.as(p.role).get(`/api/v1/users/me/${p.stream_id}/topics`),
+    then(ctx, res, p) {
+      const topics = asArray(res.body.topics);
+      ctx.expectSuccess('R4.11-3', res);
+      const hidden = topics.filter((t) => (p.hidden_topic !== undefined && t.name === p.hidden_topic) || t.max_id === p.hidden_id);
+      ctx.expectEqual('R4.11-3', hidden, [], 'topics of messages from before the subscription', res);
+      ctx.check('R4.11-3', topics.some((t) => typeof t.max_id === 'number' && t.max_id >= p.visible_id), `a topic reaching message ${p.visible_id} is listed`, res);
+    },
+  }),
+
+  scenario({
+    id: 'topics/protected-history-topic-list-after-joining',
+    title: 'a late subscriber of a protected-history channel sees the topic of a message sent now',
+    rules: ['R4.11-3', 'R4.11-2'],
+    requires: { roles: ['member'], channels: ['private_protected'] },
+    async given(ctx) {
+      const p = protectedHistory(ctx.world);
+      const topic = ctx.unique('after joining');
+      return { p, topic, id: await send(ctx, 'member', p.stream_id, topic) };
+    },
+    when: (ctx, g) => ctx.as(g.p.role).get(`/api/v1/users/me/${g.p.stream_id}/topics`),
+    then(ctx, res, g) {
+      const entry = asArray(res.body.topics).find((t) => t.name === g.topic);
+      ctx.expectSuccess('R4.11-2', res);
+      ctx.expectEqual('R4.11-3', entry?.max_id, g.id, `max_id of the new topic in the late subscriber's list`, res);
+    },
+  }),
+
+  scenario({
+    id: 'topics/protected-history-fetch-hidden',
+    title: 'a late subscriber cannot fetch a message sent before they joined',
+    rules: ['R4.3-5'],
+    requires: { channels: ['private_protected'] },
+    given: (ctx) => protectedHistory(ctx.world),
+    when: (ctx, p) => ctx.as(p.role).get(`/api/v1/messages/${p.hidden_id}`),
+    then: (ctx, res) => void ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' }),
+  }),
+
+  scenario({
+    id: 'topics/protected-history-fetch-visible',
+    title: 'a late subscriber can fetch a message sent after they joined',
+    rules: ['R4.3-4'],
+    requires: { channels: ['private_protected'] },
+    given: (ctx) => protectedHistory(ctx.world),
+    when: (ctx, p) => ctx.as(p.role).get(`/api/v1/messages/${p.visible_id}`),
+    then(ctx, res, p) {
+      ctx.expectSuccess('R4.3-4', res);
+      const m = res.body.message as Record<string, unknown> | undefined;
+      ctx.expectEqual('R4.3-4', [m?.id, m?.stream_id], [p.visible_id, p.stream_id], 'id and stream_id of the fetched message', res);
+    },
+  }),
+
+  scenario({
+    id: 'topics/private-topic-list-non-subscriber',
+    title: 'a user outside a private channel cannot list its topics',
+    rules: ['R4.11-4'],
+    requires: { roles: ['member_2'], channels: ['private_shared'] },
+    given(ctx) {
+      if (ctx.channel('private_shared').subscribers.includes('member_2')) throw new SetupError('member_2 is subscribed to private_shared');
+    },
+    when: (ctx) => ctx.as('member_2').get(`/api/v1/users/me/${ctx.channel('private_shared').stream_id}/topics`),
+    then: (ctx, res) => void ctx.expectError('R4.11-4', res, { status: 400, code: 'BAD_REQUEST' }),
+  }),
+
+  scenario({
+    id: 'topics/topic-list-unknown-channel',
+    title: 'listing the topics of a channel that does not exist is BAD_REQUEST',
+    rules: ['R4.11-4'],
+    requires: { roles: ['member'] },
+    when: (ctx) => ctx.as('member').get(`/api/v1/users/me/${MISSING_ID}/topics`),
+    then: (ctx, res) => void ctx.expectError('R4.11-4', res, { status: 400, code: 'BAD_REQUEST' }),
+  }),
+
+  scenario({
+    id: 'topics/fetch-private-non-subscriber',
+    title: 'a user outside a private channel cannot fetch its messages',
+    rules: ['R4.3-5'],
+    requires: { roles: ['member_3'], channels: ['private_protected'] },
+    given: (ctx) => protectedHistory(ctx.world),
+    when: (ctx, p) => ctx.as('member_3').get(`/api/v1/messages/${p.visible_id}`),
+    then: (ctx, res) => void ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' }),
+  }),
+
+  scenario({
+    id: 'topics/fetch-direct-third-party',
+    title: 'a user who is not a recipient cannot fetch a direct message',
+    rules: ['R4.3-5'],
+    requires: { roles: ['member_3'] },
+    when: (ctx) => ctx.as('member_3').get(`/api/v1/messages/${ctx.world.messages.direct.id}`),
+    then: (ctx, res) => void ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' }),
+  }),
+
+];
