@@ -1,0 +1,87 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { fixtureRun } from './run-fixture.js';
+
+/**
+ * The HTML report in a real browser (issue 7: "renders, filters and expands"): Debian's Chromium,
+ * driven by playwright-core; `.ci/run` installs the browser. The page is opened from a file with the
+ * network cut off, as a CI artefact is opened: everything it needs is inline.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let browser: Browser;
+let page: Page;
+let dir: string;
+const requests: string[] = [];
+const errors: string[] = [];
+const dialogs: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tc-report-'));
+  const file = join(dir, 'conformance.html');
+  await writeFile(file, renderHtml(fixtureRun()));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const context = await browser.newContext({ offline: true });
+  page = await context.newPage();
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:')) requests.push(r.url());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(pathToFileURL(file).href);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const visible = () => page.locator('details[data-scenario-id]:visible');
+
+describe('the HTML report in Chromium', () => {
+  it('renders every scenario with the totals, failures first, without errors or outside requests', async () => {
+    const run = fixtureRun();
+    expect(await page.locator('details[data-scenario-id]').count()).toBe(run.scenarios.length);
+    expect(await page.locator('details[data-scenario-id]').first().getAttribute('data-status')).toBe('failed');
+    expect(await page.locator('[data-total="passed"]').innerText()).toContain(String(run.totals.passed));
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([]);
+    // The hostile body (a <script> calling alert) is shown as text, never run.
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('body').innerText()).toContain('alert("pwned")');
+  });
+
+  it('filters by text and by status', async () => {
+    const all = await visible().count();
+    await page.fill('#filter', 'guest-cannot');
+    expect(await visible().count()).toBe(1);
+    await page.fill('#filter', '');
+    expect(await visible().count()).toBe(all);
+    await page.uncheck('#status-passed');
+    const withoutPassed = await visible().count();
+    expect(withoutPassed).toBe(all - fixtureRun().totals.passed);
+    expect(await page.locator('details[data-status="passed"]:visible').count()).toBe(0);
+    await page.check('#status-passed');
+    expect(await visible().count()).toBe(all);
+  });
+
+  it('expands and collapses every scenario, and shows the exchanges with a curl line', async () => {
+    await page.click('#expand-all');
+    const open = await page.locator('details[data-scenario-id]').evaluateAll((els) => els.every((el) => (el as HTMLDetailsElement).open));
+    expect(open).toBe(true);
+    const failed = page.locator('details[data-status="failed"]').first();
+    expect(await failed.locator('.exchange').first().isVisible()).toBe(true);
+    expect(await failed.innerText()).toContain('curl');
+    await page.click('#collapse-all');
+    const closed = await page.locator('details[data-scenario-id]').evaluateAll((els) => els.every((el) => !(el as HTMLDetailsElement).open));
+    expect(closed).toBe(true);
+  });
+});
