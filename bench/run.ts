@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDurableWrites } from './durable-writes.js';
@@ -97,6 +97,7 @@ async function main(): Promise<void> {
   for (const row of rows) console.log(row);
 
   await eventFigures();
+  await conformanceFigures();
 
   const durable = await benchDurableWrites({ messages: 10_000, seconds: Math.min(DURATION, 5) });
   console.log('\nDurable writes (realm with 10,000 messages; fsync before each acknowledgement, group commit)\n');
@@ -120,6 +121,36 @@ async function eventFigures(): Promise<void> {
       console.log(`| ${latency.samples} | ${latency.p50Ms} | ${latency.p99Ms} | ${latency.maxMs} |`);
       const idle = await benchIdleQueues(server.url);
       console.log(`\nIdle queues: ${idle.queues} queues, ${idle.heapBytesPerQueue} bytes of heap each, RSS +${(idle.rssDeltaBytes / 1024 / 1024).toFixed(1)} MiB`);
+    } finally {
+      server.child.kill();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The whole conformance suite against a local mock (issue 7 target: ≤ 15 s on this 2-core machine),
+ * through the CLI as a user runs it: the mock in one process, `teamchat conform` in another.
+ */
+async function conformanceFigures(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+  try {
+    const server = await start([here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir]);
+    try {
+      const started = performance.now();
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', here('../conformance/src/cli.ts'), 'conform', '--target', server.url, '--reporter', 'json', '--report-dir', dir], { stdio: 'ignore' });
+        child.once('exit', resolve);
+      });
+      const seconds = (performance.now() - started) / 1000;
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { totals: Record<string, number>; ms: number; coverage: { covered: number; total: number } };
+      console.log('\nConformance suite against the local mock (teamchat conform, all scenarios, 4 workers)\n');
+      console.log('| exit | scenarios | passed | failed | errors | skipped | run (s) | wall incl. start-up (s) | rule coverage |');
+      console.log('|---|---|---|---|---|---|---|---|---|');
+      const t = report.totals;
+      const total = (t.passed ?? 0) + (t.failed ?? 0) + (t.error ?? 0) + (t.skipped ?? 0);
+      console.log(`| ${code} | ${total} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${(report.ms / 1000).toFixed(1)} | ${seconds.toFixed(1)} | ${report.coverage.covered}/${report.coverage.total} |`);
     } finally {
       server.child.kill();
     }
