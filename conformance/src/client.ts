@@ -84,12 +84,14 @@ export class ApiClient {
  * Reports are published by CI: secrets never reach them. Passwords and API keys sent as parameters
  * (fetch_api_key, user creation) and API keys in answers (fetch_api_key, bot keys) are replaced.
  */
-const SECRET_KEYS = new Set(['password', 'api_key']);
+const SECRET = /password|api_key|token|secret/i;
 const REDACTED = '<redacted>';
+/** Response headers that may carry credentials or sessions: never recorded. */
+const SECRET_HEADERS = new Set(['set-cookie', 'authorization', 'proxy-authorization']);
 
 function redactParams(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) out[k] = SECRET_KEYS.has(k) ? REDACTED : v;
+  for (const [k, v] of Object.entries(params)) out[k] = SECRET.test(k) ? REDACTED : v;
   return out;
 }
 
@@ -97,7 +99,7 @@ function redactBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactBody);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEYS.has(k) && typeof v === 'string' ? REDACTED : redactBody(v);
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && typeof v === 'string' ? REDACTED : redactBody(v);
   return out;
 }
 
@@ -112,7 +114,7 @@ export function encodeParams(params: Params): Record<string, string> {
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !SECRET_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 

@@ -5,7 +5,7 @@ import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, type Scenario } from './dsl.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
-import type { IsolatedRealm, Target } from './target.js';
+import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
   target: Target;
@@ -130,8 +130,8 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   try {
     ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
     const level = realmLevel(s);
-    if (ownRealm) realm = await opts.target.createRealm(level);
-    else if (opts.target.control && level !== undefined) realm = await shared.get(level);
+    if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level));
+    else if (opts.target.control && level !== undefined) realm = await phase('given', () => shared.get(level));
     ctx = new ScenarioContext({
       client,
       world: realm?.world ?? opts.target.world,
@@ -146,7 +146,7 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
     await phase('then', () => s.then(ctx!, result, given));
   } catch (e) {
     const err = e as Error & { phase?: string };
-    if (e instanceof SetupError || err.phase === 'given' || isTransportError(err)) {
+    if (e instanceof SetupError || e instanceof TargetError || err.phase === 'given' || isTransportError(err)) {
       status = 'error';
       reason = isTransportError(err) ? `the target did not answer: ${err.message}` : `could not set up: ${err.message}`;
     } else {
@@ -181,14 +181,16 @@ async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Rule coverage: a rule counts as covered when at least one passing scenario checked it. */
+/** Rule coverage: a rule counts as covered when at least one passing scenario made a passing check of it. */
 function coverage(catalogue: readonly RuleDef[], results: readonly ScenarioResult[]): RuleCoverage[] {
   return catalogue.map((rule) => {
     const passed: string[] = [];
     const failed: string[] = [];
     for (const r of results) {
       if (!r.rules.includes(rule.id)) continue;
-      if (r.status === 'passed') passed.push(r.id);
+      // A rule counts for a scenario only where it made a check of that rule: naming a rule is not testing it.
+      const checked = r.checks.some((c) => c.rule === rule.id && c.ok);
+      if (r.status === 'passed' && checked) passed.push(r.id);
       else if (r.status === 'failed' || r.status === 'error') failed.push(r.id);
     }
     return { id: rule.id, section: rule.section, text: rule.text, passed, failed };

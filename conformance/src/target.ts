@@ -63,11 +63,19 @@ async function hasControlApi(base: string): Promise<boolean> {
 }
 
 async function controlJson(base: string, method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await request(base + path, {
-    method: method as 'GET',
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let res;
+  try {
+    res = await request(base + path, {
+      method: method as 'GET',
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      // Clock moves answer once due deliveries are durable; a hung control API must not stall the run.
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
+  } catch (e) {
+    throw new TargetError(`control API ${method} ${path}: ${(e as Error).message}`);
+  }
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new TargetError(`control API ${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as Record<string, unknown>;
