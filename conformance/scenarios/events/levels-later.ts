@@ -91,6 +91,8 @@ export default [
   }),
   scenario({
     id: 'events/level-362-from-archived-subscription-changes',
+    // Changes a world channel: its own realm, so scenarios sharing this level's realm see nothing of it.
+    isolated: true,
     title: 'from level 362 a subscriber can leave an archived channel',
     rules: [R.archivedSubscriptions, R.unsubscribeResult],
     requires: { roles: ['member'], channels: ['archived'], level: { from: 'archived_channel_changes' } },
@@ -124,6 +126,8 @@ export default [
   }),
   scenario({
     id: 'events/level-407-below-no-delete-groups',
+    // Changes a world channel: its own realm, so scenarios sharing this level's realm see nothing of it.
+    isolated: true,
     title: 'below level 407 channels have no delete-permission groups and PATCH does not take them',
     rules: [R.level407],
     requires: { roles: ['administrator'], channels: ['public'], level: { below: 'channel_delete_permission_groups' } },

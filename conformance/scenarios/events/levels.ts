@@ -135,6 +135,8 @@ export default [
   }),
   scenario({
     id: 'events/level-333-from-can-send-message-group',
+    // Changes a world channel: its own realm, so scenarios sharing this level's realm see nothing of it.
+    isolated: true,
     title: 'from level 333 channels carry can_send_message_group, and PATCH no longer takes stream_post_policy',
     rules: [R.level333, R.streamPostPolicyRemoved, R.channelPermissionFields, R.groupSettingValue],
     requires: { roles: ['administrator'], channels: ['public'], level: { from: 'can_send_message_group' } },
