@@ -1,0 +1,49 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SetupError, type ScenarioContext } from '../../src/context.js';
+
+/**
+ * Helpers of the coverage scenarios: group-setting values (spec §1 "Group-setting value": an integer or
+ * an object with direct_members and direct_subgroups) and reading a channel back through the API.
+ */
+
+export type Group = number | { direct_members: number[]; direct_subgroups: number[] };
+
+/** A system group of the world file; a world without it cannot say what the scenario claims. */
+export function systemGroup(ctx: ScenarioContext, name: keyof ScenarioContext['world']['user_groups']['system']): number {
+  const id = ctx.world.user_groups.system[name];
+  if (id === undefined) throw new SetupError(`world file: user_groups.system has no ${name}`);
+  return id;
+}
+
+/**
+ * The holders a group-setting value names, in one comparable form: either form of §1 may come back
+ * (an anonymous group holding one subgroup and no member is that subgroup).
+ */
+function holders(value: unknown): { members: number[]; subgroups: number[] } | null {
+  if (typeof value === 'number') return { members: [], subgroups: [value] };
+  if (value === null || typeof value !== 'object') return null;
+  const v = value as { direct_members?: unknown; direct_subgroups?: unknown };
+  if (!Array.isArray(v.direct_members) || !Array.isArray(v.direct_subgroups)) return null;
+  const sorted = (xs: unknown[]) => [...new Set(xs as number[])].sort((a, b) => a - b);
+  return { members: sorted(v.direct_members), subgroups: sorted(v.direct_subgroups) };
+}
+
+/** Two group-setting values name the same holders (compared as sets). */
+export const sameGroup = (a: unknown, b: Group): boolean => {
+  const x = holders(a);
+  return x !== null && isDeepStrictEqual(x, holders(b));
+};
+
+/** One channel as an administrator sees it (GET /api/v1/streams/{id}, a companion operation). */
+export async function readChannel(ctx: ScenarioContext, streamId: number): Promise<Record<string, unknown>> {
+  const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);
+  return res.body.stream as Record<string, unknown>;
+}
+
+/** Register for some initial data (§4.21) and delete the queue at once. */
+export async function snapshot(ctx: ScenarioContext, role: 'member' | 'administrator', types: string[]): Promise<Record<string, unknown>> {
+  const who = ctx.as(role);
+  const res = ctx.must(await who.post('/api/v1/register', { event_types: types, fetch_event_types: types }), `register for ${types.join(', ')}`);
+  if (typeof res.body.queue_id === 'string') await who.delete('/api/v1/events', { queue_id: res.body.queue_id });
+  return res.body;
+}
