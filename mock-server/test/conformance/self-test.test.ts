@@ -27,6 +27,22 @@ const describeRun = (run: RunResult) =>
     .map((s: ScenarioResult) => `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks.filter((c) => !c.ok).map((c) => c.message).join(' | ')}`)
     .join('\n');
 
+/**
+ * Rules no passing scenario checks yet at the default level, each with why (the issue's target is every
+ * rule covered): what is missing is an operation the spec does not show or a precondition the demo
+ * realm cannot produce. The test below fails when a rule leaves or joins this list, so it stays true.
+ */
+const KNOWN_UNCOVERED: Record<string, string> = {
+  'R2.3-2': 'which subscribers partial_subscribers must hold depends on recent activity the suite cannot arrange; scenarios check only its presence with partial, without a check of this rule',
+  'R2.5-8': 'no operation of the spec edits a message, so last_edit_timestamp cannot be made to appear',
+  'R2.5-9': 'no operation of the spec moves a message',
+  'R2.5-16': 'no operation of the spec adds a reaction, and the world file names no message with reactions',
+  'R4.13-5': 'no operation (nor the control API) removes the moderation request channel',
+  'R4.16-16': 'in the demo realm everyone who may administer a channel also has content access, so the refusal cannot be set up',
+  'R4.21-15': 'no operation of the spec deletes a message, so no delete_message event can be caused',
+  'R8-6': 'needs users inactive for 14 days next to active ones in one channel; the suite cannot make a user inactive',
+};
+
 describe.each([
   ['the default feature level', undefined],
   ['an old feature level (300)', 300],
@@ -48,6 +64,13 @@ describe.each([
   it('gives every skip a reason', () => {
     const silent = run.scenarios.filter((s) => s.status === 'skipped' && !s.reason);
     expect(silent.map((s) => s.id)).toEqual([]);
+  });
+
+  it('covers every rule of the catalogue but the known gaps, each with its reason', () => {
+    const uncovered = run.rules.filter((r) => r.passed.length === 0).map((r) => r.id);
+    // At the default level exactly the known gaps; at an old level, rules of newer levels join them.
+    if (featureLevel === undefined) expect(uncovered.sort()).toEqual(Object.keys(KNOWN_UNCOVERED).sort());
+    else expect(Object.keys(KNOWN_UNCOVERED).filter((id) => !uncovered.includes(id))).toEqual([]);
   });
 
   it('reports the level it ran at', () => {
