@@ -56,16 +56,29 @@ export class ResponseSchemas {
     return this.#routes.find((r) => r.method === method && r.pattern.test(bare))?.operation;
   }
 
+  /** The validator of an operation's answer with this status (throws when the document describes none). */
+  forOperation(operationId: string, status: number): ValidateFunction {
+    const route = this.#routes.find((r) => r.operation.operationId === operationId);
+    if (!route) throw new Error(`no operation ${operationId}`);
+    const found = this.#compiled(route.operation, status);
+    if (!found) throw new Error(`${operationId} documents no JSON response for ${status}`);
+    return found;
+  }
+
   /** The validator for this answer, or null when the document describes no JSON body for the status. */
   validator(method: string, path: string, status: number): { operationId: string; validate: ValidateFunction | null } | null {
     const operation = this.operationOf(method, path);
     if (!operation?.operationId) return null;
+    return { operationId: operation.operationId, validate: this.#compiled(operation, status) };
+  }
+
+  #compiled(operation: OpenAPIV3_1.OperationObject, status: number): ValidateFunction | null {
     const key = `${operation.operationId} ${status}`;
     if (!this.#cache.has(key)) {
       const response = operation.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined;
       const schema = response?.content?.['application/json']?.schema;
       this.#cache.set(key, schema ? this.#ajv.compile(schema) : null);
     }
-    return { operationId: operation.operationId, validate: this.#cache.get(key)! };
+    return this.#cache.get(key)!;
   }
 }
