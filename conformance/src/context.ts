@@ -97,11 +97,17 @@ export class ScenarioContext {
    * mock is the realm's own clock. Scheduled times must be in the future of this clock, not the suite's.
    */
   async serverTime(): Promise<number> {
-    const member = this.as('member');
-    const res = await member.post('/api/v1/register', { event_types: ['presence'], fetch_event_types: ['presence'] });
-    if (typeof res.body.queue_id === 'string') await member.delete('/api/v1/events', { queue_id: res.body.queue_id });
+    const res = await this.snapshot('member', { event_types: ['presence'], fetch_event_types: ['presence'] });
     if (typeof res.body.server_timestamp !== 'number') throw new SetupError('register did not return server_timestamp');
     return Math.floor(res.body.server_timestamp);
+  }
+
+  /** Registers as a role for the initial state (§4.21) and deletes the queue at once: a snapshot, no queue left behind. */
+  async snapshot(role: WorldRole, params: Params): Promise<Reply> {
+    const actor = this.as(role);
+    const res = await actor.post('/api/v1/register', params);
+    if (typeof res.body.queue_id === 'string') await actor.delete('/api/v1/events', { queue_id: res.body.queue_id });
+    return res;
   }
 
   /** Moves time forward: the mock's realm clock when available, real waiting under --slow, else a setup error. */

@@ -34,16 +34,9 @@ export const sameGroup = (a: unknown, b: Group): boolean => {
   return x !== null && isDeepStrictEqual(x, holders(b));
 };
 
-/** One channel as an administrator sees it (GET /api/v1/streams/{id}, a companion operation). */
-export async function readChannel(ctx: ScenarioContext, streamId: number): Promise<Record<string, unknown>> {
-  const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);
-  return res.body.stream as Record<string, unknown>;
-}
+export { readChannel } from '../shared.js';
 
 /** Register for some initial data (§4.21) and delete the queue at once. */
 export async function snapshot(ctx: ScenarioContext, role: 'member' | 'administrator', types: string[]): Promise<Record<string, unknown>> {
-  const who = ctx.as(role);
-  const res = ctx.must(await who.post('/api/v1/register', { event_types: types, fetch_event_types: types }), `register for ${types.join(', ')}`);
-  if (typeof res.body.queue_id === 'string') await who.delete('/api/v1/events', { queue_id: res.body.queue_id });
-  return res.body;
+  return ctx.must(await ctx.snapshot(role, { event_types: types, fetch_event_types: types }), `register for ${types.join(', ')}`).body;
 }

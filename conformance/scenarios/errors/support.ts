@@ -2,6 +2,9 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
+import { asArray, asObject, isInt } from '../shared.js';
+
+export { asArray, asObject, isInt };
 
 /**
  * Helpers shared by the scenarios of this area (errors, limits, success shapes). They speak HTTP only,
@@ -11,11 +14,8 @@ import type { WorldRole } from '../../src/world.js';
 /** An ID no realm plausibly uses: unknown users, channels, messages, snippets. */
 export const MISSING_ID = 999_999_937;
 
-export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 export const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-export const asObject = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-export const asArray = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map(asObject) : []);
 
 /**
  * An error with the given code whose HTTP status the spec does not state (§7: "HTTP statuses of the
@@ -89,11 +89,8 @@ export async function future(ctx: ScenarioContext, seconds = 86_400): Promise<nu
 }
 
 /** register as a role, the queue deleted at once: a snapshot of state (§4.21). */
-export async function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
-  const actor = ctx.as(role);
-  const res = await actor.post('/api/v1/register', params);
-  if (typeof res.body.queue_id === 'string') await actor.delete('/api/v1/events', { queue_id: res.body.queue_id });
-  return res;
+export function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
+  return ctx.snapshot(role, params);
 }
 
 /** Creates a scheduled channel message for the role (deleted afterwards); its ID. */

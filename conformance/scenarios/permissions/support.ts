@@ -13,11 +13,7 @@ export async function readUser(ctx: ScenarioContext, userId: number): Promise<Re
   return res.body.user as Record<string, unknown>;
 }
 
-/** One channel as an administrator sees it (GET /api/v1/streams/{id}, a companion operation). */
-export async function readChannel(ctx: ScenarioContext, streamId: number): Promise<Record<string, unknown>> {
-  const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);
-  return res.body.stream as Record<string, unknown>;
-}
+export { readChannel } from '../shared.js';
 
 /** The active human organization owners (role 100, §2.8), from the user list. */
 export async function activeOwners(ctx: ScenarioContext): Promise<number[]> {

@@ -2,6 +2,9 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { World, WorldRole } from '../../src/world.js';
+import { asArray, asObject, isInt, type Obj } from '../shared.js';
+
+export { asArray, asObject, isInt, type Obj };
 
 /**
  * Helpers of the topics area: scheduled messages, sent messages, snapshots and event queues, all through
@@ -13,10 +16,6 @@ export const MISSING_ID = 999_999_931;
 /** Scheduled times far enough ahead that nothing is delivered while the suite runs. */
 const AHEAD = 7 * 86_400;
 
-export type Obj = Record<string, unknown>;
-export const asObject = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-export const asArray = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asObject) : []);
-export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
 /** A world-file entry a scenario cannot do without (messages are optional in the schema). */
 export function need<T>(value: T | undefined, what: string): T {
@@ -32,9 +31,7 @@ export async function future(ctx: ScenarioContext, seconds = AHEAD): Promise<num
 
 /** register, then delete the queue at once: a snapshot of state (§4.21). */
 export async function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/register', params), `register as ${role}`);
-  if (typeof res.body.queue_id === 'string') await ctx.as(role).delete('/api/v1/events', { queue_id: res.body.queue_id });
-  return res;
+  return ctx.must(await ctx.snapshot(role, params), `register as ${role}`);
 }
 
 /** realm_empty_topic_display_name as register returns it (§1); never hard-coded. */
