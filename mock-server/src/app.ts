@@ -11,6 +11,7 @@ import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
+import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
@@ -41,6 +42,9 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   const store = await Store.open(persistence);
   const clock = new Clock(config.clock, config.clockStart);
   clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
+  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes (issue 14).
+  for (const realmId of store.realmIds()) holdRealmPatterns(store.realm(realmId)!);
+  store.watch(trackLinkifierPatterns);
   const context: AppContext = {
     config,
     store,
@@ -82,6 +86,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
         await store.close();
+        for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
       })()),
   };
 }
