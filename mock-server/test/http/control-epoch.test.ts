@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';
 import type { RealmState } from '../../src/store/state.js';
+import { spawnServer, stop } from '../helpers/spawn-server.js';
 import { call, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -88,5 +90,20 @@ describe('a realm’s start', () => {
     expect(content(tablesOf(server, 'moved'))).toEqual(content(generateDemoRealm({ realmId: 'src', seed: 42, featureLevel: 412, epoch: LATER })));
     await control(server, 'POST', '/realms/moved/clock/advance', { seconds: '600' });
     expect((await control(server, 'POST', '/realms/moved/reset')).body.now).toBe(LATER);
+  });
+});
+
+describe('teamchat serve --epoch', () => {
+  it('starts the demo realm there (with --clock frozen it stays there), and refuses a time that is not one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-epoch-cli-'));
+    dirs.push(dir);
+    const served = await spawnServer(['--in-memory', '--clock', 'frozen', '--epoch', String(DEMO_REALM_EPOCH), '--zuliprc-dir', dir]);
+    try {
+      const clock = (await (await request(`${served.url}/__mock/realms/demo/clock`)).body.json()) as { now: number };
+      expect(clock.now).toBe(DEMO_REALM_EPOCH);
+    } finally {
+      await stop(served);
+    }
+    await expect(spawnServer(['--in-memory', '--epoch', '-1', '--zuliprc-dir', dir])).rejects.toThrow(/exited 2: teamchat serve: epoch must be a UNIX time/);
   });
 });
