@@ -13,7 +13,7 @@ export const REALM_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export interface RealmExport {
   format: 'teamchat-kit/realm@1';
-  /** The realm's time when exported: a realm created from the file starts there. */
+  /** The realm's time when exported: a realm created from the file starts there (unless given an epoch). */
   now: number;
   realm: RealmState;
 }
