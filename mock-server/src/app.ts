@@ -140,6 +140,9 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
   if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
     console.warn(`teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`);
   }
+  if (config.epoch !== undefined && realm.epoch !== config.epoch) {
+    console.warn(`teamchat-kit: realm '${realm.id}' in the state file keeps its own time; --epoch applies to new realms (use --reset to regenerate it at the epoch).`);
+  }
   if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel) await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
 }
 

@@ -30,6 +30,7 @@ program
   .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
   .option('--no-control', 'switch off the /__mock/ control API')
   .addOption(new Option('--clock <mode>', 'system: time flows; frozen: time moves only when advanced').choices(['system', 'frozen']).default('system'))
+  .option('--epoch <unix seconds>', 'start time of new realms (default: the current time)', integer('epoch'))
   .addOption(new Option('--durability <mode>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'))
   .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
   .action(async (opts) => {
@@ -43,6 +44,7 @@ program
       reset: opts.reset,
       control: opts.control,
       clock: opts.clock,
+      epoch: opts.epoch,
       durability: opts.durability,
     };
     let server: MockServer;
