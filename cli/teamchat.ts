@@ -30,4 +30,4 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   return (await parseArgs(program, argv))?.code ?? EXIT_USAGE;
 }
 
-if (isEntryPoint(import.meta.url)) await runAsProcess(main, process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

@@ -104,4 +104,4 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   console.log(`try: curl -u ${rows[0]?.[1]}:${rows[0]?.[2]} -d 'content=**hi**' ${server.url}/api/v1/messages/render`);
 }
 
-if (isEntryPoint(import.meta.url)) await runAsProcess(main, process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));
