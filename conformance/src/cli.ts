@@ -155,7 +155,6 @@ interface Plan {
   scenarios: AnyScenario[];
   catalogue: readonly RuleDef[];
   schemas: ResponseSchemas;
-  reportDir: string;
 }
 
 async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan> {
@@ -183,7 +182,7 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
   }
   const target = await Target.connect(url, opts.world);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
-  return { target, scenarios, catalogue, schemas, reportDir };
+  return { target, scenarios, catalogue, schemas };
 }
 
 async function execute(opts: Options, plan: Plan, out: Output, err: Output): Promise<number> {
