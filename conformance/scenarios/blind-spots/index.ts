@@ -1,0 +1,11 @@
+import type { Scenario } from '../../src/dsl.js';
+import limits from './limits.js';
+import readBack from './read-back.js';
+
+/**
+ * Kinds of faults a suite checking each rule once can still miss (issue 15, item 3): length limits at
+ * and past the limit, stale reads after updates, events and listings reaching users who may not see
+ * them, per-role refusals, list order, id types, ignored parameters, and derived values against their
+ * source. Every scenario owns its state (support.ts).
+ */
+export const BLIND_SPOTS: Scenario<any, any>[] = [...limits, ...readBack]; // eslint-disable-line @typescript-eslint/no-explicit-any
