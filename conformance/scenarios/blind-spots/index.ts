@@ -1,6 +1,9 @@
 import type { Scenario } from '../../src/dsl.js';
+import derived from './derived.js';
+import ids from './ids.js';
 import limits from './limits.js';
 import readBack from './read-back.js';
+import visibility from './visibility.js';
 
 /**
  * Kinds of faults a suite checking each rule once can still miss (issue 15, item 3): length limits at
@@ -8,4 +11,4 @@ import readBack from './read-back.js';
  * them, per-role refusals, list order, id types, ignored parameters, and derived values against their
  * source. Every scenario owns its state (support.ts).
  */
-export const BLIND_SPOTS: Scenario<any, any>[] = [...limits, ...readBack]; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const BLIND_SPOTS: Scenario<any, any>[] = [...limits, ...readBack, ...visibility, ...derived, ...ids]; // eslint-disable-line @typescript-eslint/no-explicit-any
