@@ -50,9 +50,13 @@ export async function snapshotOf(ctx: ScenarioContext, role: WorldRole, types: s
   return ctx.must(await ctx.snapshot(role, { event_types: types, fetch_event_types: types, ...params }), `register as ${role}`);
 }
 
-/** A channel's object in a GET /api/v1/streams answer of `role` with include_all (every channel it may see). */
+/**
+ * A channel's object in a GET /api/v1/streams answer of `role` listing every channel it may see:
+ * include_all from level 356; below it include_all_active for an administrator (§9), else the default list.
+ */
 export async function listedFor(ctx: ScenarioContext, role: WorldRole, streamId: number): Promise<{ reply: Reply; channel: Obj | undefined }> {
-  const reply = ctx.must(await ctx.as(role).get('/api/v1/streams', { include_all: true, exclude_archived: false }), `list channels as ${role}`);
+  const all = ctx.has('include_all') ? { include_all: true } : role === 'administrator' ? { include_all_active: true } : {};
+  const reply = ctx.must(await ctx.as(role).get('/api/v1/streams', { ...all, exclude_archived: false }), `list channels as ${role}`);
   return { reply, channel: asArray(reply.body.streams).find((s) => s.stream_id === streamId) };
 }
 
