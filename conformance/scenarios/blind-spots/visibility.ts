@@ -94,9 +94,9 @@ export default [
           const res = ctx.must(await ctx.as(role).get('/api/v1/streams', params), `list channels as ${role}`);
           ctx.check('include_all' in params && ctx.has('include_all') ? 'R4.15-7' : 'R4.15-1', seen(res, 'streams').length === 0, `${role}'s GET /streams ${JSON.stringify(params)} ${seen(res, 'streams').length ? 'lists' : 'does not list'} the private channel`, res);
         }
-        const snap = await snapshotOf(ctx, role, ['subscription'], { include_subscribers: true });
-        const where = seen(snap, 'subscriptions', 'unsubscribed', 'never_subscribed');
-        ctx.check('R4.21-27', where.length === 0, `${role}'s register ${where.length ? `shows the private channel in ${where.join(', ')}` : 'does not show the private channel'}`, snap);
+        const snap = await snapshotOf(ctx, role, ['subscription', 'stream'], { include_subscribers: true });
+        const where = seen(snap, 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams');
+        ctx.check('R4.21-27', where.length === 0, `${role}'s register ${where.length ? `shows the private channel in ${where.join(', ')}` : 'does not show the private channel (subscriptions, unsubscribed, never_subscribed, streams)'}`, snap);
         const sub = ctx.must(await ctx.as(role).get('/api/v1/users/me/subscriptions'), `${role}'s subscriptions`);
         ctx.check('R4.15-1', seen(sub, 'subscriptions').length === 0, `${role}'s subscription list ${seen(sub, 'subscriptions').length ? 'shows' : 'does not show'} the private channel`, sub);
       }
@@ -121,6 +121,56 @@ export default [
         ctx.expectError('R4.11-4', refused, { status: 400, code: 'BAD_REQUEST' });
         ctx.check('R4.11-4', !JSON.stringify(asObject(refused.body)).includes('hidden topic'), `${role}'s answer names no topic`, refused);
       }
+    },
+  }),
+
+  scenario({
+    id: 'blind-spots/direct-message-events-recipients-only',
+    title: "a direct message reaches its recipients' queues and no other user's, all_public_streams notwithstanding",
+    rules: ['R6-8', 'R6-5'],
+    requires: { roles: ['member', 'member_2', 'member_3', 'administrator'] },
+    async given(ctx) {
+      const types = { event_types: ['message'] };
+      return {
+        recipient: await queueOf(ctx, 'member_2', types),
+        other: await queueOf(ctx, 'member_3', { ...types, all_public_streams: true }),
+        administrator: await queueOf(ctx, 'administrator', { ...types, all_public_streams: true }),
+      };
+    },
+    async when(ctx) {
+      const res = ctx.must(await ctx.as('member').post('/api/v1/messages', { type: 'direct', to: [ctx.user('member_2').user_id], content: ctx.unique('just between us') }), 'send a direct message');
+      return res.body.id as number;
+    },
+    async then(ctx, id, q) {
+      const got = await eventsUntil(ctx, 'member_2', q.recipient, (events) => hasMessage(events, id));
+      ctx.check('R6-5', hasMessage(got.events, id), `the recipient member_2 got the direct message ${id}`, got.reply);
+      for (const [role, queue] of [['member_3', q.other], ['administrator', q.administrator]] as const) {
+        const other = await eventsNow(ctx, role, queue);
+        ctx.check('R6-8', !hasMessage(other.events, id), `${role} (not a recipient) ${hasMessage(other.events, id) ? 'got' : 'did not get'} the direct message ${id}`, other.reply);
+      }
+    },
+  }),
+
+  scenario({
+    id: 'blind-spots/drafts-events-own-clients-only',
+    title: "creating a draft is synchronized to the user's other queue and to no other user's",
+    rules: ['R4.6-3', 'R6-6'],
+    requires: { roles: ['member', 'member_2'] },
+    async given(ctx) {
+      const types = { event_types: ['drafts'] };
+      return { own: await queueOf(ctx, 'member', types), other: await queueOf(ctx, 'member_2', types), content: ctx.unique('private draft') };
+    },
+    async when(ctx, g) {
+      const res = ctx.must(await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: g.content }] }), 'create a draft');
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${String(id)}`));
+      return res;
+    },
+    async then(ctx, _res, g) {
+      const about = (events: Obj[]) => events.filter((e) => e.type === 'drafts' && JSON.stringify(e).includes(JSON.stringify(g.content)));
+      const own = await eventsUntil(ctx, 'member', g.own, (events) => about(events).length > 0);
+      ctx.check('R4.6-3', about(own.events).length > 0, "the user's other queue got the drafts event", own.reply);
+      const other = await eventsNow(ctx, 'member_2', g.other);
+      ctx.check('R6-6', about(other.events).length === 0, `member_2's queue got ${about(other.events).length} drafts events about member's draft`, other.reply);
     },
   }),
 ];
