@@ -75,7 +75,8 @@ const create = scenario({
   async then(ctx, res, user) {
     ctx.expectSuccess('R4.10-1', res);
     const id = res.body.user_id;
-    if (!ctx.check('R4.10-3', isInt(id), `user_id ${JSON.stringify(id)} is an integer`, res)) return;
+    ctx.check('R4.10-3', isInt(id), `user_id ${JSON.stringify(id)} is an integer`, res);
+    if (!isInt(id)) return;
     ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${id}`));
     ctx.check('R5-2', res.body.result === 'success', 'the owner holds the administrator role for §4.10', res);
     ctx.expectEqual('R4.10-1', (await readUser(ctx, id)).full_name, user.full_name, 'the created user read back');
