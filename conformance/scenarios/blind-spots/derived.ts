@@ -25,8 +25,9 @@ export default [
       const got = Array.isArray(own?.subscribers) ? [...(own.subscribers as number[])].sort((a, b) => a - b) : own?.subscribers;
       ctx.expectEqual('R2.3-1', got, want, 'subscribers of the channel made for three users', res);
       ctx.expectEqual('R2.3-8', own?.subscriber_count, 3, 'subscriber_count of the channel made for three users', res);
-      const off = subs.filter((s) => Array.isArray(s.subscribers) && s.subscribers.length > 0 && s.subscriber_count !== s.subscribers.length);
-      ctx.check('R2.3-8', off.length === 0, `subscriptions whose subscriber_count differs from their subscribers: ${JSON.stringify(off.map((s) => [s.name, s.subscriber_count, asArray(s.subscribers).length]))}`, res);
+      // Other channels change while the suite runs in parallel: §2.3 allows a drift of one after a race.
+      const off = subs.filter((s) => Array.isArray(s.subscribers) && s.subscribers.length > 0 && !(typeof s.subscriber_count === 'number' && Math.abs(s.subscriber_count - s.subscribers.length) <= 1));
+      ctx.check('R2.3-8', off.length === 0, `subscriptions whose subscriber_count is more than one off their subscribers: ${JSON.stringify(off.map((s) => [s.name, s.subscriber_count, asArray(s.subscribers).length]))}`, res);
       const listed = await listedFor(ctx, 'member', ch.stream_id);
       ctx.expectEqual('R2.3-8', listed.channel?.subscriber_count, 3, 'subscriber_count in GET /streams', listed.reply);
     },
@@ -54,7 +55,7 @@ export default [
 
   scenario({
     id: 'blind-spots/first-message-id-is-the-first-message',
-    title: "a channel's first_message_id is null before any message and then the first message's ID",
+    title: "a channel's first_message_id is null before any message and then the first message's ID (and does not move)",
     rules: ['R2.2-7'],
     requires: { roles: ['member'] },
     async given(ctx) {
@@ -66,8 +67,10 @@ export default [
     },
     when: (ctx, g) => listedFor(ctx, 'member', g.ch.stream_id),
     then(ctx, after, g) {
-      ctx.expectEqual('R2.2-7', g.before.channel?.first_message_id, null, 'first_message_id of the channel without history', g.before.reply);
-      ctx.expectEqual('R2.2-7', after.channel?.first_message_id, g.first, 'first_message_id after two messages', after.reply);
+      // A server may post its own notice into a new channel (the spec is silent on creation): then that stays first.
+      const before = g.before.channel?.first_message_id;
+      ctx.check('R2.2-7', before === null || (typeof before === 'number' && before < g.first), `first_message_id before any message of the scenario: ${JSON.stringify(before)}`, g.before.reply);
+      ctx.expectEqual('R2.2-7', after.channel?.first_message_id, before === null ? g.first : before, 'first_message_id after two messages', after.reply);
     },
   }),
 
@@ -85,7 +88,8 @@ export default [
     when: (ctx, g) => ctx.as('member').get(`/api/v1/users/me/${g.ch.stream_id}/topics`),
     then(ctx, res, g) {
       ctx.expectSuccess('R4.11-2', res);
-      const topics = asArray(res.body.topics).map((t) => [t.name, t.max_id]);
+      // Only the scenario's topics: a server may have put a notice of its own in the new channel.
+      const topics = asArray(res.body.topics).filter((t) => typeof t.name === 'string' && Object.hasOwn(g.ids, t.name)).map((t) => [t.name, t.max_id]);
       ctx.expectEqual('R4.11-2', topics, [['alpha', g.ids.alpha], ['gamma', g.ids.gamma], ['beta', g.ids.beta]], 'topics (name, max_id), most recent first', res);
     },
   }),
