@@ -114,8 +114,11 @@ export async function limits(ctx: ScenarioContext): Promise<Record<'max_message_
   return out as Awaited<ReturnType<typeof limits>>;
 }
 
-/** A text of exactly `length` characters that starts with a unique label (so what is read back is this run's). */
+/**
+ * A text of exactly `length` characters that starts with a unique label (so what is read back is this
+ * run's). No spaces: a server that strips surrounding whitespace must not shorten it wherever it is cut.
+ */
 export function textOf(ctx: ScenarioContext, label: string, length: number): string {
-  const head = ctx.unique(label).replace(/[^A-Za-z0-9 ]/g, '');
-  return (head + ' ' + 'x'.repeat(length)).slice(0, length);
+  const head = ctx.unique(label).replace(/[^A-Za-z0-9]+/g, '-');
+  return `${head}-${'x'.repeat(length)}`.slice(0, length);
 }
