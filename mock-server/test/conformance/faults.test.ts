@@ -116,6 +116,25 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "an event leak: a user's drafts events also go to every other user's queues",
+    caughtBy: 'blind-spots/drafts-events-own-clients-only',
+    rules: ['R6-6'],
+    reportedAs: ['R6-6', 'R4.6-3'],
+    fault: () => {
+      const seen: Record<string, unknown>[] = [];
+      return (req, a) => {
+        if (path(req) !== '/api/v1/events' || req.method !== 'GET' || !Array.isArray(a.body.events)) return a;
+        const events = a.body.events as Record<string, unknown>[];
+        // Events compared without their queue-specific id.
+        const same = (x: Record<string, unknown>, y: Record<string, unknown>) => JSON.stringify({ ...x, id: 0 }) === JSON.stringify({ ...y, id: 0 });
+        for (const e of events) if (e.type === 'drafts' && !seen.some((x) => same(x, e))) seen.push(e);
+        const extra = seen.filter((x) => !events.some((e) => same(e, x)));
+        const last = events.reduce((n, e) => Math.max(n, typeof e.id === 'number' ? e.id : -1), -1);
+        return { ...a, body: { ...a.body, events: [...events, ...extra.map((e, i) => ({ ...e, id: last + 1 + i }))] } };
+      };
+    },
+  },
+  {
     name: "a per-role error: the organization owner is refused an administrator-only operation",
     caughtBy: 'blind-spots/owner-may-update-user',
     rules: ['R4.7-1'],
