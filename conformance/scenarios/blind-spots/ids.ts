@@ -41,8 +41,8 @@ const ROWS: Row[] = [
     what: 'creating drafts',
     rule: 'R4.6-2',
     async call(ctx) {
-      const res = await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('id draft') }] });
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${String(id)}`));
+      const res = await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('id draft') }] });
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
     ids: (res) => ({ ids: res.body.ids }),
@@ -110,7 +110,7 @@ export default scenarios(ROWS, (row) =>
     id: `blind-spots/integer-ids-${row.key}`,
     title: `${row.what} answers its IDs as integers`,
     rules: [row.rule],
-    requires: { roles: ['member'] },
+    requires: { roles: ['member', 'member_3'] },
     when: (ctx) => row.call(ctx),
     then(ctx, res) {
       ctx.expectSuccess(row.rule, res);

@@ -65,8 +65,8 @@ const ROWS: Row[] = [
     section: '4.6',
     what: 'creating drafts',
     async call(ctx) {
-      const res = await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'c' }], [EXTRA]: 1 });
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${String(id)}`));
+      const res = await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'c' }], [EXTRA]: 1 });
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
   },
@@ -151,7 +151,7 @@ export default scenarios(ROWS, (row) =>
     id: `blind-spots/ignored-parameters-${row.section.replace('.', '-')}`,
     title: `${row.what} (§${row.section}) lists a parameter it does not take in ignored_parameters_unsupported`,
     rules: ['R1-4', 'R9-3'],
-    requires: { roles: ['member', 'member_2', 'administrator'], ...(row.from ? { level: { from: row.from } } : {}) },
+    requires: { roles: ['member', 'member_2', 'member_3', 'administrator'], ...(row.from ? { level: { from: row.from } } : {}) },
     ...(row.destructive ? { destructive: true } : {}),
     ...(row.isolated ? { isolated: true } : {}),
     when: (ctx) => row.call(ctx),

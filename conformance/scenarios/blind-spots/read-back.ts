@@ -148,17 +148,17 @@ const ROWS: Row[] = [
     what: "an edited draft's content",
     rule: 'R2.6-5',
     async create(ctx) {
-      const res = ctx.must(await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'first' }] }), 'create a draft');
+      const res = ctx.must(await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'first' }] }), 'create a draft');
       const id: unknown = Array.isArray(res.body.ids) ? res.body.ids[0] : undefined;
       if (!isInt(id)) throw new SetupError(`draft ids ${JSON.stringify(res.body.ids)}`);
-      ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${id}`));
-      return { id, role: 'member' };
+      ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${id}`));
+      return { id, role: 'member_3' };
     },
     value: (ctx) => textOf(ctx, 'draft text', 40),
-    update: (ctx, s, v) => ctx.as('member').patch(`/api/v1/drafts/${s.id}`, { draft: { type: '', to: [], topic: '', content: v } }),
+    update: (ctx, s, v) => ctx.as('member_3').patch(`/api/v1/drafts/${s.id}`, { draft: { type: '', to: [], topic: '', content: v } }),
     reads: {
-      'GET /drafts': async (ctx, s) => find(ctx.must(await ctx.as('member').get('/api/v1/drafts'), 'list drafts').body.drafts, 'id', s.id)?.content,
-      'register drafts': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['drafts'])).body.drafts, 'id', s.id)?.content,
+      'GET /drafts': async (ctx, s) => find(ctx.must(await ctx.as('member_3').get('/api/v1/drafts'), 'list drafts').body.drafts, 'id', s.id)?.content,
+      'register drafts': async (ctx, s) => find((await snapshotOf(ctx, 'member_3', ['drafts'])).body.drafts, 'id', s.id)?.content,
     },
   },
 ];
@@ -174,7 +174,7 @@ export default scenarios(ROWS, (row) =>
     id: `blind-spots/read-back-${row.key}`,
     title: `${row.what} reads back updated through every listing and a fresh register`,
     rules: [row.rule],
-    requires: { roles: ['member', 'administrator'], ...(row.from ? { level: { from: row.from } } : {}) },
+    requires: { roles: ['member', 'member_3', 'administrator'], ...(row.from ? { level: { from: row.from } } : {}) },
     ...(row.destructive ? { destructive: true } : {}),
     async given(ctx) {
       const s = await row.create(ctx);

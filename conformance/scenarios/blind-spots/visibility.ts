@@ -155,22 +155,22 @@ export default [
     id: 'blind-spots/drafts-events-own-clients-only',
     title: "creating a draft is synchronized to the user's other queue and to no other user's",
     rules: ['R4.6-3', 'R6-6'],
-    requires: { roles: ['member', 'member_2'] },
+    requires: { roles: ['member_3', 'member_2'] },
     async given(ctx) {
       const types = { event_types: ['drafts'] };
-      return { own: await queueOf(ctx, 'member', types), other: await queueOf(ctx, 'member_2', types), content: ctx.unique('private draft') };
+      return { own: await queueOf(ctx, 'member_3', types), other: await queueOf(ctx, 'member_2', types), content: ctx.unique('private draft') };
     },
     async when(ctx, g) {
-      const res = ctx.must(await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: g.content }] }), 'create a draft');
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${String(id)}`));
+      const res = ctx.must(await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: g.content }] }), 'create a draft');
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
     async then(ctx, _res, g) {
       const about = (events: Obj[]) => events.filter((e) => e.type === 'drafts' && JSON.stringify(e).includes(JSON.stringify(g.content)));
-      const own = await eventsUntil(ctx, 'member', g.own, (events) => about(events).length > 0);
+      const own = await eventsUntil(ctx, 'member_3', g.own, (events) => about(events).length > 0);
       ctx.check('R4.6-3', about(own.events).length > 0, "the user's other queue got the drafts event", own.reply);
       const other = await eventsNow(ctx, 'member_2', g.other);
-      ctx.check('R6-6', about(other.events).length === 0, `member_2's queue got ${about(other.events).length} drafts events about member's draft`, other.reply);
+      ctx.check('R6-6', about(other.events).length === 0, `member_2's queue got ${about(other.events).length} drafts events about member_3's draft`, other.reply);
     },
   }),
 ];
