@@ -70,7 +70,7 @@ const ROWS: Row[] = [
       return res;
     },
   },
-  { section: '4.7', what: 'updating a user', destructive: true, call: async (ctx) => ctx.as('administrator').patch(`/api/v1/users/${(await ownUser(ctx, 'ignored update')).user_id}`, { full_name: ctx.unique('Renamed'), [EXTRA]: 1 }) },
+  { section: '4.7', what: 'updating a user', destructive: true, call: async (ctx) => ctx.as('administrator').patch(`/api/v1/users/${(await ownUser(ctx, 'ignored update')).user_id}`, { full_name: ctx.unique('blind renamed'), [EXTRA]: 1 }) },
   { section: '4.8', what: 'unsubscribing', call: async (ctx) => ctx.as('member').delete('/api/v1/users/me/subscriptions', { subscriptions: [(await ownChannel(ctx, 'member', 'ignored unsubscribe', { members: ['member_2'] })).name], [EXTRA]: 1 }) },
   {
     section: '4.9',

@@ -113,7 +113,7 @@ const ROWS: Row[] = [
     what: "a saved snippet's content",
     rule: 'R4.14-1',
     async create(ctx) {
-      const res = ctx.must(await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('snippet'), content: 'first' }), 'create a snippet');
+      const res = ctx.must(await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('blind snippet'), content: 'first' }), 'create a snippet');
       const id = res.body.saved_snippet_id;
       if (!isInt(id)) throw new SetupError(`saved_snippet_id ${JSON.stringify(id)}`);
       ctx.defer(() => ctx.as('member').delete(`/api/v1/saved_snippets/${id}`));
@@ -131,8 +131,8 @@ const ROWS: Row[] = [
     what: "a custom navigation view's name",
     rule: 'R4.12-1',
     async create(ctx) {
-      const fragment = `narrow/search/${ctx.unique('view').replace(/[^A-Za-z0-9]+/g, '-')}`;
-      ctx.must(await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('view') }), 'create a view');
+      const fragment = `narrow/search/${ctx.unique('blind view').replace(/[^A-Za-z0-9]+/g, '-')}`;
+      ctx.must(await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('blind view') }), 'create a view');
       ctx.defer(() => ctx.as('member').delete(`/api/v1/navigation_views/${encodeURIComponent(fragment)}`));
       return { id: fragment, role: 'member' };
     },
