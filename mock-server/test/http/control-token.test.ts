@@ -60,7 +60,7 @@ describe('a control API behind a token', () => {
 
   it('answers 401 JSON without the token or with another one, and serves with it', async () => {
     server = await startTestServer({ controlToken: TOKEN });
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }]) {
       const refused = await call(server, 'GET', '/__mock/realms', { headers });
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: expect.stringContaining('Authorization: Bearer') });
