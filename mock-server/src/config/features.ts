@@ -13,6 +13,11 @@ export const CURRENT_FEATURE_LEVEL: number = levels.current;
 /** The lowest level a realm may emulate. The Python client needs 176+ to send modern linkifier fields. */
 export const MIN_FEATURE_LEVEL = 1;
 
+/** For names read from the OpenAPI document: a name that is not in feature-levels.json is a typo there. */
+export function isFeatureName(name: string): name is FeatureName {
+  return Object.hasOwn(levels.levels, name);
+}
+
 export function levelOf(name: FeatureName): number {
   return levels.levels[name].level;
 }

@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse as parseYaml } from 'yaml';
+import { isFeatureName, type FeatureName } from '../config/features.js';
 
 /**
  * Reads openapi/team-chat.openapi.yaml once at start-up and compiles, for every operation, one ajv
@@ -42,13 +43,13 @@ export interface ParamSpec {
   aliases: string[];
   allowSlashes: boolean;
   /** `x-feature-level` name: below that level the parameter does not exist (spec §9), so it is ignored. */
-  feature: string | null;
+  feature: FeatureName | null;
   /** `x-feature-level-removed` name: from that level on the parameter does not exist (§9 level 184). */
-  removedBy: string | null;
+  removedBy: FeatureName | null;
   /** `x-union-error: first-branch`: a value matching no branch answers the first branch's type error. */
   unionError: boolean;
   /** `x-enum-feature-levels`: enum values that exist only from a level (`channel` at 248). */
-  enumFeatures: Record<string, string>;
+  enumFeatures: Record<string, FeatureName>;
   hasDefault: boolean;
   default: unknown;
   schema: Schema;
@@ -159,17 +160,24 @@ function makeParam(
     enumError: pick('x-enum-error') === 'value-error' ? 'value-error' : 'literal',
     aliases: (pick('x-aliases') as string[] | undefined) ?? [],
     allowSlashes: pick('x-allow-slashes') === true,
-    feature: ((pick('x-feature-level') as { name?: string } | undefined)?.name) ?? null,
-    removedBy: ((pick('x-feature-level-removed') as { name?: string } | undefined)?.name) ?? null,
+    feature: featureName(name, (pick('x-feature-level') as { name?: string } | undefined)?.name),
+    removedBy: featureName(name, (pick('x-feature-level-removed') as { name?: string } | undefined)?.name),
     unionError: pick('x-union-error') === 'first-branch',
     enumFeatures: Object.fromEntries(
-      Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [value, f.name]),
+      Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [value, featureName(name, f.name)!]),
     ),
     hasDefault: 'default' in schema,
     default: schema.default,
     schema,
     validate: ajv.compile(schema),
   };
+}
+
+/** Feature names in the document must be keys of feature-levels.json (openapi/README.md): checked at start-up. */
+function featureName(param: string, name: string | undefined): FeatureName | null {
+  if (name === undefined) return null;
+  if (!isFeatureName(name)) throw new Error(`parameter ${param}: unknown feature name ${name} (not in openapi/feature-levels.json)`);
+  return name;
 }
 
 export function schemaTypes(schema: Schema | undefined): string[] {

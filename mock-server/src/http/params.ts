@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import type { FeatureName } from '../config/features.js';
 import { badRequest, confusingArguments, missingArgument, pathNotFound } from '../domain/errors.js';
 import { schemaTypes, type OperationSpec, type ParamSpec } from './openapi.js';
 
@@ -23,7 +24,7 @@ export interface ReadParams {
  * decides the error. Values are text: JSON-typed ones are decoded strictly, raw strings are kept as
  * sent (whitespace stripped where `x-strip` says so).
  */
-export function readParams(op: OperationSpec, sources: ParamSources, has: (feature: string) => boolean = () => true): ReadParams {
+export function readParams(op: OperationSpec, sources: ParamSources, has: (feature: FeatureName) => boolean = () => true): ReadParams {
   const params: Record<string, unknown> = Object.create(null);
   const unsupported = new Set<string>();
   for (const spec of op.params) {
