@@ -7,4 +7,6 @@ export interface ActorContext {
   user: UserRow;
   features: Features;
   now: number;
+  /** The caller's User-Agent, as sent (messages record the client that sent them, reference §4.1). */
+  userAgent: string;
 }

@@ -194,3 +194,11 @@ export function mayManageLinkifiers(user: UserRow): boolean {
 export function mayUpdateStatuses(user: UserRow): boolean {
   return !user.is_bot;
 }
+
+/**
+ * §4.21 all_public_streams (reference §4.21): a guest may not ask for every public channel's events, since
+ * guests see only the channels they are subscribed to.
+ */
+export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
+  return !isGuest(user);
+}

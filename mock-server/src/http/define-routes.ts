@@ -4,40 +4,58 @@ import type { AppContext } from '../app-context.js';
 import type { ActorContext } from '../domain/actor.js';
 import type { Tx } from '../store/store.js';
 import type { Actor } from './auth.js';
+import type { AnonymousOperationId, AnswerOf, OperationId, ParamsOf } from '../contract/operation-types.js';
 
-/** What a handler gets: the caller, the realm, its time and feature level, and the decoded parameters. */
-export interface RequestContext {
+/** The caller: null only for operations the document opens to anonymous access (register, server_settings, §5). */
+export type CallerOf<Id extends OperationId> = Id extends AnonymousOperationId ? Actor | null : Actor;
+
+/** What a gate gets: the caller, the realm, its time and feature level; no parameters yet. */
+export interface GateContext<Id extends OperationId = OperationId> {
   app: AppContext;
-  /** null for anonymous access (register and server_settings only, spec §5). */
-  actor: Actor | null;
+  actor: CallerOf<Id>;
   realmId: string;
   tables: RealmState;
   realm: RealmRow;
   features: Features;
   /** The realm's time, UNIX seconds (injected clock). */
   now: number;
-  params: Record<string, unknown>;
   /** The User-Agent, e.g. for the read_by_sender heuristic (reference §4.1). */
   client: string;
   /** Aborts when the client goes away before the answer (ends a long-poll early). */
   signal: AbortSignal;
 }
 
-export type GateContext = Omit<RequestContext, 'params'>;
+/** What a handler gets: the gate's context and the operation's parameters, decoded and typed from the document. */
+export interface RequestContext<Id extends OperationId = OperationId> extends GateContext<Id> {
+  params: ParamsOf<Id>;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** How a route file writes a route: the types come from the operationId. */
+export interface RouteHandlers<Id extends OperationId> {
+  /** Checks that run after authentication and before parameter parsing (reference "Order of checks" 1). */
+  gate?(ctx: GateContext<Id>): void;
+  /** The answer's fields, checked against the operation's success body in the document. */
+  handle(ctx: RequestContext<Id>): Awaitable<AnswerOf<Id>>;
+}
 
 /**
  * A route binds an operationId of the OpenAPI document to one handler. Method, path and parameter
- * validation come from the document; the route holds no rules of its own (ARCHITECTURE §4).
+ * validation come from the document; the route holds no rules of its own (ARCHITECTURE §4). This is the
+ * form the router stores, with the types erased: the pipeline decodes parameters from the same document
+ * the types were generated from (a test keeps the two in step).
  */
 export interface RouteSpec {
-  operationId: string;
-  /** Checks that run after authentication and before parameter parsing (reference "Order of checks" 1). */
+  operationId: OperationId;
   gate?(ctx: GateContext): void;
-  handle(ctx: RequestContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+  handle(ctx: RequestContext): Awaitable<object>;
 }
 
-export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
-  return routes;
+/** One route: `defineRoute('send-message', { handle: ({ params }) => … })` with `params` typed for send-message. */
+export function defineRoute<Id extends OperationId>(operationId: Id, handlers: RouteHandlers<NoInfer<Id>>): RouteSpec {
+  // The one place types meet the untyped pipeline; readParams validated what the types promise.
+  return { operationId, ...(handlers as unknown as Omit<RouteSpec, 'operationId'>) };
 }
 
 /**
@@ -45,9 +63,21 @@ export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
  * action sees the caller and the realm as they are inside the transaction, not as they were when the
  * request arrived.
  */
-export function transactAs<T>(ctx: RequestContext, action: (tx: Tx, actor: ActorContext) => T): Promise<T> {
+export function transactAs<T>(ctx: GateContext<OperationId> & { actor: Actor }, action: (tx: Tx, actor: ActorContext) => T): Promise<T> {
+  const userId = String(ctx.actor.user.user_id);
   return ctx.app.store.transact(ctx.realmId, (tx) => {
-    const user = tx.tables.users[String(ctx.actor!.user.user_id)]!;
-    return action(tx, { realm: tx.tables.realm.realm, user, features: ctx.features, now: ctx.now });
+    const user = tx.tables.users[userId]!;
+    return action(tx, { realm: tx.tables.realm.realm, user, features: ctx.features, now: ctx.now, userAgent: ctx.client });
   });
+}
+
+/** A state-changing operation's one action (domain/actions/, `do<Operation>`): typed parameters and the actor. */
+export type Action<P, T> = (tx: Tx, actor: ActorContext, params: P) => T;
+
+/**
+ * What a state-changing route does: its action, as one transaction, with the decoded parameters. The
+ * action's parameter type is checked against the operation's generated one here.
+ */
+export function act<Id extends OperationId, T>(ctx: RequestContext<Id> & { actor: Actor }, action: Action<ParamsOf<Id>, T>): Promise<T> {
+  return transactAs(ctx, (tx, actor) => action(tx, actor, ctx.params));
 }

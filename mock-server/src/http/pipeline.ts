@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../app-context.js';
-import { features, type FeatureName } from '../config/features.js';
+import { features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import { authenticate, notLoggedIn } from './auth.js';
-import type { GateContext, RouteSpec } from './define-routes.js';
+import type { GateContext, RequestContext, RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
 import { sendJson } from './respond.js';
@@ -47,12 +47,12 @@ async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefi
     signal: clientGone(res),
   };
   route?.gate?.(gateContext);
-  const has = (name: string) => gateContext.features.has(name as FeatureName);
-  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) }, has);
+  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) }, gateContext.features.has);
   // Validation comes from the document, so even an operation whose behaviour is still to come
   // refuses malformed input exactly as it will once implemented.
   if (!route) throw notImplemented(op.operationId);
-  const data = await route.handle({ ...gateContext, params });
+  // readParams decoded and validated the parameters against the document the handler's types come from.
+  const data = await route.handle({ ...gateContext, params: params as RequestContext['params'] });
   await app.store.durable();
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0 && gateContext.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;

@@ -11,7 +11,7 @@ import { pipeline } from './pipeline.js';
  * NOT_IMPLEMENTED (a clear JSON error; a test lists them).
  */
 export function apiRouter(app: AppContext, routes: RouteSpec[]): Router {
-  const byId = new Map(routes.map((r) => [r.operationId, r]));
+  const byId = new Map<string, RouteSpec>(routes.map((r) => [r.operationId, r]));
   for (const r of routes) {
     if (!app.operations.some((op) => op.operationId === r.operationId)) throw new Error(`route for unknown operation ${r.operationId}`);
   }

@@ -1,52 +1,43 @@
-import {
-  addLinkifier,
-  listLinkifiers,
-  removeLinkifier,
-  reorderLinkifiers,
-  requireLinkifierManager,
-  updateLinkifier,
-  type LinkifierParams,
-} from '../domain/linkifiers/actions.js';
-import { defineRoutes, transactAs, type GateContext } from '../http/define-routes.js';
+import { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from '../domain/actions/linkifiers.js';
+import { listLinkifiers, requireLinkifierManager } from '../domain/linkifiers/actions.js';
+import { act, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
 
 /**
  * Linkifiers (spec §4.18 and the list, update, remove and reorder companions). The administrator check
  * is a gate: the reference server refuses non-administrators before it reads any parameter (C19).
  */
-const administratorsOnly = ({ actor }: GateContext) => requireLinkifierManager(actor!.user);
+const administratorsOnly = ({ actor }: GateContext<'add-linkifier' | 'update-linkifier' | 'remove-linkifier' | 'reorder-linkifiers'>) =>
+  requireLinkifierManager(actor.user);
 
-export default defineRoutes([
-  {
-    operationId: 'get-linkifiers',
+const routes: RouteSpec[] = [
+  defineRoute('get-linkifiers', {
     handle: ({ tables }) => ({ linkifiers: listLinkifiers(tables) }),
-  },
-  {
-    operationId: 'add-linkifier',
+  }),
+  defineRoute('add-linkifier', {
     gate: administratorsOnly,
-    handle: async (ctx) => ({ id: await transactAs(ctx, (tx, actor) => addLinkifier(tx, actor, ctx.params as unknown as LinkifierParams)) }),
-  },
-  {
-    operationId: 'update-linkifier',
+    handle: async (ctx) => ({ id: await act(ctx, doAddLinkifier) }),
+  }),
+  defineRoute('update-linkifier', {
     gate: administratorsOnly,
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => updateLinkifier(tx, actor, ctx.params.filter_id as number, ctx.params as unknown as LinkifierParams));
+      await act(ctx, doUpdateLinkifier);
       return {};
     },
-  },
-  {
-    operationId: 'remove-linkifier',
+  }),
+  defineRoute('remove-linkifier', {
     gate: administratorsOnly,
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => removeLinkifier(tx, actor, ctx.params.filter_id as number));
+      await act(ctx, doRemoveLinkifier);
       return {};
     },
-  },
-  {
-    operationId: 'reorder-linkifiers',
+  }),
+  defineRoute('reorder-linkifiers', {
     gate: administratorsOnly,
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => reorderLinkifiers(tx, actor, ctx.params.ordered_linkifier_ids as number[]));
+      await act(ctx, doReorderLinkifiers);
       return {};
     },
-  },
-]);
+  }),
+];
+
+export default routes;

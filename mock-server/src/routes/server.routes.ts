@@ -1,14 +1,13 @@
 import { stockClientFeatureLevel } from '../config/features.js';
 import { SERVICE_VERSION } from '../config/version.js';
-import { defineRoutes } from '../http/define-routes.js';
+import { defineRoute, type RouteSpec } from '../http/define-routes.js';
 
-export default defineRoutes([
-  {
-    // Not in the spec: the Python client calls it when constructed and asserts zulip_version is present
-    // (reference "Compatibility with stock client libraries"). The spec's names plus the reference
-    // server's as aliases (C1); the alias never reports a level whose wire form the server does not parse
-    // (config/features.ts). Answered with or without credentials.
-    operationId: 'get-server-settings',
+const routes: RouteSpec[] = [
+  // Not in the spec: the Python client calls it when constructed and asserts zulip_version is present
+  // (reference "Compatibility with stock client libraries"). The spec's names plus the reference
+  // server's names too, aliases (C1); the alias never reports a level whose wire form the server does not parse
+  // (config/features.ts). Answered with or without credentials.
+  defineRoute('get-server-settings', {
     handle: ({ realm, realmId, app }) => ({
       service_feature_level: realm.feature_level,
       zulip_feature_level: stockClientFeatureLevel(realm.feature_level),
@@ -28,5 +27,7 @@ export default defineRoutes([
       realm_web_public_access_enabled: realm.enable_spectator_access,
       realm_id: realmId,
     }),
-  },
-]);
+  }),
+];
+
+export default routes;

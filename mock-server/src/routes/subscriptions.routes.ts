@@ -1,17 +1,13 @@
+import { doSubscribe, doUnsubscribe, doUpdateSubscriptionSettings } from '../domain/actions/subscriptions.js';
 import { buildChannelIndex } from '../domain/present/channels.js';
 import { presentSubscription } from '../domain/present/subscriptions.js';
-import { updateSubscriptionProperties, type PropertyChange } from '../domain/subscriptions/properties.js';
-import { subscribe, type SubscribeParams } from '../domain/subscriptions/subscribe.js';
-import { unsubscribe, type UnsubscribeParams } from '../domain/subscriptions/unsubscribe.js';
-import { CHANNEL_GROUP_SETTINGS } from '../store/state.js';
-import { defineRoutes, transactAs } from '../http/define-routes.js';
+import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /** Subscriptions: §4.8 and the companions subscribe, list and personal settings. */
-export default defineRoutes([
-  {
-    operationId: 'get-subscriptions',
+const routes: RouteSpec[] = [
+  defineRoute('get-subscriptions', {
     handle: ({ tables, actor, params, features, now }) => {
-      const user = actor!.user;
+      const user = actor.user;
       const index = buildChannelIndex(tables);
       const subscriptions = Object.values(tables.subscriptions)
         .filter((s) => s.user_id === user.user_id && s.active)
@@ -22,7 +18,7 @@ export default defineRoutes([
         .map(([s, c]) =>
           presentSubscription(tables, s, c, user, {
             features,
-            // A plain listing shows the settings as stored: null means "inherit" (§2.3).
+            // A plain listing shows the stored settings: null means "inherit" (§2.3).
             client: { notification_settings_null: true },
             includeSubscribers: params.include_subscribers === true,
             now,
@@ -31,24 +27,19 @@ export default defineRoutes([
         );
       return { subscriptions };
     },
-  },
-  {
-    operationId: 'subscribe',
-    handle: (ctx) => {
-      const groups: SubscribeParams['groups'] = {};
-      for (const setting of CHANNEL_GROUP_SETTINGS) if (ctx.params[setting] !== undefined) groups[setting] = ctx.params[setting] as never;
-      return transactAs(ctx, (tx, actor) => subscribe(tx, actor, { ...(ctx.params as unknown as SubscribeParams), groups }));
-    },
-  },
-  {
-    operationId: 'unsubscribe',
-    handle: (ctx) => transactAs(ctx, (tx, actor) => unsubscribe(tx, actor, ctx.params as unknown as UnsubscribeParams)),
-  },
-  {
-    operationId: 'update-subscription-settings',
+  }),
+  defineRoute('subscribe', {
+    handle: (ctx) => act(ctx, doSubscribe),
+  }),
+  defineRoute('unsubscribe', {
+    handle: (ctx) => act(ctx, doUnsubscribe),
+  }),
+  defineRoute('update-subscription-settings', {
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => updateSubscriptionProperties(tx, actor.user, ctx.params.subscription_data as PropertyChange[]));
+      await act(ctx, doUpdateSubscriptionSettings);
       return {};
     },
-  },
-]);
+  }),
+];
+
+export default routes;

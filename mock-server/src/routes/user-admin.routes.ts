@@ -1,22 +1,20 @@
-import { deactivateUser, type DeactivateUserParams } from '../domain/users/deactivate.js';
-import { updateUser } from '../domain/users/update.js';
-import type { UpdateUserParams } from '../domain/users/update-plan.js';
-import { defineRoutes, transactAs } from '../http/define-routes.js';
+import { doDeactivateUser, doUpdateUser } from '../domain/actions/users.js';
+import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /** User administration: update a user (§4.7) and deactivate a user (§4.17). */
-export default defineRoutes([
-  {
-    operationId: 'update-user',
+const routes: RouteSpec[] = [
+  defineRoute('update-user', {
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => updateUser(tx, actor, ctx.params as unknown as UpdateUserParams));
+      await act(ctx, doUpdateUser);
       return {};
     },
-  },
-  {
-    operationId: 'deactivate-user',
+  }),
+  defineRoute('deactivate-user', {
     handle: async (ctx) => {
-      await transactAs(ctx, (tx, actor) => deactivateUser(tx, actor, ctx.params as unknown as DeactivateUserParams));
+      await act(ctx, doDeactivateUser);
       return {};
     },
-  },
-]);
+  }),
+];
+
+export default routes;

@@ -1,39 +1,33 @@
+import { doCreateUser } from '../domain/actions/users.js';
 import { fetchApiKey } from '../domain/users/api-key.js';
-import { checkUserCreationGate, createUser } from '../domain/users/create.js';
-import { getUser, listUsers, ownUser, type ReadOptions } from '../domain/users/read.js';
-import { defineRoutes, transactAs, type RequestContext } from '../http/define-routes.js';
+import { checkUserCreationGate } from '../domain/users/create.js';
+import { getUser, listUsers, ownUser } from '../domain/users/read.js';
+import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
-const readOptions = ({ params }: RequestContext): ReadOptions => ({
-  clientGravatar: params.client_gravatar as boolean,
-  includeCustomProfileFields: params.include_custom_profile_fields as boolean,
-});
+const routes: RouteSpec[] = [
+  // Companion of §2.8: the realm's accounts.
+  defineRoute('get-users', {
+    handle: ({ tables, actor, params }) => ({
+      members: listUsers(tables, actor.user, { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields }),
+    }),
+  }),
+  defineRoute('get-user', {
+    handle: ({ tables, actor, params }) => ({
+      user: getUser(tables, actor.user, params.user_id, { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields }),
+    }),
+  }),
+  defineRoute('get-own-user', {
+    handle: ({ tables, actor }) => ownUser(tables, actor.user),
+  }),
+  // §4.10; the administrator gate comes before any parameter is read (reference "Order of checks", C10).
+  defineRoute('create-user', {
+    gate: ({ actor }) => checkUserCreationGate(actor.user),
+    handle: (ctx) => act(ctx, doCreateUser),
+  }),
+  // Anonymous (reference server; the stock JavaScript client's login with a password).
+  defineRoute('fetch-api-key', {
+    handle: ({ tables, params }) => fetchApiKey(tables, params.username, params.password),
+  }),
+];
 
-export default defineRoutes([
-  {
-    // Companion of §2.8: the realm's accounts.
-    operationId: 'get-users',
-    handle: (ctx) => ({ members: listUsers(ctx.tables, ctx.actor!.user, readOptions(ctx)) }),
-  },
-  {
-    operationId: 'get-user',
-    handle: (ctx) => ({ user: getUser(ctx.tables, ctx.actor!.user, ctx.params.user_id as number, readOptions(ctx)) }),
-  },
-  {
-    operationId: 'get-own-user',
-    handle: ({ tables, actor }) => ownUser(tables, actor!.user),
-  },
-  {
-    // §4.10; the administrator gate comes before any parameter is read (reference "Order of checks", C10).
-    operationId: 'create-user',
-    gate: ({ actor }) => checkUserCreationGate(actor!.user),
-    handle: (ctx) => {
-      const { params } = ctx;
-      return transactAs(ctx, (tx, actor) => createUser(tx, actor, { email: params.email as string, password: params.password as string, full_name: params.full_name as string }));
-    },
-  },
-  {
-    // Anonymous (reference server; the stock JavaScript client's login with a password).
-    operationId: 'fetch-api-key',
-    handle: ({ tables, params }) => fetchApiKey(tables, params.username as string, params.password as string),
-  },
-]);
+export default routes;

@@ -51,7 +51,7 @@ async function setUp() {
   // An outsider of the private channel who watches every public channel.
   const outsider = Object.values(tables.users).find((u) => u.is_active && !u.is_bot && u.role === 400 && !hasMetadataAccess(tables, u, channel))!;
   const queue = registry.create('r', outsider.user_id, descriptor, store.appliedSeq);
-  const actor = { realm: tables.realm.realm, user: owner, features: features(412), now: tables.realm.realm.date_created + 86_400 };
+  const actor = { realm: tables.realm.realm, user: owner, features: features(412), now: tables.realm.realm.date_created + 86_400, userAgent: 'test' };
   const send = (content: string) =>
     store.transact('r', (tx) =>
       sendMessage(tx, actor, { sender: owner, recipient: { type: 'stream', channel: tx.tables.channels['54']!, topic: 'race' }, content, client: 'test', readBySender: false }),

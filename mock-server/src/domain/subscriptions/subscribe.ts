@@ -56,7 +56,15 @@ function creationGroups(tables: Pick<RealmState, 'user_groups'>, creator: UserRo
   };
 }
 
-export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Record<string, unknown> {
+/** The answer of POST /users/me/subscriptions (`unauthorized` only when authorization errors are not fatal). */
+export interface SubscribeResult {
+  subscribed: Grouped;
+  already_subscribed: Grouped;
+  new_subscription_messages_sent: boolean;
+  unauthorized?: string[];
+}
+
+export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): SubscribeResult {
   const { tables } = tx;
   const { user, features, now } = actor;
   const targets = p.principals && p.principals.length > 0 ? resolvePrincipals(tables, p.principals) : [user];
@@ -102,7 +110,7 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Reco
     }
     addSubscribers(ctx, channel, fresh, created);
   }
-  const out: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
+  const out: SubscribeResult = { subscribed, already_subscribed: already, new_subscription_messages_sent: false };
   if (!p.authorization_errors_fatal) out.unauthorized = unauthorized;
   return out;
 }

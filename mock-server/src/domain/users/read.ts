@@ -1,3 +1,4 @@
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { presentUser } from '../present/users.js';
 import { targetUser } from './lookup.js';
@@ -52,9 +53,12 @@ export function getUser(tables: Tables, viewer: UserRow, userId: number, options
  * The operation takes no parameters; as on the reference server the caller's avatar_url is always a URL
  * (it is answered as with client_gravatar false) and profile_data is included.
  */
-export function ownUser(tables: Tables, viewer: UserRow): Record<string, unknown> {
+export function ownUser(tables: Tables, viewer: UserRow): SchemaOf<'User'> & { max_message_id: number } {
+  // The user presenter builds the fields of the realm's feature level as a plain record; that it is a
+  // `User` of the document is checked at run time (test/http/response-schemas.test.ts), not by the compiler.
+  const user = present(tables, viewer, viewer, { clientGravatar: false, includeCustomProfileFields: true }) as SchemaOf<'User'>;
   return {
-    ...present(tables, viewer, viewer, { clientGravatar: false, includeCustomProfileFields: true }),
+    ...user,
     max_message_id: newestReceived(tables, viewer.user_id),
   };
 }
