@@ -3,8 +3,10 @@ import { ambientChecks } from './checks/ambient.js';
 import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, type Scenario } from './dsl.js';
+import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
+import { Gate, runsAlone, shuffled } from './schedule.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -15,6 +17,8 @@ export interface RunOptions {
   workers: number;
   slow: boolean;
   allowDestructive: boolean;
+  /** Runs the scenarios in the order this seed gives (--shuffle), recorded in the result. */
+  seed?: number;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
 }
 
@@ -32,16 +36,18 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const started = performance.now();
   const prefix = `tc-${randomBytes(3).toString('hex')}`;
-  const results: ScenarioResult[] = new Array(opts.scenarios.length);
+  const order = opts.seed === undefined ? opts.scenarios : await shuffled(opts.scenarios, opts.seed);
+  const results: ScenarioResult[] = new Array(order.length);
   const shared = new SharedRealms(opts.target);
+  const gate = new Gate();
   let next = 0;
   let done = 0;
   const worker = async () => {
     for (;;) {
       const i = next++;
-      if (i >= opts.scenarios.length) return;
-      results[i] = await runOne(opts, opts.scenarios[i]!, prefix, shared);
-      opts.onScenarioEnd?.(results[i]!, ++done, opts.scenarios.length);
+      if (i >= order.length) return;
+      results[i] = await runOne(opts, order[i]!, prefix, shared, gate);
+      opts.onScenarioEnd?.(results[i]!, ++done, order.length);
     }
   };
   try {
@@ -57,6 +63,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     targetKind: opts.target.control ? 'mock' : 'server',
     startedAt: startedAt.toISOString(),
     ms: Math.round(performance.now() - started),
+    ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
@@ -114,11 +121,15 @@ class SharedRealms {
   }
 }
 
-async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms): Promise<ScenarioResult> {
-  const started = performance.now();
+async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms, gate: Gate): Promise<ScenarioResult> {
   const base = { id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] };
   const skip = skipReason(opts, s);
   if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], ms: 0 };
+  return gate.run(runsAlone(s, opts.target.control), () => runAdmitted(opts, s, base, prefix, shared));
+}
+
+async function runAdmitted(opts: RunOptions, s: Scenario<unknown, unknown>, base: Pick<ScenarioResult, 'id' | 'area' | 'title' | 'rules' | 'tags'>, prefix: string, shared: SharedRealms): Promise<ScenarioResult> {
+  const started = performance.now();
 
   const exchanges: Exchange[] = [];
   const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
@@ -127,11 +138,14 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   let status: ScenarioStatus = 'passed';
   let reason: string | undefined;
   let ctx: ScenarioContext | null = null;
+  // The world's fixtures before a scenario that may change them in the world everyone shares (see dsl.ts `serial`).
+  let fixtures: FixtureState | null = null;
   try {
     ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
     const level = realmLevel(s);
     if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level));
     else if (opts.target.control && level !== undefined) realm = await phase('given', () => shared.get(level));
+    if (!ownRealm && runsAlone(s, opts.target.control)) fixtures = await phase('given', () => readFixtures(opts.target.baseUrl, realm?.world ?? opts.target.world));
     ctx = new ScenarioContext({
       client,
       world: realm?.world ?? opts.target.world,
@@ -156,6 +170,16 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   } finally {
     await ctx?.cleanup();
     if (realm && ownRealm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
+  }
+  if (fixtures) {
+    // Whatever the scenario left changed is put back, so that no other scenario depends on this one.
+    const world = realm?.world ?? opts.target.world;
+    const left = await restoreFixtures(opts.target.baseUrl, world, fixtures).catch((e: Error) => [`could not read them back: ${e.message}`]);
+    if (left.length > 0) {
+      const note = `left the world's shared fixtures changed and could not put them back: ${left.join('; ')}`;
+      if (status === 'failed') reason = `${reason}; ${note}`;
+      else [status, reason] = ['error', note];
+    }
   }
   const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
   if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
