@@ -1,4 +1,5 @@
-import type { ScenarioContext } from '../src/context.js';
+import { SetupError, type ScenarioContext } from '../src/context.js';
+import type { WorldRole } from '../src/world.js';
 
 /** Reading JSON answers in scenarios of every area: objects, lists of objects and integers, tolerant of wrong shapes (the checks report those). */
 export type Obj = Record<string, unknown>;
@@ -11,3 +12,23 @@ export async function readChannel(ctx: ScenarioContext, streamId: number): Promi
   const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);
   return res.body.stream as Obj;
 }
+
+/**
+ * A public channel of the scenario's own (a unique name), created by subscribing `creator` and the
+ * `others` to it (POST /users/me/subscriptions creates a channel that does not exist yet). A scenario
+ * that changes a channel changes one of these, never a world channel other scenarios read; it is
+ * archived afterwards (DELETE /streams/{id}, a companion operation) so real servers' lists stay short.
+ */
+export async function ownChannel(ctx: ScenarioContext, label: string, creator: WorldRole = 'administrator', others: WorldRole[] = []): Promise<{ stream_id: number; name: string }> {
+  const name = ctx.unique(label);
+  const principals = others.length > 0 ? { principals: [creator, ...others].map((r) => ctx.user(r).user_id) } : {};
+  ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], ...principals }), `create the channel ${name}`);
+  const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find the channel ${name}`);
+  const streamId = found.body.stream_id;
+  if (!isInt(streamId)) throw new SetupError(`no stream_id for the new channel ${name}`);
+  ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${streamId}`));
+  return { stream_id: streamId, name };
+}
+
+/** §4.16 message_retention_days as a channel shows it (null: realm default, -1: forever) put back on the wire (JSON: "realm_default", "unlimited" or a number). */
+export const retentionParam = (value: unknown): string => JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));
