@@ -1,0 +1,97 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../../conformance/src/catalogue.js';
+import { fixtureChanges, readFixtures } from '../../../conformance/src/fixtures.js';
+import type { RuleDef, RunResult } from '../../../conformance/src/model.js';
+import { ResponseSchemas } from '../../../conformance/src/openapi.js';
+import { runScenarios } from '../../../conformance/src/runner.js';
+import { randomSeed } from '../../../conformance/src/schedule.js';
+import { Target } from '../../../conformance/src/target.js';
+import { SCENARIOS } from '../../../conformance/scenarios/index.js';
+import type { MockServer } from '../../src/app.js';
+import { startTestServer } from '../helpers/test-server.js';
+
+/**
+ * Issue 15's proof: the suite is right about a server that, like every real one, has no control API.
+ * Without isolated realms, every scenario must own its state (or run alone and put shared fixtures
+ * back), so the whole suite passes three times in a row on one server, with 1 and 4 workers and in
+ * shuffled orders, and leaves the world's channels and subscriptions as it found them. A second test
+ * runs it against a realm of another seed and realm ID, described by a world file, so no scenario can
+ * lean on the demo fixture's names, IDs or content. The suite speaks only HTTP to the mock.
+ */
+let catalogue: RuleDef[];
+let schemas: ResponseSchemas;
+beforeAll(async () => {
+  catalogue = await loadCatalogue();
+  schemas = await ResponseSchemas.load();
+});
+
+const problems = (run: RunResult) =>
+  run.scenarios
+    .filter((s) => s.status === 'failed' || s.status === 'error')
+    .map((s) => `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks.filter((c) => !c.ok).map((c) => c.message).join(' | ')}`)
+    .join('\n');
+
+const suite = (target: Target, workers: number, seed?: number) =>
+  runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers, slow: false, allowDestructive: false, ...(seed === undefined ? {} : { seed }) });
+
+describe('the whole suite against the mock without its control API', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    // The running clock of a real server: scheduled times are relative to the target's own now.
+    server = await startTestServer({ control: false, clock: 'system' });
+  });
+  afterAll(() => server.close());
+
+  it('passes three runs in a row on the same server, with 1 and 4 workers, shuffled, and leaves the fixtures as it found them', async () => {
+    const target = await Target.connect(server.url);
+    expect(target.control).toBe(false);
+    const before = await readFixtures(target.baseUrl, target.world);
+    const plan = [
+      { workers: 1, seed: randomSeed() },
+      { workers: 4, seed: randomSeed() },
+      { workers: 4, seed: undefined },
+    ];
+    for (const { workers, seed } of plan) {
+      const run = await suite(target, workers, seed);
+      expect(run.totals.failed + run.totals.error, `${workers} workers, seed ${seed ?? '(catalogue order)'}:\n${problems(run)}`).toBe(0);
+      expect(run.totals.passed).toBeGreaterThan(250);
+      expect(run.targetKind).toBe('server');
+      expect(run.seed).toBe(seed);
+    }
+    expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
+  }, 300_000);
+});
+
+describe('the whole suite against a realm of another seed, described by a world file', () => {
+  let described: MockServer;
+  let served: MockServer;
+  let dir: string;
+  beforeAll(async () => {
+    const options = { seed: 7, defaultRealm: 'acme', clock: 'system' as const };
+    // The world file comes from the control API of one mock; the suite runs against a second one made
+    // from the same seed without it, as it would against a real server and the file its admin wrote.
+    described = await startTestServer(options);
+    const res = await request(`${described.url}/__mock/realms/acme/world`);
+    const { world } = (await res.body.json()) as { world: unknown };
+    dir = await mkdtemp(join(tmpdir(), 'world-seed-7-'));
+    await writeFile(join(dir, 'world.json'), JSON.stringify(world));
+    served = await startTestServer({ ...options, control: false });
+  });
+  afterAll(async () => {
+    await Promise.all([described.close(), served.close()]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('passes with the world file of that realm', async () => {
+    const target = await Target.connect(served.url, join(dir, 'world.json'));
+    expect(target.world.credentials.member.email).not.toMatch(/@demo\./);
+    const seed = randomSeed();
+    const run = await suite(target, 4, seed);
+    expect(run.totals.failed + run.totals.error, `seed ${seed}:\n${problems(run)}`).toBe(0);
+    expect(run.totals.passed).toBeGreaterThan(250);
+  }, 300_000);
+});
