@@ -4,7 +4,7 @@ import type { World, WorldChannelKind, WorldRole } from './world.js';
 
 /**
  * The world's shared fixtures as the API shows them: the settings of every channel the world file names,
- * and which of those channels each world user is subscribed to. Scenarios marked `serial` (and, against a
+ * which of those channels each world user is subscribed to, and each world user's role, name and state. Scenarios marked `serial` (and, against a
  * target without the control API, `isolated` and `destructive` ones, which get no realm of their own) may
  * change them; the runner reads them before such a scenario and puts back whatever it left changed, so
  * the next scenario finds the world as its file describes it, whatever the order. The proof tests also
@@ -15,6 +15,8 @@ export interface FixtureState {
   channels: Record<number, Record<string, unknown>>;
   /** role → IDs of the world's channels it is subscribed to (GET /api/v1/users/me/subscriptions). */
   subscriptions: Partial<Record<WorldRole, number[]>>;
+  /** role → the user's role code, name and whether active (GET /api/v1/users/{id} as the administrator). */
+  users: Partial<Record<WorldRole, { role: unknown; full_name: unknown; is_active: unknown }>>;
 }
 
 /** Channel settings §4.16 can set back, with how each goes on the wire. */
@@ -64,7 +66,13 @@ export async function readFixtures(baseUrl: string, world: World): Promise<Fixtu
     const subs = Array.isArray(res.body.subscriptions) ? (res.body.subscriptions as { stream_id?: unknown }[]) : [];
     subscriptions[role] = subs.map((s) => s.stream_id).filter((id): id is number => typeof id === 'number' && ids.has(id)).sort((a, b) => a - b);
   }
-  return { channels, subscriptions };
+  const users: FixtureState['users'] = {};
+  for (const role of actingRoles(world)) {
+    const res = await client.call('GET', `/api/v1/users/${world.credentials[role]!.user_id}`, {}, admin);
+    const user = (res.body.user ?? {}) as Record<string, unknown>;
+    users[role] = { role: user.role, full_name: user.full_name, is_active: user.is_active };
+  }
+  return { channels, subscriptions, users };
 }
 
 /** What differs between two states, one line each ("public: is_web_public true, was false"). */
@@ -80,6 +88,10 @@ export function fixtureChanges(world: World, before: FixtureState, after: Fixtur
     for (const id of was.filter((x) => !now.includes(x))) changes.push(`${role} no longer subscribed to ${kindOf.get(id)}`);
     for (const id of now.filter((x) => !was.includes(x))) changes.push(`${role} now subscribed to ${kindOf.get(id)}`);
   }
+  for (const [role, was] of Object.entries(before.users) as [WorldRole, Record<string, unknown>][]) {
+    const now: Record<string, unknown> = after.users[role] ?? {};
+    for (const key of ['role', 'full_name', 'is_active']) if (!isDeepStrictEqual(now[key], was[key])) changes.push(`${role}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
+  }
   return changes;
 }
 
@@ -94,6 +106,12 @@ export async function restoreFixtures(baseUrl: string, world: World, before: Fix
   if (fixtureChanges(world, before, now).length === 0) return [];
   const byAdmins = async (method: string, path: string, params: Params): Promise<void> => {
     for (const role of ['administrator', 'owner'] as const) {
+      const res: Reply = await client.call(method, path, params, credentials(world, role));
+      if (res.body.result === 'success') return;
+    }
+  };
+  const byOwners = async (method: string, path: string, params: Params): Promise<void> => {
+    for (const role of ['owner', 'administrator'] as const) {
       const res: Reply = await client.call(method, path, params, credentials(world, role));
       if (res.body.result === 'success') return;
     }
@@ -127,6 +145,14 @@ export async function restoreFixtures(baseUrl: string, world: World, before: Fix
     for (const ch of worldChannels(world).filter((c) => is.includes(c.stream_id) && !was.includes(c.stream_id))) {
       await client.call('DELETE', '/api/v1/users/me/subscriptions', { subscriptions: [ch.name] }, who);
     }
+  }
+  // Role codes go back through the owner first (only owners grant or remove the owner role, §4.7); no
+  // operation of the spec reactivates a user, so a deactivation stays and is reported.
+  for (const [role, was] of Object.entries(before.users) as [WorldRole, Record<string, unknown>][]) {
+    const is = now.users[role];
+    const path = `/api/v1/users/${world.credentials[role]!.user_id}`;
+    if (is && !isDeepStrictEqual(is.full_name, was.full_name)) await byAdmins('PATCH', path, { full_name: String(was.full_name) });
+    if (is && !isDeepStrictEqual(is.role, was.role)) await byOwners('PATCH', path, { role: Number(was.role) });
   }
   return fixtureChanges(world, before, await readFixtures(baseUrl, world));
 }
