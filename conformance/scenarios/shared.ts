@@ -32,3 +32,20 @@ export async function ownChannel(ctx: ScenarioContext, label: string, creator: W
 
 /** §4.16 message_retention_days as a channel shows it (null: realm default, -1: forever) put back on the wire (JSON: "realm_default", "unlimited" or a number). */
 export const retentionParam = (value: unknown): string => JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));
+
+/**
+ * A member of the scenario's own (POST /api/v1/users as the world's administrator, who must hold
+ * can_create_users), for scenarios that re-role, rename, re-address or deactivate someone: never one of the
+ * world's users, whom every other scenario acts as. Deactivated afterwards by the owner (owners may
+ * deactivate owners too, §4.17), since no operation deletes a user.
+ */
+export async function ownUser(ctx: ScenarioContext, label: string): Promise<{ user_id: number; email: string; full_name: string }> {
+  const domain = ctx.user('owner').email.split('@')[1] ?? 'example.com';
+  const full_name = ctx.unique(label);
+  const email = `${full_name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@${domain}`;
+  const res = ctx.must(await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name }), `create the user ${full_name}`);
+  if (!isInt(res.body.user_id)) throw new SetupError('creating a user returned no user_id');
+  const id = res.body.user_id;
+  ctx.defer(() => ctx.as('owner').delete(`/api/v1/users/${id}`));
+  return { user_id: id, email, full_name };
+}
