@@ -18,7 +18,8 @@ import { startTestServer } from '../helpers/test-server.js';
  * Issue 15's proof: the suite is right about a server that, like every real one, has no control API.
  * Without isolated realms, every scenario must own its state (or run alone and put shared fixtures
  * back), so the whole suite passes three times in a row on one server, with 1 and 4 workers and in
- * shuffled orders, and leaves the world's channels and subscriptions as it found them. A second test
+ * shuffled orders (destructive scenarios included in two of them), and leaves the world's channels,
+ * subscriptions and users as it found them. A second test
  * runs it against a realm of another seed and realm ID, described by a world file, so no scenario can
  * lean on the demo fixture's names, IDs or content. The suite speaks only HTTP to the mock.
  */
@@ -35,8 +36,8 @@ const problems = (run: RunResult) =>
     .map((s) => `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks.filter((c) => !c.ok).map((c) => c.message).join(' | ')}`)
     .join('\n');
 
-const suite = (target: Target, workers: number, seed?: number) =>
-  runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers, slow: false, allowDestructive: false, ...(seed === undefined ? {} : { seed }) });
+const suite = (target: Target, workers: number, seed?: number, allowDestructive = false) =>
+  runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers, slow: false, allowDestructive, ...(seed === undefined ? {} : { seed }) });
 
 describe('the whole suite against the mock without its control API', () => {
   let server: MockServer;
@@ -50,15 +51,16 @@ describe('the whole suite against the mock without its control API', () => {
     const target = await Target.connect(server.url);
     expect(target.control).toBe(false);
     const before = await readFixtures(target.baseUrl, target.world);
+    // The later runs add the destructive scenarios: they re-role and deactivate users of their own only.
     const plan = [
-      { workers: 1, seed: randomSeed() },
-      { workers: 4, seed: randomSeed() },
-      { workers: 4, seed: undefined },
+      { workers: 1, seed: randomSeed(), destructive: false },
+      { workers: 4, seed: randomSeed(), destructive: true },
+      { workers: 4, seed: undefined, destructive: true },
     ];
-    for (const { workers, seed } of plan) {
-      const run = await suite(target, workers, seed);
-      expect(run.totals.failed + run.totals.error, `${workers} workers, seed ${seed ?? '(catalogue order)'}:\n${problems(run)}`).toBe(0);
-      expect(run.totals.passed).toBeGreaterThan(250);
+    for (const { workers, seed, destructive } of plan) {
+      const run = await suite(target, workers, seed, destructive);
+      expect(run.totals.failed + run.totals.error, `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}:\n${problems(run)}`).toBe(0);
+      expect(run.totals.passed).toBeGreaterThan(destructive ? 320 : 300);
       expect(run.targetKind).toBe('server');
       expect(run.seed).toBe(seed);
     }
