@@ -1,3 +1,4 @@
+import type { Params } from '../src/client.js';
 import { SetupError, type ScenarioContext } from '../src/context.js';
 import type { WorldRole } from '../src/world.js';
 
@@ -13,21 +14,29 @@ export async function readChannel(ctx: ScenarioContext, streamId: number): Promi
   return res.body.stream as Obj;
 }
 
+export interface OwnChannel {
+  name: string;
+  stream_id: number;
+}
+
 /**
- * A public channel of the scenario's own (a unique name), created by subscribing `creator` and the
- * `others` to it (POST /users/me/subscriptions creates a channel that does not exist yet). A scenario
- * that changes a channel changes one of these, never a world channel other scenarios read; it is
- * archived afterwards (DELETE /streams/{id}, a companion operation) so real servers' lists stay short.
+ * A channel of the scenario's own, under a `ctx.unique()` name: created by subscribing `creator` and the
+ * `members` to it (POST /users/me/subscriptions creates a channel that does not exist yet, a companion
+ * operation), private when `inviteOnly`. A scenario that changes a channel changes one of these, never a
+ * world channel other scenarios read; the administrator archives it afterwards (DELETE /streams/{id}, a
+ * companion operation), so real servers' lists stay short.
  */
-export async function ownChannel(ctx: ScenarioContext, label: string, creator: WorldRole = 'administrator', others: WorldRole[] = []): Promise<{ stream_id: number; name: string }> {
+export async function ownChannel(ctx: ScenarioContext, creator: WorldRole, label: string, opts: { inviteOnly?: boolean; members?: WorldRole[]; description?: string } = {}): Promise<OwnChannel> {
   const name = ctx.unique(label);
-  const principals = others.length > 0 ? { principals: [creator, ...others].map((r) => ctx.user(r).user_id) } : {};
-  ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], ...principals }), `create the channel ${name}`);
-  const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find the channel ${name}`);
-  const streamId = found.body.stream_id;
-  if (!isInt(streamId)) throw new SetupError(`no stream_id for the new channel ${name}`);
-  ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${streamId}`));
-  return { stream_id: streamId, name };
+  const principals = [creator, ...(opts.members ?? [])].map((r) => ctx.user(r).user_id);
+  const params: Params = { subscriptions: [{ name, ...(opts.description !== undefined ? { description: opts.description } : {}) }], principals };
+  if (opts.inviteOnly) params.invite_only = true;
+  ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', params), `create channel ${name}`);
+  const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find channel ${name}`);
+  const id = found.body.stream_id;
+  if (!isInt(id)) throw new SetupError(`get_stream_id answered ${JSON.stringify(id)} for the new channel`);
+  ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${id}`));
+  return { name, stream_id: id };
 }
 
 /** §4.16 message_retention_days as a channel shows it (null: realm default, -1: forever) put back on the wire (JSON: "realm_default", "unlimited" or a number). */

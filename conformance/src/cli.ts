@@ -36,6 +36,7 @@ export interface CliDeps {
 interface Options {
   target?: string;
   world?: string;
+  controlToken?: string;
   grep?: RegExp;
   tags?: string[];
   rules?: string[];
@@ -61,6 +62,7 @@ function program(out: Output, err: Output): Command {
     .description('run the conformance suite against a Team Chat server')
     .addOption(new Option('--target <url>', 'base URL of the server (default: the world file base_url)').argParser(parseUrl))
     .option('--world <file>', "world file describing the target (default: the mock's demo realm, or fixtures/world.demo.json)")
+    .addOption(new Option('--control-token <token>', "token of the mock's control API, when it has one (teamchat serve --control-token)").env('TEAMCHAT_CONTROL_TOKEN'))
     .option('--grep <regex>', 'only scenarios whose ID or title matches', parseRegex)
     .option('--tags <list>', 'only scenarios with one of these tags or areas (comma-separated)', list)
     .option('--rules <list>', 'only scenarios checking these rules or rule prefixes (comma-separated, e.g. R4.8,R7-1)', list)
@@ -190,7 +192,7 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
       throw new StartError(`cannot create the report directory ${reportDir}: ${e.message}`);
     });
   }
-  const target = await Target.connect(url, opts.world);
+  const target = await Target.connect(url, opts.world, opts.controlToken || undefined);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
   return { target, scenarios, catalogue, schemas };
 }

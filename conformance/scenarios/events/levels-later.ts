@@ -23,7 +23,7 @@ function privateWithoutAdmin(ctx: ScenarioContext): WorldChannel {
  * archived): the world's archived channel and its subscribers stay as the world file says.
  */
 async function unsubscribeArchived(ctx: ScenarioContext): Promise<{ res: Reply; name: string }> {
-  const channel = await ownChannel(ctx, 'archived', 'administrator', ['member']);
+  const channel = await ownChannel(ctx, 'administrator', 'archived', { members: ['member'] });
   ctx.must(await ctx.as('administrator').delete(`/api/v1/streams/${channel.stream_id}`), 'archive the channel');
   return { res: await ctx.as('member').delete('/api/v1/users/me/subscriptions', { subscriptions: [channel.name] }), name: channel.name };
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { ApiError, badRequest, tooManyRealms } from '../domain/errors.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
@@ -35,6 +35,8 @@ export interface Credential {
 
 export class Control {
   #snapshots = new Map<string, Map<string, RealmState>>();
+  /** Realms whose fixture is being generated (asynchronous): taken names, counted against the cap. */
+  #creating = new Set<string>();
 
   constructor(private readonly app: AppContext) {}
 
@@ -61,10 +63,18 @@ export class Control {
   async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; epoch?: number; replace?: boolean }) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
-    if (this.app.store.realm(realmId) && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
+    const exists = this.app.store.realm(realmId) !== undefined || this.#creating.has(realmId);
+    if (exists && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
+    // Realms being generated count too, so concurrent requests cannot pass the cap together.
+    if (!exists && this.app.store.realmIds().length + this.#creating.size >= this.app.config.maxRealms) throw tooManyRealms(this.app.config.maxRealms);
     const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
     const epoch = checkEpoch(options.epoch ?? this.app.config.epoch);
-    await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
+    if (!exists) this.#creating.add(realmId);
+    try {
+      await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
+    } finally {
+      if (!exists) this.#creating.delete(realmId);
+    }
     return this.describe(realmId);
   }
 
@@ -218,7 +228,7 @@ export class Control {
 
   /** A realm replaced or removed is a new server to its clients: they get BAD_EVENT_QUEUE_ID and re-register. */
   #endQueues(realmId: string): void {
-    this.app.queues.dropWhere((queue) => queue.realmId === realmId);
+    this.app.queues.dropRealm(realmId);
   }
 
   #tables(realmId: string): RealmState {
@@ -229,7 +239,7 @@ export class Control {
 
   #freshRealmId(): string {
     let n = this.app.store.realmIds().length + 1;
-    while (this.app.store.realm(`realm-${n}`)) n++;
+    while (this.app.store.realm(`realm-${n}`) || this.#creating.has(`realm-${n}`)) n++;
     return `realm-${n}`;
   }
 }

@@ -100,3 +100,20 @@ export const stateWriteFailed = () =>
 
 /** Anything unforeseen. Never expected: every foreseeable error has a factory above. */
 export const internalError = () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+
+/**
+ * Resource caps of a long-running mock (issue 14; the spec and the reference server are silent). Plain
+ * BAD_REQUEST, so every client reads them as a refusal it must act on (a 5xx would make the Python
+ * client retry), with the way out in the text.
+ */
+export const tooManyQueues = (limit: number, idleSeconds: number) =>
+  badRequest(
+    `Too many event queues for this user (limit: ${limit}). Delete queues you no longer poll (DELETE /api/v1/events), or wait: a queue idle for ${idleSeconds / 60} minutes is removed.`,
+  );
+
+export const tooManyRealms = (limit: number) =>
+  badRequest(`Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`);
+
+/** The control API behind a token (`--control-token`), asked without it or with another one. */
+export const controlTokenRequired = () =>
+  new ApiError(401, 'UNAUTHORIZED', 'The control API needs the control token: send it as "Authorization: Bearer <token>".');
