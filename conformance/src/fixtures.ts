@@ -83,7 +83,10 @@ export function fixtureChanges(world: World, before: FixtureState, after: Fixtur
     const now = after.channels[Number(id)] ?? {};
     for (const key of SETTINGS) if (!isDeepStrictEqual(now[key], was[key])) changes.push(`${kindOf.get(Number(id))}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
   }
+  // A deactivated user's subscriptions read as gone: the deactivation is the one change to report.
+  const deactivated = (role: WorldRole) => before.users[role]?.is_active === true && after.users[role]?.is_active === false;
   for (const [role, was] of Object.entries(before.subscriptions) as [WorldRole, number[]][]) {
+    if (deactivated(role)) continue;
     const now = after.subscriptions[role] ?? [];
     for (const id of was.filter((x) => !now.includes(x))) changes.push(`${role} no longer subscribed to ${kindOf.get(id)}`);
     for (const id of now.filter((x) => !was.includes(x))) changes.push(`${role} now subscribed to ${kindOf.get(id)}`);

@@ -11,6 +11,7 @@ import { runScenarios } from '../../../conformance/src/runner.js';
 import { randomSeed } from '../../../conformance/src/schedule.js';
 import { Target } from '../../../conformance/src/target.js';
 import { SCENARIOS } from '../../../conformance/scenarios/index.js';
+import { scenario } from '../../../conformance/src/dsl.js';
 import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
@@ -98,4 +99,46 @@ describe('the whole suite against a realm of another seed, described by a world 
     expect(run.totals.passed).toBeGreaterThan(320);
     expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
   }, 300_000);
+});
+
+describe('the runner around a scenario that changes shared fixtures', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startTestServer({ control: false });
+  });
+  afterAll(() => server.close());
+
+  // Serial scenarios written to leave changes behind, as a careless scenario (or a wrong server) would.
+  const careless = scenario({
+    id: 'guard/careless',
+    title: 'changes a world channel and a subscription without putting them back',
+    rules: ['R4.16-1'],
+    serial: true,
+    async when(ctx) {
+      ctx.must(await ctx.as('member_3').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: ctx.channel('public_2').name }] }), 'join public_2');
+      return ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { description: ctx.unique('left behind'), message_retention_days: 90 });
+    },
+    then: (ctx, res) => void ctx.expectSuccess('R4.16-1', res),
+  });
+  const deactivating = scenario({
+    id: 'guard/deactivating',
+    title: 'deactivates a world user, which no operation undoes',
+    rules: ['R4.17-1'],
+    serial: true,
+    when: (ctx) => ctx.as('administrator').delete(`/api/v1/users/${ctx.user('member_3').user_id}`),
+    then: (ctx, res) => void ctx.expectSuccess('R4.17-1', res),
+  });
+
+  it('puts back what a serial scenario left changed, and makes an error of what it cannot put back', async () => {
+    const target = await Target.connect(server.url);
+    const before = await readFixtures(target.baseUrl, target.world);
+    const run = await runScenarios({ target, scenarios: [careless], catalogue, schemas, workers: 1, slow: false, allowDestructive: true });
+    expect(run.scenarios[0]!.status, problems(run)).toBe('passed');
+    expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
+
+    const broken = await runScenarios({ target, scenarios: [deactivating], catalogue, schemas, workers: 1, slow: false, allowDestructive: true });
+    expect(broken.scenarios[0]).toMatchObject({ status: 'error' });
+    // Named once, with the bot it owned (§4.17: deactivated with its owner), not as every subscription lost.
+    expect(broken.scenarios[0]!.reason).toBe("left the world's shared fixtures changed and could not put them back: member_3: is_active false, was true; bot: is_active false, was true");
+  }, 60_000);
 });
