@@ -44,7 +44,7 @@ export interface Scenario<G = unknown, W = Reply> {
    * Changes a fixture of the world that other scenarios read (a world channel's settings, who is subscribed
    * to it) and puts it back: it runs alone, never beside another scenario, and the runner checks that the
    * fixtures are as before afterwards (restoring what it left, else an error). Against a target without the
-   * control API, `isolated`, `destructive` and clock-moving scenarios are treated the same way.
+   * control API, `isolated` and `destructive` scenarios are treated the same way.
    */
   serial?: boolean;
   /** Waits in real time (minutes): only with --slow. */

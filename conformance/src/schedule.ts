@@ -8,12 +8,13 @@ import type { Scenario } from './dsl.js';
 
 /**
  * Runs alone: marked `serial` (changes a shared fixture and puts it back), or — against a target without
- * the control API, where there is no realm of its own to run in — `isolated`, `destructive` or moving the
- * clock, all of which change what every other scenario shares.
+ * the control API, where there is no realm of its own to run in — `isolated` or `destructive`, both of
+ * which change what every other scenario shares. Waiting for the clock (`requires.control` under --slow)
+ * changes nothing shared, so those waits still overlap.
  */
 export function runsAlone(s: Scenario<unknown, unknown>, control: boolean): boolean {
   if (s.serial) return true;
-  return !control && Boolean(s.isolated || s.destructive || s.requires?.control);
+  return !control && Boolean(s.isolated || s.destructive);
 }
 
 /**
