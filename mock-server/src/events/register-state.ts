@@ -6,7 +6,7 @@ import type { IncludeSubscribers } from '../domain/present/subscriptions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js';
 import type { RealmState, UserRow } from '../store/state.js';
-import type { ClientView } from './client-view.js';
+import type { ClientView } from '../contract/client-view.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';

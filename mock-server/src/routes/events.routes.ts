@@ -1,6 +1,6 @@
 import { SERVICE_VERSION } from '../config/version.js';
 import { badRequest } from '../domain/errors.js';
-import { clientView } from '../events/client-view.js';
+import { clientView } from '../contract/client-view.js';
 import type { QueueDescriptor } from '../events/queue.js';
 import { registerSnapshot } from '../events/register-state.js';
 import { notLoggedIn } from '../http/auth.js';

@@ -1,5 +1,5 @@
 import { stateWriteFailed } from '../domain/errors.js';
-import type { ClientView } from '../events/client-view.js';
+import type { ClientView } from '../contract/client-view.js';
 import type { Persistence } from './persistence.js';
 import { applyChange, type Change, type RealmState, type RowOf, type Sequence, type State, type TableName } from './state.js';
 
