@@ -20,6 +20,25 @@ export default tseslint.config(
     },
   },
   {
+    // Roles are named (contract/roles.ts ROLE): a bare 100 or 600 hides a role rule from grep and readers.
+    // The Date.now rule is repeated because a later block's options replace an earlier block's.
+    files: ['mock-server/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the injected clock (mock-server/src/clock).' },
+        ...[
+          "BinaryExpression[left.property.name='role'][right.raw=/^[0-9]+$/]",
+          "BinaryExpression[right.property.name='role'][left.raw=/^[0-9]+$/]",
+          "BinaryExpression[left.name='role'][right.raw=/^[0-9]+$/]",
+          "Property[key.name='role'][value.raw=/^[0-9]+$/]",
+          "SwitchStatement[discriminant.property.name='role'] > SwitchCase[test.raw=/^[0-9]+$/]",
+          "CallExpression[callee.name=/[Rr]ole$/] > Literal.arguments[raw=/^[0-9]+$/]",
+        ].map((selector) => ({ selector, message: 'Name the role: ROLE.owner, ROLE.guest, … (mock-server/src/contract/roles.ts).' })),
+      ],
+    },
+  },
+  {
     // The conformance suite speaks HTTP only: it must work against any server, so it never imports the mock.
     files: ['conformance/**/*.ts'],
     rules: {
