@@ -5,7 +5,7 @@ import { badRequest } from '../domain/errors.js';
 import { mayRegisterForAllPublicChannels } from '../domain/permissions.js';
 import type { RealmRow, RealmState, UserRow } from '../store/state.js';
 import type { Store } from '../store/store.js';
-import { clientView } from './client-view.js';
+import { clientView } from '../contract/client-view.js';
 import type { QueueDescriptor } from './queue.js';
 import { registerSnapshot } from './register-state.js';
 import type { QueueRegistry } from './registry.js';
