@@ -1,7 +1,3 @@
-/**
- * contract/: types generated from openapi/ (the wire contract). Type-only, so every layer may import it,
- * as every layer may read config/.
- */
 import type { AnonymousOperationId, components, operations } from './operations.generated.js';
 
 /**
