@@ -11,11 +11,13 @@ const routes: RouteSpec[] = [
       const index = buildChannelIndex(tables);
       const subscriptions = Object.values(tables.subscriptions)
         .filter((s) => s.user_id === user.user_id && s.active)
-        .map((s) => [s, tables.channels[String(s.stream_id)]!] as const)
-        // Archived channels appear in listings from level 315 (§9).
-        .filter(([, c]) => c !== undefined && (!c.is_archived || features.has('archived_channels')))
-        .sort(([, a], [, b]) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map(([s, c]) =>
+        .flatMap((s) => {
+          const c = tables.channels[String(s.stream_id)];
+          // Archived channels appear in listings from level 315 (§9).
+          return c !== undefined && (!c.is_archived || features.has('archived_channels')) ? [{ s, c }] : [];
+        })
+        .sort(({ c: a }, { c: b }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map(({ s, c }) =>
           presentSubscription(tables, s, c, user, {
             features,
             // A plain listing shows the stored settings: null means "inherit" (§2.3).
