@@ -5,6 +5,7 @@ import type { WorldRole } from '../../src/world.js';
 import { asArray, asObject, isInt, type Obj } from '../shared.js';
 
 export { asArray, asObject, isInt, type Obj };
+export { ownChannel, ownUser, type OwnChannel } from '../shared.js';
 
 /**
  * Helpers of the blind-spots area. Every scenario here owns its state: the channels it uses are created
@@ -13,30 +14,6 @@ export { asArray, asObject, isInt, type Obj };
  * world file's shared fixtures changes, so these scenarios run in any order, in parallel, against a
  * server without the control API.
  */
-
-export interface OwnChannel {
-  name: string;
-  stream_id: number;
-}
-
-/**
- * A channel made for the scenario by `creator` (who is subscribed), with `members` subscribed too;
- * private when `inviteOnly`. It is archived after the scenario by the administrator. ctx.unique numbers
- * names per scenario, so `label` must differ between scenarios (two scenarios asking for the same label
- * would get the same name in one run).
- */
-export async function ownChannel(ctx: ScenarioContext, creator: WorldRole, label: string, opts: { inviteOnly?: boolean; members?: WorldRole[]; description?: string } = {}): Promise<OwnChannel> {
-  const name = ctx.unique(label);
-  const principals = [creator, ...(opts.members ?? [])].map((r) => ctx.user(r).user_id);
-  const params: Params = { subscriptions: [{ name, ...(opts.description !== undefined ? { description: opts.description } : {}) }], principals };
-  if (opts.inviteOnly) params.invite_only = true;
-  ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', params), `create channel ${name}`);
-  const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find channel ${name}`);
-  const id = found.body.stream_id;
-  if (!isInt(id)) throw new SetupError(`get_stream_id answered ${JSON.stringify(id)} for the new channel`);
-  ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${id}`));
-  return { name, stream_id: id };
-}
 
 /** A channel message sent now (companion send operation); returns its ID. */
 export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: number, topic: string, content: string): Promise<number> {
@@ -90,16 +67,6 @@ export const hasMessage = (events: Obj[], id: number) => events.some((e) => e.ty
 export function uniqueEmail(ctx: ScenarioContext, label: string): string {
   const domain = ctx.user('owner').email.split('@')[1] ?? 'example.com';
   return `${ctx.unique(label).toLowerCase().replace(/[^a-z0-9]+/g, '-')}@${domain}`;
-}
-
-/** A user created by the administrator for the scenario (a destructive step: users cannot be deleted); deactivated afterwards. */
-export async function ownUser(ctx: ScenarioContext, label: string): Promise<{ user_id: number; full_name: string }> {
-  const full_name = ctx.unique(label);
-  const res = ctx.must(await ctx.as('administrator').post('/api/v1/users', { email: uniqueEmail(ctx, label), password: 'Plausible-Horse-Battery-47', full_name }), 'create a user');
-  const id = res.body.user_id;
-  if (!isInt(id)) throw new SetupError(`create user answered user_id ${JSON.stringify(id)}`);
-  ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${id}`));
-  return { user_id: id, full_name };
 }
 
 /** The limits register advertises (§1 "Size limits advertised"). */
