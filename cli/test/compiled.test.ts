@@ -120,6 +120,22 @@ describe('bin/teamchat.js runs dist/', () => {
   });
 });
 
+describe('the package entry', () => {
+  it("`import { createMockServer } from 'teamchat-kit'` resolves to dist/ (package.json exports) and starts a mock", { timeout: 60_000 }, () => {
+    const script = [
+      "import { createMockServer, CURRENT_FEATURE_LEVEL } from 'teamchat-kit';",
+      "const mock = await createMockServer({ port: 0, statePath: null });",
+      "const answer = await (await fetch(mock.url + '/api/v1/server_settings')).json();",
+      "await mock.close();",
+      "console.log(import.meta.resolve('teamchat-kit'), answer.zulip_feature_level === CURRENT_FEATURE_LEVEL);",
+    ].join('\n');
+    // The package refers to itself by name from its own directory (Node's self-reference through exports).
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(`file://${join(root, 'dist/mock-server/src/index.js')} true`);
+  });
+});
+
 describe('npm scripts', () => {
   it('npm run teamchat dispatches like bin/teamchat.js', () => {
     const run = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'teamchat', '--', ...args], { cwd: root, env, encoding: 'utf8' });
