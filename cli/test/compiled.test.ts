@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +102,15 @@ describe('bin/teamchat.js runs dist/', () => {
     const serveHelp = run('serve', '--help');
     expect(serveHelp.stdout).toContain('Usage: teamchat serve [options]');
     expect(serveHelp.status).toBe(0);
+  });
+
+  it('without dist/ it says to build, exit 2 (a copy of bin/ with nothing beside it)', async () => {
+    const bare = join(dir, 'bare');
+    await mkdir(join(bare, 'bin'), { recursive: true });
+    await copyFile(bin, join(bare, 'bin/teamchat.js'));
+    const run = spawnSync(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve'], { cwd: dir, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('teamchat: dist/ is missing: run npm run build (npm install runs it too)\n');
+    expect(run.status).toBe(2);
   });
 
   it('serves from another directory, and `conform` passes against it with the catalogue, the document and the demo world found', { timeout: 180_000 }, async () => {
