@@ -129,19 +129,32 @@ describe('bin/teamchat.js runs dist/', () => {
   });
 });
 
-describe('the package entry', () => {
-  it("`import { createMockServer } from 'teamchat-kit'` resolves to dist/ (package.json exports) and starts a mock", { timeout: 60_000 }, () => {
+describe('the package entries', () => {
+  it("`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run", { timeout: 120_000 }, () => {
     const script = [
-      "import { createMockServer, CURRENT_FEATURE_LEVEL } from 'teamchat-kit';",
+      "import { createMockServer } from 'teamchat-kit';",
+      "import { runConformance, renderJUnit } from 'teamchat-kit/conformance';",
       "const mock = await createMockServer({ port: 0, statePath: null });",
-      "const answer = await (await fetch(mock.url + '/api/v1/server_settings')).json();",
+      "const run = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });",
       "await mock.close();",
-      "console.log(import.meta.resolve('teamchat-kit'), answer.zulip_feature_level === CURRENT_FEATURE_LEVEL);",
+      "console.log(import.meta.resolve('teamchat-kit'));",
+      "console.log(import.meta.resolve('teamchat-kit/conformance'));",
+      "console.log(JSON.stringify({ kind: run.targetKind, totals: run.totals, junit: renderJUnit(run).includes('<testsuites') }));",
     ].join('\n');
     // The package refers to itself by name from its own directory (Node's self-reference through exports).
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    expect(run.stdout.trim()).toBe(`file://${join(root, 'dist/mock-server/src/index.js')} true`);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      `file://${join(root, 'dist/mock-server/src/index.js')}`,
+      `file://${join(root, 'dist/conformance/src/api.js')}`,
+      JSON.stringify({ kind: 'mock', totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true }),
+    ]);
+  });
+
+  it('runConformance rejects a selection that matches nothing', { timeout: 60_000 }, () => {
+    const script = "import { runConformance } from 'teamchat-kit/conformance';\nawait runConformance({ target: 'http://127.0.0.1:9', grep: /^no such scenario$/ }).catch((e) => console.log(e.message));";
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
+    expect(run.stdout).toMatch(/^no scenario matches the filters \(\d+ scenarios in all\)\n$/);
   });
 });
 
