@@ -28,6 +28,13 @@ export default tseslint.config(
     },
   },
   {
+    // What every command shares: the conformance suite imports it, so it imports neither side.
+    files: ['cli/common.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/mock-server/**', '**/conformance/**'], message: 'cli/common.ts is shared by the mock and the suite: it imports neither.' }] }],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'bench/**/*.ts', 'mock-server/src/clock/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['mock-server/**/*.test.ts', 'conformance/**/*.test.ts', 'openapi/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    include: ['cli/**/*.test.ts', 'mock-server/**/*.test.ts', 'conformance/**/*.test.ts', 'openapi/**/*.test.ts', 'fixtures/**/*.test.ts'],
     // Real servers on loopback and child processes: keep files isolated, time-outs generous for a 2-core CI.
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,20 +1,22 @@
-import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isEntryPoint, parseArgs, runAsProcess, usageConventions } from '../../cli/common.js';
 import type { Scenario } from './dsl.js';
-import type { RuleDef } from './model.js';
+import type { RuleDef, RunResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import { ConsoleReporter, FILE_REPORTERS, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
 import { runScenarios, selectScenarios } from './runner.js';
+import { notStartedRun, NOT_RUN_UNREACHABLE } from './stopped.js';
 import { Target } from './target.js';
 import { loadWorld } from './world.js';
 
 /**
  * `teamchat conform`: runs the scenarios against a target URL and writes the reports (issue 7, "CLI and
  * reports"). Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
- * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected).
+ * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected) or
+ * its target stopped answering. Every run that gets as far as knowing its options writes its report
+ * files, so the CI step that publishes them always finds the reason (issue 15, "CI-proof runs").
  */
 
 type AnyScenario = Scenario<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -49,8 +51,10 @@ class StartError extends Error {}
 
 const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);
 
+const DEFAULT_REPORT_DIR = 'reports/conformance';
+
 function program(out: Output, err: Output): Command {
-  return new Command('teamchat conform')
+  return usageConventions(new Command('teamchat conform'), { stdout: out, stderr: err })
     .description('run the conformance suite against a Team Chat server')
     .addOption(new Option('--target <url>', 'base URL of the server (default: the world file base_url)').argParser(parseUrl))
     .option('--world <file>', "world file describing the target (default: the mock's demo realm, or fixtures/world.demo.json)")
@@ -61,11 +65,31 @@ function program(out: Output, err: Output): Command {
     .option('--slow', 'run scenarios that wait in real time (servers without the control API)')
     .option('--allow-destructive', 'run destructive scenarios against a real server')
     .addOption(new Option('--reporter <list>', `reporters, comma-separated: ${REPORTER_NAMES.join(', ')}`).argParser(parseReporters).default([...REPORTER_NAMES], REPORTER_NAMES.join(',')))
-    .option('--report-dir <dir>', 'where the report files go', 'reports/conformance')
-    .addHelpText('after', '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start.')
+    .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
+    .addHelpText('after', '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start or the target stopped answering.');
+}
+
+/**
+ * Where the reports of a run stopped by a usage error go: --report-dir and --reporter read leniently
+ * (the bad option may be anything else, or an unknown reporter among good ones).
+ */
+function reportChoice(args: readonly string[]): Pick<Options, 'reportDir' | 'reporter'> {
+  const lenient = new Command()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => void out.write(s), writeErr: (s) => void err.write(s) })
-    .showHelpAfterError('(run teamchat conform --help for the options)');
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .option('--report-dir <dir>', '', DEFAULT_REPORT_DIR)
+    .option('--reporter <list>', '', REPORTER_NAMES.join(','));
+  try {
+    lenient.parse([...args], { from: 'user' });
+  } catch {
+    // Even the lenient reading failed (an option without its value): the defaults.
+  }
+  const { reportDir, reporter } = lenient.opts<{ reportDir: string; reporter: string }>();
+  const names = list(reporter).filter(isReporterName);
+  return { reportDir, reporter: names.length > 0 ? names : [...REPORTER_NAMES] };
 }
 
 function parseUrl(text: string): string {
@@ -73,9 +97,9 @@ function parseUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidArgumentError('not a URL.');
+    throw new InvalidArgumentError('Not a URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http or https URL.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Must be an http or https URL.');
   return text;
 }
 
@@ -83,19 +107,19 @@ function parseRegex(text: string): RegExp {
   try {
     return new RegExp(text);
   } catch (e) {
-    throw new InvalidArgumentError(`not a valid regular expression (${(e as Error).message}).`);
+    throw new InvalidArgumentError(`Not a valid regular expression (${(e as Error).message}).`);
   }
 }
 
 function parseWorkers(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('must be a positive integer.');
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('Must be a positive integer.');
   return Number(text);
 }
 
 function parseReporters(text: string): ReporterName[] {
   const names = list(text);
   const unknown = names.filter((n) => !isReporterName(n));
-  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`unknown reporter ${unknown.join(', ') || '(none)'}; choose from ${REPORTER_NAMES.join(', ')}.`);
+  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`Unknown reporter ${unknown.join(', ') || '(none)'}; choose from ${REPORTER_NAMES.join(', ')}.`);
   return [...new Set(names)] as ReporterName[];
 }
 
@@ -104,23 +128,26 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
   const out = deps.stdout ?? process.stdout;
   const err = deps.stderr ?? process.stderr;
   const args = argv[0] === 'conform' ? argv.slice(1) : [...argv];
-  let opts: Options;
-  try {
-    opts = program(out, err).parse(args, { from: 'user' }).opts<Options>();
-  } catch (e) {
-    // Commander has already printed the problem (or the help, which is not an error).
-    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.passed : EXIT.cannotStart;
-    throw e;
-  }
+  const startedAt = new Date();
+  const started = performance.now();
+  const notStarted = async (reason: string, choice: Pick<Options, 'reportDir' | 'reporter'>, target?: string) => {
+    await writeReports(notStartedRun(reason, target, startedAt, Math.round(performance.now() - started)), choice, out, err);
+    return EXIT.cannotStart;
+  };
+  const command = program(out, err);
+  const stop = await parseArgs(command, args);
+  // Commander has printed the help (no reports), or the problem and the hint.
+  if (stop) return stop.code === 0 ? EXIT.passed : notStarted(stop.message, reportChoice(args));
+  const opts = command.opts<Options>();
   let plan: Plan;
   try {
     plan = await prepare(opts, deps, err);
   } catch (e) {
     // Anything before the first scenario (world file, target, catalogue, report directory) means no run.
     err.write(`teamchat conform: ${(e as Error).message}\n`);
-    return EXIT.cannotStart;
+    return notStarted((e as Error).message, opts, opts.target);
   }
-  return execute(opts, plan, out);
+  return execute(opts, plan, out, err);
 }
 
 interface Plan {
@@ -128,7 +155,6 @@ interface Plan {
   scenarios: AnyScenario[];
   catalogue: readonly RuleDef[];
   schemas: ResponseSchemas;
-  reportDir: string;
 }
 
 async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan> {
@@ -156,10 +182,10 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
   }
   const target = await Target.connect(url, opts.world);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
-  return { target, scenarios, catalogue, schemas, reportDir };
+  return { target, scenarios, catalogue, schemas };
 }
 
-async function execute(opts: Options, plan: Plan, out: Output): Promise<number> {
+async function execute(opts: Options, plan: Plan, out: Output, err: Output): Promise<number> {
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
   consoleReporter?.start({ target: plan.target.baseUrl, featureLevel: plan.target.featureLevel, targetKind: plan.target.control ? 'mock' : 'server', scenarios: plan.scenarios.length, workers: opts.workers });
   const run = await runScenarios({
@@ -173,35 +199,35 @@ async function execute(opts: Options, plan: Plan, out: Output): Promise<number> 
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),
   });
   consoleReporter?.end(run);
-  for (const name of opts.reporter.filter(isFileReporter)) {
-    const { file, render } = FILE_REPORTERS[name];
-    const path = join(plan.reportDir, file);
-    await writeFile(path, render(run));
-    out.write(`${name} report: ${path}\n`);
+  if (run.stopped) {
+    // One line for the whole outage; the scenarios it left are skipped with NOT_RUN_UNREACHABLE.
+    const notRun = run.scenarios.filter((s) => s.reason === NOT_RUN_UNREACHABLE).length;
+    err.write(`teamchat conform: ${run.stopped.message}; ${notRun} of ${run.scenarios.length} scenarios not run\n`);
   }
+  // Reports CI cannot find make the run as unusable as one that did not start.
+  if (!(await writeReports(run, opts, out, err)) || run.stopped) return EXIT.cannotStart;
   return run.totals.failed + run.totals.error > 0 ? EXIT.failed : EXIT.passed;
 }
 
-/** Run directly (`tsx conformance/src/cli.ts conform …`); bin/teamchat.js imports main instead. */
-if (isEntryPoint()) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      // A bug of the suite itself, not a verdict on the target.
-      console.error(e);
-      process.exitCode = EXIT.cannotStart;
-    },
-  );
-}
-
-function isEntryPoint(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
+/** Writes the file reports asked for; false (and the reason on stderr) when they could not be written. */
+async function writeReports(run: RunResult, choice: Pick<Options, 'reportDir' | 'reporter'>, out: Output, err: Output): Promise<boolean> {
+  const names = choice.reporter.filter(isFileReporter);
+  if (names.length === 0) return true;
+  const dir = resolve(choice.reportDir);
   try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
+    await mkdir(dir, { recursive: true });
+    for (const name of names) {
+      const { file, render } = FILE_REPORTERS[name];
+      const path = join(dir, file);
+      await writeFile(path, render(run));
+      out.write(`${name} report: ${path}\n`);
+    }
+    return true;
+  } catch (e) {
+    err.write(`teamchat conform: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
     return false;
   }
 }
+
+/** Run directly (`tsx conformance/src/cli.ts conform …`); cli/teamchat.ts imports main instead. */
+if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

@@ -43,6 +43,8 @@ export interface ScenarioResult {
   reason?: string;
   checks: Check[];
   exchanges: Exchange[];
+  /** When it started, in ms after the run started: with parallel workers, areas' times are wall-clock spans. */
+  at: number;
   ms: number;
 }
 
@@ -72,4 +74,18 @@ export interface RunResult {
   scenarios: ScenarioResult[];
   rules: RuleCoverage[];
   totals: Record<ScenarioStatus, number>;
+  /** Set when the run ended early: it could not start, or the target stopped answering. */
+  stopped?: RunStop;
+}
+
+/**
+ * Why a run ended early, as one line for the console, the reports and CI. `not-started`: nothing ran
+ * (bad option, world file, target, filters; the run has one `error` case saying so). `target-unreachable`:
+ * the target stopped answering; the scenarios it left are skipped as not run.
+ */
+export interface RunStop {
+  kind: 'not-started' | 'target-unreachable';
+  message: string;
+  /** ISO time the target was first found not answering (target-unreachable). */
+  since?: string;
 }

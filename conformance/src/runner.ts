@@ -5,6 +5,7 @@ import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, type Scenario } from './dsl.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
+import { isTransportError, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -34,13 +35,16 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const prefix = `tc-${randomBytes(3).toString('hex')}`;
   const results: ScenarioResult[] = new Array(opts.scenarios.length);
   const shared = new SharedRealms(opts.target);
+  const reach = new Reachability(opts.target.baseUrl);
+  const since = () => Math.round(performance.now() - started);
   let next = 0;
   let done = 0;
   const worker = async () => {
-    for (;;) {
+    // A target that went away ends the run: the scenarios left are marked not run below.
+    while (!reach.stop) {
       const i = next++;
       if (i >= opts.scenarios.length) return;
-      results[i] = await runOne(opts, opts.scenarios[i]!, prefix, shared);
+      results[i] = await runOne(opts, opts.scenarios[i]!, prefix, shared, reach, since());
       opts.onScenarioEnd?.(results[i]!, ++done, opts.scenarios.length);
     }
   };
@@ -49,6 +53,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
+  opts.scenarios.forEach((s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }));
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
@@ -60,6 +65,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
+    ...(reach.stop ? { stopped: reach.stop } : {}),
   };
 }
 
@@ -78,8 +84,8 @@ function skipReason(opts: RunOptions, s: Scenario<unknown, unknown>): string | n
   if (s.destructive && !target.control && !opts.allowDestructive) return 'destructive: run with --allow-destructive';
   const level = s.requires?.level;
   if (level && !target.control) {
-    if ('from' in level && target.featureLevel < levelOf(level.from)) return `behaviour from feature level ${levelOf(level.from)} (${level.from}); the target is at ${target.featureLevel}`;
-    if ('below' in level && target.featureLevel >= levelOf(level.below)) return `behaviour below feature level ${levelOf(level.below)} (${level.below}); the target is at ${target.featureLevel}`;
+    if ('from' in level && target.featureLevel < levelOf(level.from)) return `checks servers at feature level ${levelOf(level.from)} (${level.from}) or later; the target is at ${target.featureLevel}`;
+    if ('below' in level && target.featureLevel >= levelOf(level.below)) return `checks servers older than feature level ${levelOf(level.below)} (${level.below}); the target is at ${target.featureLevel}`;
   }
   return null;
 }
@@ -114,11 +120,13 @@ class SharedRealms {
   }
 }
 
-async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms): Promise<ScenarioResult> {
+const baseOf = (s: Scenario<unknown, unknown>) => ({ id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] });
+
+async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms, reach: Reachability, at: number): Promise<ScenarioResult> {
   const started = performance.now();
-  const base = { id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] };
+  const base = baseOf(s);
   const skip = skipReason(opts, s);
-  if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], ms: 0 };
+  if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], at, ms: 0 };
 
   const exchanges: Exchange[] = [];
   const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
@@ -127,6 +135,7 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   let status: ScenarioStatus = 'passed';
   let reason: string | undefined;
   let ctx: ScenarioContext | null = null;
+  let gone = false;
   try {
     ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
     const level = realmLevel(s);
@@ -146,6 +155,7 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
     await phase('then', () => s.then(ctx!, result, given));
   } catch (e) {
     const err = e as Error & { phase?: string };
+    gone = isTransportError(err) && (await reach.isGone(err));
     if (e instanceof SetupError || e instanceof TargetError || err.phase === 'given' || isTransportError(err)) {
       status = 'error';
       reason = isTransportError(err) ? `the target did not answer: ${err.message}` : `could not set up: ${err.message}`;
@@ -154,21 +164,19 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
       reason = `${err.phase ?? 'run'}: ${err.message}`;
     }
   } finally {
-    await ctx?.cleanup();
+    // Undoing changes on a target that went away would only add a failed request per change.
+    if (!gone) await ctx?.cleanup();
     if (realm && ownRealm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
   }
+  // Cut short by the target going away: not a verdict on the scenario's rules.
+  if (gone) return { ...base, status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges, at, ms: Math.round(performance.now() - started) };
   const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
   if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
   if (status === 'passed' && !checks.some((c) => c.ok)) {
     status = 'error';
     reason = 'the scenario made no check';
   }
-  return { ...base, status, ...(reason ? { reason } : {}), checks, exchanges, ms: Math.round(performance.now() - started) };
-}
-
-/** The target stopped answering (refused, reset, timed out): a broken run, not a verdict on a rule. */
-function isTransportError(err: Error & { code?: unknown }): boolean {
-  return typeof err.code === 'string' && (err.code.startsWith('UND_ERR') || err.code.startsWith('ECONN') || err.code === 'EPIPE');
+  return { ...base, status, ...(reason ? { reason } : {}), checks, exchanges, at, ms: Math.round(performance.now() - started) };
 }
 
 async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {

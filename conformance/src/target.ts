@@ -31,7 +31,7 @@ export class Target {
     if (worldPath) world = await loadWorld(worldPath);
     else if (control) world = await validateWorld(await controlJson(base, 'GET', '/__mock/realms/demo/world').then((r) => r.world), `${base}/__mock/realms/demo/world`);
     else world = await loadWorld(DEMO_WORLD_PATH);
-    const level = await readFeatureLevel(base, world);
+    const level = await readFeatureLevel(base, world, worldPath);
     return new Target(base, world, level, control);
   }
 
@@ -81,8 +81,19 @@ async function controlJson(base: string, method: string, path: string, body?: Re
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+/**
+ * What to do when register does not work: the commonest mistakes get a precise hint (a target URL with
+ * the API's own prefix, a server that is not a Team Chat server, the demo's credentials sent to a real one).
+ */
+function registerHint(base: string, status: number, worldPath: string | undefined): string {
+  if (/\/api\/v1$/.test(new URL(base).pathname)) return 'drop the /api/v1 suffix from the target URL: the suite adds it';
+  if (status === 404) return 'the target has no POST /api/v1/register: give the base URL of a Team Chat server';
+  if (worldPath) return `check the credentials in ${worldPath}`;
+  return "no --world file was given, so the demo realm's credentials were sent: pass --world FILE describing the target";
+}
+
 /** Spec §4.21: register always returns service_feature_level; the queue it makes is deleted at once. */
-async function readFeatureLevel(base: string, world: World): Promise<number> {
+async function readFeatureLevel(base: string, world: World, worldPath: string | undefined): Promise<number> {
   const who = world.credentials.member;
   const authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
   const form = new URLSearchParams({ event_types: '["drafts"]', fetch_event_types: '[]' }).toString();
@@ -97,9 +108,9 @@ async function readFeatureLevel(base: string, world: World): Promise<number> {
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new TargetError(`${base}/api/v1/register did not answer JSON (status ${res.statusCode})`);
+    throw new TargetError(`${base}/api/v1/register did not answer JSON (status ${res.statusCode}); ${registerHint(base, res.statusCode, worldPath)}`);
   }
-  if (body.result !== 'success') throw new TargetError(`register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; check the world file's credentials`);
+  if (body.result !== 'success') throw new TargetError(`register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; ${registerHint(base, res.statusCode, worldPath)}`);
   if (typeof body.queue_id === 'string') {
     await request(`${base}/api/v1/events?${new URLSearchParams({ queue_id: body.queue_id })}`, { method: 'DELETE', headers: { authorization } }).then((r) => r.body.text());
   }

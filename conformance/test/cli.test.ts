@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import escape from 'escape-html';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main, type CliDeps } from '../src/cli.js';
@@ -87,6 +88,22 @@ const deps = (scenarios: CliDeps['scenarios'] = [passing, failing, slow]): CliDe
 });
 const conform = (args: string[], d: CliDeps = deps()) => main(['conform', '--world', 'fixtures/world.demo.json', '--report-dir', dir, ...args], d);
 
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+/** The three reports of a run that could not start: one JUnit case erroring with the reason; returns the reason. */
+async function startFailure(reports = dir): Promise<string> {
+  expect((await readdir(reports)).sort()).toEqual(['conformance.html', 'junit.xml', 'report.json']);
+  const junit = xml.parse(await readFile(join(reports, 'junit.xml'), 'utf8'));
+  expect(junit.testsuites).toMatchObject({ tests: '1', failures: '0', errors: '1', skipped: '0' });
+  expect(junit.testsuites.testsuite.testcase).toMatchObject({ classname: 'run', name: 'run/start: the conformance run starts' });
+  const reason: string = junit.testsuites.testsuite.testcase.error.message;
+  expect(reason).toMatch(/^the run could not start: /);
+  const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8'));
+  expect(report.stopped.kind).toBe('not-started');
+  expect(reason).toBe(`the run could not start: ${report.stopped.message}`);
+  expect(await readFile(join(reports, 'conformance.html'), 'utf8')).toContain(`The run could not start: ${escape(report.stopped.message)}`);
+  return reason;
+}
+
 describe('teamchat conform', () => {
   it('exits 0 when every selected scenario passes (skips allowed) and writes the three reports', async () => {
     expect(await conform(['--target', url, '--grep', '^fake/(ok|slow)$'])).toBe(0);
@@ -105,7 +122,7 @@ describe('teamchat conform', () => {
 
   it('exits 1 when a scenario fails, and reports it against its rule', async () => {
     expect(await conform(['--target', url])).toBe(1);
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
+    const junit = xml.parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
     expect(junit.testsuites).toMatchObject({ tests: '3', failures: '1', errors: '0', skipped: '1' });
     expect(out.join('')).toContain('1) FAILED fake/wrong: an unknown path expects a success (and gets a 404)');
     expect(out.join('')).toContain('✗ [R1-2] expected success: status 404');
@@ -130,21 +147,22 @@ describe('teamchat conform', () => {
     expect(out.join('')).not.toContain('Scenarios:');
   });
 
-  it('exits 2 when the target cannot be reached', async () => {
+  it('exits 2 when the target cannot be reached, and still writes the reports with the reason', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     expect(await conform(['--target', `http://127.0.0.1:${port}`])).toBe(2);
     expect(err.join('')).toContain(`cannot reach http://127.0.0.1:${port}`);
-    expect(await readdir(dir)).toEqual([]);
+    expect(await startFailure()).toContain(`cannot reach http://127.0.0.1:${port}`);
   });
 
   it('exits 2 on a world file that does not match the schema, or cannot be read', async () => {
     const bad = join(dir, 'bad-world.json');
     await writeFile(bad, JSON.stringify({ realm: { name: 'x' } }));
-    expect(await main(['conform', '--target', url, '--world', bad, '--report-dir', dir], deps())).toBe(2);
+    expect(await main(['conform', '--target', url, '--world', bad, '--report-dir', join(dir, 'r')], deps())).toBe(2);
     expect(err.join('')).toContain('does not match fixtures/world.schema.json');
+    expect(await startFailure(join(dir, 'r'))).toContain('does not match fixtures/world.schema.json');
     expect(await main(['conform', '--target', url, '--world', join(dir, 'missing.json'), '--report-dir', dir], deps())).toBe(2);
     expect(err.join('')).toContain('cannot read world file');
     expect(requests.filter((r) => r.startsWith('GET /api/v1/fake'))).toEqual([]);
@@ -152,21 +170,37 @@ describe('teamchat conform', () => {
 
   it.each([
     [['--grep', '('], "option '--grep <regex>' argument '(' is invalid"],
-    [['--workers', '0'], 'must be a positive integer'],
-    [['--reporter', 'console,pdf'], 'unknown reporter pdf'],
+    [['--workers', '0'], 'Must be a positive integer'],
+    [['--reporter', 'pdf'], 'Unknown reporter pdf'],
     [['--frobnicate'], "unknown option '--frobnicate'"],
     [['--grep', 'nothing-matches'], 'no scenario matches the filters (3 scenarios in all)'],
     [['--rules', 'R4.8'], '--rules: no rule of the catalogue matches R4.8'],
-  ])('exits 2 on %j before running anything', async (args, message) => {
+  ])('exits 2 on %j before running anything, with the reason in the reports', async (args, message) => {
     expect(await conform(['--target', url, ...args])).toBe(2);
     expect(err.join('')).toContain(message);
     expect(requests.filter((r) => r.startsWith('GET /api/v1/fake'))).toEqual([]);
+    expect(await startFailure()).toContain(message);
+  });
+
+  it('after a usage error, writes the reports asked for where asked, the bad option anywhere', async () => {
+    const elsewhere = join(dir, 'ci');
+    expect(await main(['conform', '--frobnicate', '--report-dir', elsewhere, '--reporter', 'console,junit'], deps())).toBe(2);
+    expect(await readdir(elsewhere)).toEqual(['junit.xml']);
+    expect(await readdir(dir)).toEqual(['ci']);
+    // An unknown reporter among known ones: the known ones are written.
+    expect(await main(['conform', '--reporter', 'json,pdf', '--report-dir', join(dir, 'j')], deps())).toBe(2);
+    expect(await readdir(join(dir, 'j'))).toEqual(['report.json']);
+  });
+
+  it('writes no report for --help', async () => {
+    expect(await conform(['--help'])).toBe(0);
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('exits 2 on a target that is not an http URL, and without any target', async () => {
     expect(await conform(['--target', 'ftp://example.test'])).toBe(2);
-    expect(err.join('')).toContain('must be an http or https URL');
+    expect(err.join('')).toContain('Must be an http or https URL');
+    expect(err.join('').trim().split('\n')).toHaveLength(2); // the problem and the hint, not the whole help
     const noUrl = join(dir, 'world.json');
     const world = JSON.parse(await readFile('fixtures/world.demo.json', 'utf8'));
     delete world.base_url;

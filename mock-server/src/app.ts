@@ -11,6 +11,7 @@ import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
+import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
@@ -41,6 +42,9 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   const store = await Store.open(persistence);
   const clock = new Clock(config.clock, config.clockStart);
   clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
+  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes (issue 14).
+  for (const realmId of store.realmIds()) holdRealmPatterns(store.realm(realmId)!);
+  store.watch(trackLinkifierPatterns);
   const context: AppContext = {
     config,
     store,
@@ -82,6 +86,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
         await store.close();
+        for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
       })()),
   };
 }
@@ -134,6 +139,9 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
   // Restarting on a state file restores every realm as it was; only an explicit --reset regenerates it.
   if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
     console.warn(`teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`);
+  }
+  if (config.epoch !== undefined && realm.epoch !== config.epoch) {
+    console.warn(`teamchat-kit: realm '${realm.id}' in the state file keeps its own time; --epoch applies to new realms (use --reset to regenerate it at the epoch).`);
   }
   if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel) await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
 }

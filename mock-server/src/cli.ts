@@ -1,36 +1,52 @@
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { EXIT_USAGE, isEntryPoint, listenProblem, parseArgs, parseInteger as integer, parsePort, processIo, runAsProcess, usageConventions, type Io } from '../../cli/common.js';
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
 
-/** `teamchat`: the command line (README "CLI"). `npm start` runs `teamchat serve`. */
-const integer = (name: string) => (text: string) => {
-  if (!/^-?\d+$/.test(text)) throw new InvalidArgumentError(`${name} must be an integer.`);
-  return Number(text);
-};
+/**
+ * `teamchat serve`: the mock server's command line (README "CLI"); cli/teamchat.ts dispatches to `main`.
+ * Resolves once the server listens (0; it then serves until SIGINT or SIGTERM) or could not start (2).
+ */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let code: number | null = null;
+  const command = serveCommand(io, (c) => (code = c));
+  const stopped = await parseArgs(command, argv[0] === 'serve' ? argv.slice(1) : argv);
+  return stopped?.code ?? code ?? EXIT_USAGE;
+}
 
-const program = new Command('teamchat')
-  .description('Team Chat API mock server and conformance suite')
-  // `conform` is dispatched by bin/teamchat.js to conformance/src/cli.ts (the suite never loads the mock).
-  .addHelpText('after', '\nConformance suite: teamchat conform --target URL [options]   (teamchat conform --help)')
-  .showHelpAfterError();
+/** `--fixture`: the built-in demo realm or a realm export file that exists (not a bare ENOENT at start-up). */
+function parseFixture(text: string): string {
+  if (text === 'demo') return text;
+  let isFile = false;
+  try {
+    isFile = statSync(text).isFile();
+  } catch {
+    throw new InvalidArgumentError(`No file ${text}: pass demo or the path of a realm export file.`);
+  }
+  if (!isFile) throw new InvalidArgumentError(`${text} is not a file: pass demo or the path of a realm export file.`);
+  return text;
+}
 
-program
-  .command('serve')
+function serveCommand(io: Io, done: (code: number) => void): Command {
+  const program = usageConventions(new Command('teamchat serve'), io);
+  return program
   .description('run the stateful mock server (state in a JSON file, demo realm by default)')
-  .option('--port <n>', 'port to listen on', integer('port'), DEFAULT_CONFIG.port)
+  .option('--port <n>', 'port to listen on (0: any free port)', parsePort, DEFAULT_CONFIG.port)
   .option('--host <address>', 'address to listen on', DEFAULT_CONFIG.host)
   .option('--state <file>', 'JSON state file (lowdb)', DEFAULT_CONFIG.statePath!)
   .option('--in-memory', 'keep the state in memory only', false)
-  .option('--fixture <name|file>', 'fixture of the default realm: "demo" or a realm export file', DEFAULT_CONFIG.fixture)
+  .option('--fixture <demo|FILE>', 'fixture of the default realm: demo or a realm export file', parseFixture, DEFAULT_CONFIG.fixture)
   .option('--seed <n>', 'seed of the generated demo realm', integer('seed'), DEFAULT_CONFIG.seed)
   .option('--feature-level <n>', `feature level of the default realm (default: as stored, else ${CURRENT_FEATURE_LEVEL})`, integer('feature level'))
   .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
   .option('--no-control', 'switch off the /__mock/ control API')
-  .addOption(new Option('--clock <mode>', 'system: time flows; frozen: time moves only when advanced').choices(['system', 'frozen']).default('system'))
-  .addOption(new Option('--durability <mode>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'))
+  .addOption(new Option('--clock <system|frozen>', 'system: time flows; frozen: time moves only when advanced').choices(['system', 'frozen']).default('system'))
+  .option('--epoch <unix seconds>', 'start time of new realms (default: the current time)', integer('epoch'))
+  .addOption(new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'))
   .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
   .action(async (opts) => {
     const config: Partial<ServerConfig> = {
@@ -43,14 +59,15 @@ program
       reset: opts.reset,
       control: opts.control,
       clock: opts.clock,
+      epoch: opts.epoch,
       durability: opts.durability,
     };
     let server: MockServer;
     try {
       server = await createMockServer(config);
     } catch (error) {
-      console.error(`teamchat serve: ${(error as Error).message}`);
-      process.exit(2);
+      io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
+      return done(EXIT_USAGE);
     }
     const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
     await printBanner(server, rcDir);
@@ -60,7 +77,9 @@ program
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    done(0);
   });
+}
 
 async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   const realmId = server.context.config.defaultRealm;
@@ -87,4 +106,4 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   console.log(`try: curl -u ${rows[0]?.[1]}:${rows[0]?.[2]} -d 'content=**hi**' ${server.url}/api/v1/messages/render`);
 }
 
-await program.parseAsync(process.argv);
+if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

@@ -38,6 +38,7 @@ export function renderHtml(run: RunResult): string {
 </dl>
 <p id="totals">${STATUSES.map((s) => `<span class="badge ${s}" data-total="${s}">${run.totals[s]} ${s}</span>`).join(' ')}
 <span class="count">${run.scenarios.length} scenarios</span> · rule coverage <strong id="coverage" data-covered="${cov.covered}" data-total="${cov.total}">${formatCoverage(cov)}</strong></p>
+${run.stopped ? `<p id="stopped" class="reason" data-kind="${run.stopped.kind}">${run.stopped.kind === 'not-started' ? 'The run could not start: ' : 'The run stopped: '}${escape(run.stopped.message)}</p>` : ''}
 </header>
 <main>
 <section id="areas"><h2>By area</h2>

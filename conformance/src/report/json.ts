@@ -25,6 +25,7 @@ export interface AreaSummary {
   totals: Record<ScenarioStatus, number>;
   /** Scenarios of the area. */
   tests: number;
+  /** Wall-clock time while at least one of its scenarios ran (parallel workers overlap: not their sum). */
   ms: number;
 }
 
@@ -60,14 +61,28 @@ export const emptyTotals = (): Record<ScenarioStatus, number> => ({ passed: 0, f
 /** Totals per area (the first segment of a scenario ID), in the order areas first appear in the run. */
 export function areasOf(scenarios: readonly ScenarioResult[]): AreaSummary[] {
   const areas = new Map<string, AreaSummary>();
+  const spans = new Map<string, [number, number][]>();
   for (const s of scenarios) {
     const a = areas.get(s.area) ?? { area: s.area, totals: emptyTotals(), tests: 0, ms: 0 };
     a.totals[s.status] += 1;
     a.tests += 1;
-    a.ms += s.ms;
     areas.set(s.area, a);
+    spans.set(s.area, [...(spans.get(s.area) ?? []), [s.at, s.at + s.ms]]);
   }
+  for (const a of areas.values()) a.ms = wallClock(spans.get(a.area)!);
   return [...areas.values()];
+}
+
+/** The length of the union of [start, end] spans. */
+function wallClock(spans: [number, number][]): number {
+  let total = 0;
+  let reach = -Infinity;
+  for (const [start, end] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (end <= reach) continue;
+    total += end - Math.max(start, reach);
+    reach = end;
+  }
+  return total;
 }
 
 /** Failed first, then errors, then the rest in run order: what a reader looks at first. */

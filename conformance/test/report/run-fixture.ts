@@ -36,6 +36,7 @@ export function fixtureRun(): RunResult {
         status: 'passed',
         checks: [{ rule: 'R4.15-1', ok: true, message: 'answered success', exchange: 0 }],
         exchanges: [exchange({ body: { result: 'success', msg: '', streams: [{ stream_id: 51, name: 'home' }] } })],
+        at: 0,
         ms: 12,
       },
       {
@@ -61,6 +62,7 @@ export function fixtureRun(): RunResult {
             curl: `curl -sS -X POST -u 'guest@demo.teamchat.test:'"$API_KEY" --data-urlencode 'principals=[15]' 'http://127.0.0.1:9991/api/v1/users/me/subscriptions'`,
           }),
         ],
+        at: 0,
         ms: 20,
       },
       {
@@ -73,6 +75,7 @@ export function fixtureRun(): RunResult {
         reason: 'waits in real time: run with --slow',
         checks: [],
         exchanges: [],
+        at: 3,
         ms: 0,
       },
       {
@@ -85,6 +88,7 @@ export function fixtureRun(): RunResult {
         reason: 'could not set up: create channel failed: 500 <html>oops</html>',
         checks: [],
         exchanges: [exchange({ method: 'POST', path: '/api/v1/users/me/subscriptions', status: 500, body: '<html>oops</html>' })],
+        at: 1,
         ms: 5,
       },
       {
@@ -96,6 +100,7 @@ export function fixtureRun(): RunResult {
         status: 'passed',
         checks: [{ rule: 'R4.16-1', ok: true, message: 'answered success', exchange: 0 }],
         exchanges: [exchange({ method: 'PATCH', path: '/api/v1/streams/51', as: 'administrator', params: { new_name: 'renamed' }, body: { result: 'success', msg: '', big: 'x'.repeat(30_000) } })],
+        at: 5,
         ms: 9,
       },
     ],

@@ -18,6 +18,12 @@ export interface ServerConfig {
   clock: ClockMode;
   /** Start time of a frozen clock (UNIX seconds); the machine's time when absent. */
   clockStart?: number;
+  /**
+   * Where new realms start (UNIX seconds) unless POST /__mock/realms names an `epoch`: with a frozen
+   * clock, realms whose answers are byte-identical run after run. Absent: realms start at the current
+   * time and follow the wall clock (a realm export at its recorded time).
+   */
+  epoch?: number;
   /** Regenerate the default realm from its fixture at start-up, even if the state file holds it. */
   reset: boolean;
   openapiPath?: string;

@@ -23,7 +23,7 @@ export function controlRouter(control: Control): Router {
   route('get', '/', () => control.status());
   route('get', '/realms', () => ({ realms: control.listRealms() }));
   route('post', '/realms', (req) =>
-    control.createRealm({ realm_id: str(req, 'realm_id'), fixture: str(req, 'fixture'), seed: int(req, 'seed'), feature_level: int(req, 'feature_level') }),
+    control.createRealm({ realm_id: str(req, 'realm_id'), fixture: str(req, 'fixture'), seed: int(req, 'seed'), feature_level: int(req, 'feature_level'), epoch: int(req, 'epoch') }),
   );
   route('get', '/realms/:realm', (req) => control.describe(realm(req)));
   route('delete', '/realms/:realm', async (req) => ({ deleted: await control.deleteRealm(realm(req)).then(() => realm(req)) }));

@@ -58,19 +58,23 @@ export class Control {
   }
 
   /** Creates an isolated realm from a fixture and returns it with its credentials and world file. */
-  async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; replace?: boolean }) {
+  async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; epoch?: number; replace?: boolean }) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
     if (this.app.store.realm(realmId) && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
     const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
-    await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel);
+    const epoch = checkEpoch(options.epoch ?? this.app.config.epoch);
+    await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
     return this.describe(realmId);
   }
 
-  /** Back to the realm's fixture (same seed); the feature level is kept unless a new one is given. */
+  /**
+   * Back to the realm's fixture (same seed, and the same epoch if one was asked for; otherwise it starts
+   * at the current time again); the feature level is kept unless a new one is given.
+   */
   async resetRealm(realmId: string, options: { feature_level?: number } = {}) {
     const realm = this.#tables(realmId).realm.realm;
-    await this.#install(realmId, realm.fixture, realm.seed, checkLevel(options.feature_level ?? realm.feature_level));
+    await this.#install(realmId, realm.fixture, realm.seed, checkLevel(options.feature_level ?? realm.feature_level), realm.epoch);
     return this.describe(realmId);
   }
 
@@ -192,16 +196,20 @@ export class Control {
     if (!this.#snapshots.get(realmId)?.delete(name)) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
   }
 
-  async #install(realmId: string, fixture: string, seed: number, featureLevel: number): Promise<void> {
+  async #install(realmId: string, fixture: string, seed: number, featureLevel: number, epoch: number | undefined): Promise<void> {
+    const now = this.app.clock.serverNow();
     let instance;
     try {
-      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel });
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now });
     } catch (error) {
       throw badRequest((error as Error).message);
     }
-    // The realm starts at its fixture's time and moves on from there (its own clock offset).
+    // The realm starts at its start time and moves on from there with the server clock (its own
+    // offset, 0 when it starts now): a realm reloaded from the state file goes on from where it was.
     const realm = instance.tables.realm.realm;
-    realm.clock_offset = instance.fixtureNow - this.app.clock.serverNow();
+    realm.clock_offset = instance.start - now;
+    if (epoch === undefined) delete realm.epoch;
+    else realm.epoch = epoch;
     await this.app.store.replaceRealm(realmId, instance.tables);
     this.#endQueues(realmId);
     // A realm made from an export may hold items already due: they go out before the realm is handed over.
@@ -228,6 +236,13 @@ export class Control {
 
 /** 9999-12-31T23:59:59Z: later times cannot be shown as HTTP dates (the Date header) or JS dates. */
 const MAX_REALM_TIME = 253_402_300_799;
+
+function checkEpoch(epoch: number | undefined): number | undefined {
+  if (epoch !== undefined && (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_REALM_TIME)) {
+    throw badRequest(`epoch must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
+  }
+  return epoch;
+}
 
 function checkSeconds(seconds: number): void {
   if (!(seconds >= 0) || seconds > MAX_REALM_TIME) throw badRequest(`seconds must be a number from 0 to ${MAX_REALM_TIME}.`);

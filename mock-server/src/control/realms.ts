@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { deriveApiKey } from '../fixtures/context.js';
-import { DEMO_REALM_EPOCH, generateDemoRealm } from '../fixtures/demo-realm.js';
+import { generateDemoRealm } from '../fixtures/demo-realm.js';
+import { shiftRealmTimes } from '../fixtures/shift-times.js';
 import type { RealmState } from '../store/state.js';
 
 /**
@@ -12,27 +13,44 @@ export const REALM_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export interface RealmExport {
   format: 'teamchat-kit/realm@1';
-  /** The realm's time when exported: a realm created from the file starts there. */
+  /** The realm's time when exported: a realm created from the file starts there (unless given an epoch). */
   now: number;
   realm: RealmState;
 }
 
 export interface Instantiated {
   tables: RealmState;
-  /** The realm's time at creation (its fixture's "now"). */
-  fixtureNow: number;
+  /** The realm's time at creation. */
+  start: number;
 }
 
-export async function instantiateFixture(fixture: string, opts: { realmId: string; seed: number; featureLevel: number }): Promise<Instantiated> {
+export interface InstantiateOptions {
+  realmId: string;
+  seed: number;
+  featureLevel: number;
+  /** The start asked for (UNIX seconds); absent: `now` for the demo realm, its recorded time for an export. */
+  epoch: number | undefined;
+  /** The current time, where a demo realm starts by default. */
+  now: number;
+}
+
+/**
+ * The demo realm is generated around its start. An export keeps its recorded time unless an epoch is
+ * asked for; then every stored time moves with it, so what was an hour ago is still an hour ago.
+ */
+export async function instantiateFixture(fixture: string, opts: InstantiateOptions): Promise<Instantiated> {
   if (fixture === 'demo') {
-    return { tables: generateDemoRealm(opts), fixtureNow: DEMO_REALM_EPOCH };
+    const start = opts.epoch ?? opts.now;
+    return { tables: generateDemoRealm({ realmId: opts.realmId, seed: opts.seed, featureLevel: opts.featureLevel, epoch: start }), start };
   }
   const exported = await readExport(fixture);
   const tables = structuredClone(exported.realm);
   const realm = tables.realm.realm;
   tables.realm.realm = { ...realm, id: opts.realmId, fixture, seed: opts.seed, feature_level: opts.featureLevel };
   for (const user of Object.values(tables.users)) user.api_key = deriveApiKey(opts.seed, opts.realmId, user.user_id);
-  return { tables, fixtureNow: exported.now };
+  if (opts.epoch === undefined) return { tables, start: exported.now };
+  shiftRealmTimes(tables, opts.epoch - exported.now);
+  return { tables, start: opts.epoch };
 }
 
 async function readExport(path: string): Promise<RealmExport> {

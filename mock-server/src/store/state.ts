@@ -30,6 +30,12 @@ export interface RealmRow {
   feature_level: number;
   /** Seconds added to the server clock for this realm (control API: set/advance the clock per realm). */
   clock_offset: number;
+  /**
+   * The start time asked for when the realm was made (`--epoch`, `epoch` of POST /__mock/realms): a
+   * reset starts there again. Absent: the realm started at the time it was made (the current time, or
+   * an export's recorded time), and a reset does the same.
+   */
+  epoch?: number;
   /** Unauthenticated register is allowed (spec §5, C21) and web-public channels are readable. */
   enable_spectator_access: boolean;
   /** The server setting WEB_PUBLIC_STREAMS_ENABLED (spec §4.16); per realm so tests can switch it. */

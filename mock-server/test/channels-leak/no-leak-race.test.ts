@@ -6,7 +6,7 @@ import { sendMessage } from '../../src/domain/messages/send.js';
 import { clientView } from '../../src/events/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
-import { generateDemoRealm } from '../../src/fixtures/demo-realm.js';
+import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import { hasMetadataAccess } from './model.js';
@@ -42,7 +42,7 @@ const descriptor = { eventTypes: null, narrow: [], allPublicStreams: true, clien
 async function setUp() {
   const gated = gatedPersistence();
   const store = await Store.open(gated.persistence);
-  await store.replaceRealm('r', generateDemoRealm({ realmId: 'r', seed: 42, featureLevel: 412 }));
+  await store.replaceRealm('r', generateDemoRealm({ realmId: 'r', seed: 42, featureLevel: 412, epoch: DEMO_REALM_EPOCH }));
   const registry = new QueueRegistry(new Clock('frozen', 0));
   store.onCommit((realmId, events, seq) => dispatch(registry, store.realm(realmId), realmId, events, seq));
   const tables = store.realm('r')!;

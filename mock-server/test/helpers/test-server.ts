@@ -1,13 +1,15 @@
 import { FormData, request } from 'undici';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import type { ServerConfig } from '../../src/config/config.js';
+import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
 
 /**
- * An in-process mock server on a free loopback port, in memory, with a frozen clock, plus a tiny HTTP
+ * An in-process mock server on a free loopback port, in memory, with a frozen clock and realms starting
+ * at the fixed DEMO_REALM_EPOCH (so answers and expectations are the same every run), plus a tiny HTTP
  * client that sends what the stock clients send (Basic auth; form, multipart or query parameters).
  */
 export async function startTestServer(options: Partial<ServerConfig> = {}): Promise<MockServer> {
-  return createMockServer({ port: 0, statePath: null, clock: 'frozen', ...options });
+  return createMockServer({ port: 0, statePath: null, clock: 'frozen', epoch: DEMO_REALM_EPOCH, ...options });
 }
 
 export interface Who {

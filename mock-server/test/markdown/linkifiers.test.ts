@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMessage, topicLinks, type MarkdownContext } from '../../src/domain/markdown.js';
-import { checkLinkifier, type LinkifierError } from '../../src/domain/markdown/linkifiers.js';
+import { checkLinkifier, type LinkifierError } from '../../src/domain/markdown/linkifier-patterns.js';
 import type { LinkifierRow } from '../../src/store/state.js';
 import { as, LINKIFIERS, TABLES } from './support.js';
 

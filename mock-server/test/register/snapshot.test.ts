@@ -11,7 +11,7 @@ import type { RealmState, UserRow } from '../../src/store/state.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 
 const NOW = DEMO_REALM_EPOCH;
-const realm = generateDemoRealm({ realmId: 'demo', seed: 42, featureLevel: 412 });
+const realm = generateDemoRealm({ realmId: 'demo', seed: 42, featureLevel: 412, epoch: NOW });
 const users = Object.values(realm.users).sort((a, b) => a.user_id - b.user_id);
 const humans = users.filter((u) => !u.is_bot && u.is_active);
 const owner = humans.find((u) => u.role === 100)!;

@@ -11,7 +11,7 @@ import { tables, type Json } from '../subscriptions/support.js';
 
 export const HOUR = 3600;
 
-/** The realm's time now (a fresh demo realm starts at its fixture's epoch and stands still). */
+/** The realm's time now (in startTestServer a fresh demo realm starts at DEMO_REALM_EPOCH and stands still). */
 export const nowOf = (server: MockServer, realm: string) => (server.control.clock(realm) as { now: number }).now;
 
 export function schedule(server: MockServer, as: Who, form: Record<string, string>, headers?: Record<string, string>): Promise<Reply> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { channelContentAccess, channelMetadataAccess, groupMembers } from '../../src/domain/access.js';
-import { generateDemoRealm } from '../../src/fixtures/demo-realm.js';
+import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';
 import type { ChannelRow, UserRow } from '../../src/store/state.js';
 
-const tables = generateDemoRealm({ realmId: 'access', seed: 42, featureLevel: 412 });
+const tables = generateDemoRealm({ realmId: 'access', seed: 42, featureLevel: 412, epoch: DEMO_REALM_EPOCH });
 const users = Object.values(tables.users);
 const outsider = (channel: ChannelRow): UserRow =>
   users.find((u) => u.role === 400 && !u.is_bot && u.is_active && !tables.subscriptions[`${u.user_id}:${channel.stream_id}`]?.active)!;

@@ -2,7 +2,7 @@ import type { LinkifierRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, insufficientPermission, type ApiError } from '../errors.js';
-import { checkLinkifier, type LinkifierError } from '../markdown/linkifiers.js';
+import { checkLinkifier, type LinkifierError } from '../markdown/linkifier-patterns.js';
 import { mayManageLinkifiers } from '../permissions.js';
 import { emitLinkifiers, linkifierList, orderedLinkifiers } from './present.js';
 
@@ -95,7 +95,7 @@ function existing(tables: Pick<RealmState, 'linkifiers'>, id: number): Linkifier
 
 /**
  * The reference strips both values before validating them (so `"  "` is a blank pattern), then runs
- * its model validation: markdown/linkifiers.ts checkLinkifier gives the first error in the reference's
+ * its model validation: markdown/linkifier-patterns.ts checkLinkifier gives the first error in the reference's
  * order, then a pattern the realm already has (the reference's unique (realm, pattern) constraint;
  * Django's text for it, likely; the spec and the reference notes are silent). `self` is the linkifier
  * being updated, which may keep its own pattern.

@@ -1,15 +1,16 @@
-import { createRequire } from 'node:module';
 import type { StateCore, Token } from 'markdown-it';
-import type { RE2 as RE2Instance } from 're2-wasm';
 import type { LinkifierRow } from '../../store/state.js';
 import { textToken } from './emoji-syntax.js';
 import type { RenderEnv } from './env.js';
-import { expandTemplate, templateVariables } from './url-templates.js';
+import { AFTER, BEFORE, linkifierPrograms, MATCH } from './linkifier-patterns.js';
+import { EngineAborted, type Re2Program } from './re2-engine.js';
+import { expandTemplate } from './url-templates.js';
 
 /**
- * Realm linkifiers (spec §2.11, reference §4.18 and §4.20): patterns in Python regex syntax with named
- * groups `(?P<name>…)`, run by RE2 as on the reference server (`re2-wasm`, loaded on first use), and
- * RFC 6570 URL templates (url-templates.ts).
+ * Realm linkifiers at render time (spec §2.11, reference §4.18 and §4.20): patterns in Python regex
+ * syntax with named groups `(?P<name>…)`, run by RE2 as on the reference server (compiled programs from
+ * linkifier-patterns.ts, which validates them and owns the programs), and RFC 6570 URL templates
+ * (url-templates.ts).
  *
  * Boundary rule (the reference server's): a match counts only where it starts at the beginning of the
  * text or right after whitespace, a no-break space or one of `'"(,:<`, and ends at the end of the text
@@ -22,112 +23,6 @@ import { expandTemplate, templateVariables } from './url-templates.js';
  * linkifier wins, then the earlier match. In messages they apply to text only: never inside code spans,
  * code blocks or existing links. The link is `<a href="URL" title="URL">matched text</a>`.
  */
-
-type RE2Class = new (pattern: string, flags?: string) => RE2Instance;
-let RE2: RE2Class | null = null;
-
-function re2(): RE2Class {
-  RE2 ??= (createRequire(import.meta.url)('re2-wasm') as { RE2: RE2Class }).RE2;
-  return RE2;
-}
-
-/**
- * Longest pattern compiled. The reference server sets no limit, but RE2's WebAssembly build has a fixed
- * heap and aborts (printing to stderr) on very large programs instead of returning RE2's own error, so
- * longer patterns get that error without being compiled. No real linkifier comes near this length.
- */
-export const MAX_PATTERN_LENGTH = 10_000;
-const TOO_LARGE = 'pattern too large - compile failed';
-
-/** RE2's error text for a pattern (`missing ): (foo`), or null when it compiles. */
-function compileError(pattern: string): string | null {
-  if (pattern.length > MAX_PATTERN_LENGTH) return TOO_LARGE;
-  try {
-    new (re2())(pattern, 'u');
-    return null;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (message.includes('(OOM)')) return TOO_LARGE;
-    const at = message.lastIndexOf('/u: ');
-    return at === -1 ? message : message.slice(at + 4);
-  }
-}
-
-/** Named groups of a pattern, `(?P<name>…)` or `(?<name>…)`, skipping escapes and character classes. */
-export function patternGroups(pattern: string): string[] {
-  const names: string[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') {
-      inClass = true;
-      if (pattern[i + 1] === '^') i++;
-      if (pattern[i + 1] === ']') i++;
-    } else if (c === '(') {
-      const m = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(pattern.slice(i, i + 200));
-      if (m) names.push(m[1]!);
-    }
-  }
-  return names;
-}
-
-export interface LinkifierError {
-  /** The field at fault; `__all__` (Django's key for errors of the whole object) for group mismatches. */
-  field: 'pattern' | 'url_template' | '__all__';
-  message: string;
-}
-
-/**
- * Validation of a new or edited linkifier (reference §4.18), in the reference server's order: the
- * pattern (blank, then RE2's verdict), the template (blank, then RFC 6570), then the groups: a template
- * variable missing from the pattern first, then a pattern group missing from the template, each naming
- * the alphabetically first such group. (The reference reports the group errors for the whole object,
- * not a field; they are attributed here to the field that names the missing group's absence.)
- */
-export function checkLinkifier(pattern: string, urlTemplate: string): LinkifierError | null {
-  if (pattern === '') return { field: 'pattern', message: 'This field cannot be blank.' };
-  // The pattern alone, then as the renderer runs it (wrapped in the boundary groups), so a linkifier that
-  // is accepted always applies: a pattern reusing the wrapper's group names, or too large for RE2's
-  // memory once wrapped, is refused here rather than skipped silently at every render.
-  const error = compileError(pattern) ?? compileError(wrappedSource(pattern));
-  if (error !== null) return { field: 'pattern', message: `Bad regular expression: ${error}` };
-  if (urlTemplate === '') return { field: 'url_template', message: 'This field cannot be blank.' };
-  const variables = templateVariables(urlTemplate);
-  if (variables === null) return { field: 'url_template', message: 'Invalid URL template.' };
-  const groups = patternGroups(pattern);
-  const [notInPattern] = variables.filter((v) => !groups.includes(v)).sort();
-  if (notInPattern !== undefined) return { field: '__all__', message: `Group '${notInPattern}' in URL template is not present in linkifier pattern.` };
-  const [notInTemplate] = groups.filter((g) => !variables.includes(g)).sort();
-  if (notInTemplate !== undefined) return { field: '__all__', message: `Group '${notInTemplate}' in linkifier pattern is not present in URL template.` };
-  return null;
-}
-
-const BEFORE = '__tc_before';
-const MATCH = '__tc_match';
-const AFTER = '__tc_after';
-
-function wrappedSource(pattern: string): string {
-  return `(?P<${BEFORE}>^|\\s|\\x{a0}|['"(,:<])(?P<${MATCH}>${pattern})(?P<${AFTER}>$|[^\\pL\\pN])`;
-}
-
-/** Compiled wrapped patterns by source; null for a pattern RE2 refuses (such a linkifier is skipped). */
-const compiled = new Map<string, RE2Instance | null>();
-
-function wrapped(pattern: string): RE2Instance | null {
-  let re = compiled.get(pattern);
-  if (re === undefined) {
-    if (compiled.size > 1000) compiled.clear();
-    try {
-      re = new (re2())(wrappedSource(pattern), 'gu');
-    } catch {
-      re = null;
-    }
-    compiled.set(pattern, re);
-  }
-  return re;
-}
 
 interface Match {
   start: number;
@@ -162,13 +57,13 @@ interface Found {
  * character of left context is passed along so that RE2's `^` (the start of the text) cannot match at
  * the start of a window.
  */
-function search(re: RE2Instance, text: string, from: number, to: number): Found | null {
+function search(re: Re2Program, text: string, from: number, to: number): Found | null {
   const context = from === 0 ? 0 : from - (from >= 2 && isLowSurrogate(text.charCodeAt(from - 1)) ? 2 : 1);
   const window = text.slice(context, to);
-  re.lastIndex = from === 0 ? 0 : 1;
-  const m = re.exec(window);
+  // Start after the one code point of context.
+  const m = re.exec(window, from === 0 ? 0 : 1);
   if (!m) return null;
-  const groups = m.groups ?? {};
+  const groups = m.groups;
   const matchStart = context + unitIndex(window, m.index);
   const bodyStart = matchStart + (groups[BEFORE] ?? '').length;
   const body = groups[MATCH] ?? '';
@@ -187,10 +82,25 @@ const EXACT_LIMIT = 2000;
 const WINDOW = 64;
 const MARGIN = 24;
 
-/** Matches of one linkifier in `text`, positions in UTF-16 units. */
+/**
+ * Matches of one linkifier in `text`, positions in UTF-16 units. If RE2's heap runs out mid-search the
+ * engine is replaced (re2-engine.ts) and the search runs once more on a fresh program; a second failure
+ * skips the linkifier for this text rather than failing the request.
+ */
 function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
-  const re = wrapped(linkifier.pattern);
-  if (!re) return [];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const re = linkifierPrograms.program(linkifier.pattern);
+    if (!re) return [];
+    try {
+      return searchAll(re, linkifier, text);
+    } catch (error) {
+      if (!(error instanceof EngineAborted)) throw error;
+    }
+  }
+  return [];
+}
+
+function searchAll(re: Re2Program, linkifier: LinkifierRow, text: string): Match[] {
   const out: Match[] = [];
   const urls = new Map<string, string>();
   let from = 0;

@@ -1,0 +1,108 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { listenProblem } from '../common.js';
+import { main } from '../teamchat.js';
+
+/**
+ * One behaviour for every `teamchat` command (issue 15): usage errors are one line and a hint with exit
+ * code 2, listing the valid values; listen errors say what to do; a closed pipe ends the output quietly.
+ */
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } });
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+describe('usage errors', () => {
+  it.each([
+    [['serve', '--port', '99999'], "teamchat serve: option '--port <n>' argument '99999' is invalid. A port is a whole number from 0 to 65535 (0: any free port).", 'teamchat serve'],
+    [['serve', '--port', 'http'], 'A port is a whole number from 0 to 65535', 'teamchat serve'],
+    [['serve', '--fixture', 'nope'], "teamchat serve: option '--fixture <demo|FILE>' argument 'nope' is invalid. No file nope: pass demo or the path of a realm export file.", 'teamchat serve'],
+    [['serve', '--fixture', 'fixtures'], 'fixtures is not a file: pass demo or the path of a realm export file.', 'teamchat serve'],
+    [['serve', '--clock', 'fast'], "teamchat serve: option '--clock <system|frozen>' argument 'fast' is invalid. Allowed choices are system, frozen.", 'teamchat serve'],
+    [['serve', '--durability', 'maybe'], "option '--durability <fsync|write>' argument 'maybe' is invalid. Allowed choices are fsync, write.", 'teamchat serve'],
+    [['serve', '--seed', 'x'], 'The seed must be an integer.', 'teamchat serve'],
+    [['serve', '--frobnicate'], "teamchat serve: unknown option '--frobnicate'", 'teamchat serve'],
+    [['conform', '--workers', 'x', '--reporter', 'console'], "teamchat conform: option '--workers <n>' argument 'x' is invalid. Must be a positive integer.", 'teamchat conform'],
+    [['nope'], "teamchat: unknown command 'nope'", 'teamchat'],
+  ])('%j: exit 2, the problem and a one-line hint, no help dump', async (argv, problem, name) => {
+    const { code, out, err } = await run(argv);
+    expect(code).toBe(2);
+    expect(err).toContain(problem);
+    expect(err.trim().split('\n')).toEqual([expect.stringContaining(problem), `(${name} --help lists the options)`]);
+    expect(err + out).not.toContain('Usage:');
+  });
+
+  it('no command at all: one line naming the commands', async () => {
+    const { code, err } = await run([]);
+    expect(code).toBe(2);
+    expect(err).toBe('teamchat: name a command: serve|conform (teamchat --help describes them)\n');
+  });
+
+  it('the help lists the commands, and each command its valid values', async () => {
+    const top = await run(['--help']);
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/serve\s+run the stateful mock server/);
+    expect(top.out).toMatch(/conform\s+run the conformance suite/);
+    const serve = await run(['serve', '--help']);
+    expect(serve.code).toBe(0);
+    expect(serve.out).toContain('--fixture <demo|FILE>');
+    expect(serve.out).toContain('--clock <system|frozen>');
+    expect(serve.out).toContain('--durability <fsync|write>');
+  });
+});
+
+describe('listen problems', () => {
+  it.each([
+    [{ code: 'EADDRINUSE' }, 9991, 'port 9991 is in use: stop the other server or pass --port N (--port 0 picks a free one)'],
+    [{ code: 'EACCES' }, 80, 'no permission to listen on port 80 (ports below 1024 need administrator rights): pass --port N with N from 1024 to 65535'],
+    [{ code: 'EADDRNOTAVAIL' }, 9991, '10.9.9.9 is not an address of this machine: pass --host 127.0.0.1 (or --host 0.0.0.0 for every interface)'],
+    [{ code: 'EMFILE' }, 9991, null],
+  ])('%j says what to do', (error, port, expected) => {
+    expect(listenProblem(error, '10.9.9.9', port)).toBe(expected);
+  });
+
+  it('teamchat serve on a port in use: exit 2 and one line saying what to do', { timeout: 60_000 }, async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const dir = await mkdtemp(`${tmpdir()}/teamchat-cli-`);
+    try {
+      const child = spawnSync(process.execPath, ['bin/teamchat.js', 'serve', '--in-memory', '--port', String(port), '--zuliprc-dir', dir], { encoding: 'utf8', timeout: 55_000 });
+      expect(child.status).toBe(2);
+      expect(child.stderr).toBe(`teamchat serve: port ${port} is in use: stop the other server or pass --port N (--port 0 picks a free one)\n`);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the process', () => {
+  /** Runs bin/teamchat.js with its stdout closed before it writes anything (what `| head -0` does). */
+  function closedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, ['bin/teamchat.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
+  }
+
+  it.each(['conform --help', 'serve --help', '--help'])('teamchat %s into a closed pipe: no stack trace, exit 0', async (line) => {
+    expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('npm run teamchat dispatches like bin/teamchat.js', () => {
+    const conform = spawnSync('npm', ['run', '--silent', 'teamchat', '--', 'conform', '--help'], { encoding: 'utf8' });
+    expect(conform.status).toBe(0);
+    expect(conform.stdout).toContain('Usage: teamchat conform [options]');
+    const bad = spawnSync('npm', ['run', '--silent', 'teamchat', '--', 'serve', '--clock', 'x'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('Allowed choices are system, frozen.');
+  });
+});
