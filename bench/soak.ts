@@ -70,6 +70,7 @@ export async function soak(argv: string[]): Promise<void> {
   const rows: Row[] = [];
   let warm: { rss: number; heapUsed: number };
   let end: { rss: number; heapUsed: number };
+  let fuzzStatuses = '';
   try {
     const generator = await FuzzGenerator.create(plan.seed);
     const suite = { catalogue: await loadCatalogue(), schemas: await ResponseSchemas.load() };
@@ -96,7 +97,12 @@ export async function soak(argv: string[]): Promise<void> {
     const runs = (n: number) => async (out: Outcome) => {
       for (let i = 0; i < n; i++) addOutcome(out, await conformanceRun(server.url, suite, plan.workers, i + 1));
     };
-    const fuzz = (n: number) => async (out: Outcome) => addOutcome(out, await fuzzRun(server.url, generator, n));
+    const statuses: Record<number, number> = {};
+    const fuzz = (n: number) => async (out: Outcome) => {
+      const run = await fuzzRun(server.url, generator, n);
+      addOutcome(out, run);
+      for (const [status, k] of Object.entries(run.statuses)) statuses[Number(status)] = (statuses[Number(status)] ?? 0) + k;
+    };
 
     // Warm-up: every kind of work once or a little, so the baseline holds the JIT, caches and pools.
     await phase('warm-up', `10 realms, 10 linkifiers, 1 run, 500 requests`, async (out) => {
@@ -109,7 +115,9 @@ export async function soak(argv: string[]): Promise<void> {
     await phase('realm create/delete', `${plan.realms} cycles`, realms(plan.realms));
     await phase('linkifier create/update/delete + renders', `${plan.linkifiers} cycles`, linkifiers(plan.linkifiers));
     await phase('conformance runs', `${plan.runs} runs × ${SCENARIOS.length} scenarios`, runs(plan.runs));
+    for (const key of Object.keys(statuses)) delete statuses[Number(key)];
     await phase('fuzzed requests', `${plan.requests} requests, seed ${plan.seed}`, fuzz(plan.requests));
+    fuzzStatuses = Object.entries(statuses).map(([status, k]) => `${status}: ${k}`).join(', ');
     await deleteRealm(server.url, linkRealm.realmId, setup);
     rows.push({ phase: 'set-up (the linkifier realm)', operations: '1 realm', outcome: setup, seconds: 0 });
     end = await serverMemory(server.url);
@@ -119,6 +127,8 @@ export async function soak(argv: string[]): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
   report(rows, warm, end, stderr, (performance.now() - began) / 1000);
+  // Proof that the fuzz reached the operations rather than stopping at authentication or routing.
+  console.log(`\nFuzzed requests by answer status: ${fuzzStatuses}`);
 }
 
 /** One whole conformance run, as `teamchat conform` runs it (all scenarios, its isolated realms). */
