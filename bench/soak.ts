@@ -95,7 +95,11 @@ export async function soak(argv: string[]): Promise<void> {
       for (let i = 0; i < n; i++) addOutcome(out, await linkifierCycle(server.url, admin, ++linkifier));
     };
     const runs = (n: number) => async (out: Outcome) => {
-      for (let i = 0; i < n; i++) addOutcome(out, await conformanceRun(server.url, suite, plan.workers, i + 1));
+      for (let i = 0; i < n; i++) {
+        addOutcome(out, await conformanceRun(server.url, suite, plan.workers, i + 1));
+        // The longest phase (about half a minute a run on a busy 2-core machine): show it moving.
+        if ((i + 1) % 10 === 0) console.error(`soak: ${i + 1} of ${n} conformance runs (${((performance.now() - began) / 1000).toFixed(0)} s)`);
+      }
     };
     const statuses: Record<number, number> = {};
     const fuzz = (n: number) => async (out: Outcome) => {
