@@ -1,4 +1,5 @@
 import type { Scenario } from '../src/dsl.js';
+import { BLIND_SPOTS } from './blind-spots/index.js';
 import { CONVENTIONS } from './conventions/index.js';
 import { COVERAGE } from './coverage/index.js';
 import { ERRORS } from './errors/index.js';
@@ -7,4 +8,4 @@ import { PERMISSIONS } from './permissions/index.js';
 import { TOPICS } from './topics/index.js';
 
 /** Every scenario of the suite, by area (one index per area folder). */
-export const SCENARIOS: Scenario<any, any>[] = [...CONVENTIONS, ...PERMISSIONS, ...TOPICS, ...EVENTS, ...ERRORS, ...COVERAGE]; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const SCENARIOS: Scenario<any, any>[] = [...CONVENTIONS, ...PERMISSIONS, ...TOPICS, ...EVENTS, ...ERRORS, ...COVERAGE, ...BLIND_SPOTS]; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -7,6 +7,7 @@ import type { RuleDef, RunResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import { ConsoleReporter, FILE_REPORTERS, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
 import { runScenarios, selectScenarios } from './runner.js';
+import { randomSeed } from './schedule.js';
 import { notStartedRun, NOT_RUN_UNREACHABLE } from './stopped.js';
 import { Target } from './target.js';
 import { loadWorld } from './world.js';
@@ -35,12 +36,15 @@ export interface CliDeps {
 interface Options {
   target?: string;
   world?: string;
+  controlToken?: string;
   grep?: RegExp;
   tags?: string[];
   rules?: string[];
   workers: number;
   slow?: boolean;
   allowDestructive?: boolean;
+  shuffle?: boolean;
+  seed?: number;
   reporter: ReporterName[];
   reportDir: string;
 }
@@ -58,12 +62,15 @@ function program(out: Output, err: Output): Command {
     .description('run the conformance suite against a Team Chat server')
     .addOption(new Option('--target <url>', 'base URL of the server (default: the world file base_url)').argParser(parseUrl))
     .option('--world <file>', "world file describing the target (default: the mock's demo realm, or fixtures/world.demo.json)")
+    .addOption(new Option('--control-token <token>', "token of the mock's control API, when it has one (teamchat serve --control-token)").env('TEAMCHAT_CONTROL_TOKEN'))
     .option('--grep <regex>', 'only scenarios whose ID or title matches', parseRegex)
     .option('--tags <list>', 'only scenarios with one of these tags or areas (comma-separated)', list)
     .option('--rules <list>', 'only scenarios checking these rules or rule prefixes (comma-separated, e.g. R4.8,R7-1)', list)
     .option('--workers <n>', 'scenarios run in parallel', parseWorkers, 4)
     .option('--slow', 'run scenarios that wait in real time (servers without the control API)')
     .option('--allow-destructive', 'run destructive scenarios against a real server')
+    .option('--shuffle', 'run the scenarios in a random order (the seed is printed and recorded in the reports)')
+    .option('--seed <n>', 'the order of --shuffle, to repeat a run (implies --shuffle)', parseSeed)
     .addOption(new Option('--reporter <list>', `reporters, comma-separated: ${REPORTER_NAMES.join(', ')}`).argParser(parseReporters).default([...REPORTER_NAMES], REPORTER_NAMES.join(',')))
     .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
     .addHelpText('after', '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start or the target stopped answering.');
@@ -113,6 +120,11 @@ function parseRegex(text: string): RegExp {
 
 function parseWorkers(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('Must be a positive integer.');
+  return Number(text);
+}
+
+function parseSeed(text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new InvalidArgumentError('Must be a non-negative integer.');
   return Number(text);
 }
 
@@ -180,13 +192,15 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
       throw new StartError(`cannot create the report directory ${reportDir}: ${e.message}`);
     });
   }
-  const target = await Target.connect(url, opts.world);
+  const target = await Target.connect(url, opts.world, opts.controlToken || undefined);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
   return { target, scenarios, catalogue, schemas };
 }
 
 async function execute(opts: Options, plan: Plan, out: Output, err: Output): Promise<number> {
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
+  const seed = opts.seed ?? (opts.shuffle ? randomSeed() : undefined);
+  if (seed !== undefined && consoleReporter) out.write(`shuffled with seed ${seed} (repeat this order with --seed ${seed})\n`);
   consoleReporter?.start({ target: plan.target.baseUrl, featureLevel: plan.target.featureLevel, targetKind: plan.target.control ? 'mock' : 'server', scenarios: plan.scenarios.length, workers: opts.workers });
   const run = await runScenarios({
     target: plan.target,
@@ -196,6 +210,7 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
     workers: opts.workers,
     slow: opts.slow === true,
     allowDestructive: opts.allowDestructive === true,
+    ...(seed === undefined ? {} : { seed }),
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),
   });
   consoleReporter?.end(run);

@@ -26,6 +26,9 @@ export class Actor {
 
 export class SetupError extends Error {}
 
+/** Numbers names across every scenario of the process: two scenarios using one label must not collide. */
+let uniqueSequence = 0;
+
 export interface ContextEnv {
   client: ApiClient;
   world: World;
@@ -41,7 +44,6 @@ export interface ContextEnv {
 export class ScenarioContext {
   readonly checks: Check[] = [];
   #cleanups: (() => Promise<unknown>)[] = [];
-  #counter = 0;
 
   constructor(private readonly env: ContextEnv) {}
 
@@ -78,10 +80,10 @@ export class ScenarioContext {
     return ch;
   }
 
-  /** A name no other run uses (real servers keep what scenarios create; the prefix marks it). */
+  /** A name no other run or scenario uses (real servers keep what scenarios create; the run prefix marks it). */
   unique(label: string): string {
-    this.#counter += 1;
-    return `${this.env.runPrefix} ${label} ${this.#counter}`;
+    uniqueSequence += 1;
+    return `${this.env.runPrefix} ${label} ${uniqueSequence}`;
   }
 
   /** Runs after the scenario, pass or fail (cleaning up on real servers). */

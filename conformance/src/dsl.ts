@@ -40,6 +40,13 @@ export interface Scenario<G = unknown, W = Reply> {
    * level, so they must not change realm-wide state either (mark them isolated if they do).
    */
   isolated?: boolean;
+  /**
+   * Changes a fixture of the world that other scenarios read (a world channel's settings, who is subscribed
+   * to it) and puts it back: it runs alone, never beside another scenario, and the runner checks that the
+   * fixtures are as before afterwards (restoring what it left, else an error). Against a target without the
+   * control API, `isolated` and `destructive` scenarios are treated the same way.
+   */
+  serial?: boolean;
   /** Waits in real time (minutes): only with --slow. */
   slow?: boolean;
   given?(ctx: ScenarioContext): Promise<G> | G;

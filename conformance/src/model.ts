@@ -71,6 +71,8 @@ export interface RunResult {
   targetKind: 'mock' | 'server';
   startedAt: string;
   ms: number;
+  /** The --shuffle seed the scenarios were ordered by (absent: the catalogue's order); repeat a run with --seed. */
+  seed?: number;
   scenarios: ScenarioResult[];
   rules: RuleCoverage[];
   totals: Record<ScenarioStatus, number>;

@@ -3,8 +3,10 @@ import { ambientChecks } from './checks/ambient.js';
 import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, type Scenario } from './dsl.js';
+import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
+import { Gate, runsAlone, shuffled } from './schedule.js';
 import { isTransportError, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
@@ -16,6 +18,8 @@ export interface RunOptions {
   workers: number;
   slow: boolean;
   allowDestructive: boolean;
+  /** Runs the scenarios in the order this seed gives (--shuffle), recorded in the result. */
+  seed?: number;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
 }
 
@@ -33,8 +37,10 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const started = performance.now();
   const prefix = `tc-${randomBytes(3).toString('hex')}`;
-  const results: ScenarioResult[] = new Array(opts.scenarios.length);
+  const order = opts.seed === undefined ? opts.scenarios : await shuffled(opts.scenarios, opts.seed);
+  const results: ScenarioResult[] = new Array(order.length);
   const shared = new SharedRealms(opts.target);
+  const gate = new Gate();
   const reach = new Reachability(opts.target.baseUrl);
   const since = () => Math.round(performance.now() - started);
   let next = 0;
@@ -43,9 +49,9 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     // A target that went away ends the run: the scenarios left are marked not run below.
     while (!reach.stop) {
       const i = next++;
-      if (i >= opts.scenarios.length) return;
-      results[i] = await runOne(opts, opts.scenarios[i]!, prefix, shared, reach, since());
-      opts.onScenarioEnd?.(results[i]!, ++done, opts.scenarios.length);
+      if (i >= order.length) return;
+      results[i] = await runOne(opts, order[i]!, prefix, shared, reach, gate, since);
+      opts.onScenarioEnd?.(results[i]!, ++done, order.length);
     }
   };
   try {
@@ -53,7 +59,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
-  opts.scenarios.forEach((s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }));
+  order.forEach((s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }));
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
@@ -62,6 +68,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     targetKind: opts.target.control ? 'mock' : 'server',
     startedAt: startedAt.toISOString(),
     ms: Math.round(performance.now() - started),
+    ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
@@ -122,12 +129,16 @@ class SharedRealms {
 
 const baseOf = (s: Scenario<unknown, unknown>) => ({ id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] });
 
-async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms, reach: Reachability, at: number): Promise<ScenarioResult> {
-  const started = performance.now();
+async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms, reach: Reachability, gate: Gate, since: () => number): Promise<ScenarioResult> {
   const base = baseOf(s);
   const skip = skipReason(opts, s);
-  if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], at, ms: 0 };
+  if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], at: since(), ms: 0 };
+  // Its start is when the gate lets it in, so that area times stay wall-clock spans.
+  return gate.run(runsAlone(s, opts.target.control), () => runAdmitted(opts, s, base, prefix, shared, reach, since()));
+}
 
+async function runAdmitted(opts: RunOptions, s: Scenario<unknown, unknown>, base: ReturnType<typeof baseOf>, prefix: string, shared: SharedRealms, reach: Reachability, at: number): Promise<ScenarioResult> {
+  const started = performance.now();
   const exchanges: Exchange[] = [];
   const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
   let realm: IsolatedRealm | null = null;
@@ -135,12 +146,15 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   let status: ScenarioStatus = 'passed';
   let reason: string | undefined;
   let ctx: ScenarioContext | null = null;
+  // The world's fixtures before a scenario that may change them in the world everyone shares (see dsl.ts `serial`).
+  let fixtures: FixtureState | null = null;
   let gone = false;
   try {
     ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
     const level = realmLevel(s);
     if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level));
     else if (opts.target.control && level !== undefined) realm = await phase('given', () => shared.get(level));
+    if (!ownRealm && runsAlone(s, opts.target.control)) fixtures = await phase('given', () => readFixtures(opts.target.baseUrl, realm?.world ?? opts.target.world));
     ctx = new ScenarioContext({
       client,
       world: realm?.world ?? opts.target.world,
@@ -170,6 +184,16 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   }
   // Cut short by the target going away: not a verdict on the scenario's rules.
   if (gone) return { ...base, status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges, at, ms: Math.round(performance.now() - started) };
+  if (fixtures) {
+    // Whatever the scenario left changed is put back, so that no other scenario depends on this one.
+    const world = realm?.world ?? opts.target.world;
+    const left = await restoreFixtures(opts.target.baseUrl, world, fixtures).catch((e: Error) => [`could not read them back: ${e.message}`]);
+    if (left.length > 0) {
+      const note = `left the world's shared fixtures changed and could not put them back: ${left.join('; ')}`;
+      if (status === 'failed') reason = `${reason}; ${note}`;
+      else [status, reason] = ['error', note];
+    }
+  }
   const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
   if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
   if (status === 'passed' && !checks.some((c) => c.ok)) {

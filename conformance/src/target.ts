@@ -22,52 +22,72 @@ export class Target {
     readonly world: World,
     readonly featureLevel: number,
     readonly control: boolean,
+    /** Bearer token of the mock's control API, when it has one (`teamchat serve --control-token`). */
+    private readonly controlToken?: string,
   ) {}
 
-  static async connect(baseUrl: string, worldPath?: string): Promise<Target> {
+  static async connect(baseUrl: string, worldPath?: string, controlToken?: string): Promise<Target> {
     const base = baseUrl.replace(/\/+$/, '');
-    const control = await hasControlApi(base);
+    const control = await hasControlApi(base, controlToken);
     let world: World;
     if (worldPath) world = await loadWorld(worldPath);
-    else if (control) world = await validateWorld(await controlJson(base, 'GET', '/__mock/realms/demo/world').then((r) => r.world), `${base}/__mock/realms/demo/world`);
-    else world = await loadWorld(DEMO_WORLD_PATH);
+    else if (control) {
+      const path = '/__mock/realms/demo/world';
+      world = await validateWorld(await controlJson(base, 'GET', path, controlToken).then((r) => r.world), `${base}${path}`);
+    } else world = await loadWorld(DEMO_WORLD_PATH);
     const level = await readFeatureLevel(base, world, worldPath);
-    return new Target(base, world, level, control);
+    return new Target(base, world, level, control, controlToken);
   }
 
   /** A fresh realm from the demo fixture at a feature level (control API only). */
   async createRealm(featureLevel?: number): Promise<IsolatedRealm> {
-    const body = await controlJson(this.baseUrl, 'POST', '/__mock/realms', featureLevel === undefined ? {} : { feature_level: featureLevel });
+    const body = await controlJson(this.baseUrl, 'POST', '/__mock/realms', this.controlToken, featureLevel === undefined ? {} : { feature_level: featureLevel });
     const world = await validateWorld(body.world, 'control API realm');
     return { realmId: body.realm_id as string, world, featureLevel: body.feature_level as number };
   }
 
   async deleteRealm(realmId: string): Promise<void> {
-    await controlJson(this.baseUrl, 'DELETE', `/__mock/realms/${encodeURIComponent(realmId)}`);
+    await controlJson(this.baseUrl, 'DELETE', `/__mock/realms/${encodeURIComponent(realmId)}`, this.controlToken);
   }
 
   /** Moves a realm's clock; due timers (heartbeats, queue expiry, deliveries) fire before this answers. */
   async advanceClock(realmId: string, seconds: number): Promise<void> {
-    await controlJson(this.baseUrl, 'POST', `/__mock/realms/${encodeURIComponent(realmId)}/clock/advance`, { seconds });
+    await controlJson(this.baseUrl, 'POST', `/__mock/realms/${encodeURIComponent(realmId)}/clock/advance`, this.controlToken, { seconds });
   }
 }
 
-async function hasControlApi(base: string): Promise<boolean> {
+/**
+ * Whether the target offers the mock's control API. A mock listening beyond loopback guards it with a
+ * token (401 without the right one): that is a setup mistake to name, not a server without control.
+ */
+async function hasControlApi(base: string, token: string | undefined): Promise<boolean> {
+  let status: number;
+  let text: string;
   try {
-    const res = await request(`${base}/__mock/`, { method: 'GET', headersTimeout: 10_000 });
-    const text = await res.body.text();
-    return res.statusCode === 200 && text.trimStart().startsWith('{');
+    const res = await request(`${base}/__mock/`, { method: 'GET', headers: bearer(token), headersTimeout: 10_000 });
+    status = res.statusCode;
+    text = await res.body.text();
   } catch (e) {
     throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
   }
+  if (status === 401 && text.includes('control token')) {
+    throw new TargetError(
+      token
+        ? `the target's control API refused the control token given (--control-token or TEAMCHAT_CONTROL_TOKEN)`
+        : `the target's control API needs its token: pass --control-token <token> or set TEAMCHAT_CONTROL_TOKEN`,
+    );
+  }
+  return status === 200 && text.trimStart().startsWith('{');
 }
 
-async function controlJson(base: string, method: string, path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+
+async function controlJson(base: string, method: string, path: string, token: string | undefined, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
   let res;
   try {
     res = await request(base + path, {
       method: method as 'GET',
-      headers: body ? { 'content-type': 'application/json' } : {},
+      headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       // Clock moves answer once due deliveries are durable; a hung control API must not stall the run.
       headersTimeout: 60_000,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +6,12 @@ import { AMBIENT_RULES } from '../src/checks/ambient.js';
 import { compareSections, loadCatalogue, parseCatalogue, RULE_AREAS, RULE_ID, sectionTitle, SPEC_SECTIONS } from '../src/catalogue.js';
 import type { RuleDef } from '../src/model.js';
 
-// CI checks the shared folder out beside the repository.
+// The spec is not part of this repository: CI (and the developers' machines) have the shared folder beside
+// it. In a plain clone the checks against the spec text are skipped, and the run says so once.
 const SPEC_PATH = path.resolve(fileURLToPath(new URL('../../../shared/spec/team-chat-api.md', import.meta.url)));
+const SPEC_FOUND = existsSync(SPEC_PATH);
+if (!SPEC_FOUND) console.warn(`catalogue.test.ts: ${SPEC_PATH} not found; the catalogue's sentences were NOT checked against the spec.`);
+const itWithSpec = it.skipIf(!SPEC_FOUND);
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -65,7 +69,7 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
   let spec: ReturnType<typeof readSpec>;
   beforeAll(async () => {
     rules = await loadCatalogue();
-    spec = readSpec();
+    if (SPEC_FOUND) spec = readSpec();
   });
 
   it('covers the spec broadly (every normative statement is a few hundred rules)', () => {
@@ -90,11 +94,11 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
     expect(order).toEqual([...order].sort(compareSections));
   });
 
-  it('only names sections the spec has', () => {
+  itWithSpec('only names sections the spec has', () => {
     for (const r of rules) expect(spec.headings.has(r.section), `${r.id}: section ${r.section}`).toBe(true);
   });
 
-  it('quotes every text verbatim from the spec, inside its own section', () => {
+  itWithSpec('quotes every text verbatim from the spec, inside its own section', () => {
     const missing: string[] = [];
     for (const r of rules) {
       const found = locate(r.text, spec.lines.filter((l) => l.section === r.section));
@@ -103,7 +107,7 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
     expect(missing).toEqual([]);
   });
 
-  it('keeps document order within each section (§7 puts R7-1 and R7-2 first on purpose)', () => {
+  itWithSpec('keeps document order within each section (§7 puts R7-1 and R7-2 first on purpose)', () => {
     const out: string[] = [];
     const sections = new Set(rules.map((r) => r.section));
     for (const section of sections) {
@@ -166,7 +170,7 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
 });
 
 describe('sectionTitle', () => {
-  it('gives the spec heading of every numbered section, and knows no other section', () => {
+  itWithSpec('gives the spec heading of every numbered section, and knows no other section', () => {
     const { headings } = readSpec();
     expect([...SPEC_SECTIONS]).toEqual([...headings.keys()]);
     for (const [section, title] of headings) expect(sectionTitle(section), section).toBe(title);

@@ -147,6 +147,22 @@ describe('teamchat conform', () => {
     expect(out.join('')).not.toContain('Scenarios:');
   });
 
+  it('--shuffle orders the run by a seed it prints and records; --seed repeats that order', async () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({ ...passing, id: `fake/ok-${i}` }));
+    const ids = async () => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).scenarios.map((s: { id: string }) => s.id) as string[];
+    expect(await conform(['--target', url, '--shuffle', '--reporter', 'console,json,junit,html'], deps(many))).toBe(0);
+    const seed = Number(/shuffled with seed (\d+)/.exec(out.join(''))?.[1]);
+    expect(Number.isInteger(seed)).toBe(true);
+    expect(out.join('')).toContain(`repeat it with --seed ${seed}`);
+    expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).seed).toBe(seed);
+    expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="shuffle_seed" value="${seed}"/>`);
+    expect(await readFile(join(dir, 'conformance.html'), 'utf8')).toContain(`data-seed="${seed}"`);
+    const first = await ids();
+    expect(await conform(['--target', url, '--seed', String(seed), '--reporter', 'json'], deps(many))).toBe(0);
+    expect(await ids()).toEqual(first);
+    expect(await conform(['--target', url, '--seed', '-1'], deps(many))).toBe(2);
+  });
+
   it('exits 2 when the target cannot be reached, and still writes the reports with the reason', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

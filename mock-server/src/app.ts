@@ -1,16 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
-import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
+import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
-import { pathNotFound } from './domain/errors.js';
+import { headersTooLarge, malformedHttpRequest, pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
@@ -38,6 +38,8 @@ export interface MockServer {
 
 export async function createMockServer(options: Partial<ServerConfig> = {}): Promise<MockServer> {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...options };
+  const exposure = controlExposure(config);
+  if (exposure) throw new Error(exposure);
   const persistence = config.statePath === null ? memoryPersistence() : await openFile(config);
   const store = await Store.open(persistence);
   const clock = new Clock(config.clock, config.clockStart);
@@ -50,7 +52,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     store,
     clock,
     keys: new ApiKeyIndex(store),
-    queues: new QueueRegistry(clock),
+    queues: new QueueRegistry(clock, config.maxQueuesPerUser),
     scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath),
     baseUrl: `http://${config.host}:${config.port}`,
@@ -103,7 +105,7 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
     next();
   });
   app.use('/api/v1', bodyParser(), methodOverride, apiRouter(context, routes));
-  if (context.config.control) app.use('/__mock', controlRouter(control));
+  if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) => sendJson(res, 200, { result: 'success', msg: '', name: 'teamchat-kit mock server', api: '/api/v1', control: context.config.control ? '/__mock' : null }));
   app.use((_req, _res, next) => next(pathNotFound()));
   app.use(errorHandler);
@@ -171,9 +173,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const msg = tooLarge ? `Request headers are too large (limit: ${MAX_HEADER_BYTES} bytes).` : 'Malformed HTTP request.';
-  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(MAX_HEADER_BYTES) : malformedHttpRequest();
+  const body = JSON.stringify(answer.body());
+  const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

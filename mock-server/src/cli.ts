@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT_USAGE, isEntryPoint, listenProblem, parseArgs, parseInteger as integer, parsePort, processIo, runAsProcess, usageConventions, type Io } from '../../cli/common.js';
+import { EXIT_USAGE, isEntryPoint, listenProblem, parseArgs, parseCount, parseInteger as integer, parsePort, processIo, runAsProcess, usageConventions, type Io } from '../../cli/common.js';
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
@@ -44,6 +44,11 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
   .option('--feature-level <n>', `feature level of the default realm (default: as stored, else ${CURRENT_FEATURE_LEVEL})`, integer('feature level'))
   .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
   .option('--no-control', 'switch off the /__mock/ control API')
+  .addOption(
+    new Option('--control-token <token>', 'bearer token the control API requires (needed when --host is not loopback)').env('TEAMCHAT_CONTROL_TOKEN'),
+  )
+  .option('--max-realms <n>', 'live realms at most', parseCount('maximum number of realms'), DEFAULT_CONFIG.maxRealms)
+  .option('--max-queues-per-user <n>', 'live event queues per user at most', parseCount('maximum number of queues per user'), DEFAULT_CONFIG.maxQueuesPerUser)
   .addOption(new Option('--clock <system|frozen>', 'system: time flows; frozen: time moves only when advanced').choices(['system', 'frozen']).default('system'))
   .option('--epoch <unix seconds>', 'start time of new realms (default: the current time)', integer('epoch'))
   .addOption(new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'))
@@ -58,6 +63,9 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       featureLevel: opts.featureLevel,
       reset: opts.reset,
       control: opts.control,
+      controlToken: opts.controlToken || undefined,
+      maxRealms: opts.maxRealms,
+      maxQueuesPerUser: opts.maxQueuesPerUser,
       clock: opts.clock,
       epoch: opts.epoch,
       durability: opts.durability,
@@ -97,7 +105,8 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
   console.log(`teamchat-kit mock server listening on ${server.url}`);
   console.log(`state: ${server.context.store.description}; realm '${realmId}' (${summary.fixture}, seed ${summary.seed}), feature level ${summary.feature_level}`);
-  if (server.context.config.control) console.log(`control API: ${server.url}/__mock/`);
+  const { control, controlToken } = server.context.config;
+  if (control) console.log(`control API: ${server.url}/__mock/${controlToken ? ' (Authorization: Bearer <the control token>)' : ''}`);
   console.log('');
   console.log(line(['role', 'email', 'api key', 'user id']));
   for (const row of rows) console.log(line(row));

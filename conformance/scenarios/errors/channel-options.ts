@@ -2,6 +2,7 @@ import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
+import { retentionParam } from '../shared.js';
 import { asArray, snapshot } from './support.js';
 
 /**
@@ -28,7 +29,7 @@ async function restoreChannelLater(ctx: ScenarioContext, wasDefault: boolean): P
   const c = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams'), 'list channels').body.streams).find((s) => s.stream_id === id);
   if (!c) throw new SetupError('the administrator does not see public_2');
   const admin = ctx.as('administrator');
-  const retention = c.message_retention_days === null ? 'realm_default' : c.message_retention_days === -1 ? 'unlimited' : (c.message_retention_days as number);
+  const retention = retentionParam(c.message_retention_days);
   const restore: Record<string, unknown>[] = [
     { is_private: c.invite_only, history_public_to_subscribers: c.history_public_to_subscribers },
     { is_default_stream: wasDefault },

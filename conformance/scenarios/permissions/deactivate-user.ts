@@ -1,5 +1,6 @@
 import { scenario, scenarios } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
+import { ownUser } from '../shared.js';
 import { assumeOnlyOwner, readUser } from './support.js';
 
 /**
@@ -31,12 +32,14 @@ const byAdministrator = scenario({
   id: 'permissions/deactivate-user-by-administrator',
   title: 'an organization administrator deactivates a member',
   rules: ['R4.17-1'],
-  requires: { roles: ['administrator', 'member_3'] },
+  requires: { roles: ['administrator', 'owner'] },
+  // Creates and deactivates a user of its own: a real server keeps the account.
   destructive: true,
-  when: (ctx) => ctx.as('administrator').delete(`/api/v1/users/${ctx.user('member_3').user_id}`),
-  async then(ctx, res) {
+  given: (ctx) => ownUser(ctx, 'deactivated member'),
+  when: (ctx, user) => ctx.as('administrator').delete(`/api/v1/users/${user.user_id}`),
+  async then(ctx, res, user) {
     ctx.expectSuccess('R4.17-1', res);
-    ctx.expectEqual('R4.17-1', (await readUser(ctx, ctx.user('member_3').user_id)).is_active, false, "member_3's is_active");
+    ctx.expectEqual('R4.17-1', (await readUser(ctx, user.user_id)).is_active, false, "the member's is_active");
   },
 });
 
@@ -57,18 +60,19 @@ const onlyOwner = scenario({
 
 const secondOwner = scenario({
   id: 'permissions/deactivate-owner-when-not-the-only-one',
-  title: 'once there is a second owner, the first owner can be deactivated',
+  title: 'an owner who is not the only one can be deactivated',
   rules: ['R4.17-3'],
   requires: { roles: ['owner', 'administrator'] },
   destructive: true,
   async given(ctx) {
-    await assumeOnlyOwner(ctx);
-    ctx.must(await ctx.as('owner').patch(`/api/v1/users/${ctx.user('administrator').user_id}`, { role: 100 }), 'make the administrator a second owner');
+    const user = await ownUser(ctx, 'second owner');
+    ctx.must(await ctx.as('owner').patch(`/api/v1/users/${user.user_id}`, { role: 100 }), 'make the new user a second owner');
+    return user;
   },
-  when: (ctx) => ctx.as('administrator').delete(`/api/v1/users/${ctx.user('owner').user_id}`),
-  async then(ctx, res) {
+  when: (ctx, user) => ctx.as('owner').delete(`/api/v1/users/${user.user_id}`),
+  async then(ctx, res, user) {
     ctx.expectSuccess('R4.17-3', res);
-    ctx.expectEqual('R4.17-3', (await readUser(ctx, ctx.user('owner').user_id)).is_active, false, "the former only owner's is_active");
+    ctx.expectEqual('R4.17-3', (await readUser(ctx, user.user_id)).is_active, false, "the second owner's is_active");
   },
 });
 

@@ -1,4 +1,5 @@
 import { scenario, scenarios } from '../../src/dsl.js';
+import { ownUser } from '../shared.js';
 import { assume, assumeOnlyOwner, readUser } from './support.js';
 
 /**
@@ -41,14 +42,16 @@ const ownerRole = [
   }),
   scenario({
     id: 'permissions/owner-role-grant-by-owner',
-    title: 'an owner makes an administrator an owner',
+    title: 'an owner makes a member an owner',
     rules: ['R4.7-6', 'R2.8-1'],
     requires: { roles: ['owner', 'administrator'] },
+    // Re-roles a user of its own (created, then deactivated): a real server keeps the account.
     destructive: true,
-    when: (ctx) => ctx.as('owner').patch(`/api/v1/users/${ctx.user('administrator').user_id}`, { role: 100 }),
-    async then(ctx, res) {
+    given: (ctx) => ownUser(ctx, 'new owner'),
+    when: (ctx, user) => ctx.as('owner').patch(`/api/v1/users/${user.user_id}`, { role: 100 }),
+    async then(ctx, res, user) {
       ctx.expectSuccess('R4.7-6', res);
-      const role = (await readUser(ctx, ctx.user('administrator').user_id)).role;
+      const role = (await readUser(ctx, user.user_id)).role;
       ctx.check('R2.8-1', role === 100, `the new owner's role code is 100 (${String(role)})`);
     },
   }),
@@ -67,18 +70,19 @@ const ownerRole = [
   }),
   scenario({
     id: 'permissions/owner-role-removal-by-owner-with-two-owners',
-    title: 'once there is a second owner, an owner removes the owner role from the first',
+    title: 'with two owners, an owner removes the owner role from the other',
     rules: ['R4.7-6', 'R4.7-7'],
     requires: { roles: ['owner', 'administrator'] },
     destructive: true,
     async given(ctx) {
-      await assumeOnlyOwner(ctx);
-      ctx.must(await ctx.as('owner').patch(`/api/v1/users/${ctx.user('administrator').user_id}`, { role: 100 }), 'make the administrator a second owner');
+      const user = await ownUser(ctx, 'second owner');
+      ctx.must(await ctx.as('owner').patch(`/api/v1/users/${user.user_id}`, { role: 100 }), 'make the new user a second owner');
+      return user;
     },
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/users/${ctx.user('owner').user_id}`, { role: 200 }),
-    async then(ctx, res) {
+    when: (ctx, user) => ctx.as('owner').patch(`/api/v1/users/${user.user_id}`, { role: 200 }),
+    async then(ctx, res, user) {
       ctx.expectSuccess('R4.7-6', res);
-      ctx.expectEqual('R4.7-7', (await readUser(ctx, ctx.user('owner').user_id)).role, 200, "the former owner's role");
+      ctx.expectEqual('R4.7-7', (await readUser(ctx, user.user_id)).role, 200, "the former owner's role");
     },
   }),
 ];

@@ -1,5 +1,6 @@
 import { scenario, scenarios } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
+import { ownUser } from '../shared.js';
 import { readUser, uniqueEmail } from './support.js';
 
 /**
@@ -51,13 +52,15 @@ const byAdministrator = [
     id: 'permissions/update-user-role-by-administrator',
     title: 'an administrator makes a member a moderator (role 300)',
     rules: ['R4.7-1', 'R4.7-5', 'R2.8-3'],
-    requires: { roles: ['administrator', 'member_2'] },
+    requires: { roles: ['administrator', 'owner'] },
+    // Re-roles a user of its own (created, then deactivated): a real server keeps the account.
     destructive: true,
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/users/${ctx.user('member_2').user_id}`, { role: 300 }),
-    async then(ctx, res) {
+    given: (ctx) => ownUser(ctx, 'new moderator'),
+    when: (ctx, user) => ctx.as('administrator').patch(`/api/v1/users/${user.user_id}`, { role: 300 }),
+    async then(ctx, res, user) {
       ctx.expectSuccess('R4.7-1', res);
-      const after = await readUser(ctx, ctx.user('member_2').user_id);
-      ctx.expectEqual('R4.7-5', after.role, 300, "member_2's role");
+      const after = await readUser(ctx, user.user_id);
+      ctx.expectEqual('R4.7-5', after.role, 300, "the member's role");
       ctx.check('R2.8-3', after.role === 300, `a moderator has role code 300 (${String(after.role)})`);
     },
   }),
@@ -89,14 +92,15 @@ const email = [
     id: 'permissions/update-user-email-by-owner',
     title: "an owner holding can_change_user_emails changes a user's email",
     rules: ['R4.7-10', 'R5-3'],
-    requires: { roles: ['owner', 'member_2'] },
+    requires: { roles: ['owner', 'administrator'] },
+    // Re-addresses a user of its own (created, then deactivated): a real server keeps the account.
     destructive: true,
-    given: (ctx) => uniqueEmail(ctx, 'by owner'),
-    when: (ctx, wanted) => ctx.as('owner').patch(`/api/v1/users/${ctx.user('member_2').user_id}`, { new_email: wanted }),
-    async then(ctx, res, wanted) {
+    given: async (ctx) => ({ user: await ownUser(ctx, 'readdressed'), wanted: uniqueEmail(ctx, 'by owner') }),
+    when: (ctx, { user, wanted }) => ctx.as('owner').patch(`/api/v1/users/${user.user_id}`, { new_email: wanted }),
+    async then(ctx, res, { user, wanted }) {
       ctx.expectSuccess('R4.7-10', res);
-      const after = addresses(await readUser(ctx, ctx.user('member_2').user_id));
-      ctx.check('R5-3', after.includes(wanted), `member_2's address after the change: ${after.join(', ')}`);
+      const after = addresses(await readUser(ctx, user.user_id));
+      ctx.check('R5-3', after.includes(wanted), `the user's address after the change: ${after.join(', ')}`);
     },
   }),
 ];

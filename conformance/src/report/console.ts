@@ -75,5 +75,6 @@ export function renderConsoleSummary(run: RunResult): string {
   const t = run.totals;
   lines.push(`Scenarios: ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped (${run.scenarios.length}) in ${(run.ms / 1000).toFixed(1)} s`);
   lines.push(`Rule coverage: ${formatCoverage(cov)}`);
+  if (run.seed !== undefined) lines.push(`Order: shuffled with seed ${run.seed} (repeat it with --seed ${run.seed})`);
   return `${lines.join('\n')}\n`;
 }

@@ -35,7 +35,7 @@ export function renderHtml(run: RunResult): string {
 <dt>Feature level</dt><dd>${escape(level)}</dd>
 <dt>Started</dt><dd>${escape(run.startedAt)}</dd>
 <dt>Duration</dt><dd>${(run.ms / 1000).toFixed(1)} s</dd>
-</dl>
+${run.seed === undefined ? '' : `<dt>Order</dt><dd id="seed" data-seed="${run.seed}">shuffled with seed ${run.seed} (repeat it with <code>--seed ${run.seed}</code>)</dd>\n`}</dl>
 <p id="totals">${STATUSES.map((s) => `<span class="badge ${s}" data-total="${s}">${run.totals[s]} ${s}</span>`).join(' ')}
 <span class="count">${run.scenarios.length} scenarios</span> · rule coverage <strong id="coverage" data-covered="${cov.covered}" data-total="${cov.total}">${formatCoverage(cov)}</strong></p>
 ${run.stopped ? `<p id="stopped" class="reason" data-kind="${run.stopped.kind}">${run.stopped.kind === 'not-started' ? 'The run could not start: ' : 'The run stopped: '}${escape(run.stopped.message)}</p>` : ''}

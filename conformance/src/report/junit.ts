@@ -34,6 +34,7 @@ export function renderJUnit(run: RunResult): string {
     property(props, 'target_kind', run.targetKind);
     property(props, 'feature_level', run.featureLevel === null ? 'unknown' : String(run.featureLevel));
     property(props, 'rule_coverage', formatCoverage(coverageOf(run.rules)));
+    if (run.seed !== undefined) property(props, 'shuffle_seed', String(run.seed));
     if (run.stopped) property(props, 'stopped', run.stopped.message);
     for (const s of run.scenarios.filter((x) => x.area === area.area)) testcase(suite, s);
   }

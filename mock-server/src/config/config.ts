@@ -15,6 +15,16 @@ export interface ServerConfig {
   defaultRealm: string;
   /** Serve the control API under /__mock/. */
   control: boolean;
+  /**
+   * Bearer token the control API requires (issue 14). Required when the server listens on any address
+   * other than loopback (the control API hands out every realm's API keys and can delete realms);
+   * without one such a server refuses to start (`controlExposure`). On loopback it is optional.
+   */
+  controlToken?: string;
+  /** Live realms at most (issue 14): creating one more answers a clear error. */
+  maxRealms: number;
+  /** Live event queues per user at most (issue 14): register answers a clear error at the cap. */
+  maxQueuesPerUser: number;
   clock: ClockMode;
   /** Start time of a frozen clock (UNIX seconds); the machine's time when absent. */
   clockStart?: number;
@@ -39,7 +49,24 @@ export const DEFAULT_CONFIG: ServerConfig = {
   seed: 42,
   defaultRealm: 'demo',
   control: true,
+  maxRealms: 100,
+  maxQueuesPerUser: 1_000,
   clock: 'system',
   reset: false,
   durability: 'fsync',
 };
+
+/** Loopback addresses: only this machine can reach a server bound there. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
+}
+
+/**
+ * Why this configuration may not start, or null: a control API reachable from other machines without
+ * a token would let anyone who can reach the port read every realm's API keys and reset or delete realms.
+ */
+export function controlExposure(config: Pick<ServerConfig, 'host' | 'control' | 'controlToken'>): string | null {
+  if (!config.control || config.controlToken || isLoopback(config.host)) return null;
+  return `the control API would be open to every machine that reaches ${config.host}: pass --control-token <token> (or set TEAMCHAT_CONTROL_TOKEN), or --no-control`;
+}

@@ -1,5 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { ApiError, badRequest, pathNotFound } from '../domain/errors.js';
+import { badRequest, controlTokenRequired, missingArgument, pathNotFound } from '../domain/errors.js';
 import { bodyParser } from '../http/body.js';
 import { sendJson } from '../http/respond.js';
 import type { Control } from './control.js';
@@ -8,8 +9,9 @@ import type { Control } from './control.js';
  * The control API under /__mock/ (off with --no-control). Bodies may be JSON or form fields; answers
  * use the same envelope as the API so one client helper reads both. README "Control API" lists it.
  */
-export function controlRouter(control: Control): Router {
+export function controlRouter(control: Control, token?: string): Router {
   const router = express.Router();
+  if (token) router.use(requireToken(token));
   router.use(express.json({ limit: '16mb' }), bodyParser());
 
   const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (req: Request) => unknown) =>
@@ -47,6 +49,19 @@ export function controlRouter(control: Control): Router {
   route('post', '/clock/advance', (req) => control.advanceServer(required(num(req, 'seconds'), 'seconds')));
   router.use((_req, _res, next) => next(pathNotFound()));
   return router;
+}
+
+/**
+ * `Authorization: Bearer <token>` on every control call when the server has a control token (config
+ * `controlToken`), checked before anything is read; compared in constant time.
+ */
+function requireToken(token: string): express.RequestHandler {
+  const expected = createHash('sha256').update(token).digest();
+  return (req, _res, next) => {
+    const [scheme, given] = (req.headers.authorization ?? '').trim().split(/\s+/);
+    const digest = createHash('sha256').update(given ?? '').digest();
+    next(scheme?.toLowerCase() === 'bearer' && timingSafeEqual(digest, expected) ? undefined : controlTokenRequired());
+  };
 }
 
 const realm = (req: Request) => String(req.params.realm);
@@ -89,6 +104,6 @@ function int(req: Request, name: string): number | undefined {
 }
 
 function required<T>(value: T | undefined, name: string): T {
-  if (value === undefined) throw new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+  if (value === undefined) throw missingArgument(name);
   return value;
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
@@ -35,6 +35,8 @@ export interface Credential {
 
 export class Control {
   #snapshots = new Map<string, Map<string, RealmState>>();
+  /** Realms whose fixture is being generated (asynchronous): taken names, counted against the cap. */
+  #creating = new Set<string>();
 
   constructor(private readonly app: AppContext) {}
 
@@ -61,10 +63,18 @@ export class Control {
   async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; epoch?: number; replace?: boolean }) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
-    if (this.app.store.realm(realmId) && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
+    const exists = this.app.store.realm(realmId) !== undefined || this.#creating.has(realmId);
+    if (exists && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
+    // Realms being generated count too, so concurrent requests cannot pass the cap together.
+    if (!exists && this.app.store.realmIds().length + this.#creating.size >= this.app.config.maxRealms) throw tooManyRealms(this.app.config.maxRealms);
     const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
     const epoch = checkEpoch(options.epoch ?? this.app.config.epoch);
-    await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
+    if (!exists) this.#creating.add(realmId);
+    try {
+      await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
+    } finally {
+      if (!exists) this.#creating.delete(realmId);
+    }
     return this.describe(realmId);
   }
 
@@ -159,7 +169,7 @@ export class Control {
 
   async restoreSnapshot(realmId: string, name: string): Promise<RealmSummary> {
     const snapshot = this.#snapshots.get(realmId)?.get(name);
-    if (!snapshot) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+    if (!snapshot) throw snapshotNotFound(realmId, name);
     await this.app.store.replaceRealm(realmId, structuredClone(snapshot));
     this.#endQueues(realmId);
     await this.app.scheduler.settled();
@@ -193,7 +203,7 @@ export class Control {
   }
 
   deleteSnapshot(realmId: string, name: string): void {
-    if (!this.#snapshots.get(realmId)?.delete(name)) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+    if (!this.#snapshots.get(realmId)?.delete(name)) throw snapshotNotFound(realmId, name);
   }
 
   async #install(realmId: string, fixture: string, seed: number, featureLevel: number, epoch: number | undefined): Promise<void> {
@@ -218,18 +228,18 @@ export class Control {
 
   /** A realm replaced or removed is a new server to its clients: they get BAD_EVENT_QUEUE_ID and re-register. */
   #endQueues(realmId: string): void {
-    this.app.queues.dropWhere((queue) => queue.realmId === realmId);
+    this.app.queues.dropRealm(realmId);
   }
 
   #tables(realmId: string): RealmState {
     const tables = this.app.store.realm(realmId);
-    if (!tables) throw new ApiError(404, 'NOT_FOUND', `No realm '${realmId}'.`);
+    if (!tables) throw realmNotFound(realmId);
     return tables;
   }
 
   #freshRealmId(): string {
     let n = this.app.store.realmIds().length + 1;
-    while (this.app.store.realm(`realm-${n}`)) n++;
+    while (this.app.store.realm(`realm-${n}`) || this.#creating.has(`realm-${n}`)) n++;
     return `realm-${n}`;
   }
 }

@@ -37,7 +37,7 @@ export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string,
     const person = event.person as { user_id?: number; is_active?: boolean } | undefined;
     if (event.type === 'realm_user' && event.op === 'update' && person?.is_active === false && person.user_id !== undefined) ended.add(person.user_id);
   }
-  if (ended.size > 0) registry.dropWhere((queue) => queue.realmId === realmId && ended.has(queue.userId));
+  for (const userId of ended) registry.dropUser(realmId, userId);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
-import { badEventQueueId } from '../domain/errors.js';
+import { DEFAULT_CONFIG } from '../config/config.js';
+import { badEventQueueId, tooManyQueues } from '../domain/errors.js';
 import { EventQueue, type QueueDescriptor } from './queue.js';
 
 /** Spec §6.2, §8: a queue unused for ten minutes is garbage-collected. */
@@ -15,16 +16,32 @@ export const HEARTBEAT_SECONDS = 60;
  */
 export class QueueRegistry {
   #queues = new Map<string, EventQueue>();
+  /** The same queues by realm, then user: the dispatcher's audience and the per-user cap without a scan. */
+  #byRealm = new Map<string, Map<number, Set<EventQueue>>>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /**
+     * Live queues one user may hold (issue 14; the spec is silent). A client that registers in a loop
+     * and never deletes its queues would otherwise grow the server for ten minutes per queue; at the
+     * cap, register answers a clear error instead (`tooManyQueues`).
+     */
+    readonly maxPerUser = DEFAULT_CONFIG.maxQueuesPerUser,
+  ) {}
 
   get size(): number {
     return this.#queues.size;
   }
 
   create(realmId: string, userId: number, descriptor: QueueDescriptor, snapshotSeq: number): EventQueue {
+    const users = this.#byRealm.get(realmId) ?? new Map<number, Set<EventQueue>>();
+    const own = users.get(userId) ?? new Set<EventQueue>();
+    if (own.size >= this.maxPerUser) throw tooManyQueues(this.maxPerUser, QUEUE_IDLE_SECONDS);
     const queue = new EventQueue(`${realmId}:${randomUUID()}`, realmId, userId, descriptor, this.clock.now(realmId), snapshotSeq);
     this.#queues.set(queue.id, queue);
+    own.add(queue);
+    users.set(userId, own);
+    this.#byRealm.set(realmId, users);
     this.#scheduleExpiry(queue);
     return queue;
   }
@@ -49,7 +66,13 @@ export class QueueRegistry {
 
   delete(queue: EventQueue): void {
     queue.cancelExpiry?.();
-    this.#queues.delete(queue.id);
+    queue.cancelExpiry = null;
+    if (!this.#queues.delete(queue.id)) return;
+    const users = this.#byRealm.get(queue.realmId);
+    const own = users?.get(queue.userId);
+    own?.delete(queue);
+    if (own?.size === 0) users!.delete(queue.userId);
+    if (users?.size === 0) this.#byRealm.delete(queue.realmId);
     const wake = queue.waiter;
     queue.waiter = null;
     wake?.();
@@ -57,14 +80,24 @@ export class QueueRegistry {
 
   /** Queues of these users in this realm (the dispatcher's audience). */
   *queuesOf(realmId: string, userIds: ReadonlySet<number> | null): Iterable<EventQueue> {
-    for (const queue of this.#queues.values()) {
-      if (queue.realmId === realmId && (userIds === null || userIds.has(queue.userId))) yield queue;
-    }
+    const users = this.#byRealm.get(realmId);
+    if (!users) return;
+    for (const [userId, own] of users) if (userIds === null || userIds.has(userId)) yield* [...own];
   }
 
-  /** A deactivated user's queues end (and a deleted realm's). */
-  dropWhere(predicate: (queue: EventQueue) => boolean): void {
-    for (const queue of [...this.#queues.values()]) if (predicate(queue)) this.delete(queue);
+  /** Live queues of one user. */
+  countOf(realmId: string, userId: number): number {
+    return this.#byRealm.get(realmId)?.get(userId)?.size ?? 0;
+  }
+
+  /** A deleted or replaced realm's queues end (its clients re-register). */
+  dropRealm(realmId: string): void {
+    for (const queue of this.queuesOf(realmId, null)) this.delete(queue);
+  }
+
+  /** A deactivated user's queues end. */
+  dropUser(realmId: string, userId: number): void {
+    for (const queue of this.queuesOf(realmId, new Set([userId]))) this.delete(queue);
   }
 
   /**
@@ -96,7 +129,7 @@ export class QueueRegistry {
 
   /** Stops every timer and wakes every waiter (server shutdown). */
   closeAll(): void {
-    this.dropWhere(() => true);
+    for (const queue of [...this.#queues.values()]) this.delete(queue);
   }
 
   #expired(queue: EventQueue): boolean {

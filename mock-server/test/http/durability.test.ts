@@ -79,4 +79,42 @@ describe('durability of the JSON state file', () => {
       await stopped(again.child);
     }
   }, 60_000);
+
+  it('stops on SIGTERM during writes with exit code 0, keeping every acknowledged write (issue 14)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-term-'));
+    dirs.push(dir);
+    const state = join(dir, 'state.json');
+    const { child, url } = await serve(state);
+    const acknowledged: string[] = [];
+    let n = 0;
+    let signalled = false;
+    const writer = async () => {
+      while (!signalled || n < 1_000) {
+        const id = `t-${n++}`;
+        try {
+          const res = await post(`${url}/__mock/realms`, { realm_id: id });
+          if (res.status === 201) acknowledged.push(id);
+        } catch {
+          return; // the server has closed its connections
+        }
+        if (acknowledged.length >= 8 && !signalled) {
+          signalled = true;
+          child.kill('SIGTERM');
+        }
+      }
+    };
+    await Promise.all([writer(), writer(), writer()]);
+    await stopped(child);
+    expect(child.exitCode).toBe(0);
+    const again = await serve(state);
+    try {
+      const realms = (await (await request(`${again.url}/__mock/realms`)).body.json()) as { realms: { realm_id: string }[] };
+      const present = new Set(realms.realms.map((r) => r.realm_id));
+      expect(acknowledged.filter((id) => !present.has(id))).toEqual([]);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(8);
+    } finally {
+      again.child.kill('SIGTERM');
+      await stopped(again.child);
+    }
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { activeUserIds } from './lookup.js';
 import { emailInUse, isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
 import { placeInRoleGroup } from './role-groups.js';
+import { ROLE } from '../../contract/roles.js';
 
 /**
  * POST /users (spec §4.10): an administrator holding can_create_users creates a member account. The
@@ -92,7 +93,7 @@ function newMember(tx: Tx, now: number, email: string, fullName: string, passwor
     email,
     delivery_email: email,
     full_name: fullName,
-    role: 400,
+    role: ROLE.member,
     is_active: true,
     is_bot: false,
     bot_type: null,
