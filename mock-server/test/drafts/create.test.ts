@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, freshRealm, openQueue, success, useTestRealm } from '../subscriptions/support.js';
+import { drain, error, freshRealm, openQueue, success, useTestRealm } from '../helpers/harness.js';
 import { nowOf } from '../scheduled/support.js';
 import { channelDraft, create, draftState, MEMBER_DRAFTS, NEXT_ID, storedDrafts } from './support.js';
 

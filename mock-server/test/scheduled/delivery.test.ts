@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, openQueue, success, tables, unreadByTopic, unsubscribe, useTestRealm } from '../subscriptions/support.js';
+import { drain, openQueue, success, tables, unreadByTopic, useTestRealm } from '../helpers/harness.js';
+import { unsubscribe } from '../subscriptions/support.js';
 import { advance, channelForm, deliveredMessage, directForm, editScheduled, listScheduled, newestMessage, nowOf, remind, schedule, setActive } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { error, success, tables, useTestRealm } from '../helpers/harness.js';
 import { advance, channelForm, editScheduled, HOUR, listScheduled, nowOf, schedule } from './support.js';
 
 /**

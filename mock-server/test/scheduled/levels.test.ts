@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, freshRealm, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { drain, error, freshRealm, openQueue, success, tables, useTestRealm } from '../helpers/harness.js';
 import { advance, channelForm, directForm, editScheduled, HOUR, listScheduled, nowOf, schedule } from './support.js';
 
 /** Where scheduled messages change with the feature level (spec §9: 184, 248, 334, 370). */

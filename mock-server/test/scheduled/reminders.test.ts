@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, observeEvents, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { drain, error, observeEvents, openQueue, success, tables, useTestRealm } from '../helpers/harness.js';
 import { advance, HOUR, listReminders, newestMessage, nowOf, remind, setActive } from './support.js';
 
 /**

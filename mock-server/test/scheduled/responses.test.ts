@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, type CallOptions } from '../helpers/test-server.js';
-import { freshRealm, useTestRealm } from '../subscriptions/support.js';
+import { freshRealm, useTestRealm } from '../helpers/harness.js';
 import { channelForm, HOUR, nowOf } from './support.js';
 
 /** What the scheduled-message and reminder operations answer matches what openapi/ documents. */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import { LATE_AFTER_SECONDS } from '../../src/delivery/scheduler.js';
 import { credentials } from '../helpers/test-server.js';
-import { tables } from '../subscriptions/support.js';
+import { tables } from '../helpers/harness.js';
 import { advance, channelForm, listScheduled, nowOf, remind, schedule } from './support.js';
 
 /**

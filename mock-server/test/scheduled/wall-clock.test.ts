@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import { create as createDrafts, storedDrafts } from '../drafts/support.js';
 import { call, credentials } from '../helpers/test-server.js';
-import { tables } from '../subscriptions/support.js';
+import { tables } from '../helpers/harness.js';
 import { channelForm, deliveredMessage, nowOf, schedule } from './support.js';
 
 /**
