@@ -3,6 +3,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// Architecture §1.5: time comes from the injected clock only.
+const CLOCK_RULE = { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the injected clock (mock-server/src/clock).' };
+
+// A bare 100 or 600 hides a role rule from grep and from readers: name it (contract/roles.ts ROLE).
+const ROLE_RULES = [
+  "BinaryExpression[left.property.name='role'][right.raw=/^[0-9]+$/]",
+  "BinaryExpression[right.property.name='role'][left.raw=/^[0-9]+$/]",
+  "BinaryExpression[left.name='role'][right.raw=/^[0-9]+$/]",
+  "Property[key.name='role'][value.raw=/^[0-9]+$/]",
+  "SwitchStatement[discriminant.property.name='role'] > SwitchCase[test.raw=/^[0-9]+$/]",
+  "CallExpression[callee.name=/[Rr]ole$/] > Literal.arguments[raw=/^[0-9]+$/]",
+].map((selector) => ({ selector, message: 'Name the role: ROLE.owner, ROLE.guest, … (mock-server/src/contract/roles.ts).' }));
+
+// One error catalogue: errors are built by the factories of domain/errors.ts, never by hand.
+const CATALOGUE_RULES = [
+  { selector: "NewExpression[callee.name='ApiError']", message: 'Add or use a factory in mock-server/src/domain/errors.ts.' },
+  { selector: "Property[key.name='result'][value.value='error']", message: 'Error envelopes come from ApiError.body() (mock-server/src/domain/errors.ts).' },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/**'] },
   js.configs.recommended,
@@ -12,12 +31,18 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': [
-        'error',
-        // Architecture §1.5: time comes from the injected clock only.
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the injected clock (mock-server/src/clock).' },
-      ],
+      'no-restricted-syntax': ['error', CLOCK_RULE],
     },
+  },
+  {
+    // mock-server/src: roles are named and errors come from the catalogue (ARCHITECTURE rules 3 and 8).
+    // The clock rule is repeated because a later block's options replace an earlier block's.
+    files: ['mock-server/src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', CLOCK_RULE, ...ROLE_RULES, ...CATALOGUE_RULES] },
+  },
+  {
+    files: ['mock-server/src/domain/errors.ts'],
+    rules: { 'no-restricted-syntax': ['error', CLOCK_RULE, ...ROLE_RULES] },
   },
   {
     // The conformance suite speaks HTTP only: it must work against any server, so it never imports the mock.

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context.js';
@@ -10,7 +10,7 @@ import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/con
 import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
-import { pathNotFound } from './domain/errors.js';
+import { headersTooLarge, malformedHttpRequest, pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
@@ -173,9 +173,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const msg = tooLarge ? `Request headers are too large (limit: ${MAX_HEADER_BYTES} bytes).` : 'Malformed HTTP request.';
-  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(MAX_HEADER_BYTES) : malformedHttpRequest();
+  const body = JSON.stringify(answer.body());
+  const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -50,7 +50,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   defaultRealm: 'demo',
   control: true,
   maxRealms: 100,
-  maxQueuesPerUser: 100,
+  maxQueuesPerUser: 1_000,
   clock: 'system',
   reset: false,
   durability: 'fsync',

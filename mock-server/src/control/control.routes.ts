@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { ApiError, badRequest, controlTokenRequired, pathNotFound } from '../domain/errors.js';
+import { badRequest, controlTokenRequired, missingArgument, pathNotFound } from '../domain/errors.js';
 import { bodyParser } from '../http/body.js';
 import { sendJson } from '../http/respond.js';
 import type { Control } from './control.js';
@@ -104,6 +104,6 @@ function int(req: Request, name: string): number | undefined {
 }
 
 function required<T>(value: T | undefined, name: string): T {
-  if (value === undefined) throw new ApiError(400, 'REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { var_name: name });
+  if (value === undefined) throw missingArgument(name);
   return value;
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { ApiError, badRequest, tooManyRealms } from '../domain/errors.js';
+import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
@@ -169,7 +169,7 @@ export class Control {
 
   async restoreSnapshot(realmId: string, name: string): Promise<RealmSummary> {
     const snapshot = this.#snapshots.get(realmId)?.get(name);
-    if (!snapshot) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+    if (!snapshot) throw snapshotNotFound(realmId, name);
     await this.app.store.replaceRealm(realmId, structuredClone(snapshot));
     this.#endQueues(realmId);
     await this.app.scheduler.settled();
@@ -203,7 +203,7 @@ export class Control {
   }
 
   deleteSnapshot(realmId: string, name: string): void {
-    if (!this.#snapshots.get(realmId)?.delete(name)) throw new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+    if (!this.#snapshots.get(realmId)?.delete(name)) throw snapshotNotFound(realmId, name);
   }
 
   async #install(realmId: string, fixture: string, seed: number, featureLevel: number, epoch: number | undefined): Promise<void> {
@@ -233,7 +233,7 @@ export class Control {
 
   #tables(realmId: string): RealmState {
     const tables = this.app.store.realm(realmId);
-    if (!tables) throw new ApiError(404, 'NOT_FOUND', `No realm '${realmId}'.`);
+    if (!tables) throw realmNotFound(realmId);
     return tables;
   }
 

@@ -1,4 +1,5 @@
 import type { ChannelRow, GroupSettingValue, RealmState, UserRow } from '../store/state.js';
+import { ROLE } from '../contract/roles.js';
 
 /**
  * Who may see what: the pure predicates behind channel listings, the register snapshot and the
@@ -43,12 +44,12 @@ export function isMember(tables: Pick<Tables, 'users' | 'user_groups'>, userId: 
 
 /** Spec §2.8: owners (100) and administrators (200) are organization administrators. */
 export function isRealmAdmin(user: Pick<UserRow, 'role'>): boolean {
-  return user.role <= 200;
+  return user.role <= ROLE.administrator;
 }
 
 /** Spec §2.8: role 600. */
 export function isGuest(user: Pick<UserRow, 'role'>): boolean {
-  return user.role === 600;
+  return user.role === ROLE.guest;
 }
 
 /** Spec §2.3: an active subscription row (inactive rows only remember a past subscription). */
@@ -116,7 +117,7 @@ export function emailVisibleTo(viewer: UserRow | null, ownerId: number, visibili
     case 1: return true;
     case 2: return !isGuest(viewer);
     case 3: return isRealmAdmin(viewer);
-    case 5: return viewer.role <= 300;
+    case 5: return viewer.role <= ROLE.moderator;
     default: return false;
   }
 }

@@ -95,6 +95,29 @@ export const notImplemented = (operationId: string) =>
 
 export const payloadTooLarge = (limit: string) => new ApiError(413, 'BAD_REQUEST', `Request body is too large (limit: ${limit}).`);
 
+/*
+ * Requests that cannot be read at all (the spec and the reference server are silent): the HTTP status
+ * says what went wrong, the code stays BAD_REQUEST so every client reads them as its own mistake.
+ */
+export const unsupportedCharset = (charset: string) => new ApiError(415, 'BAD_REQUEST', `Unsupported charset "${charset.toUpperCase()}".`);
+
+export const unsupportedEncoding = () => new ApiError(415, 'BAD_REQUEST', 'Unsupported content encoding.');
+
+/** A body the parser gave up on; `status` is the parser's own 4xx where it has one. */
+export const unreadableBody = (status = 400) => new ApiError(status, 'BAD_REQUEST', 'The request body could not be read.');
+
+/** A path segment that does not percent-decode: the URL names no resource. */
+export const malformedUrl = () => badRequest('Malformed URL.');
+
+/** Refused by Node's HTTP parser before express sees the request; answered on the raw socket. */
+export const malformedHttpRequest = () => badRequest('Malformed HTTP request.');
+
+export const headersTooLarge = (limitBytes: number) =>
+  new ApiError(431, 'BAD_REQUEST', `Request headers are too large (limit: ${limitBytes} bytes).`);
+
+/** §5, reference: an Authorization header of another scheme is a bad request, not an authentication failure. */
+export const basicAuthRequired = () => badRequest('This endpoint requires HTTP basic authentication.');
+
 export const stateWriteFailed = () =>
   new ApiError(503, 'STATE_WRITE_FAILED', 'The change could not be saved; the mock server stopped accepting writes.');
 
@@ -117,3 +140,9 @@ export const tooManyRealms = (limit: number) =>
 /** The control API behind a token (`--control-token`), asked without it or with another one. */
 export const controlTokenRequired = () =>
   new ApiError(401, 'UNAUTHORIZED', 'The control API needs the control token: send it as "Authorization: Bearer <token>".');
+
+/* The control API (/__mock): its own resources, answered in the same envelope. */
+export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND', `No realm '${realmId}'.`);
+
+export const snapshotNotFound = (realmId: string, name: string) =>
+  new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);

@@ -1,6 +1,7 @@
 import type { ChannelGroupSetting, GroupSettingValue, RealmState } from '../store/state.js';
 import { badRequest, expectationMismatch } from './errors.js';
 import { systemGroupId } from './present/channels.js';
+import { ROLE } from '../contract/roles.js';
 
 /**
  * Group-setting values and updates, spec §1 ("Group-setting value", "Group-setting update"), with the
@@ -39,7 +40,7 @@ export function validateGroupSetting(tables: Tables, setting: ChannelGroupSettin
   for (const id of users) {
     const user = tables.users[String(id)];
     if (!user || user.is_system_bot) throw badRequest(`Invalid user ID ${id}`);
-    if (NO_EVERYONE.has(setting) && user.role === 600) throw badRequest('Invalid user group');
+    if (NO_EVERYONE.has(setting) && user.role === ROLE.guest) throw badRequest('Invalid user group');
   }
 }
 

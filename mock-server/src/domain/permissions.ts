@@ -1,5 +1,6 @@
 import type { ChannelRow, GroupSettingValue, RealmRow, RealmState, RoleCode, UserRow } from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
+import { ROLE } from '../contract/roles.js';
 
 /**
  * Every permission rule of the service in one place (ARCHITECTURE rule 6; Outline's policies): pure
@@ -163,7 +164,7 @@ export function mayCreateUsers(user: UserRow): boolean {
 
 /** §4.7, §5 "changing a user's email needs an owner with can_change_user_emails" (C9: an administrator is not enough). */
 export function mayChangeUserEmails(user: UserRow): boolean {
-  return user.role === 100 && user.can_change_user_emails;
+  return user.role === ROLE.owner && user.can_change_user_emails;
 }
 
 /**
@@ -171,12 +172,12 @@ export function mayChangeUserEmails(user: UserRow): boolean {
  * caller (refused with `Must be an organization owner`, C10).
  */
 export function mayChangeOwnerRole(caller: UserRow, target: UserRow, role: RoleCode): boolean {
-  return (role !== 100 && target.role !== 100) || caller.role === 100;
+  return (role !== ROLE.owner && target.role !== ROLE.owner) || caller.role === ROLE.owner;
 }
 
 /** Reference §4.17 (the spec is silent): only an owner may deactivate an owner (C10 for the code). */
 export function mayDeactivateUser(caller: UserRow, target: UserRow): boolean {
-  return target.role !== 100 || caller.role === 100;
+  return target.role !== ROLE.owner || caller.role === ROLE.owner;
 }
 
 /**

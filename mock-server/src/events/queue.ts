@@ -1,5 +1,5 @@
 import { badRequest } from '../domain/errors.js';
-import type { ClientView } from './client-view.js';
+import type { ClientView } from '../contract/client-view.js';
 
 /** What a queue was registered with (spec §4.21, §6.6): what it receives and how it is shaped. */
 export interface QueueDescriptor {

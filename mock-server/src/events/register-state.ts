@@ -1,35 +1,17 @@
-import type { Features } from '../config/features.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { buildChannelIndex } from '../domain/present/channels.js';
-import type { IncludeSubscribers } from '../domain/present/subscriptions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js';
 import type { RealmState, UserRow } from '../store/state.js';
-import type { ClientView } from './client-view.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
-import type { SnapshotContext } from './snapshot/context.js';
+import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
 
-/**
- * The state part of POST /api/v1/register (spec §4.21): the keys each fetched type brings, as the
- * reference's "keys per fetched type" table lists them. The route adds queue_id, last_event_id,
- * service_feature_level and service_version. Pure: time comes in as `now`.
- */
-export interface SnapshotOptions {
-  fetchEventTypes: ReadonlySet<string> | null; // null = everything
-  eventTypes: ReadonlySet<string> | null; // null = everything; decides unread_msgs (C22)
-  client: ClientView;
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
-  includeSubscribers: IncludeSubscribers;
-  slimPresence: boolean;
-  presenceHistoryLimitDays: number;
-  now: number;
-  features: Features;
-}
+/** Register's options are declared beside the snapshot context (no import cycle); callers take them from here. */
+export type { SnapshotOptions };
 
 /** Spec §4.21 / reference §8 limits advertised to clients: the ones the operations enforce. */
 export const REGISTER_LIMITS = {
@@ -89,6 +71,11 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
   };
 }
 
+/**
+ * The state part of POST /api/v1/register (spec §4.21): the keys each fetched type brings, as the
+ * reference's "keys per fetched type" table lists them. The route adds queue_id, last_event_id,
+ * service_feature_level and service_version. Pure: time comes in as `now`.
+ */
 export function registerSnapshot(tables: RealmState, viewer: UserRow | null, options: SnapshotOptions): Record<string, unknown> {
   // The index scans every message and subscription: build it only if a fetched type presents a channel.
   let index: ReturnType<typeof buildChannelIndex> | undefined;

@@ -2,7 +2,7 @@ import { viewMessage } from '../domain/present/messages.js';
 import { viewPerson } from '../domain/present/users.js';
 import type { UserRow } from '../store/state.js';
 import { presentTopic } from '../domain/topics.js';
-import type { ClientView } from './client-view.js';
+import type { ClientView } from '../contract/client-view.js';
 import type { QueueDescriptor } from './queue.js';
 
 export type EventBody = Record<string, unknown> & { type: string };

@@ -1,4 +1,4 @@
-import { ApiError, unauthorized } from '../domain/errors.js';
+import { basicAuthRequired, unauthorized } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import type { State, UserRow } from '../store/state.js';
 
@@ -52,7 +52,7 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
   if (header === undefined || header === '') return null;
   const parts = header.trim().split(/\s+/);
   if (parts[0]?.toLowerCase() !== 'basic') {
-    throw new ApiError(400, 'BAD_REQUEST', 'This endpoint requires HTTP basic authentication.');
+    throw basicAuthRequired();
   }
   if (parts.length !== 2) throw unauthorized('Invalid authorization header for basic auth');
   const decoded = decodeBase64(parts[1]!);

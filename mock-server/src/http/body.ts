@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { ApiError, badRequest, payloadTooLarge } from '../domain/errors.js';
+import { ApiError, badRequest, malformedUrl, payloadTooLarge, unreadableBody, unsupportedCharset, unsupportedEncoding } from '../domain/errors.js';
 import type { RawValues } from './params.js';
 
 /**
@@ -92,17 +92,17 @@ export function bodyErrorToApiError(error: unknown): ApiError | null {
     case 'entity.too.large':
       return payloadTooLarge(`${e.limit ?? BODY_LIMIT_BYTES} bytes`);
     case 'charset.unsupported':
-      return new ApiError(415, 'BAD_REQUEST', `Unsupported charset "${(e.charset ?? '').toUpperCase()}".`);
+      return unsupportedCharset(e.charset ?? '');
     case 'encoding.unsupported':
-      return new ApiError(415, 'BAD_REQUEST', 'Unsupported content encoding.');
+      return unsupportedEncoding();
     case 'request.aborted':
     case 'request.size.invalid':
     case 'stream.encoding.set':
-      return badRequest('The request body could not be read.');
+      return unreadableBody();
     default:
       // express could not percent-decode a path parameter: the URL names no resource.
-      if (error instanceof URIError || /decode param/i.test(String((error as Error)?.message))) return new ApiError(400, 'BAD_REQUEST', 'Malformed URL.');
-      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'BAD_REQUEST', 'The request body could not be read.');
+      if (error instanceof URIError || /decode param/i.test(String((error as Error)?.message))) return malformedUrl();
+      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return unreadableBody(e.status);
       return null;
   }
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, internalError } from '../domain/errors.js';
+import { ApiError, internalError, stateWriteFailed } from '../domain/errors.js';
+import { StateWriteFailed } from '../store/errors.js';
 import { bodyErrorToApiError } from './body.js';
 
 /**
@@ -19,12 +20,19 @@ export function sendError(res: Response, error: ApiError): void {
   sendJson(res, error.status, error.body(), error.headers);
 }
 
+/** Errors of the layers below the API (the store's, the body parsers') become catalogue errors here. */
+function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StateWriteFailed) return stateWriteFailed();
+  return bodyErrorToApiError(error);
+}
+
 /**
  * The only place errors become responses: every error is the JSON envelope of §7, never HTML, and a
  * 500 only for what nobody foresaw (logged, because it is a bug).
  */
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
-  let apiError = error instanceof ApiError ? error : bodyErrorToApiError(error);
+  let apiError = toApiError(error);
   if (!apiError) {
     console.error('teamchat-kit: unexpected error (this is a bug):', error);
     apiError = internalError();

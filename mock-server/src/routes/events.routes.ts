@@ -1,10 +1,11 @@
 import { SERVICE_VERSION } from '../config/version.js';
 import { badRequest } from '../domain/errors.js';
-import { clientView } from '../events/client-view.js';
+import { clientView } from '../contract/client-view.js';
 import type { QueueDescriptor } from '../events/queue.js';
 import { registerSnapshot } from '../events/register-state.js';
 import { notLoggedIn } from '../http/auth.js';
 import { defineRoutes, type RequestContext } from '../http/define-routes.js';
+import { ROLE } from '../contract/roles.js';
 
 const typeSet = (value: unknown) => (Array.isArray(value) ? new Set(value as string[]) : null);
 
@@ -27,7 +28,7 @@ function register({ app, actor, realm, realmId, tables, features, now, params }:
   if (!actor) {
     if (params.client_gravatar === true) throw badRequest("Invalid 'client_gravatar' parameter for anonymous request");
     if (includeSubscribers === 'true') throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
-  } else if (actor.user.role === 600 && params.all_public_streams === true) {
+  } else if (actor.user.role === ROLE.guest && params.all_public_streams === true) {
     throw badRequest('User not authorized for this query');
   }
   // §4.21: client_gravatar defaults to true when authenticated, false otherwise.

@@ -1,3 +1,5 @@
+import type { RoleCode } from '../contract/roles.js';
+
 /**
  * The persisted state: many realms, each a set of tables of plain JSON rows.
  *
@@ -12,8 +14,8 @@
 /** Group-setting value, spec §1: a user group ID, or an anonymous group of users and subgroups. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
-/** Roles, spec §2.8. */
-export type RoleCode = 100 | 200 | 300 | 400 | 600;
+/** Roles, spec §2.8 (named in contract/roles.ts). */
+export type { RoleCode };
 
 export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
 export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';

@@ -1,5 +1,5 @@
-import { stateWriteFailed } from '../domain/errors.js';
-import type { ClientView } from '../events/client-view.js';
+import type { ClientView } from '../contract/client-view.js';
+import { StateWriteFailed } from './errors.js';
 import type { Persistence } from './persistence.js';
 import { applyChange, type Change, type RealmState, type RowOf, type Sequence, type State, type TableName } from './state.js';
 
@@ -109,7 +109,7 @@ export class Store {
 
   /** Creates, replaces (reset, snapshot restore) or removes a whole realm, durably. */
   async replaceRealm(realmId: string, realm: RealmState | null): Promise<void> {
-    if (this.#broken) throw stateWriteFailed();
+    if (this.#broken) throw new StateWriteFailed();
     const change: Change = { realm: realmId, table: null, key: null, row: realm };
     this.#apply(change);
     await this.#persist([change]);
@@ -129,7 +129,7 @@ export class Store {
   }
 
   #run<T>(realmId: string, fn: (tx: Tx) => T): { result: T; changes: Change[]; events: PendingEvent[] } {
-    if (this.#broken) throw stateWriteFailed();
+    if (this.#broken) throw new StateWriteFailed();
     const tables = this.#state.realms[realmId];
     if (!tables) throw new Error(`transaction on unknown realm ${realmId}`);
     const changes: Change[] = [];
@@ -181,7 +181,7 @@ export class Store {
       // Fail-stop: the live state now holds changes that are not on disk, so accept no more writes.
       this.#broken = true;
       console.error('teamchat-kit: state write failed:', error);
-      throw stateWriteFailed();
+      throw new StateWriteFailed({ cause: error });
     });
     this.#lastWrite = write;
     return write;

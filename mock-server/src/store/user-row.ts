@@ -1,3 +1,4 @@
+import { ROLE } from '../contract/roles.js';
 import type { UserRow, UserSettings } from './state.js';
 
 /**
@@ -29,7 +30,7 @@ export function userRow(input: UserRowInput): UserRow {
     email: input.email,
     delivery_email: input.delivery_email ?? input.email,
     full_name: input.full_name,
-    role: input.role ?? 400,
+    role: input.role ?? ROLE.member,
     is_active: input.is_active ?? true,
     is_bot: input.is_bot ?? false,
     bot_type: input.bot_type ?? null,

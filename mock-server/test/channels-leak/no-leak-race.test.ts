@@ -3,7 +3,7 @@ import { Clock } from '../../src/clock/clock.js';
 import { features } from '../../src/config/features.js';
 import { updateChannel } from '../../src/domain/channels/update.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
-import { clientView } from '../../src/events/client-view.js';
+import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
 import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';

@@ -1,5 +1,5 @@
 import type { MockServer } from '../../src/app.js';
-import { CAPABILITIES } from '../../src/events/client-view.js';
+import { CAPABILITIES } from '../../src/contract/client-view.js';
 import { call, type Reply } from '../helpers/test-server.js';
 import { knownChannelIds, ownerSubscribedIds, tablesOf, type Account } from './model.js';
 

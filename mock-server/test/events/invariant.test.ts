@@ -61,6 +61,10 @@ async function checkInvariant(change: () => Promise<unknown>): Promise<void> {
     const polled = await call(server, 'GET', '/api/v1/events', { as: who[role]!, query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' } });
     const events = polled.body.events as (Record<string, unknown> & { type: string })[];
     const after = await call(server, 'POST', '/api/v1/register', { as: who[role]!, form: REGISTER });
+    // Both queues go at once: every check opens two per observer, and the server caps queues per user.
+    for (const queueId of [before[role]!.queueId, after.body.queue_id as string]) {
+      await call(server, 'DELETE', '/api/v1/events', { as: who[role]!, form: { queue_id: queueId } });
+    }
     expect(comparable(applyEvents(before[role]!.snapshot, events)), `observer ${role}`).toEqual(comparable(after.body));
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../../src/clock/clock.js';
-import { clientView } from '../../src/events/client-view.js';
+import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
 import { gatedStore } from '../helpers/gated-store.js';

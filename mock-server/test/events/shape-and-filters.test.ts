@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientView, FULL_CLIENT } from '../../src/events/client-view.js';
+import { clientView, FULL_CLIENT } from '../../src/contract/client-view.js';
 import { accepts } from '../../src/events/filters.js';
 import type { QueueDescriptor } from '../../src/events/queue.js';
 import { shapeFor } from '../../src/events/shape.js';

@@ -154,7 +154,7 @@ describe('routing and wire quirks of stock clients', () => {
   it('answers JSON when the HTTP parser refuses the request (headers over 64 KiB)', async () => {
     const res = await call(server, 'GET', '/api/v1/streams', { as: member, query: { include_all: 'x'.repeat(70_000) } });
     expect(res.status).toBe(431);
-    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: expect.stringMatching(/^Request headers are too large \(limit: \d+ bytes\)\.$/) });
   });
 
   it('answers a malformed request line with a JSON 400', async () => {
@@ -166,8 +166,8 @@ describe('routing and wire quirks of stock clients', () => {
       socket.on('data', (chunk) => (text += chunk));
       socket.on('close', () => done(text));
     });
-    expect(raw).toMatch(/^HTTP\/1.1 400/);
-    expect(JSON.parse(raw.split('\r\n\r\n')[1]!)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(raw).toMatch(/^HTTP\/1.1 400 Bad Request\r\nContent-Type: application\/json\r\n/);
+    expect(JSON.parse(raw.split('\r\n\r\n')[1]!)).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Malformed HTTP request.' });
   });
 
   it('answers an undecodable percent-escape in a path with a JSON 400', async () => {

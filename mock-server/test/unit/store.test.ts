@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StateWriteFailed } from '../../src/store/errors.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import { emptyRealmTables, type RealmRow, type SavedSnippetRow } from '../../src/store/state.js';
 import { Store, type PendingEvent } from '../../src/store/store.js';
@@ -67,9 +68,11 @@ describe('Store transactions', () => {
   it('stops accepting writes once a write failed (fail-stop), and reads wait on durability', async () => {
     const persistence = { ...memoryPersistence(), append: () => Promise.reject(new Error('disk full')) };
     const store = await Store.open(persistence);
-    await expect(store.replaceRealm('r', emptyRealmTables(realmRow))).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
-    await expect(store.durable()).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
-    await expect(store.transact('r', () => 1)).rejects.toMatchObject({ code: 'STATE_WRITE_FAILED' });
+    await expect(store.replaceRealm('r', emptyRealmTables(realmRow))).rejects.toBeInstanceOf(StateWriteFailed);
+    await expect(store.durable()).rejects.toBeInstanceOf(StateWriteFailed);
+    await expect(store.transact('r', () => 1)).rejects.toBeInstanceOf(StateWriteFailed);
+    // The persistence failure stays attached for the log.
+    await expect(store.durable()).rejects.toMatchObject({ cause: { message: 'disk full' } });
   });
 
   it('refuses asynchronous transaction functions, which could interleave', async () => {

@@ -1,5 +1,5 @@
 import type { Features } from '../../config/features.js';
-import type { ClientView } from '../../events/client-view.js';
+import type { ClientView } from '../../contract/client-view.js';
 import type { PendingEvent, Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
 import { canKnowSubscribers, channelMetadataAccess } from '../access.js';

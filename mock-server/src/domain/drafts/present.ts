@@ -1,5 +1,5 @@
 import type { Features } from '../../config/features.js';
-import type { ClientView } from '../../events/client-view.js';
+import type { ClientView } from '../../contract/client-view.js';
 import type { DraftRow, RealmState } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { presentTopic } from '../topics.js';

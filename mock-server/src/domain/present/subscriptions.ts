@@ -1,5 +1,5 @@
 import type { Features } from '../../config/features.js';
-import type { ClientView } from '../../events/client-view.js';
+import type { ClientView } from '../../contract/client-view.js';
 import type { ChannelRow, RealmState, SubscriptionRow, UserRow } from '../../store/state.js';
 import { canKnowSubscribers } from '../access.js';
 import { channelStats, presentChannel } from './channels.js';

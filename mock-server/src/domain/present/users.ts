@@ -1,6 +1,7 @@
 import { canSeeDeliveryEmail, emailVisibleTo, isGuest, isRealmAdmin } from '../access.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { avatarUrlOf } from './messages.js';
+import { ROLE } from '../../contract/roles.js';
 
 /**
  * The user object. The spec does not show it (§2.8 "Other fields of the user object: not shown"), so
@@ -43,7 +44,7 @@ export function personFields(tables: Pick<RealmState, 'realm'>, user: UserRow): 
     full_name: user.full_name,
     role: user.role,
     is_admin: isRealmAdmin(user),
-    is_owner: user.role === 100,
+    is_owner: user.role === ROLE.owner,
     is_guest: isGuest(user),
     is_bot: user.is_bot,
     is_active: user.is_active,

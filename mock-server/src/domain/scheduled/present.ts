@@ -1,4 +1,4 @@
-import type { ClientView } from '../../events/client-view.js';
+import type { ClientView } from '../../contract/client-view.js';
 import type { RealmState, ScheduledMessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { presentTopic } from '../topics.js';

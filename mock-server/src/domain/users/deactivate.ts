@@ -6,6 +6,7 @@ import { badRequest, insufficientPermission, mustBeOwner } from '../errors.js';
 import * as may from '../permissions.js';
 import { activeUserIds, targetUser } from './lookup.js';
 import { isOnlyOwner } from './update-plan.js';
+import { ROLE } from '../../contract/roles.js';
 
 /**
  * DELETE /users/{user_id} (spec §4.17). deactivation_notification_comment is validated by the document
@@ -36,7 +37,7 @@ function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
   if (!may.mayAdministerUsers(caller)) throw insufficientPermission();
   if (!may.mayDeactivateUser(caller, target)) throw mustBeOwner();
   // Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner).
-  if (target.role === 100 && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
+  if (target.role === ROLE.owner && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
   return target;
 }
 

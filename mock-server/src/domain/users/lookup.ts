@@ -1,5 +1,6 @@
 import type { RealmState, UserRow } from '../../store/state.js';
 import { badRequest } from '../errors.js';
+import { ROLE } from '../../contract/roles.js';
 
 /** Which targets an operation takes (reference "Shared access checks": user by ID). */
 export interface TargetRules {
@@ -32,5 +33,5 @@ export function activeUserIds(tables: Pick<RealmState, 'users'>): number[] {
 
 /** The realm's active human owners (§4.7 "the only owner", §4.17). */
 export function activeOwners(tables: Pick<RealmState, 'users'>): UserRow[] {
-  return Object.values(tables.users).filter((u) => u.is_active && !u.is_bot && u.role === 100);
+  return Object.values(tables.users).filter((u) => u.is_active && !u.is_bot && u.role === ROLE.owner);
 }

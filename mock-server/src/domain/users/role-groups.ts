@@ -1,6 +1,7 @@
 import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
 import { activeUserIds } from './lookup.js';
+import { ROLE } from '../../contract/roles.js';
 
 /**
  * Role groups (spec §2.8 roles; reference §2, the system groups that group-setting permissions name):
@@ -17,10 +18,10 @@ const DAY = 86_400;
  */
 function roleGroupName(user: UserRow, waitingDays: number, now: number): string {
   switch (user.role) {
-    case 100: return 'role:owners';
-    case 200: return 'role:administrators';
-    case 300: return 'role:moderators';
-    case 600: return 'role:everyone';
+    case ROLE.owner: return 'role:owners';
+    case ROLE.administrator: return 'role:administrators';
+    case ROLE.moderator: return 'role:moderators';
+    case ROLE.guest: return 'role:everyone';
     default: return user.date_joined + waitingDays * DAY <= now ? 'role:fullmembers' : 'role:members';
   }
 }

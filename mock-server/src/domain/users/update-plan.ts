@@ -6,6 +6,7 @@ import { activeOwners, targetUser } from './lookup.js';
 import { emailInUse, isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
 import { planProfileChanges, type ProfileDataItem, type ProfileFieldChange } from './profile-fields.js';
+import { ROLE } from '../../contract/roles.js';
 
 /**
  * PATCH /users/{user_id} (spec §4.7), checking half: every rule runs in the reference server's order
@@ -68,8 +69,8 @@ export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserPar
  */
 function checkRoleChange(tables: Tables, caller: UserRow, target: UserRow, role: RoleCode): void {
   if (!may.mayChangeOwnerRole(caller, target, role)) throw mustBeOwner();
-  if (target.role === 100 && isOnlyOwner(tables, target)) throw badRequest('The owner permission cannot be removed from the only organization owner.');
-  if (isGuest(target) && role <= 200) throw badRequest('Guests cannot be organization administrators.');
+  if (target.role === ROLE.owner && isOnlyOwner(tables, target)) throw badRequest('The owner permission cannot be removed from the only organization owner.');
+  if (isGuest(target) && role <= ROLE.administrator) throw badRequest('Guests cannot be organization administrators.');
 }
 
 export function isOnlyOwner(tables: Pick<RealmState, 'users'>, user: UserRow): boolean {

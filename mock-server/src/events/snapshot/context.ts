@@ -1,6 +1,25 @@
+import type { Features } from '../../config/features.js';
+import type { ClientView } from '../../contract/client-view.js';
+import type { IncludeSubscribers } from '../../domain/present/subscriptions.js';
 import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
 import type { ChannelIndex } from '../../domain/present/channels.js';
-import type { SnapshotOptions } from '../register-state.js';
+
+/**
+ * What register asked for (spec §4.21). It lives here, beside the context that carries it, so the
+ * snapshot helpers need nothing from register-state.ts, which assembles them.
+ */
+export interface SnapshotOptions {
+  fetchEventTypes: ReadonlySet<string> | null; // null = everything
+  eventTypes: ReadonlySet<string> | null; // null = everything; decides unread_msgs (C22)
+  client: ClientView;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  includeSubscribers: IncludeSubscribers;
+  slimPresence: boolean;
+  presenceHistoryLimitDays: number;
+  now: number;
+  features: Features;
+}
 
 /** What every snapshot helper needs: the tables, the viewer (null for a spectator, C21) and the options. */
 export interface SnapshotContext {

@@ -3,6 +3,7 @@ import { presentUser as presentUserFor, userAvatarUrl } from '../../domain/prese
 import { presentUserStatus } from '../../domain/users/status.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
+import { ROLE } from '../../contract/roles.js';
 
 const DAY = 86_400;
 
@@ -27,8 +28,8 @@ export function realmUserKeys(ctx: SnapshotContext): Record<string, unknown> {
       delivery_email: viewer.delivery_email,
       full_name: viewer.full_name,
       is_admin: isRealmAdmin(viewer),
-      is_owner: viewer.role === 100,
-      is_moderator: viewer.role === 300,
+      is_owner: viewer.role === ROLE.owner,
+      is_moderator: viewer.role === ROLE.moderator,
       is_guest: isGuest(viewer),
       role: viewer.role,
       avatar_url: userAvatarUrl(ctx.tables, viewer, { viewer, clientGravatar: ctx.options.clientGravatar }),
