@@ -2,7 +2,7 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt, type Obj } from '../shared.js';
+import { asArray, asObject, isInt, openQueue, type Obj } from '../shared.js';
 
 export { asArray, asObject, isInt, type Obj };
 export { ownChannel, ownUser, type OwnChannel } from '../shared.js';
@@ -37,13 +37,9 @@ export async function listedFor(ctx: ScenarioContext, role: WorldRole, streamId:
   return { reply, channel: asArray(reply.body.streams).find((s) => s.stream_id === streamId) };
 }
 
-/** An event queue of `role` for the scenario (deleted afterwards). */
+/** An event queue of `role` for the scenario (deleted afterwards): its ID. */
 export async function queueOf(ctx: ScenarioContext, role: WorldRole, params: Params = {}): Promise<string> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/register', params), `register as ${role}`);
-  const id = res.body.queue_id;
-  if (typeof id !== 'string') throw new SetupError('register returned no queue_id');
-  ctx.defer(() => ctx.as(role).delete('/api/v1/events', { queue_id: id }));
-  return id;
+  return (await openQueue(ctx, role, params)).id;
 }
 
 /** Everything a queue holds now, without waiting and without acknowledging. */
