@@ -67,6 +67,9 @@ export function useTestRealm(options: { realm?: 'fresh' | 'demo' } = {}): TestRe
   return env;
 }
 
+/** The realm's time now (in startTestServer a fresh demo realm starts at DEMO_REALM_EPOCH and stands still). */
+export const nowOf = (server: MockServer, realm: string): number => (server.control.clock(realm) as { now: number }).now;
+
 /** Read-only view of a realm's tables, for assertions. */
 export function tables(server: MockServer, realm = 'demo'): RealmState {
   const state = server.context.store.realm(realm);
