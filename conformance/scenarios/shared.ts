@@ -78,6 +78,11 @@ export async function snapshot(ctx: ScenarioContext, role: WorldRole, params: Pa
   return ctx.must(await ctx.snapshot(role, params), `register as ${role}`);
 }
 
+/** A snapshot (as `snapshot`) of the initial state of some event types: registered for and fetched alike. */
+export function snapshotOf(ctx: ScenarioContext, role: WorldRole, types: string[], params: Params = {}): Promise<Reply> {
+  return snapshot(ctx, role, { event_types: types, fetch_event_types: types, ...params });
+}
+
 export interface Queue {
   actor: Actor;
   id: string;

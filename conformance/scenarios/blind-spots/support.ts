@@ -2,10 +2,10 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt, openQueue, type Obj } from '../shared.js';
+import { asArray, asObject, isInt, openQueue, snapshotOf, type Obj } from '../shared.js';
 
 export { asArray, asObject, isInt, type Obj };
-export { ownChannel, ownUser, type OwnChannel } from '../shared.js';
+export { ownChannel, ownUser, snapshotOf, type OwnChannel } from '../shared.js';
 
 /**
  * Helpers of the blind-spots area. Every scenario here owns its state: the channels it uses are created
@@ -20,11 +20,6 @@ export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: nu
   const res = ctx.must(await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }), `send to channel ${streamId}`);
   if (!isInt(res.body.id)) throw new SetupError(`the send answer has id ${JSON.stringify(res.body.id)}`);
   return res.body.id;
-}
-
-/** register as `role` for the initial state of some event types; the queue is deleted at once. */
-export async function snapshotOf(ctx: ScenarioContext, role: WorldRole, types: string[], params: Params = {}): Promise<Reply> {
-  return ctx.must(await ctx.snapshot(role, { event_types: types, fetch_event_types: types, ...params }), `register as ${role}`);
 }
 
 /**
