@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDurableWrites } from './durable-writes.js';
 import { benchIdleQueues, benchWriteToPoll } from './events.js';
+import { soak } from './soak.js';
+import { start } from './spawn.js';
 
 /**
+ * `npm run bench -- soak [options]`: the soak benchmark instead (bench/soak.ts, README "Soak benchmark").
  * `npm run bench`: request throughput of the mock against a bare express route returning the same
  * bytes, then durable-write throughput on a realm of 10k messages. Servers run in child processes
  * pinned (where `taskset` exists) to a core other than the load generator's. Loopback only.
@@ -16,22 +19,6 @@ import { benchIdleQueues, benchWriteToPoll } from './events.js';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
-async function start(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const command = [process.execPath, ...nodeFlags, '--import', 'tsx', ...args];
-  const pinned = process.platform === 'linux' ? ['taskset', '-c', '1', ...command] : command;
-  const child = spawn(pinned[0]!, pinned.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, url };
-}
 
 interface Load {
   rps: number;
@@ -159,4 +146,5 @@ async function conformanceFigures(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[2] === 'soak') await soak(process.argv.slice(3));
+else await main();

@@ -1,5 +1,5 @@
-import type { Params } from '../src/client.js';
-import { SetupError, type ScenarioContext } from '../src/context.js';
+import type { Params, Reply } from '../src/client.js';
+import { SetupError, type Actor, type ScenarioContext } from '../src/context.js';
 import type { WorldRole } from '../src/world.js';
 
 /** Reading JSON answers in scenarios of every area: objects, lists of objects and integers, tolerant of wrong shapes (the checks report those). */
@@ -57,4 +57,46 @@ export async function ownUser(ctx: ScenarioContext, label: string): Promise<{ us
   const id = res.body.user_id;
   ctx.defer(() => ctx.as('owner').delete(`/api/v1/users/${id}`));
   return { user_id: id, email, full_name };
+}
+
+/** An ID no target plausibly uses: unknown messages, channels, users, scheduled messages, snippets. */
+export const MISSING_ID = 999_999_937;
+
+/** Far enough ahead that nothing scheduled is delivered while the suite runs (clock-moving scenarios included). */
+const AHEAD = 7 * 86_400;
+
+/** A time in the future of the target's clock (scheduled messages, reminders). */
+export async function future(ctx: ScenarioContext, seconds = AHEAD): Promise<number> {
+  return (await ctx.serverTime()) + seconds;
+}
+
+/**
+ * register, then delete the queue at once: a snapshot of state (§4.21), as a setup step that must
+ * succeed. A scenario whose call under test is register itself uses `ctx.snapshot`, which answers any reply.
+ */
+export async function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
+  return ctx.must(await ctx.snapshot(role, params), `register as ${role}`);
+}
+
+/** A snapshot (as `snapshot`) of the initial state of some event types: registered for and fetched alike. */
+export function snapshotOf(ctx: ScenarioContext, role: WorldRole, types: string[], params: Params = {}): Promise<Reply> {
+  return snapshot(ctx, role, { event_types: types, fetch_event_types: types, ...params });
+}
+
+export interface Queue {
+  actor: Actor;
+  id: string;
+  /** register's last_event_id: where fetching starts (§6.1). */
+  lastEventId: number;
+  reply: Reply;
+}
+
+/** Registers an event queue as `who` (a setup step: it must succeed); the queue is deleted after the scenario. */
+export async function openQueue(ctx: ScenarioContext, who: WorldRole, params: Params = {}): Promise<Queue> {
+  const actor = ctx.as(who);
+  const reply = ctx.must(await actor.post('/api/v1/register', params), `register as ${who}`);
+  const id = reply.body.queue_id;
+  if (typeof id !== 'string') throw new SetupError(`register as ${who} returned queue_id ${JSON.stringify(id)}`);
+  ctx.defer(() => actor.delete('/api/v1/events', { queue_id: id }));
+  return { actor, id, lastEventId: typeof reply.body.last_event_id === 'number' ? reply.body.last_event_id : -1, reply };
 }

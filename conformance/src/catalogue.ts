@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../cli/package-root.js';
 import type { RuleDef } from './model.js';
 
 /**
@@ -7,7 +7,7 @@ import type { RuleDef } from './model.js';
  * Scenarios cite these IDs and reports group coverage by them, so a malformed file must fail loudly at
  * load time rather than silently dropping rules from the coverage table.
  */
-export const CATALOGUE_PATH = fileURLToPath(new URL('../rules/catalogue.json', import.meta.url));
+export const CATALOGUE_PATH = packagePath('conformance/rules/catalogue.json');
 
 /** The areas a rule may belong to: the section-wide ones (§1–§3, §5–§9) and one per group of endpoints. */
 export const RULE_AREAS = [

@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { packagePath } from '../../cli/package-root.js';
 import levels from '../../openapi/feature-levels.json' with { type: 'json' };
 
 /** The contract the suite checks answers against: openapi/ (never the mock server's code). */
-export const OPENAPI_PATH = fileURLToPath(new URL('../../openapi/team-chat.openapi.yaml', import.meta.url));
+export const OPENAPI_PATH = packagePath('openapi/team-chat.openapi.yaml');
 
 export type FeatureName = keyof typeof levels.levels;
 export const CURRENT_LEVEL: number = levels.current;

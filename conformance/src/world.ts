@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { packagePath } from '../../cli/package-root.js';
 import type { World } from '../../fixtures/world.js';
 
 export type { World, WorldChannel, WorldChannelKind, WorldCredential, WorldRole } from '../../fixtures/world.js';
 
-const SCHEMA_PATH = fileURLToPath(new URL('../../fixtures/world.schema.json', import.meta.url));
-export const DEMO_WORLD_PATH = fileURLToPath(new URL('../../fixtures/world.demo.json', import.meta.url));
+const SCHEMA_PATH = packagePath('fixtures/world.schema.json');
+export const DEMO_WORLD_PATH = packagePath('fixtures/world.demo.json');
 
 export class WorldError extends Error {}
 

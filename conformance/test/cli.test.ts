@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -229,18 +228,5 @@ describe('teamchat conform', () => {
     expect(await main(['conform', '--help'], deps())).toBe(0);
     expect(out.join('')).toContain('Usage: teamchat conform [options]');
     expect(out.join('')).toContain('Exit codes: 0 all passed');
-  });
-});
-
-describe('bin/teamchat.js', () => {
-  it('sends `conform` to the conformance CLI with its exit code, everything else to the mock server CLI', () => {
-    const conformHelp = spawnSync(process.execPath, ['bin/teamchat.js', 'conform', '--help'], { encoding: 'utf8' });
-    expect(conformHelp.status).toBe(0);
-    expect(conformHelp.stdout).toContain('Usage: teamchat conform [options]');
-    const bad = spawnSync(process.execPath, ['bin/teamchat.js', 'conform', '--workers', 'x'], { encoding: 'utf8' });
-    expect(bad.status).toBe(2);
-    const serveHelp = spawnSync(process.execPath, ['bin/teamchat.js', 'serve', '--help'], { encoding: 'utf8' });
-    expect(serveHelp.status).toBe(0);
-    expect(serveHelp.stdout).toContain('Usage: teamchat serve [options]');
   });
 });

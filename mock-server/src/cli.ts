@@ -77,14 +77,16 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
       return done(EXIT_USAGE);
     }
-    const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
-    await printBanner(server, rcDir);
+    // Before anything else is awaited: the server already answers, and a signal must not find node's
+    // default handler (death by signal, which npm passes on as a failed `npm start`).
     const stop = async () => {
       await server.close();
       process.exit(0);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
+    await printBanner(server, rcDir);
     done(0);
   });
 }

@@ -2,10 +2,10 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt, type Obj } from '../shared.js';
+import { asArray, asObject, isInt, openQueue, snapshotOf, type Obj } from '../shared.js';
 
 export { asArray, asObject, isInt, type Obj };
-export { ownChannel, ownUser, type OwnChannel } from '../shared.js';
+export { ownChannel, ownUser, snapshotOf, type OwnChannel } from '../shared.js';
 
 /**
  * Helpers of the blind-spots area. Every scenario here owns its state: the channels it uses are created
@@ -22,11 +22,6 @@ export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: nu
   return res.body.id;
 }
 
-/** register as `role` for the initial state of some event types; the queue is deleted at once. */
-export async function snapshotOf(ctx: ScenarioContext, role: WorldRole, types: string[], params: Params = {}): Promise<Reply> {
-  return ctx.must(await ctx.snapshot(role, { event_types: types, fetch_event_types: types, ...params }), `register as ${role}`);
-}
-
 /**
  * A channel's object in a GET /api/v1/streams answer of `role` listing every channel it may see:
  * include_all from level 356; below it include_all_active for an administrator (§9), else the default list.
@@ -37,13 +32,9 @@ export async function listedFor(ctx: ScenarioContext, role: WorldRole, streamId:
   return { reply, channel: asArray(reply.body.streams).find((s) => s.stream_id === streamId) };
 }
 
-/** An event queue of `role` for the scenario (deleted afterwards). */
+/** An event queue of `role` for the scenario (deleted afterwards): its ID. */
 export async function queueOf(ctx: ScenarioContext, role: WorldRole, params: Params = {}): Promise<string> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/register', params), `register as ${role}`);
-  const id = res.body.queue_id;
-  if (typeof id !== 'string') throw new SetupError('register returned no queue_id');
-  ctx.defer(() => ctx.as(role).delete('/api/v1/events', { queue_id: id }));
-  return id;
+  return (await openQueue(ctx, role, params)).id;
 }
 
 /** Everything a queue holds now, without waiting and without acknowledging. */

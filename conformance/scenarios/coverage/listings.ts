@@ -1,7 +1,7 @@
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { Reply } from '../../src/client.js';
-import { snapshot } from './support.js';
+import { snapshotOf } from './support.js';
 
 /**
  * Spec §4.15 include_can_access_content ("Channels with content access", default false) and §3 / §2.4
@@ -42,7 +42,7 @@ const foldersArchived = scenario({
   title: "register's channel_folders carry each folder's archived state (is_archived)",
   rules: ['R3-6'],
   requires: { roles: ['member'] },
-  when: (ctx) => snapshot(ctx, 'member', ['channel_folders']),
+  when: async (ctx) => (await snapshotOf(ctx, 'member', ['channel_folders'])).body,
   then(ctx, body) {
     const folders = body.channel_folders as Record<string, unknown>[] | undefined;
     if (!Array.isArray(folders) || folders.length === 0) throw new SetupError('the realm has no channel folder');

@@ -1,6 +1,6 @@
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
-import { snapshot } from './support.js';
+import { snapshotOf } from './support.js';
 
 /**
  * Spec §4.7 profile_data: "Custom profile field updates, each an object with id (integer) and value
@@ -24,7 +24,7 @@ async function profileOf(ctx: ScenarioContext, userId: number): Promise<ProfileD
 
 async function planChange(ctx: ScenarioContext): Promise<Plan> {
   const me = ctx.user('member').user_id;
-  const fields = (await snapshot(ctx, 'administrator', ['custom_profile_fields'])).custom_profile_fields;
+  const fields = (await snapshotOf(ctx, 'administrator', ['custom_profile_fields'])).body.custom_profile_fields;
   if (Array.isArray(fields)) {
     const text = (fields as { id: number; type: number }[]).find((f) => f.type === 1);
     if (text) return { field: text.id, value: ctx.unique('team').slice(-40) };

@@ -34,9 +34,4 @@ export const sameGroup = (a: unknown, b: Group): boolean => {
   return x !== null && isDeepStrictEqual(x, holders(b));
 };
 
-export { readChannel } from '../shared.js';
-
-/** Register for some initial data (§4.21) and delete the queue at once. */
-export async function snapshot(ctx: ScenarioContext, role: 'member' | 'administrator', types: string[]): Promise<Record<string, unknown>> {
-  return ctx.must(await ctx.snapshot(role, { event_types: types, fetch_event_types: types }), `register for ${types.join(', ')}`).body;
-}
+export { readChannel, snapshotOf } from '../shared.js';

@@ -3,7 +3,7 @@ import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
 import { retentionParam } from '../shared.js';
-import { asArray, snapshot } from './support.js';
+import { asArray } from './support.js';
 
 /**
  * More of §4.15 (the parameters of the channel list), §3 channel privacy as the list shows it, §4.16
@@ -181,12 +181,12 @@ export default [
       if (list.length === 0) throw new SetupError('the realm has no linkifier');
       return list.length;
     },
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } }),
     async then(ctx, res, count) {
       ctx.expectSuccess('R4.21-10', res);
       ctx.check('R4.21-10', Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length === count, `with the capability: ${JSON.stringify(res.body.realm_linkifiers)?.slice(0, 120)}`, res);
       ctx.check('R1-1', Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length > 0, 'the JSON-encoded client_capabilities object was read', res);
-      const without = await snapshot(ctx, 'member', { event_types: ['realm_linkifiers'] });
+      const without = await ctx.snapshot('member', { event_types: ['realm_linkifiers'] });
       ctx.expectEqual('R4.21-13', without.body.realm_linkifiers, [], 'realm_linkifiers without the capability', without);
     },
   }),
@@ -198,12 +198,12 @@ export default [
     given(ctx) {
       if (!ctx.channel('archived').subscribers.includes('member')) throw new SetupError('needs the member subscribed to the archived channel');
     },
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['subscription'], fetch_event_types: ['subscription'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['subscription'], fetch_event_types: ['subscription'] }),
     async then(ctx, res) {
       const archived = ctx.channel('archived').stream_id;
       ctx.check('R4.21-16', !asArray(res.body.subscriptions).some((s) => s.stream_id === archived), 'without the capability the archived channel is left out', res);
       if (!ctx.has('archived_channels')) return;
-      const withCap = await snapshot(ctx, 'member', { event_types: ['subscription'], fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } });
+      const withCap = await ctx.snapshot('member', { event_types: ['subscription'], fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } });
       ctx.check('R4.21-16', asArray(withCap.body.subscriptions).some((s) => s.stream_id === archived && s.is_archived === true), 'with the capability it is included, is_archived true', withCap);
     },
   }),

@@ -1,7 +1,7 @@
 import type { Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { scenario, scenarios } from '../../src/dsl.js';
-import { isStringArray, snapshot } from './support.js';
+import { isStringArray } from './support.js';
 
 /**
  * Spec §1 "Unsupported parameters" (from level 167, §9): a success lists the parameters the operation
@@ -34,7 +34,7 @@ const rows: Row[] = [
     key: 'register',
     title: 'queue_lifespan_secs, which register does not list',
     extra: 'queue_lifespan_secs',
-    call: (ctx) => snapshot(ctx, 'member', { event_types: ['drafts'], queue_lifespan_secs: 600 }),
+    call: (ctx) => ctx.snapshot('member', { event_types: ['drafts'], queue_lifespan_secs: 600 }),
   },
 ];
 

@@ -1,5 +1,5 @@
 import { scenario } from '../../src/dsl.js';
-import { asArray, asObject, expectFields, isInt, isIntArray, snapshot } from './support.js';
+import { asArray, asObject, expectFields, isInt, isIntArray } from './support.js';
 
 /**
  * Spec §8 limits that a client can observe: the unread_msgs snapshot (at most 50000 messages; its shape
@@ -14,7 +14,7 @@ export default [
     id: 'errors/unread-msgs-shape',
     title: 'register with message and update_message_flags returns unread_msgs in the documented shape',
     rules: ['R4.21-29', 'R2.13-2', 'R2.13-3', 'R2.13-4', 'R2.13-5', 'R2.13-6', 'R2.13-7', 'R8-8'],
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['message', 'update_message_flags'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['message', 'update_message_flags'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R4.21-29', res);
       const u = asObject(res.body.unread_msgs);
@@ -60,7 +60,7 @@ export default [
     id: 'errors/size-limits-advertised',
     title: 'register advertises max_message_length, max_topic_length, max_stream_name_length and max_stream_description_length',
     rules: ['R1-10'],
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['realm'], fetch_event_types: ['realm'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['realm'], fetch_event_types: ['realm'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R1-10', res);
       expectFields(ctx, 'R1-10', res.body, { max_message_length: 'integer', max_topic_length: 'integer', max_stream_name_length: 'integer', max_stream_description_length: 'integer' }, 'size limits', res);

@@ -1,5 +1,5 @@
 import { scenario, scenarios } from '../../src/dsl.js';
-import { asArray, expectFields, isGroupValue, isInt, isIntArray, snapshot } from './support.js';
+import { asArray, expectFields, isGroupValue, isInt, isIntArray } from './support.js';
 
 /**
  * Success shape of §4.21 register: the top-level fields, the keys per fetched type, the structures of
@@ -37,7 +37,7 @@ export default [
     title: 'register returns recent_private_conversations, navigation_views, saved_snippets, subscriptions and channel_folders when fetched',
     rules: ['R4.21-11', 'R4.21-24', 'R4.21-25', 'R4.21-26', 'R4.21-27', 'R4.21-28', 'R2.4-1'],
     when: (ctx) =>
-      snapshot(ctx, 'member', { event_types: ['message'], fetch_event_types: ['recent_private_conversations', 'navigation_views', 'saved_snippets', 'subscription', 'channel_folders'] }),
+      ctx.snapshot('member', { event_types: ['message'], fetch_event_types: ['recent_private_conversations', 'navigation_views', 'saved_snippets', 'subscription', 'channel_folders'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R4.21-11', res);
       for (const [rule, key] of [['R4.21-24', 'recent_private_conversations'], ['R4.21-25', 'navigation_views'], ['R4.21-26', 'saved_snippets'], ['R4.21-27', 'subscriptions'], ['R4.21-28', 'channel_folders']] as const) {
@@ -52,7 +52,7 @@ export default [
     title: 'recent private conversations list the other users (never the caller) and the newest message ID',
     rules: ['R2.13-1', 'R4.21-24'],
     requires: { roles: ['member', 'member_2'] },
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['message'], fetch_event_types: ['recent_private_conversations'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['message'], fetch_event_types: ['recent_private_conversations'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R4.21-24', res);
       const list = asArray(res.body.recent_private_conversations);
@@ -66,7 +66,7 @@ export default [
     id: 'errors/register-subscriptions',
     title: 'subscriptions in register carry the §2.3 fields; channels carry the permission groups',
     rules: ['R2.3-1', 'R2.3-3', 'R2.3-4', 'R2.3-5', 'R2.3-6', 'R2.3-7', 'R2.3-8', 'R2.2-12', 'R9-8'],
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['subscription', 'stream'], fetch_event_types: ['subscription', 'stream'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['subscription', 'stream'], fetch_event_types: ['subscription', 'stream'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R2.3-8', res);
       const subs = asArray(res.body.subscriptions);
@@ -94,7 +94,7 @@ export default [
     id: 'errors/register-include-subscribers',
     title: 'include_subscribers true adds subscribers (user IDs) to each subscription',
     rules: ['R2.3-1', 'R4.21-5'],
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['subscription'], fetch_event_types: ['subscription'], include_subscribers: 'true' }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['subscription'], fetch_event_types: ['subscription'], include_subscribers: 'true' }),
     then: (ctx, res) => {
       ctx.expectSuccess('R4.21-5', res);
       const subs = asArray(res.body.subscriptions);
@@ -107,7 +107,7 @@ export default [
     id: 'errors/register-unsupported-event-type',
     title: 'an event type the server does not know is ignored',
     rules: ['R4.21-8'],
-    when: (ctx) => snapshot(ctx, 'member', { event_types: ['drafts', 'no_such_event_type'] }),
+    when: (ctx) => ctx.snapshot('member', { event_types: ['drafts', 'no_such_event_type'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R4.21-8', res);
     },

@@ -1,6 +1,6 @@
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
-import { asArray, asObject, expectFields, isInt, isStringArray, snapshot } from './support.js';
+import { asArray, asObject, expectFields, isInt, isStringArray } from './support.js';
 
 /**
  * Success shapes of the message operations: §4.3 fetch (with the §2.5 fields), §4.20 render, §4.13
@@ -139,7 +139,7 @@ export default [
       // Two messages from someone else in a fresh topic: unread for the member until marked.
       const t = { stream_id: ctx.channel('public').stream_id, topic: ctx.unique('unread news').slice(0, 50) };
       for (const n of [1, 2]) ctx.must(await ctx.as('member_2').post('/api/v1/messages', { type: 'stream', to: t.stream_id, topic: t.topic, content: `news ${n}` }), 'send a message');
-      const res = await snapshot(ctx, 'member', { event_types: ['message', 'update_message_flags'] });
+      const res = await ctx.snapshot('member', { event_types: ['message', 'update_message_flags'] });
       const unread = asArray(asObject(res.body.unread_msgs).streams).some((s) => s.stream_id === t.stream_id && s.topic === t.topic);
       if (!unread) throw new SetupError('the new messages are not unread for the member');
       return t;
@@ -147,7 +147,7 @@ export default [
     when: (ctx, t) => ctx.as('member').post('/api/v1/mark_topic_as_read', { stream_id: t.stream_id, topic_name: t.topic }),
     async then(ctx, res, t) {
       ctx.expectSuccess('R4.9-1', res);
-      const after = await snapshot(ctx, 'member', { event_types: ['message', 'update_message_flags'] });
+      const after = await ctx.snapshot('member', { event_types: ['message', 'update_message_flags'] });
       const left = asArray(asObject(after.body.unread_msgs).streams).filter((s) => s.stream_id === t.stream_id && s.topic === t.topic);
       ctx.expectEqual('R4.9-2', left, [], 'unread entries of the topic afterwards', after);
     },

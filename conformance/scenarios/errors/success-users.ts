@@ -2,7 +2,7 @@ import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt, restoreStatusLater, snapshot, statusOf } from './support.js';
+import { asArray, asObject, isInt, restoreStatusLater, statusOf } from './support.js';
 
 /**
  * Success shapes of the status operations (§4.4, §4.5, fields of §2.7) and of user administration
@@ -120,7 +120,7 @@ export default [
     async then(ctx, res) {
       ctx.expectSuccess('R4.5-1', res);
       ctx.expectEqual('R4.5-1', (await statusOf(ctx, 'administrator')).away, true, 'away in the status');
-      const reg = await snapshot(ctx, 'administrator', { event_types: ['user_settings'], fetch_event_types: ['user_settings'] });
+      const reg = await ctx.snapshot('administrator', { event_types: ['user_settings'], fetch_event_types: ['user_settings'] });
       const enabled = asObject(reg.body.user_settings).presence_enabled;
       ctx.expectEqual('R2.7-3', enabled, false, 'presence_enabled after away true', reg);
     },

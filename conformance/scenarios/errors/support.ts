@@ -2,17 +2,15 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt } from '../shared.js';
+import { asArray, asObject, future, isInt } from '../shared.js';
 
 export { asArray, asObject, isInt };
+export { MISSING_ID, future } from '../shared.js';
 
 /**
  * Helpers shared by the scenarios of this area (errors, limits, success shapes). They speak HTTP only,
  * through the scenario context.
  */
-
-/** An ID no realm plausibly uses: unknown users, channels, messages, snippets. */
-export const MISSING_ID = 999_999_937;
 
 export const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
 export const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -81,16 +79,6 @@ export function beforeEditOperation(ctx: ScenarioContext, reply: Reply): boolean
   if (ctx.has('scheduled_message_edit_endpoint')) return false;
   ctx.check('R9-4', reply.body.result === 'error' && reply.status >= 400, `below level 184 editing has no operation of its own: HTTP ${reply.status}`, reply);
   return true;
-}
-
-/** A time well in the future of the target's clock (scheduled messages, reminders). */
-export async function future(ctx: ScenarioContext, seconds = 86_400): Promise<number> {
-  return (await ctx.serverTime()) + seconds;
-}
-
-/** register as a role, the queue deleted at once: a snapshot of state (§4.21). */
-export function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
-  return ctx.snapshot(role, params);
 }
 
 /** Creates a scheduled channel message for the role (deleted afterwards); its ID. */

@@ -1,5 +1,6 @@
 import { SetupError, type ScenarioContext } from '../../src/context.js';
-import { scenario } from '../../src/dsl.js';
+import type { Params } from '../../src/client.js';
+import { scenario, scenarios } from '../../src/dsl.js';
 import { R } from './rules.js';
 import { asArray } from './support.js';
 
@@ -13,6 +14,12 @@ import { asArray } from './support.js';
 function needsPublicAccess(ctx: ScenarioContext): void {
   if (!ctx.world.realm.spectator_access) throw new SetupError('the organization of the world file has no public access (realm.spectator_access)');
 }
+
+/** Parameters a register without credentials may not set (§4.21): each is BAD_REQUEST. */
+const REFUSED: { key: string; what: string; rule: string; params: Params }[] = [
+  { key: 'client-gravatar-true', what: 'client_gravatar true', rule: R.clientGravatar, params: { client_gravatar: true, event_types: ['stream'] } },
+  { key: 'include-subscribers-true', what: 'include_subscribers true', rule: R.includeSubscribers, params: { include_subscribers: 'true', event_types: ['subscription'] } },
+];
 
 export default [
   scenario({
@@ -41,28 +48,19 @@ export default [
       ctx.expectEqual(R.clientGravatar, nulls, [], 'users without an avatar URL', res);
     },
   }),
-  scenario({
-    id: 'events/register-anonymous-client-gravatar-true',
-    title: 'client_gravatar true in an unauthenticated register is refused',
-    rules: [R.clientGravatar, R.anonymousRegister],
-    given: needsPublicAccess,
-    when: (ctx) => ctx.anonymous.post('/api/v1/register', { client_gravatar: true, event_types: ['stream'] }),
-    then(ctx, res) {
-      const refused = ctx.expectError(R.clientGravatar, res, { status: 400, code: 'BAD_REQUEST' });
-      ctx.check(R.anonymousRegister, refused, 'client_gravatar true is an error without credentials', res);
-    },
-  }),
-  scenario({
-    id: 'events/register-anonymous-include-subscribers-true',
-    title: 'include_subscribers true in an unauthenticated register is refused',
-    rules: [R.includeSubscribers, R.anonymousRegister],
-    given: needsPublicAccess,
-    when: (ctx) => ctx.anonymous.post('/api/v1/register', { include_subscribers: 'true', event_types: ['subscription'] }),
-    then(ctx, res) {
-      const refused = ctx.expectError(R.includeSubscribers, res, { status: 400, code: 'BAD_REQUEST' });
-      ctx.check(R.anonymousRegister, refused, 'include_subscribers true is an error without credentials', res);
-    },
-  }),
+  ...scenarios(REFUSED, (row) =>
+    scenario({
+      id: `events/register-anonymous-${row.key}`,
+      title: `${row.what} in an unauthenticated register is refused`,
+      rules: [row.rule, R.anonymousRegister],
+      given: needsPublicAccess,
+      when: (ctx) => ctx.anonymous.post('/api/v1/register', row.params),
+      then(ctx, res) {
+        const refused = ctx.expectError(row.rule, res, { status: 400, code: 'BAD_REQUEST' });
+        ctx.check(R.anonymousRegister, refused, `${row.what} is an error without credentials`, res);
+      },
+    }),
+  ),
   scenario({
     id: 'events/register-anonymous-include-subscribers-false',
     title: 'include_subscribers false in an unauthenticated register is accepted',

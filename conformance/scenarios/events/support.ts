@@ -1,5 +1,6 @@
 import type { Params, Reply } from '../../src/client.js';
 import type { Actor, ScenarioContext } from '../../src/context.js';
+import type { Queue } from '../shared.js';
 import type { WorldRole } from '../../src/world.js';
 
 /**
@@ -9,23 +10,7 @@ import type { WorldRole } from '../../src/world.js';
 
 export type Event = Record<string, unknown> & { id: number; type: string };
 
-export interface Queue {
-  actor: Actor;
-  id: string;
-  /** register's last_event_id: where fetching starts (§6.1). */
-  lastEventId: number;
-  reply: Reply;
-}
-
-/** Registers a queue as `who` (a setup step: it must succeed); the queue is deleted after the scenario. */
-export async function openQueue(ctx: ScenarioContext, who: WorldRole, params: Params = {}): Promise<Queue> {
-  const actor = ctx.as(who);
-  const reply = ctx.must(await actor.post('/api/v1/register', params), `register as ${who}`);
-  const id = reply.body.queue_id;
-  if (typeof id !== 'string') throw new Error(`register as ${who} returned queue_id ${JSON.stringify(id)}`);
-  ctx.defer(() => actor.delete('/api/v1/events', { queue_id: id }));
-  return { actor, id, lastEventId: typeof reply.body.last_event_id === 'number' ? reply.body.last_event_id : -1, reply };
-}
+export { openQueue, type Queue } from '../shared.js';
 
 /** A register answer whose queue (if any) is deleted after the scenario: for scenarios about register itself. */
 export async function registerOnce(ctx: ScenarioContext, actor: Actor, params: Params = {}): Promise<Reply> {

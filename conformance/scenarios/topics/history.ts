@@ -1,11 +1,55 @@
-import { SetupError } from '../../src/context.js';
-import { scenario } from '../../src/dsl.js';
+import { SetupError, type ScenarioContext } from '../../src/context.js';
+import { scenario, scenarios, type Requirements } from '../../src/dsl.js';
+import type { WorldRole } from '../../src/world.js';
 import { MISSING_ID, asArray, protectedHistory, send } from './support.js';
 
 /**
  * Protected history and access (§4.11, §4.3): what a user who joined a private channel late, or never
  * joined it, may see of its topics and messages (events: ./events.ts).
  */
+/**
+ * Reads refused with BAD_REQUEST (§4.11, §4.3): channels and messages the caller may not see, or that do
+ * not exist. `path` is worked out in the given step, so a world file without what a row needs makes it a
+ * setup error.
+ */
+const REFUSALS: { key: string; title: string; rule: string; requires: Requirements; role: WorldRole; path: (ctx: ScenarioContext) => string }[] = [
+  {
+    key: 'private-topic-list-non-subscriber',
+    title: 'a user outside a private channel cannot list its topics',
+    rule: 'R4.11-4',
+    requires: { roles: ['member_2'], channels: ['private_shared'] },
+    role: 'member_2',
+    path(ctx) {
+      if (ctx.channel('private_shared').subscribers.includes('member_2')) throw new SetupError('member_2 is subscribed to private_shared');
+      return `/api/v1/users/me/${ctx.channel('private_shared').stream_id}/topics`;
+    },
+  },
+  {
+    key: 'topic-list-unknown-channel',
+    title: 'listing the topics of a channel that does not exist is BAD_REQUEST',
+    rule: 'R4.11-4',
+    requires: { roles: ['member'] },
+    role: 'member',
+    path: () => `/api/v1/users/me/${MISSING_ID}/topics`,
+  },
+  {
+    key: 'fetch-private-non-subscriber',
+    title: 'a user outside a private channel cannot fetch its messages',
+    rule: 'R4.3-5',
+    requires: { roles: ['member_3'], channels: ['private_protected'] },
+    role: 'member_3',
+    path: (ctx) => `/api/v1/messages/${protectedHistory(ctx.world).visible_id}`,
+  },
+  {
+    key: 'fetch-direct-third-party',
+    title: 'a user who is not a recipient cannot fetch a direct message',
+    rule: 'R4.3-5',
+    requires: { roles: ['member_3'] },
+    role: 'member_3',
+    path: (ctx) => `/api/v1/messages/${ctx.world.messages.direct.id}`,
+  },
+];
+
 export default [
   scenario({
     id: 'topics/protected-history-topic-list',
@@ -65,44 +109,15 @@ export default [
     },
   }),
 
-  scenario({
-    id: 'topics/private-topic-list-non-subscriber',
-    title: 'a user outside a private channel cannot list its topics',
-    rules: ['R4.11-4'],
-    requires: { roles: ['member_2'], channels: ['private_shared'] },
-    given(ctx) {
-      if (ctx.channel('private_shared').subscribers.includes('member_2')) throw new SetupError('member_2 is subscribed to private_shared');
-    },
-    when: (ctx) => ctx.as('member_2').get(`/api/v1/users/me/${ctx.channel('private_shared').stream_id}/topics`),
-    then: (ctx, res) => void ctx.expectError('R4.11-4', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
-  scenario({
-    id: 'topics/topic-list-unknown-channel',
-    title: 'listing the topics of a channel that does not exist is BAD_REQUEST',
-    rules: ['R4.11-4'],
-    requires: { roles: ['member'] },
-    when: (ctx) => ctx.as('member').get(`/api/v1/users/me/${MISSING_ID}/topics`),
-    then: (ctx, res) => void ctx.expectError('R4.11-4', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
-  scenario({
-    id: 'topics/fetch-private-non-subscriber',
-    title: 'a user outside a private channel cannot fetch its messages',
-    rules: ['R4.3-5'],
-    requires: { roles: ['member_3'], channels: ['private_protected'] },
-    given: (ctx) => protectedHistory(ctx.world),
-    when: (ctx, p) => ctx.as('member_3').get(`/api/v1/messages/${p.visible_id}`),
-    then: (ctx, res) => void ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
-  scenario({
-    id: 'topics/fetch-direct-third-party',
-    title: 'a user who is not a recipient cannot fetch a direct message',
-    rules: ['R4.3-5'],
-    requires: { roles: ['member_3'] },
-    when: (ctx) => ctx.as('member_3').get(`/api/v1/messages/${ctx.world.messages.direct.id}`),
-    then: (ctx, res) => void ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
+  ...scenarios(REFUSALS, (row) =>
+    scenario({
+      id: `topics/${row.key}`,
+      title: row.title,
+      rules: [row.rule],
+      requires: row.requires,
+      given: (ctx) => row.path(ctx),
+      when: (ctx, path) => ctx.as(row.role).get(path),
+      then: (ctx, res) => void ctx.expectError(row.rule, res, { status: 400, code: 'BAD_REQUEST' }),
+    }),
+  ),
 ];

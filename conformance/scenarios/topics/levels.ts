@@ -1,4 +1,4 @@
-import { scenario } from '../../src/dsl.js';
+import { scenario, scenarios, type Requirements } from '../../src/dsl.js';
 import type { Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { future, listScheduled, removeLater, schedule, storedScheduled } from './support.js';
@@ -20,55 +20,74 @@ async function expectStoredTopic(ctx: ScenarioContext, rules: { accepted: string
   ctx.expectEqual(rules.stored, item?.topic, topic, 'stored topic', reply);
 }
 
-export default [
-  scenario({
-    id: 'topics/level-334-below-empty-topic-refused',
+/**
+ * Creating a scheduled message on either side of a boundary: refused (under the rule given), or accepted
+ * (rule `accepted`) and stored with the topic `stored` (rule `stored`).
+ */
+type Outcome = { refused: string } | { accepted: string; stored: string; topic: string };
+const BOUNDARY_ROWS: { key: string; title: string; rules: string[]; level: Requirements['level']; type: string; topic: string; expect: Outcome }[] = [
+  {
+    key: '334-below-empty-topic-refused',
     title: 'below level 334 a channel message with the empty topic is refused',
     rules: ['R9-6'],
-    requires: { roles: ['member'], channels: ['public'], level: { below: 'empty_topic_name' } },
-    when: (ctx) => createIn(ctx, 'stream', ''),
-    then(ctx, res) {
-      removeLater(ctx, 'member', res);
-      ctx.expectError('R9-6', res, { status: 400, code: 'BAD_REQUEST' });
-    },
-  }),
-  scenario({
-    id: 'topics/level-334-from-empty-topic-valid',
+    level: { below: 'empty_topic_name' },
+    type: 'stream',
+    topic: '',
+    expect: { refused: 'R9-6' },
+  },
+  {
+    key: '334-from-empty-topic-valid',
     title: 'from level 334 the empty string is a valid topic for a channel message',
     rules: ['R1-6', 'R9-6'],
-    requires: { roles: ['member'], channels: ['public'], level: { from: 'empty_topic_name' } },
-    when: (ctx) => createIn(ctx, 'stream', ''),
-    then: (ctx, res) => expectStoredTopic(ctx, { accepted: 'R9-6', stored: 'R1-6' }, res, ''),
-  }),
-
-  scenario({
-    id: 'topics/level-370-below-no-topic-literal',
+    level: { from: 'empty_topic_name' },
+    type: 'stream',
+    topic: '',
+    expect: { accepted: 'R9-6', stored: 'R1-6', topic: '' },
+  },
+  {
+    key: '370-below-no-topic-literal',
     title: 'below level 370 "(no topic)" is an ordinary topic name',
     rules: ['R9-7'],
-    requires: { roles: ['member'], channels: ['public'], level: { below: 'no_topic_reads_as_empty' } },
-    when: (ctx) => createIn(ctx, 'stream', '(no topic)'),
-    then: (ctx, res) => expectStoredTopic(ctx, { accepted: 'R9-7', stored: 'R9-7' }, res, '(no topic)'),
-  }),
-  scenario({
-    id: 'topics/level-370-from-no-topic-empty',
+    level: { below: 'no_topic_reads_as_empty' },
+    type: 'stream',
+    topic: '(no topic)',
+    expect: { accepted: 'R9-7', stored: 'R9-7', topic: '(no topic)' },
+  },
+  {
+    key: '370-from-no-topic-empty',
     title: 'from level 370 "(no topic)" sent as a topic is read as the empty topic',
     rules: ['R9-7'],
-    requires: { roles: ['member'], channels: ['public'], level: { from: 'no_topic_reads_as_empty' } },
-    when: (ctx) => createIn(ctx, 'stream', '(no topic)'),
-    then: (ctx, res) => expectStoredTopic(ctx, { accepted: 'R9-7', stored: 'R9-7' }, res, ''),
-  }),
-
-  scenario({
-    id: 'topics/level-248-below-channel-type-refused',
+    level: { from: 'no_topic_reads_as_empty' },
+    type: 'stream',
+    topic: '(no topic)',
+    expect: { accepted: 'R9-7', stored: 'R9-7', topic: '' },
+  },
+  {
+    key: '248-below-channel-type-refused',
     title: "below level 248 'channel' is not a type value of scheduled messages",
     rules: ['R9-5'],
-    requires: { roles: ['member'], channels: ['public'], level: { below: 'channel_type_value' } },
-    when: (ctx) => createIn(ctx, 'channel', 'typed'),
-    then(ctx, res) {
-      removeLater(ctx, 'member', res);
-      ctx.expectError('R9-5', res, { status: 400, code: 'BAD_REQUEST' });
-    },
-  }),
+    level: { below: 'channel_type_value' },
+    type: 'channel',
+    topic: 'typed',
+    expect: { refused: 'R9-5' },
+  },
+];
+
+export default [
+  ...scenarios(BOUNDARY_ROWS, (row) =>
+    scenario({
+      id: `topics/level-${row.key}`,
+      title: row.title,
+      rules: row.rules,
+      requires: { roles: ['member'], channels: ['public'], level: row.level },
+      when: (ctx) => createIn(ctx, row.type, row.topic),
+      async then(ctx, res) {
+        if ('stored' in row.expect) return expectStoredTopic(ctx, row.expect, res, row.expect.topic);
+        removeLater(ctx, 'member', res);
+        ctx.expectError(row.expect.refused, res, { status: 400, code: 'BAD_REQUEST' });
+      },
+    }),
+  ),
   scenario({
     id: 'topics/level-248-from-channel-type-accepted',
     title: "from level 248 'channel' schedules a channel message",

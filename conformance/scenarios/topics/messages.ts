@@ -1,4 +1,5 @@
-import { scenario } from '../../src/dsl.js';
+import { scenario, scenarios } from '../../src/dsl.js';
+import type { WorldRole } from '../../src/world.js';
 import { MISSING_ID, asArray, asObject, displayName, flagsOf, future, isInt, send } from './support.js';
 
 /**
@@ -8,6 +9,13 @@ import { MISSING_ID, asArray, asObject, displayName, flagsOf, future, isInt, sen
 
 const isStringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const hasRead = (flags: unknown) => isStringList(flags) && (flags as string[]).includes('read');
+
+/** Reports the server refuses with BAD_REQUEST (§4.13, §7): a bad report_type, or a message the reporter cannot see. */
+const REPORT_REFUSALS: { key: string; title: string; rule: string; role: WorldRole; message: 'channel' | 'direct'; report_type: string }[] = [
+  { key: 'other-needs-description', title: 'report_type other without a description is BAD_REQUEST', rule: 'R4.13-4', role: 'member', message: 'channel', report_type: 'other' },
+  { key: 'unknown-type', title: 'a report_type outside the five values is BAD_REQUEST', rule: 'R4.13-3', role: 'member', message: 'channel', report_type: 'boring' },
+  { key: 'invisible-message', title: 'reporting a direct message one cannot see is BAD_REQUEST', rule: 'R7-3', role: 'member_3', message: 'direct', report_type: 'spam' },
+];
 
 export default [
   scenario({
@@ -122,32 +130,16 @@ export default [
     },
   }),
 
-  scenario({
-    id: 'topics/report-other-needs-description',
-    title: 'report_type other without a description is BAD_REQUEST',
-    rules: ['R4.13-4'],
-    requires: { roles: ['member'] },
-    when: (ctx) => ctx.as('member').post(`/api/v1/messages/${ctx.world.messages.channel.id}/report`, { report_type: 'other' }),
-    then: (ctx, res) => void ctx.expectError('R4.13-4', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
-  scenario({
-    id: 'topics/report-unknown-type',
-    title: 'a report_type outside the five values is BAD_REQUEST',
-    rules: ['R4.13-3'],
-    requires: { roles: ['member'] },
-    when: (ctx) => ctx.as('member').post(`/api/v1/messages/${ctx.world.messages.channel.id}/report`, { report_type: 'boring' }),
-    then: (ctx, res) => void ctx.expectError('R4.13-3', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
-
-  scenario({
-    id: 'topics/report-invisible-message',
-    title: 'reporting a direct message one cannot see is BAD_REQUEST',
-    rules: ['R7-3'],
-    requires: { roles: ['member_3'] },
-    when: (ctx) => ctx.as('member_3').post(`/api/v1/messages/${ctx.world.messages.direct.id}/report`, { report_type: 'spam' }),
-    then: (ctx, res) => void ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' }),
-  }),
+  ...scenarios(REPORT_REFUSALS, (row) =>
+    scenario({
+      id: `topics/report-${row.key}`,
+      title: row.title,
+      rules: [row.rule],
+      requires: { roles: [row.role] },
+      when: (ctx) => ctx.as(row.role).post(`/api/v1/messages/${ctx.world.messages[row.message].id}/report`, { report_type: row.report_type }),
+      then: (ctx, res) => void ctx.expectError(row.rule, res, { status: 400, code: 'BAD_REQUEST' }),
+    }),
+  ),
 
   scenario({
     id: 'topics/reminder-created',

@@ -2,19 +2,15 @@ import type { Params, Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import type { World, WorldRole } from '../../src/world.js';
-import { asArray, asObject, isInt, type Obj } from '../shared.js';
+import { asArray, asObject, isInt, snapshot, type Obj, type Queue } from '../shared.js';
 
 export { asArray, asObject, isInt, type Obj };
+export { MISSING_ID, future, openQueue, snapshot } from '../shared.js';
 
 /**
  * Helpers of the topics area: scheduled messages, sent messages, snapshots and event queues, all through
  * the API (conformance/README.md). Everything a helper creates is removed by ctx.defer.
  */
-
-/** An ID no target plausibly uses (messages, channels, users, scheduled messages). */
-export const MISSING_ID = 999_999_931;
-/** Scheduled times far enough ahead that nothing is delivered while the suite runs. */
-const AHEAD = 7 * 86_400;
 
 
 /** A world-file entry a scenario cannot do without (messages are optional in the schema). */
@@ -23,16 +19,6 @@ export function need<T>(value: T | undefined, what: string): T {
   return value;
 }
 export const protectedHistory = (world: World) => need(world.messages.protected_history, 'messages.protected_history');
-
-/** A delivery time in the future of the target's clock. */
-export async function future(ctx: ScenarioContext, seconds = AHEAD): Promise<number> {
-  return (await ctx.serverTime()) + seconds;
-}
-
-/** register, then delete the queue at once: a snapshot of state (§4.21). */
-export async function snapshot(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> {
-  return ctx.must(await ctx.snapshot(role, params), `register as ${role}`);
-}
 
 /** realm_empty_topic_display_name as register returns it (§1); never hard-coded. */
 export async function displayName(ctx: ScenarioContext): Promise<string> {
@@ -88,23 +74,14 @@ export async function flagsOf(ctx: ScenarioContext, role: WorldRole, messageId: 
   return { reply, flags: asObject(reply.body.message).flags };
 }
 
-/** An event queue for the scenario (deleted afterwards). */
-export async function openQueue(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<string> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/register', params), `register as ${role}`);
-  const id = res.body.queue_id;
-  if (typeof id !== 'string') throw new SetupError('register returned no queue_id');
-  ctx.defer(() => ctx.as(role).delete('/api/v1/events', { queue_id: id }));
-  return id;
-}
-
 /**
  * The events of a queue, polled without blocking until `until` holds (servers may deliver events a
  * moment after the request that caused them) or the tries run out; nothing is acknowledged, so each
  * answer holds every event so far.
  */
-export async function pollEvents(ctx: ScenarioContext, role: WorldRole, queueId: string, until: (events: Obj[]) => boolean, tries = 25): Promise<{ reply: Reply; events: Obj[] }> {
+export async function pollEvents(ctx: ScenarioContext, role: WorldRole, queue: Queue, until: (events: Obj[]) => boolean, tries = 25): Promise<{ reply: Reply; events: Obj[] }> {
   for (let i = 0; ; i++) {
-    const reply = ctx.must(await ctx.as(role).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true }), 'fetch events');
+    const reply = ctx.must(await ctx.as(role).get('/api/v1/events', { queue_id: queue.id, last_event_id: -1, dont_block: true }), 'fetch events');
     const events = asArray(reply.body.events);
     if (until(events) || i + 1 >= tries) return { reply, events };
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse as parseYaml } from 'yaml';
+import { packagePath } from '../../../cli/package-root.js';
 import { isFeatureName, type FeatureName } from '../config/features.js';
 
 /**
@@ -14,18 +13,7 @@ import { isFeatureName, type FeatureName } from '../config/features.js';
  * by parameter, in the operation's `x-parse-order`, is what lets the first bad parameter decide the
  * error, as the reference server does (reference doc, "Order of checks").
  */
-export const DEFAULT_OPENAPI_PATH = findUp('openapi/team-chat.openapi.yaml');
-
-/** The document sits at the package root, whether this file runs from the sources or from dist/. */
-function findUp(relative: string): string {
-  let dir = new URL('.', import.meta.url);
-  for (let i = 0; i < 6; i++) {
-    const candidate = fileURLToPath(new URL(relative, dir));
-    if (existsSync(candidate)) return candidate;
-    dir = new URL('..', dir);
-  }
-  return fileURLToPath(new URL(`../../../${relative}`, import.meta.url));
-}
+export const DEFAULT_OPENAPI_PATH = packagePath('openapi/team-chat.openapi.yaml');
 
 type Schema = OpenAPIV3_1.SchemaObject & Record<string, unknown>;
 

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { call } from '../helpers/test-server.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
-import { error, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { nowOf } from '../scheduled/support.js';
+import { error, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
 import { channelDraft, create, draftState, edit, list, MEMBER_2_DRAFT, MEMBER_DRAFTS, NEXT_ID, NO_DRAFT, pythonJson, remove, storedDrafts } from './support.js';
 
 /**

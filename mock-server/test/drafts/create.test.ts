@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, freshRealm, openQueue, success, useTestRealm } from '../subscriptions/support.js';
-import { nowOf } from '../scheduled/support.js';
+import { drain, error, freshRealm, openQueue, success, useTestRealm, nowOf } from '../helpers/harness.js';
 import { channelDraft, create, draftState, MEMBER_DRAFTS, NEXT_ID, storedDrafts } from './support.js';
 
 /** POST /drafts (spec §4.6, §2.6; reference §4.6 for the parse errors, the check order and the texts). */

@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { call } from '../helpers/test-server.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
-import { drain, freshRealm, observeEvents, openQueue, useTestRealm, type Event } from '../subscriptions/support.js';
-import { nowOf } from '../scheduled/support.js';
+import { drain, freshRealm, observeEvents, openQueue, useTestRealm, type Event, nowOf } from '../helpers/harness.js';
 import { channelDraft, create, edit, list, NEXT_ID, remove } from './support.js';
 
 /**

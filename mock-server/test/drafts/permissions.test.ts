@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, type Reply } from '../helpers/test-server.js';
-import { drain, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { drain, openQueue, success, tables, useTestRealm } from '../helpers/harness.js';
 import { channelDraft, create, draftState, edit, list, MEMBER_DRAFTS, NEXT_ID, remove, setSync, SYNC_OFF } from './support.js';
 
 /**

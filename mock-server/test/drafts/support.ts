@@ -1,7 +1,7 @@
 import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
-import { tables, type Json } from '../subscriptions/support.js';
+import { tables, type Json } from '../helpers/harness.js';
 
 /**
  * Helpers of the draft tests (spec §4.6 and companions): requests as the Python client sends them (JSON

@@ -8,6 +8,7 @@ import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-rea
 import type { RealmState } from '../../src/store/state.js';
 import { spawnServer, stop } from '../helpers/spawn-server.js';
 import { call, startTestServer } from '../helpers/test-server.js';
+import { nowOf } from '../helpers/harness.js';
 
 /**
  * Where a realm's time starts (issue 14 item 3), on a frozen clock so every figure is exact: the
@@ -26,7 +27,6 @@ const serve = async (epoch: number | undefined) => {
   return server;
 };
 const control = (server: MockServer, method: string, path: string, form?: Record<string, string>) => call(server, method, `/__mock${path}`, form ? { form } : {});
-const nowOf = (server: MockServer, realmId: string) => (server.control.clock(realmId) as { now: number }).now;
 const tablesOf = (server: MockServer, realmId: string) => server.control.exportRealm(realmId).realm;
 const LATER = 1_900_000_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observeEvents, openQueue, useTestRealm, type Json } from '../subscriptions/support.js';
+import { observeEvents, openQueue, useTestRealm, type Json } from '../helpers/harness.js';
 import { call } from '../helpers/test-server.js';
 import { add, CAPABLE, DEMO, eventsOf, expectUnchanged, ISSUES, list, NEXT_ID, remove, reorder, TICKETS, update } from './support.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { INSUFFICIENT, useTestRealm, type Json } from '../subscriptions/support.js';
+import { INSUFFICIENT, useTestRealm, type Json } from '../helpers/harness.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 import { add, deactivatedWho, DEMO, eventsOf, expectUnchanged, list, NEXT_ID, remove, reorder, update } from './support.js';
-import type { TestRealm } from '../subscriptions/support.js';
+import type { TestRealm } from '../helpers/harness.js';
 
 /**
  * Who may do what with linkifiers (C19, domain/permissions.ts mayManageLinkifiers): listing is for every

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { send, useTestRealm } from '../subscriptions/support.js';
+import { send, useTestRealm } from '../helpers/harness.js';
 import { call } from '../helpers/test-server.js';
 import { add, NEXT_ID, remove, reorder, update } from './support.js';
 

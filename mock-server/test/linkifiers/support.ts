@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { drain, openQueue, tables, type Event, type Json, type TestRealm } from '../subscriptions/support.js';
+import { drain, openQueue, tables, type Event, type Json, type TestRealm } from '../helpers/harness.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 
 /**

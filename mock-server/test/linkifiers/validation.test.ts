@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestRealm } from '../subscriptions/support.js';
+import { useTestRealm } from '../helpers/harness.js';
 import { call } from '../helpers/test-server.js';
 import { add, DEMO, eventsOf, expectUnchanged, invalid, list, NEXT_ID, TICKETS, update } from './support.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshRealm, useTestRealm } from '../subscriptions/support.js';
+import { freshRealm, useTestRealm } from '../helpers/harness.js';
 import { call } from '../helpers/test-server.js';
 import { DEMO, ISSUES, list, NEXT_ID, TICKETS } from './support.js';
 

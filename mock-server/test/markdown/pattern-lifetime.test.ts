@@ -19,6 +19,9 @@ function render(linkifiers: LinkifierRow[], content: string): string {
   return renderMessage(content, ctx).html;
 }
 
+// Compiling hundreds of programs is slow on a loaded 2-core machine; these tests count, they do not time.
+const SLOW = 90_000;
+
 describe('RE2 programs', () => {
   it('compiles, matches with named groups (code point indices) and frees', () => {
     const program = compileRe2('(?P<n>é+)x');
@@ -59,7 +62,7 @@ describe('RE2 programs', () => {
     const last = compileRe2('#(?P<id>[0-9]+)') as Re2Program;
     expect(last.exec('see #12', 0)?.groups).toEqual({ id: '12' });
     last.free();
-  });
+  }, SLOW);
 
   it('an exhausted heap reloads the engine: the refusal says so, later patterns compile, old programs report stale', () => {
     const kept: Re2Program[] = [];
@@ -76,7 +79,7 @@ describe('RE2 programs', () => {
     expect(fresh.exec('#5', 0)?.groups).toEqual({ id: '5' });
     fresh.free();
     for (const p of kept) p.free(); // nothing to free: their engine is gone
-  });
+  }, SLOW);
 });
 
 describe('the linkifier program cache', () => {

@@ -1,6 +1,7 @@
 import type { MarkdownContext } from '../../src/domain/markdown.js';
 import type { ChannelRow, GroupSettingValue, LinkifierRow, MessageRow, RealmRow, UserGroupRow, UserRow } from '../../src/store/state.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../src/store/state.js';
+import { userRow } from '../../src/store/user-row.js';
 
 /**
  * A small realm for the renderer's unit tests, with the names of the reference doc's examples
@@ -11,7 +12,7 @@ import { CHANNEL_GROUP_SETTINGS } from '../../src/store/state.js';
 const NOBODY: GroupSettingValue = { direct_members: [], direct_subgroups: [] };
 
 function user(user_id: number, full_name: string, extra: Partial<UserRow> = {}): UserRow {
-  return { user_id, full_name, email: `u${user_id}@x.test`, role: 400, is_active: true, is_bot: false, is_system_bot: false, ...extra } as UserRow;
+  return userRow({ user_id, full_name, email: `u${user_id}@x.test`, api_key: `key${user_id}`, recipient_id: 100 + user_id, date_joined: 0, ...extra });
 }
 
 function group(id: number, name: string, extra: Partial<UserGroupRow> = {}): UserGroupRow {

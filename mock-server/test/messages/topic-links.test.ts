@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { drain, openQueue, send } from '../subscriptions/support.js';
+import { drain, openQueue, send } from '../helpers/harness.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 import { tables } from './support.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../helpers/test-server.js';
-import { drain, openQueue, useTestRealm, type Event } from '../subscriptions/support.js';
+import { drain, openQueue, useTestRealm, type Event } from '../helpers/harness.js';
 import { addView, createSnippet, deleteSnippet, editSnippet, editView, LINK_VIEW, LINK_VIEW_NAME, listSnippets, listViews, removeView } from './support.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { error, success, useTestRealm } from '../subscriptions/support.js';
+import { error, success, useTestRealm } from '../helpers/harness.js';
 import { addView, BUILT_IN_NAMED, CUSTOM_UNNAMED, editView, LINK_VIEW, LINK_VIEW_NAME, listViews, personalState, removeView, TOPIC_VIEW, VIEW_EXISTS, VIEW_MISSING } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { success, useTestRealm } from '../subscriptions/support.js';
+import { success, useTestRealm } from '../helpers/harness.js';
 import {
   ACTING_ROLES,
   addView,

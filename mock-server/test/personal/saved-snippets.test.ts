@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, success, useTestRealm } from '../subscriptions/support.js';
+import { error, success, useTestRealm } from '../helpers/harness.js';
 import { createSnippet, deleteSnippet, editSnippet, listSnippets, OWNER_SNIPPET, personalState, SNIPPET_MISSING } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { MockServer } from '../../src/app.js';
 import { call, type CallOptions, type Reply, type Who } from '../helpers/test-server.js';
-import { error, tables, type Json } from '../subscriptions/support.js';
+import { error, tables, type Json } from '../helpers/harness.js';
 
 /**
  * Helpers of the saved-snippet and navigation-view tests (issue 6: spec §2.9, §2.10, §4.12, §4.14).

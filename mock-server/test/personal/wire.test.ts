@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 // The stock JavaScript client, unmodified (npm zulip-js 2.1.0), pointed at the in-process server.
 import zulip from 'zulip-js';
 import { call } from '../helpers/test-server.js';
-import { freshRealm, success, useTestRealm } from '../subscriptions/support.js';
+import { freshRealm, success, useTestRealm } from '../helpers/harness.js';
 import { LINK_VIEW, LINK_VIEW_NAME, listSnippets, listViews, TOPIC_VIEW } from './support.js';
 
 /**

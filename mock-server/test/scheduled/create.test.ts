@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEACTIVATED, error, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { channelForm, directForm, HOUR, listScheduled, nowOf, schedule } from './support.js';
+import { DEACTIVATED, error, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
+import { channelForm, directForm, HOUR, listScheduled, schedule } from './support.js';
 
 /** POST /scheduled_messages (spec §4.1; reference §4.1 for parse order, check order and texts). */
 const env = useTestRealm();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, openQueue, success, tables, unreadByTopic, unsubscribe, useTestRealm } from '../subscriptions/support.js';
-import { advance, channelForm, deliveredMessage, directForm, editScheduled, listScheduled, newestMessage, nowOf, remind, schedule, setActive } from './support.js';
+import { drain, openQueue, success, tables, unreadByTopic, useTestRealm, nowOf } from '../helpers/harness.js';
+import { unsubscribe } from '../subscriptions/support.js';
+import { advance, channelForm, deliveredMessage, directForm, editScheduled, listScheduled, newestMessage, remind, schedule, setActive } from './support.js';
 
 /**
  * Delivery driven by the realm clock (spec §3 "not shown"; reference §4.1 "Delivery"): when the control

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { advance, channelForm, editScheduled, HOUR, listScheduled, nowOf, schedule } from './support.js';
+import { error, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
+import { advance, channelForm, editScheduled, HOUR, listScheduled, schedule } from './support.js';
 
 /**
  * PATCH /scheduled_messages/{id} (spec §4.2, §3; reference §4.2's nine steps). The member owns 1 (channel

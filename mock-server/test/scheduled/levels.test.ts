@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, freshRealm, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { advance, channelForm, directForm, editScheduled, HOUR, listScheduled, nowOf, schedule } from './support.js';
+import { drain, error, freshRealm, openQueue, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
+import { advance, channelForm, directForm, editScheduled, HOUR, listScheduled, schedule } from './support.js';
 
 /** Where scheduled messages change with the feature level (spec §9: 184, 248, 334, 370). */
 const env = useTestRealm({ realm: 'demo' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { error, observeEvents, openQueue, drain, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { advance, channelForm, deleteScheduled, directForm, editScheduled, HOUR, listScheduled, nowOf, schedule } from './support.js';
+import { error, observeEvents, openQueue, drain, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
+import { advance, channelForm, deleteScheduled, directForm, editScheduled, HOUR, listScheduled, schedule } from './support.js';
 
 /** The list and delete companions of §4.1/§4.2, and the `scheduled_messages` events (reference §6). */
 const env = useTestRealm();

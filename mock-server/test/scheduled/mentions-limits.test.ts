@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { error, tables, useTestRealm } from '../subscriptions/support.js';
+import { error, tables, useTestRealm } from '../helpers/harness.js';
 import { advance, channelForm, listScheduled, newestMessage, remind, schedule } from './support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { drain, error, observeEvents, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
-import { advance, HOUR, listReminders, newestMessage, nowOf, remind, setActive } from './support.js';
+import { drain, error, observeEvents, openQueue, success, tables, useTestRealm, nowOf } from '../helpers/harness.js';
+import { advance, HOUR, listReminders, newestMessage, remind, setActive } from './support.js';
 
 /**
  * Message reminders (spec §2.12, §4.19, C3, C20; reference §4.19): create, list, delete, events, and the

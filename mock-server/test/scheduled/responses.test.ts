@@ -2,8 +2,8 @@ import type { ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, type CallOptions } from '../helpers/test-server.js';
-import { freshRealm, useTestRealm } from '../subscriptions/support.js';
-import { channelForm, HOUR, nowOf } from './support.js';
+import { freshRealm, useTestRealm, nowOf } from '../helpers/harness.js';
+import { channelForm, HOUR } from './support.js';
 
 /** What the scheduled-message and reminder operations answer matches what openapi/ documents. */
 const env = useTestRealm();

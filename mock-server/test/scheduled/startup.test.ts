@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import { LATE_AFTER_SECONDS } from '../../src/delivery/scheduler.js';
 import { credentials } from '../helpers/test-server.js';
-import { tables } from '../subscriptions/support.js';
-import { advance, channelForm, listScheduled, nowOf, remind, schedule } from './support.js';
+import { tables, nowOf } from '../helpers/harness.js';
+import { advance, channelForm, listScheduled, remind, schedule } from './support.js';
 
 /**
  * Start-up (reference §4.1 "Delivery"): a server restarted on its state file catches up on what fell due

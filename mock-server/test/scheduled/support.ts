@@ -1,7 +1,7 @@
 import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
-import { tables, type Json } from '../subscriptions/support.js';
+import { tables, type Json, nowOf } from '../helpers/harness.js';
 
 /**
  * Helpers of the scheduled-message and reminder tests (issue 5): requests as the Python client sends
@@ -10,9 +10,6 @@ import { tables, type Json } from '../subscriptions/support.js';
  */
 
 export const HOUR = 3600;
-
-/** The realm's time now (in startTestServer a fresh demo realm starts at DEMO_REALM_EPOCH and stands still). */
-export const nowOf = (server: MockServer, realm: string) => (server.control.clock(realm) as { now: number }).now;
 
 export function schedule(server: MockServer, as: Who, form: Record<string, string>, headers?: Record<string, string>): Promise<Reply> {
   return call(server, 'POST', '/api/v1/scheduled_messages', { as, form, ...(headers ? { headers } : {}) });

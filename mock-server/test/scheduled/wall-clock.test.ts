@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import { create as createDrafts, storedDrafts } from '../drafts/support.js';
 import { call, credentials } from '../helpers/test-server.js';
-import { tables } from '../subscriptions/support.js';
-import { channelForm, deliveredMessage, nowOf, schedule } from './support.js';
+import { tables, nowOf } from '../helpers/harness.js';
+import { channelForm, deliveredMessage, schedule } from './support.js';
 
 /**
  * Issue 14 item 3: with the defaults (system clock, no epoch) a realm's time is the wall clock, so a

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { INVALID_CHANNEL, drain, error, freshRealm, markTopic, openQueue, success, unreadByTopic, useTestRealm } from './support.js';
+import { drain, error, freshRealm, openQueue, success, unreadByTopic, useTestRealm } from '../helpers/harness.js';
+import { INVALID_CHANNEL, markTopic } from './support.js';
 
 /**
  * POST /api/v1/mark_topic_as_read (spec §4.9, reference §4.9, C13): marks the caller's unread messages

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drain, openQueue, send, tables, useTestRealm, type Event, type Json } from './support.js';
+import { drain, openQueue, send, tables, useTestRealm, type Event, type Json } from '../helpers/harness.js';
 
 /**
  * What sending produces (spec §2.5 message and flags, §4.21 capability effects, §6.4 `message`; reference

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { error, freshRealm, send, subscribe, tables, useTestRealm, type Creds } from './support.js';
+import { error, freshRealm, send, tables, useTestRealm, type Creds } from '../helpers/harness.js';
+import { subscribe } from './support.js';
 
 /**
  * Topic rules of POST /api/v1/messages (send-message companion; spec §1 "Topic names", §3 topics_policy,

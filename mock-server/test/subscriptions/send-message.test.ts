@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, freshRealm, send, success, tables, useTestRealm, type Creds } from './support.js';
+import { error, freshRealm, send, success, tables, useTestRealm, type Creds } from '../helpers/harness.js';
 
 /**
  * POST /api/v1/messages (send-message companion; reference §4.1 checks, which sending shares):

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KIRA, observeEvents, subscribe, useTestRealm, type Event, type Json } from './support.js';
+import { observeEvents, useTestRealm, type Event, type Json } from '../helpers/harness.js';
+import { KIRA, subscribe } from './support.js';
 
 /**
  * Events of POST /users/me/subscriptions (spec §6.4; reference "Event payloads"): `stream` / `create`

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { INSUFFICIENT, KIRA, error, isSubscribed, subscribe, success, tables, useTestRealm } from './support.js';
+import { INSUFFICIENT, error, isSubscribed, success, tables, useTestRealm } from '../helpers/harness.js';
+import { KIRA, subscribe } from './support.js';
 
 /**
  * POST /api/v1/users/me/subscriptions (companion of §4.8; parameters and answers of the reference

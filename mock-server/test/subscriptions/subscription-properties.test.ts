@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, type Who } from '../helpers/test-server.js';
-import { INVALID_CHANNEL, drain, error, openQueue, success, updateProperties, useTestRealm, type Json } from './support.js';
+import { drain, error, openQueue, success, useTestRealm, type Json } from '../helpers/harness.js';
+import { INVALID_CHANNEL, updateProperties } from './support.js';
 
 /**
  * GET /users/me/subscriptions and POST /users/me/subscriptions/properties (companions of spec §2.3:

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOT, INVALID_CHANNEL, error, freshRealm, send, subscribe, success, topics, useTestRealm } from './support.js';
+import { error, freshRealm, send, success, useTestRealm } from '../helpers/harness.js';
+import { BOT, INVALID_CHANNEL, subscribe, topics } from './support.js';
 
 /**
  * GET /api/v1/users/me/{stream_id}/topics (spec §4.11, reference §4.11): one entry per topic with the ID

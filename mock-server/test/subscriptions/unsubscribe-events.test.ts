@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drain, observeEvents, openQueue, unsubscribe, useTestRealm, type Event } from './support.js';
+import { drain, observeEvents, openQueue, useTestRealm, type Event } from '../helpers/harness.js';
+import { unsubscribe } from './support.js';
 
 /**
  * Events of DELETE /users/me/subscriptions (spec §6.4, reference §4.8 and "Event payloads"):

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { ASHTON, BOT, INSUFFICIENT, NAMES, isSubscribed, streamMissing, success, unsubscribe, useTestRealm } from './support.js';
+import { INSUFFICIENT, isSubscribed, success, useTestRealm } from '../helpers/harness.js';
+import { ASHTON, BOT, NAMES, streamMissing, unsubscribe } from './support.js';
 
 /**
  * Who may unsubscribe whom (spec §4.8, §2.2 can_remove_subscribers_group, reference §4.8, C12):

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { ASHTON, DEACTIVATED, error, freshRealm, isSubscribed, streamMissing, success, unsubscribe, unreadByTopic, useTestRealm } from './support.js';
+import { DEACTIVATED, error, freshRealm, isSubscribed, success, unreadByTopic, useTestRealm } from '../helpers/harness.js';
+import { ASHTON, streamMissing, unsubscribe } from './support.js';
 
 /**
  * DELETE /api/v1/users/me/subscriptions (spec §4.8, reference §4.8, C11): who is removed, what the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Who } from '../helpers/test-server.js';
 import { call } from '../helpers/test-server.js';
-import { drain, observeEvents, openQueue, useTestRealm } from '../subscriptions/support.js';
+import { drain, observeEvents, openQueue, useTestRealm } from '../helpers/harness.js';
 import { DEACTIVATED_401, deactivate, err, expectSnapshotsFollow, OK, patchUser, U, user } from './support.js';
 
 /**

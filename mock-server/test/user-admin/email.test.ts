@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { observeEvents, useTestRealm } from '../subscriptions/support.js';
+import { observeEvents, useTestRealm } from '../helpers/harness.js';
 import { expectSnapshotsFollow, OK, patchUser, setUser, U, user } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { freshRealm, useTestRealm } from '../subscriptions/support.js';
+import { freshRealm, useTestRealm } from '../helpers/harness.js';
 import { CALLERS, caller as credentialsOf, DEACTIVATED_401, deactivate, err, OK, patchUser, U, user } from './support.js';
 
 /**

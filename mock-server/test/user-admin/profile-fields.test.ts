@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomProfileFieldRow } from '../../src/store/state.js';
-import { observeEvents, useTestRealm } from '../subscriptions/support.js';
+import { observeEvents, useTestRealm } from '../helpers/harness.js';
 import { err, expectSnapshotsFollow, FIELD, OK, patchUser, U, user } from './support.js';
 
 /**

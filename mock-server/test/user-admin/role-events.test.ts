@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observeEvents, useTestRealm } from '../subscriptions/support.js';
+import { observeEvents, useTestRealm } from '../helpers/harness.js';
 import { expectSnapshotsFollow, G, OK, patchUser, U, user } from './support.js';
 
 /**

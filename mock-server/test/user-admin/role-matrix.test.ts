@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RoleCode } from '../../src/store/state.js';
-import { tables, useTestRealm } from '../subscriptions/support.js';
+import { tables, useTestRealm } from '../helpers/harness.js';
 import { deactivate, err, G, OK, patchUser, U, user } from './support.js';
 
 /**

@@ -3,7 +3,7 @@ import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
-import { tables, type Event, type TestRealm } from '../subscriptions/support.js';
+import { tables, type Event, type TestRealm } from '../helpers/harness.js';
 
 /**
  * Shared vocabulary of the user-administration tests (spec §4.7, §4.17): the demo realm's people by ID

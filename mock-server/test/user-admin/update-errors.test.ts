@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drain, openQueue, tables, useTestRealm, type TestRealm } from '../subscriptions/support.js';
+import { drain, openQueue, tables, useTestRealm, type TestRealm } from '../helpers/harness.js';
 import { err, FIELD, OK, patchUser, U, user } from './support.js';
 
 /**

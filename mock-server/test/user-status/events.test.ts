@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call } from '../helpers/test-server.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
-import { drain, observeEvents, openQueue, success, useTestRealm, type Event } from '../subscriptions/support.js';
+import { drain, observeEvents, openQueue, success, useTestRealm, type Event } from '../helpers/harness.js';
 import { setFor, setOwn } from './support.js';
 
 /**

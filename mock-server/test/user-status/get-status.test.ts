@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { error, openQueue, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { error, openQueue, success, tables, useTestRealm } from '../helpers/harness.js';
 import { customEmoji, deactivatedCredentials, getStatus, setOwn } from './support.js';
 
 /**

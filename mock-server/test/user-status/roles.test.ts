@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../helpers/test-server.js';
-import { error, success, tables, useTestRealm, type Cred } from '../subscriptions/support.js';
+import { error, success, tables, useTestRealm, type Cred } from '../helpers/harness.js';
 import { BOT_REFUSED, deactivatedCredentials, expectRefused, getStatus, setFor, setOwn } from './support.js';
 
 /**

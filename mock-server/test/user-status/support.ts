@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { call, type CallOptions, type Reply, type Who } from '../helpers/test-server.js';
-import { drain, openQueue, tables, type Cred, type Json, type TestRealm } from '../subscriptions/support.js';
+import { drain, openQueue, tables, type Cred, type Json, type TestRealm } from '../helpers/harness.js';
 
 /**
  * Shared helpers of the status tests (§4.4, §4.5, GET /users/{id}/status). Requests go through HTTP as

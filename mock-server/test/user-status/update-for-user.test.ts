@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, credentials } from '../helpers/test-server.js';
-import { error, freshRealm, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { error, freshRealm, success, tables, useTestRealm } from '../helpers/harness.js';
 import { BOT_REFUSED, customEmoji, deactivatedCredentials, expectRefused, getStatus, NAME_REQUIRED, NO_NEW_VALUES, of, setFor } from './support.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { error, success, tables, useTestRealm } from '../helpers/harness.js';
 import { customEmoji, expectRefused, getStatus, NAME_REQUIRED, NO_NEW_VALUES, OWN, setOwn } from './support.js';
 
 /**

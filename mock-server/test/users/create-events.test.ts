@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { observeEvents, tables, useTestRealm, type Event } from '../subscriptions/support.js';
+import { observeEvents, tables, useTestRealm, type Event } from '../helpers/harness.js';
 import { createUser } from './support.js';
 
 /**

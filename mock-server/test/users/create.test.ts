@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { verifyPassword } from '../../src/domain/passwords.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, credentials } from '../helpers/test-server.js';
-import { INSUFFICIENT, error, isSubscribed, success, tables, useTestRealm } from '../subscriptions/support.js';
+import { INSUFFICIENT, error, isSubscribed, success, tables, useTestRealm } from '../helpers/harness.js';
 import { DEACTIVATED_401, NOT_LOGGED_IN, createUser, deactivatedWho, missing, patchUser, userRow, userState } from './support.js';
 
 /**

@@ -4,7 +4,7 @@ import zulip from 'zulip-js';
 import { DEMO_PASSWORD } from '../../src/fixtures/people.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, credentials } from '../helpers/test-server.js';
-import { success, tables, useTestRealm } from '../subscriptions/support.js';
+import { success, tables, useTestRealm } from '../helpers/harness.js';
 import { DEACTIVATED_401, INCORRECT, deactivatedWho, fetchKey, missing, unauthorizedError } from './support.js';
 
 /**

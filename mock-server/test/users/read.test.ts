@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValidateFunction } from 'ajv';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, credentials } from '../helpers/test-server.js';
-import { error, freshRealm, openQueue, send, useTestRealm, type Json } from '../subscriptions/support.js';
+import { error, freshRealm, openQueue, send, useTestRealm, type Json } from '../helpers/harness.js';
 import { ACTIVE_ROLES, DEACTIVATED_401, NOT_LOGGED_IN, createUser, deactivatedWho } from './support.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
-import { tables } from '../subscriptions/support.js';
+import { tables } from '../helpers/harness.js';
 
 /** Shared helpers of the user tests (issue 6: §4.10 and the reading companions). */
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../store/store.js';
-import type { UserRow, UserSettings } from '../../store/state.js';
+import type { UserRow } from '../../store/state.js';
+import { userRow } from '../../store/user-row.js';
 import type { ActorContext } from '../actor.js';
 import { addSubscribers } from '../subscriptions/membership.js';
 import { badRequest, insufficientPermission } from '../errors.js';
@@ -12,21 +13,12 @@ import { activeUserIds } from './lookup.js';
 import { emailInUse, isEmailAddress } from './emails.js';
 import { checkFullName } from './names.js';
 import { placeInRoleGroup } from './role-groups.js';
-import { ROLE } from '../../contract/roles.js';
 
 /**
  * POST /users (spec §4.10): an administrator holding can_create_users creates a member account. The
  * spec names only the duplicate-email error; the other checks, their order and texts are the
  * reference server's (reference §4.10).
  */
-
-/**
- * Settings of a new human account: what fixtures/people.ts gives the demo realm's humans (copied here,
- * as no shared constant exists; the demo's exceptions, the owner's stricter email visibility and the
- * moderator's hidden presence, are scenarios rather than defaults). email_address_visibility 1 means
- * everyone may see the real email, so the API email is the real one.
- */
-const NEW_USER_SETTINGS: UserSettings = { presence_enabled: true, enable_drafts_synchronization: true, email_address_visibility: 1 };
 
 /**
  * The reference server's minimum password length (its PASSWORD_MIN_LENGTH). It also rejects passwords
@@ -88,33 +80,15 @@ function normalizeEmail(email: string): string {
  */
 function newMember(tx: Tx, now: number, email: string, fullName: string, password: string): UserRow {
   const userId = tx.nextId('users');
-  const user: UserRow = {
+  const user = userRow({
     user_id: userId,
     email,
-    delivery_email: email,
     full_name: fullName,
-    role: ROLE.member,
-    is_active: true,
-    is_bot: false,
-    bot_type: null,
-    bot_owner_id: null,
-    is_system_bot: false,
     api_key: newApiKey(),
     password_hash: hashPassword(password, randomBytes(16).toString('hex')),
     date_joined: now,
-    // The reference server's default for accounts made through the API: no time zone yet.
-    timezone: '',
-    // No uploaded picture: the Gravatar of the email, version 1 (reference server).
-    avatar_source: 'G',
-    avatar_version: 1,
-    can_create_users: false,
-    can_change_user_emails: false,
-    profile_data: {},
-    settings: { ...NEW_USER_SETTINGS },
-    // Counts as recently active (the reference server marks no new account long-term idle).
-    last_active: now,
     recipient_id: tx.nextId('recipients'),
-  };
+  });
   tx.put('users', userId, user);
   return user;
 }

@@ -1,0 +1,183 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The compiled program (issue 16, item 4): bin/teamchat.js and the npm scripts run dist/, never TypeScript.
+ * Every other test runs the sources (vitest, or `node --import tsx`), so none depends on a stale dist/; this
+ * file alone builds dist/ first (an incremental tsc, quick when dist/ is current) and is the only reader of it.
+ * Each program here runs with a loader hook that fails on tsx or any .ts file, from a directory outside
+ * the checkout, so the files read at run time must be found from the package root.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin/teamchat.js');
+const noTypeScript = fileURLToPath(new URL('./fixtures/no-typescript.mjs', import.meta.url));
+const env = { ...process.env, NODE_OPTIONS: `--import ${noTypeScript}` };
+
+let dir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+  expect(build.stderr + build.stdout).toBe('');
+  expect(build.status).toBe(0);
+  dir = await mkdtemp(join(tmpdir(), 'teamchat-compiled-'));
+}, 240_000);
+
+afterAll(async () => {
+  // Each child leads its own process group: a failed test must not leave npm's server behind, even
+  // where npm itself has gone.
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // ESRCH: the whole group has exited.
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A port nothing listens on (the system picks it; it is free again once this resolves). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether something accepts connections on the port (a refused connection: nothing does). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
+/** Starts a command and resolves once its server answers GET /server_settings with success. */
+async function started(command: string, args: string[], port: number, cwd = dir): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}: ${output}`);
+    const answer = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`).catch(() => null);
+    if (answer) {
+      expect(((await answer.json()) as { result: string }).result).toBe('success');
+      return { child, output: () => output };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The exit code, null when a signal ended the process, 'running' when it still runs after 10 s. */
+function exited(child: ChildProcess): Promise<number | null | 'running'> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('running'), 10_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+describe('bin/teamchat.js runs dist/', () => {
+  it('sends `conform` to the conformance CLI with its exit code, `serve` to the mock server CLI', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: 'utf8' });
+    const conformHelp = run('conform', '--help');
+    expect(conformHelp.stdout).toContain('Usage: teamchat conform [options]');
+    expect(conformHelp.status).toBe(0);
+    const bad = run('conform', '--workers', 'x');
+    expect(bad.stderr).toContain("teamchat conform: option '--workers <n>' argument 'x' is invalid.");
+    expect(bad.status).toBe(2);
+    const serveHelp = run('serve', '--help');
+    expect(serveHelp.stdout).toContain('Usage: teamchat serve [options]');
+    expect(serveHelp.status).toBe(0);
+  });
+
+  it('without dist/ it says to build, exit 2 (a copy of bin/ with nothing beside it)', async () => {
+    const bare = join(dir, 'bare');
+    await mkdir(join(bare, 'bin'), { recursive: true });
+    await copyFile(bin, join(bare, 'bin/teamchat.js'));
+    const run = spawnSync(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve'], { cwd: dir, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('teamchat: dist/ is missing: run npm run build (npm install runs it too)\n');
+    expect(run.status).toBe(2);
+  });
+
+  it('serves from another directory, and `conform` passes against it with the catalogue, the document and the demo world found', { timeout: 180_000 }, async () => {
+    const port = await freePort();
+    const server = await started(process.execPath, [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc')], port);
+    expect(await readFile(join(dir, 'rc/zuliprc-owner'), 'utf8')).toContain(`site=http://127.0.0.1:${port}`);
+    const reports = join(dir, 'reports');
+    const conform = spawnSync(process.execPath, [bin, 'conform', '--target', `http://127.0.0.1:${port}`, '--grep', '^conventions/', '--reporter', 'json', '--report-dir', reports], { cwd: dir, env, encoding: 'utf8' });
+    expect(conform.stderr).toBe('');
+    expect(conform.status).toBe(0);
+    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { totals: Record<string, number>; scenarios: { id: string }[] };
+    expect(report.totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
+    expect(report.scenarios.map((s) => s.id).sort()).toEqual(['conventions/error-envelope', 'conventions/success-envelope']);
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+  });
+});
+
+describe('the package entries', () => {
+  it("`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run", { timeout: 120_000 }, () => {
+    const script = [
+      "import { createMockServer } from 'teamchat-kit';",
+      "import { runConformance, renderJUnit } from 'teamchat-kit/conformance';",
+      "const mock = await createMockServer({ port: 0, statePath: null });",
+      "const run = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });",
+      "await mock.close();",
+      "console.log(import.meta.resolve('teamchat-kit'));",
+      "console.log(import.meta.resolve('teamchat-kit/conformance'));",
+      "console.log(JSON.stringify({ kind: run.targetKind, totals: run.totals, junit: renderJUnit(run).includes('<testsuites') }));",
+    ].join('\n');
+    // The package refers to itself by name from its own directory (Node's self-reference through exports).
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim().split('\n')).toEqual([
+      `file://${join(root, 'dist/mock-server/src/index.js')}`,
+      `file://${join(root, 'dist/conformance/src/api.js')}`,
+      JSON.stringify({ kind: 'mock', totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true }),
+    ]);
+  });
+
+  it('runConformance rejects a selection that matches nothing', { timeout: 60_000 }, () => {
+    const script = "import { runConformance } from 'teamchat-kit/conformance';\nawait runConformance({ target: 'http://127.0.0.1:9', grep: /^no such scenario$/ }).catch((e) => console.log(e.message));";
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
+    expect(run.stdout).toMatch(/^no scenario matches the filters \(\d+ scenarios in all\)\n$/);
+  });
+});
+
+describe('npm scripts', () => {
+  it('npm run teamchat dispatches like bin/teamchat.js', () => {
+    const run = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'teamchat', '--', ...args], { cwd: root, env, encoding: 'utf8' });
+    const conform = run('conform', '--help');
+    expect(conform.stdout).toContain('Usage: teamchat conform [options]');
+    expect(conform.status).toBe(0);
+    const bad = run('serve', '--clock', 'x');
+    expect(bad.stderr).toContain('Allowed choices are system, frozen.');
+    expect(bad.status).toBe(2);
+  });
+
+  // The README's CI recipe starts the mock with `npm start &` and stops it with a signal to npm: the server
+  // must go with it, or the next job finds the port taken (EADDRINUSE).
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s to `npm start` stops the server: exit 0, the port free at once', { timeout: 120_000 }, async (signal) => {
+    const port = await freePort();
+    const npm = await started('npm', ['start', '--', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, `rc-${signal}`)], port, root);
+    npm.child.kill(signal);
+    expect(await exited(npm.child)).toBe(0);
+    const deadline = Date.now() + 2000;
+    while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await listening(port)).toBe(false);
+  });
+});

@@ -1,0 +1,60 @@
+import { loadCatalogue } from './catalogue.js';
+import type { RunResult, ScenarioResult } from './model.js';
+import { ResponseSchemas } from './openapi.js';
+import { runScenarios, selectScenarios } from './runner.js';
+import { Target } from './target.js';
+
+/**
+ * The suite's programmatic entry (`import { runConformance } from 'teamchat-kit/conformance'`): the run that
+ * `teamchat conform` makes, for a test runner that wants the results as data rather than an exit code and
+ * report files (render those with the exported reporters). Like the CLI, it judges a server over HTTP only.
+ */
+export interface ConformanceOptions {
+  /** Base URL of the server under test, without `/api/v1`. */
+  target: string;
+  /** World file describing the target (fixtures/README.md); the mock's demo realm needs none. */
+  world?: string;
+  /** Bearer token of the mock's control API, when it was started with one. */
+  controlToken?: string;
+  /** Scenarios whose ID or title match. */
+  grep?: RegExp;
+  /** Scenarios with one of these tags or areas. */
+  tags?: string[];
+  /** Scenarios checking these rules (IDs or prefixes of the catalogue). */
+  rules?: string[];
+  /** Scenarios run in parallel (default 4). */
+  workers?: number;
+  /** Also the scenarios that wait in real time on servers without the control API. */
+  slow?: boolean;
+  /** Also the scenarios that deactivate users or change roles on a real server. */
+  allowDestructive?: boolean;
+  /** Runs the scenarios in the order this seed gives. */
+  seed?: number;
+  onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
+}
+
+/** Runs the selected scenarios against the target; rejects when the run cannot start (nothing selected, target). */
+export async function runConformance(options: ConformanceOptions): Promise<RunResult> {
+  const { SCENARIOS } = await import('../scenarios/index.js');
+  const scenarios = selectScenarios(SCENARIOS, { ...(options.grep ? { grep: options.grep } : {}), tags: options.tags ?? [], rules: options.rules ?? [] });
+  if (scenarios.length === 0) throw new Error(`no scenario matches the filters (${SCENARIOS.length} scenarios in all)`);
+  const [catalogue, schemas, target] = await Promise.all([
+    loadCatalogue(),
+    ResponseSchemas.load(),
+    Target.connect(options.target, options.world, options.controlToken),
+  ]);
+  return runScenarios({
+    target,
+    scenarios,
+    catalogue,
+    schemas,
+    workers: options.workers ?? 4,
+    slow: options.slow === true,
+    allowDestructive: options.allowDestructive === true,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.onScenarioEnd ? { onScenarioEnd: options.onScenarioEnd } : {}),
+  });
+}
+
+export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
+export { renderHtml, renderJson, renderJUnit } from './report/index.js';
