@@ -4,7 +4,10 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 // Architecture §1.5: time comes from the injected clock only.
-const CLOCK_RULE = { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Use the injected clock (mock-server/src/clock).' };
+const CLOCK_RULE = {
+  selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+  message: 'Use the injected clock (mock-server/src/clock).',
+};
 
 // A bare 100 or 600 hides a role rule from grep and from readers: name it (contract/roles.ts ROLE).
 const ROLE_RULES = [
@@ -13,13 +16,16 @@ const ROLE_RULES = [
   "BinaryExpression[left.name='role'][right.raw=/^[0-9]+$/]",
   "Property[key.name='role'][value.raw=/^[0-9]+$/]",
   "SwitchStatement[discriminant.property.name='role'] > SwitchCase[test.raw=/^[0-9]+$/]",
-  "CallExpression[callee.name=/[Rr]ole$/] > Literal.arguments[raw=/^[0-9]+$/]",
+  'CallExpression[callee.name=/[Rr]ole$/] > Literal.arguments[raw=/^[0-9]+$/]',
 ].map((selector) => ({ selector, message: 'Name the role: ROLE.owner, ROLE.guest, … (mock-server/src/contract/roles.ts).' }));
 
 // One error catalogue: errors are built by the factories of domain/errors.ts, never by hand.
 const CATALOGUE_RULES = [
   { selector: "NewExpression[callee.name='ApiError']", message: 'Add or use a factory in mock-server/src/domain/errors.ts.' },
-  { selector: "Property[key.name='result'][value.value='error']", message: 'Error envelopes come from ApiError.body() (mock-server/src/domain/errors.ts).' },
+  {
+    selector: "Property[key.name='result'][value.value='error']",
+    message: 'Error envelopes come from ApiError.body() (mock-server/src/domain/errors.ts).',
+  },
 ];
 
 export default tseslint.config(
@@ -48,7 +54,17 @@ export default tseslint.config(
     // The conformance suite speaks HTTP only: it must work against any server, so it never imports the mock.
     files: ['conformance/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/mock-server/**', '../mock-server', 'mock-server'], message: 'conformance/ must not import mock-server/: it speaks HTTP only.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/mock-server/**', '../mock-server', 'mock-server'],
+              message: 'conformance/ must not import mock-server/: it speaks HTTP only.',
+            },
+          ],
+        },
+      ],
       'no-restricted-syntax': 'off',
     },
   },
@@ -56,7 +72,17 @@ export default tseslint.config(
     // What every command shares: the conformance suite imports it, so it imports neither side.
     files: ['cli/common.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/mock-server/**', '**/conformance/**'], message: 'cli/common.ts is shared by the mock and the suite: it imports neither.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/mock-server/**', '**/conformance/**'],
+              message: 'cli/common.ts is shared by the mock and the suite: it imports neither.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

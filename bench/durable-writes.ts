@@ -15,7 +15,15 @@ import { pathToFileURL } from 'node:url';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { filePersistence } from '../mock-server/src/store/file-persistence.js';
-import { applyChange, emptyRealmTables, emptyState, type Change, type MessageRow, type RealmState, type State } from '../mock-server/src/store/state.js';
+import {
+  applyChange,
+  emptyRealmTables,
+  emptyState,
+  type Change,
+  type MessageRow,
+  type RealmState,
+  type State,
+} from '../mock-server/src/store/state.js';
 
 export interface DurableWritesResult {
   messages: number;
@@ -36,13 +44,28 @@ export interface DurableWritesResult {
 
 function benchRealm(messages: number): RealmState {
   const realm = emptyRealmTables({
-    id: 'bench', name: 'Bench', fixture: 'bench', seed: 1, date_created: 1_700_000_000, feature_level: 400,
-    clock_offset: 0, enable_spectator_access: false, web_public_streams_enabled: false,
-    topics_policy: 'allow_empty_topic', moderation_request_channel_id: null, require_unique_names: false,
-    waiting_period_threshold: 0, message_content_allowed_in_email_notifications: true,
-    can_create_public_channel_group: 1, can_create_private_channel_group: 1, can_create_web_public_channel_group: 1,
-    can_set_topics_policy_group: 1, can_set_delete_message_policy_group: 1, can_add_custom_emoji_group: 1,
-    default_stream_ids: [], notification_bot_id: 1,
+    id: 'bench',
+    name: 'Bench',
+    fixture: 'bench',
+    seed: 1,
+    date_created: 1_700_000_000,
+    feature_level: 400,
+    clock_offset: 0,
+    enable_spectator_access: false,
+    web_public_streams_enabled: false,
+    topics_policy: 'allow_empty_topic',
+    moderation_request_channel_id: null,
+    require_unique_names: false,
+    waiting_period_threshold: 0,
+    message_content_allowed_in_email_notifications: true,
+    can_create_public_channel_group: 1,
+    can_create_private_channel_group: 1,
+    can_create_web_public_channel_group: 1,
+    can_set_topics_policy_group: 1,
+    can_set_delete_message_policy_group: 1,
+    can_add_custom_emoji_group: 1,
+    default_stream_ids: [],
+    notification_bot_id: 1,
   });
   for (let id = 1; id <= messages; id++) realm.messages[String(id)] = message(id, 0);
   return realm;
@@ -51,15 +74,32 @@ function benchRealm(messages: number): RealmState {
 function message(id: number, edit: number): MessageRow {
   const content = `Message ${id}, edit ${edit}. `.padEnd(500, 'The quick brown fox jumps over the lazy dog. ');
   return {
-    id, sender_id: 10 + (id % 50), type: 'stream', stream_id: 3, dm_user_ids: null, recipient_id: 7,
-    subject: `topic ${id % 100}`, content, rendered_content: `<p>${content}</p>`, timestamp: 1_700_000_000 + id,
-    client: 'bench', is_me_message: false, edit_history: [], last_edit_timestamp: null, last_moved_timestamp: null,
-    reactions: [], submessages: [],
+    id,
+    sender_id: 10 + (id % 50),
+    type: 'stream',
+    stream_id: 3,
+    dm_user_ids: null,
+    recipient_id: 7,
+    subject: `topic ${id % 100}`,
+    content,
+    rendered_content: `<p>${content}</p>`,
+    timestamp: 1_700_000_000 + id,
+    client: 'bench',
+    is_me_message: false,
+    edit_history: [],
+    last_edit_timestamp: null,
+    last_moved_timestamp: null,
+    reactions: [],
+    submessages: [],
   };
 }
 
 /** Runs `concurrency` loops of `put` until `seconds` have passed; returns the number of acknowledged puts. */
-async function saturate(seconds: number, concurrency: number, put: (n: number) => Promise<void>): Promise<{ count: number; elapsed: number }> {
+async function saturate(
+  seconds: number,
+  concurrency: number,
+  put: (n: number) => Promise<void>,
+): Promise<{ count: number; elapsed: number }> {
   let count = 0;
   let n = 0;
   const start = performance.now();
@@ -75,7 +115,12 @@ async function saturate(seconds: number, concurrency: number, put: (n: number) =
   return { count, elapsed: (performance.now() - start) / 1000 };
 }
 
-export async function benchDurableWrites(opts: { messages: number; seconds: number; concurrency?: number; baselineSeconds?: number }): Promise<DurableWritesResult> {
+export async function benchDurableWrites(opts: {
+  messages: number;
+  seconds: number;
+  concurrency?: number;
+  baselineSeconds?: number;
+}): Promise<DurableWritesResult> {
   const concurrency = opts.concurrency ?? 64;
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   try {
@@ -147,6 +192,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 && process.argv[i + 1] ? Number(process.argv[i + 1]) : fallback;
   };
-  const result = await benchDurableWrites({ messages: arg('messages', 10_000), seconds: arg('seconds', 5), concurrency: arg('concurrency', 64) });
+  const result = await benchDurableWrites({
+    messages: arg('messages', 10_000),
+    seconds: arg('seconds', 5),
+    concurrency: arg('concurrency', 64),
+  });
   console.log(JSON.stringify(result, null, 2));
 }

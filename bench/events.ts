@@ -41,7 +41,10 @@ export async function benchWriteToPoll(url: string, samples = 300): Promise<Even
     // Give the poll time to reach the server and start waiting.
     await new Promise((r) => setTimeout(r, 3));
     const start = performance.now();
-    await json(`${url}/__mock/realms/demo/events`, form({ event: JSON.stringify({ type: 'bench', n: i }), user_ids: JSON.stringify([who.user_id]) }));
+    await json(
+      `${url}/__mock/realms/demo/events`,
+      form({ event: JSON.stringify({ type: 'bench', n: i }), user_ids: JSON.stringify([who.user_id]) }),
+    );
     const answer = (await poll) as { events: { id: number; type: string }[] };
     const elapsed = performance.now() - start;
     last = answer.events[answer.events.length - 1]!.id;
@@ -52,12 +55,22 @@ export async function benchWriteToPoll(url: string, samples = 300): Promise<Even
   return { samples: times.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
 
-export async function benchIdleQueues(url: string, queues = 1000): Promise<{ queues: number; heapBytesPerQueue: number; rssDeltaBytes: number }> {
+export async function benchIdleQueues(
+  url: string,
+  queues = 1000,
+): Promise<{ queues: number; heapBytesPerQueue: number; rssDeltaBytes: number }> {
   const who = await member(url);
   const before = (await json(`${url}/__mock/`)) as { memory: { heap_used: number; rss: number } };
   for (let i = 0; i < queues; i++) {
-    await json(`${url}/api/v1/register`, { ...form({ event_types: '["message"]', fetch_event_types: '[]' }), headers: { ...auth(who), 'content-type': 'application/x-www-form-urlencoded' } });
+    await json(`${url}/api/v1/register`, {
+      ...form({ event_types: '["message"]', fetch_event_types: '[]' }),
+      headers: { ...auth(who), 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
   const after = (await json(`${url}/__mock/`)) as { queues: number; memory: { heap_used: number; rss: number } };
-  return { queues: after.queues, heapBytesPerQueue: Math.round((after.memory.heap_used - before.memory.heap_used) / queues), rssDeltaBytes: after.memory.rss - before.memory.rss };
+  return {
+    queues: after.queues,
+    heapBytesPerQueue: Math.round((after.memory.heap_used - before.memory.heap_used) / queues),
+    rssDeltaBytes: after.memory.rss - before.memory.rss,
+  };
 }

@@ -47,7 +47,13 @@ export function describeRequest(r: FuzzRequest): string {
 
 export async function sendFuzz(baseUrl: string, r: FuzzRequest): Promise<FuzzAnswer> {
   try {
-    const res = await request(baseUrl + r.path, { method: r.method as 'GET', headers: r.headers, body: r.body, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const res = await request(baseUrl + r.path, {
+      method: r.method as 'GET',
+      headers: r.headers,
+      body: r.body,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
     const text = await res.body.text();
     return { status: res.statusCode, text: text.slice(0, 500) };
   } catch (e) {
@@ -60,11 +66,63 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 
 /** Wire texts no well-formed client sends: each must get a clear 4xx, never a 500. */
 const ODD_TEXTS = [
-  '', ' ', '\t\n', 'null', 'undefined', 'NaN', 'Infinity', '-Infinity', '-1', '0', '-0', '1.5', '1e308', '-1e309', '1e-400',
-  '99999999999999999999999999999', '9007199254740993', '0x10', '007', 'true', 'false', '"quoted"', '[', ']', '{', '}', '[1,2',
-  '{"a":', '[]', '{}', '[null]', '[[]]', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{}}}', '[1,"2",true,null,{}]',
-  '\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', '\u202egnp.exe', '𝕳𝖊𝖑𝖑𝖔 👩‍👩‍👧‍👦', 'ﷺ', '%', '%zz', '%00', '../../etc/passwd',
-  '<script>alert(1)</script>', "' OR 1=1 --", '${7*7}', '{{7*7}}', '\\', '/', '#', '?', '&', '=', '+',
+  '',
+  ' ',
+  '\t\n',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-1',
+  '0',
+  '-0',
+  '1.5',
+  '1e308',
+  '-1e309',
+  '1e-400',
+  '99999999999999999999999999999',
+  '9007199254740993',
+  '0x10',
+  '007',
+  'true',
+  'false',
+  '"quoted"',
+  '[',
+  ']',
+  '{',
+  '}',
+  '[1,2',
+  '{"a":',
+  '[]',
+  '{}',
+  '[null]',
+  '[[]]',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{}}}',
+  '[1,"2",true,null,{}]',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff\ud800',
+  '\u202egnp.exe',
+  '𝕳𝖊𝖑𝖑𝖔 👩‍👩‍👧‍👦',
+  'ﷺ',
+  '%',
+  '%zz',
+  '%00',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '${7*7}',
+  '{{7*7}}',
+  '\\',
+  '/',
+  '#',
+  '?',
+  '&',
+  '=',
+  '+',
 ];
 
 export class FuzzGenerator {
@@ -166,7 +224,9 @@ export class FuzzGenerator {
     if (f.datatype.boolean({ probability: 0.7 })) return encodeURIComponent(this.validText(p, world));
     // Mostly encoded, sometimes raw (a stray '%' is a malformed URI the router must refuse cleanly).
     const odd = this.odd();
-    return f.datatype.boolean({ probability: 0.85 }) ? encodeURIComponent(odd.replace(/[\ud800-\udfff]/g, '\ufffd')) : f.helpers.arrayElement(['%', '%zz', '..', '-1', '1e3', '%2F', '%00']);
+    return f.datatype.boolean({ probability: 0.85 })
+      ? encodeURIComponent(odd.replace(/[\ud800-\udfff]/g, '\ufffd'))
+      : f.helpers.arrayElement(['%', '%zz', '..', '-1', '1e3', '%2F', '%00']);
   }
 
   private validText(p: ParamSpec, world: FuzzWorld): string {
@@ -178,7 +238,19 @@ export class FuzzGenerator {
     const f = this.faker;
     // Valid JSON of the wrong shape for JSON parameters, odd texts for the rest.
     if (p.json && f.datatype.boolean({ probability: 0.3 })) {
-      return JSON.stringify(f.helpers.arrayElement([{ a: 1 }, [this.valid(p.schema as Record<string, unknown>, world, 0)], 'text', 3.5, -1, 2 ** 64, null, [[1]], { id: 'x' }]));
+      return JSON.stringify(
+        f.helpers.arrayElement([
+          { a: 1 },
+          [this.valid(p.schema as Record<string, unknown>, world, 0)],
+          'text',
+          3.5,
+          -1,
+          2 ** 64,
+          null,
+          [[1]],
+          { id: 'x' },
+        ]),
+      );
     }
     return this.odd();
   }
@@ -200,7 +272,8 @@ export class FuzzGenerator {
     if ('const' in schema) return schema.const;
     const branches = (schema.oneOf ?? schema.anyOf) as Record<string, unknown>[] | undefined;
     if (Array.isArray(branches) && branches.length > 0) return this.valid(f.helpers.arrayElement(branches), world, depth);
-    if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.valid(Object.assign({}, ...(schema.allOf as object[])) as Record<string, unknown>, world, depth);
+    if (Array.isArray(schema.allOf) && schema.allOf.length > 0)
+      return this.valid(Object.assign({}, ...(schema.allOf as object[])) as Record<string, unknown>, world, depth);
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : ['string'];
     const type = f.helpers.arrayElement(types);
     switch (type) {
@@ -209,7 +282,9 @@ export class FuzzGenerator {
       case 'boolean':
         return f.datatype.boolean();
       case 'integer':
-        return f.datatype.boolean({ probability: 0.6 }) ? this.knownId(world) : f.number.int({ min: Number(schema.minimum ?? -5), max: Number(schema.maximum ?? 10_000) });
+        return f.datatype.boolean({ probability: 0.6 })
+          ? this.knownId(world)
+          : f.number.int({ min: Number(schema.minimum ?? -5), max: Number(schema.maximum ?? 10_000) });
       case 'number':
         return f.number.float({ min: Number(schema.minimum ?? -100), max: Number(schema.maximum ?? 1e10), fractionDigits: 3 });
       case 'array':
@@ -263,12 +338,19 @@ export class FuzzGenerator {
       request.headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
       // A truncated multipart body now and then: the parser must answer 400, not hang or crash.
       const parts = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
-      request.body = f.datatype.boolean({ probability: 0.8 }) ? `${parts}--${boundary}--\r\n` : parts.slice(0, Math.floor(parts.length / 2));
+      request.body = f.datatype.boolean({ probability: 0.8 })
+        ? `${parts}--${boundary}--\r\n`
+        : parts.slice(0, Math.floor(parts.length / 2));
     } else if (kind < 18) {
       request.headers['content-type'] = 'application/json';
       request.body = f.datatype.boolean() ? JSON.stringify(Object.fromEntries(fields)) : '{"broken": ';
     } else {
-      request.headers['content-type'] = f.helpers.arrayElement(['application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream', 'multipart/form-data']);
+      request.headers['content-type'] = f.helpers.arrayElement([
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/octet-stream',
+        'multipart/form-data',
+      ]);
       request.body = f.helpers.arrayElement(['%%%', '=&=&', 'a=%E0%A4%A', '\u0000\u0001\u0002', f.string.sample(200)]);
     }
   }

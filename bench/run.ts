@@ -34,30 +34,58 @@ async function load(url: string, opts: { method: 'GET' | 'POST'; headers: Record
 }
 
 async function main(): Promise<void> {
-  const mock = await start([here('../mock-server/src/cli.ts'), 'serve', '--in-memory', '--port', '0', '--zuliprc-dir', '/tmp/teamchat-bench']);
+  const mock = await start([
+    here('../mock-server/src/cli.ts'),
+    'serve',
+    '--in-memory',
+    '--port',
+    '0',
+    '--zuliprc-dir',
+    '/tmp/teamchat-bench',
+  ]);
   const creds = (await (await request(`${mock.url}/__mock/realms/demo/world`)).body.json()) as {
     world: { credentials: { member: { email: string; api_key: string }; member_2: { full_name: string } } };
   };
   const who = creds.world.credentials.member;
   const auth = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
   const cases: { name: string; path: string; method: 'GET' | 'POST'; body?: string; headers: Record<string, string> }[] = [
-    { name: 'POST /api/v1/messages/render', path: '/api/v1/messages/render', method: 'POST', body: 'content=**hello** _world_', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    {
+      name: 'POST /api/v1/messages/render',
+      path: '/api/v1/messages/render',
+      method: 'POST',
+      body: 'content=**hello** _world_',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+    },
     // The service syntax: a mention, a channel link, a linkifier match and an emoji (lookups built per render).
     {
       name: 'POST /api/v1/messages/render (service syntax)',
       path: '/api/v1/messages/render',
       method: 'POST',
-      body: new URLSearchParams({ content: `Hi @**${creds.world.credentials.member_2.full_name}**, see #42 in #**home** :smile:` }).toString(),
+      body: new URLSearchParams({
+        content: `Hi @**${creds.world.credentials.member_2.full_name}**, see #42 in #**home** :smile:`,
+      }).toString(),
       headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
     },
     { name: 'GET /api/v1/server_settings', path: '/api/v1/server_settings', method: 'GET', headers: { authorization: auth } },
     { name: 'GET /api/v1/streams', path: '/api/v1/streams', method: 'GET', headers: { authorization: auth } },
     // A write per request (in memory): message row, flags of every subscriber, events; the realm grows as it runs.
-    { name: 'POST /api/v1/messages', path: '/api/v1/messages', method: 'POST', body: 'type=stream&to=home&topic=bench&content=Hello', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    {
+      name: 'POST /api/v1/messages',
+      path: '/api/v1/messages',
+      method: 'POST',
+      body: 'type=stream&to=home&topic=bench&content=Hello',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+    },
     // Every account of the realm, each presented for this reader (email visibility, avatar).
     { name: 'GET /api/v1/users', path: '/api/v1/users', method: 'GET', headers: { authorization: auth } },
     // A write per request whose event goes to every active account of the realm.
-    { name: 'POST /api/v1/users/me/status', path: '/api/v1/users/me/status', method: 'POST', body: 'status_text=benchmarking&emoji_name=car', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' } },
+    {
+      name: 'POST /api/v1/users/me/status',
+      path: '/api/v1/users/me/status',
+      method: 'POST',
+      body: 'status_text=benchmarking&emoji_name=car',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+    },
   ];
   const rows: string[] = [];
   try {
@@ -99,7 +127,9 @@ async function main(): Promise<void> {
 async function eventFigures(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   try {
-    const server = await start([here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir], {}, ['--expose-gc']);
+    const server = await start([here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir], {}, [
+      '--expose-gc',
+    ]);
     try {
       const latency = await benchWriteToPoll(server.url);
       console.log('\nEvent → waiting long-poll answer (ms, from the injecting request to the poll answer)\n');
@@ -107,7 +137,9 @@ async function eventFigures(): Promise<void> {
       console.log('|---|---|---|---|');
       console.log(`| ${latency.samples} | ${latency.p50Ms} | ${latency.p99Ms} | ${latency.maxMs} |`);
       const idle = await benchIdleQueues(server.url);
-      console.log(`\nIdle queues: ${idle.queues} queues, ${idle.heapBytesPerQueue} bytes of heap each, RSS +${(idle.rssDeltaBytes / 1024 / 1024).toFixed(1)} MiB`);
+      console.log(
+        `\nIdle queues: ${idle.queues} queues, ${idle.heapBytesPerQueue} bytes of heap each, RSS +${(idle.rssDeltaBytes / 1024 / 1024).toFixed(1)} MiB`,
+      );
     } finally {
       server.child.kill();
     }
@@ -127,17 +159,38 @@ async function conformanceFigures(): Promise<void> {
     try {
       const started = performance.now();
       const code = await new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', here('../conformance/src/cli.ts'), 'conform', '--target', server.url, '--reporter', 'json', '--report-dir', dir], { stdio: 'ignore' });
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            here('../conformance/src/cli.ts'),
+            'conform',
+            '--target',
+            server.url,
+            '--reporter',
+            'json',
+            '--report-dir',
+            dir,
+          ],
+          { stdio: 'ignore' },
+        );
         child.once('exit', resolve);
       });
       const seconds = (performance.now() - started) / 1000;
-      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { totals: Record<string, number>; ms: number; coverage: { covered: number; total: number } };
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as {
+        totals: Record<string, number>;
+        ms: number;
+        coverage: { covered: number; total: number };
+      };
       console.log('\nConformance suite against the local mock (teamchat conform, all scenarios, 4 workers)\n');
       console.log('| exit | scenarios | passed | failed | errors | skipped | run (s) | wall incl. start-up (s) | rule coverage |');
       console.log('|---|---|---|---|---|---|---|---|---|');
       const t = report.totals;
       const total = (t.passed ?? 0) + (t.failed ?? 0) + (t.error ?? 0) + (t.skipped ?? 0);
-      console.log(`| ${code} | ${total} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${(report.ms / 1000).toFixed(1)} | ${seconds.toFixed(1)} | ${report.coverage.covered}/${report.coverage.total} |`);
+      console.log(
+        `| ${code} | ${total} | ${t.passed} | ${t.failed} | ${t.error} | ${t.skipped} | ${(report.ms / 1000).toFixed(1)} | ${seconds.toFixed(1)} | ${report.coverage.covered}/${report.coverage.total} |`,
+      );
     } finally {
       server.child.kill();
     }

@@ -31,7 +31,12 @@ interface Answer {
   text: string;
 }
 
-async function send(url: string, method: string, path: string, opts: { who?: Who; form?: Record<string, string>; json?: unknown } = {}): Promise<Answer> {
+async function send(
+  url: string,
+  method: string,
+  path: string,
+  opts: { who?: Who; form?: Record<string, string>; json?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (opts.who) headers.authorization = `Basic ${Buffer.from(`${opts.who.email}:${opts.who.api_key}`).toString('base64')}`;
   let body: string | undefined;
@@ -94,7 +99,11 @@ export async function realmCycle(url: string): Promise<Outcome> {
   const out = emptyOutcome();
   const realm = await createRealm(url, out);
   if (!realm) return out;
-  check(out, `GET /__mock/realms/${realm.realmId}/world`, await send(url, 'GET', `/__mock/realms/${encodeURIComponent(realm.realmId)}/world`));
+  check(
+    out,
+    `GET /__mock/realms/${realm.realmId}/world`,
+    await send(url, 'GET', `/__mock/realms/${encodeURIComponent(realm.realmId)}/world`),
+  );
   await deleteRealm(url, realm.realmId, out);
   return out;
 }
@@ -110,7 +119,10 @@ export async function linkifierCycle(url: string, admin: Who, i: number): Promis
     const answer = await send(url, 'POST', '/api/v1/messages/render', { who: admin, form: { content } });
     if (!check(out, `cycle ${i}: POST /api/v1/messages/render content=${JSON.stringify(content)}`, answer)) return;
     const links = String(answer.body.rendered).includes(`href="${href}"`);
-    if (links !== expected) out.failures.push(`cycle ${i}: render of ${JSON.stringify(content)} ${expected ? 'has no' : 'still has a'} link to ${href}: ${String(answer.body.rendered)}`);
+    if (links !== expected)
+      out.failures.push(
+        `cycle ${i}: render of ${JSON.stringify(content)} ${expected ? 'has no' : 'still has a'} link to ${href}: ${String(answer.body.rendered)}`,
+      );
   };
   const first = { pattern: `SOAK${i}-(?P<id>[0-9]+)`, url_template: `https://tracker.example.com/soak/${i}/{id}` };
   const created = await send(url, 'POST', '/api/v1/realm/filters', { who: admin, form: first });
@@ -118,7 +130,11 @@ export async function linkifierCycle(url: string, admin: Who, i: number): Promis
   const id = Number(created.body.id);
   await render(`see SOAK${i}-7`, `https://tracker.example.com/soak/${i}/7`, true);
   const second = { pattern: `SOAKU${i}-(?P<id>[0-9]+)`, url_template: `https://tracker.example.com/soak/${i}/u/{id}` };
-  check(out, `cycle ${i}: PATCH /api/v1/realm/filters/${id} ${JSON.stringify(second)}`, await send(url, 'PATCH', `/api/v1/realm/filters/${id}`, { who: admin, form: second }));
+  check(
+    out,
+    `cycle ${i}: PATCH /api/v1/realm/filters/${id} ${JSON.stringify(second)}`,
+    await send(url, 'PATCH', `/api/v1/realm/filters/${id}`, { who: admin, form: second }),
+  );
   await render(`see SOAKU${i}-8`, `https://tracker.example.com/soak/${i}/u/8`, true);
   check(out, `cycle ${i}: DELETE /api/v1/realm/filters/${id}`, await send(url, 'DELETE', `/api/v1/realm/filters/${id}`, { who: admin }));
   await render(`see SOAKU${i}-9`, `https://tracker.example.com/soak/${i}/u/9`, false);
@@ -129,7 +145,12 @@ export async function linkifierCycle(url: string, admin: Who, i: number): Promis
  * `count` fuzz requests, one at a time so a seed replays the same sequence, in realms made for the
  * purpose: a fresh one every `realmEvery` requests, since the fuzz may deactivate or demote its users.
  */
-export async function fuzzRun(url: string, generator: FuzzGenerator, count: number, realmEvery = 1_000): Promise<Outcome & { statuses: Record<number, number> }> {
+export async function fuzzRun(
+  url: string,
+  generator: FuzzGenerator,
+  count: number,
+  realmEvery = 1_000,
+): Promise<Outcome & { statuses: Record<number, number> }> {
   const out = { ...emptyOutcome(), statuses: {} as Record<number, number> };
   // The realms' own requests are not fuzz: their problems are reported, their count is not added.
   const control = emptyOutcome();
@@ -144,7 +165,8 @@ export async function fuzzRun(url: string, generator: FuzzGenerator, count: numb
     const answer = await sendFuzz(url, r);
     out.requests += 1;
     out.statuses[answer.status] = (out.statuses[answer.status] ?? 0) + 1;
-    if (answer.status >= 500 || answer.status === 0) out.serverErrors.push(`${describeRequest(r)} → ${answer.status} ${answer.text.slice(0, 200)}`);
+    if (answer.status >= 500 || answer.status === 0)
+      out.serverErrors.push(`${describeRequest(r)} → ${answer.status} ${answer.text.slice(0, 200)}`);
   }
   if (realm) await deleteRealm(url, realm.realmId, control);
   out.serverErrors.push(...control.serverErrors);

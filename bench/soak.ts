@@ -10,7 +10,17 @@ import { ResponseSchemas } from '../conformance/src/openapi.js';
 import { runScenarios } from '../conformance/src/runner.js';
 import { Target } from '../conformance/src/target.js';
 import { FuzzGenerator, type Who } from './fuzz-requests.js';
-import { addOutcome, createRealm, deleteRealm, emptyOutcome, fuzzRun, linkifierCycle, realmCycle, serverMemory, type Outcome } from './soak-ops.js';
+import {
+  addOutcome,
+  createRealm,
+  deleteRealm,
+  emptyOutcome,
+  fuzzRun,
+  linkifierCycle,
+  realmCycle,
+  serverMemory,
+  type Outcome,
+} from './soak-ops.js';
 import { start } from './spawn.js';
 
 /**
@@ -59,10 +69,22 @@ export async function soak(argv: string[]): Promise<void> {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number\n${USAGE}`);
     return n;
   };
-  const plan = { realms: count('realms', 100), linkifiers: count('linkifiers', 30), runs: count('runs', 3), requests: count('requests', 2000), seed: count('seed', 1414), workers: Math.max(1, count('workers', 4)) };
+  const plan = {
+    realms: count('realms', 100),
+    linkifiers: count('linkifiers', 30),
+    runs: count('runs', 3),
+    requests: count('requests', 2000),
+    seed: count('seed', 1414),
+    workers: Math.max(1, count('workers', 4)),
+  };
 
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-soak-'));
-  const server = await start([here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir], {}, ['--expose-gc'], 'pipe');
+  const server = await start(
+    [here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir],
+    {},
+    ['--expose-gc'],
+    'pipe',
+  );
   // The server's complaints are kept (and counted) rather than flooding the table.
   const stderr: string[] = [];
   server.child.stderr!.on('data', (chunk: Buffer) => stderr.push(...chunk.toString().split('\n').filter(Boolean)));
@@ -98,7 +120,8 @@ export async function soak(argv: string[]): Promise<void> {
       for (let i = 0; i < n; i++) {
         addOutcome(out, await conformanceRun(server.url, suite, plan.workers, i + 1));
         // The longest phase (about half a minute a run on a busy 2-core machine): show it moving.
-        if ((i + 1) % 10 === 0) console.error(`soak: ${i + 1} of ${n} conformance runs (${((performance.now() - began) / 1000).toFixed(0)} s)`);
+        if ((i + 1) % 10 === 0)
+          console.error(`soak: ${i + 1} of ${n} conformance runs (${((performance.now() - began) / 1000).toFixed(0)} s)`);
       }
     };
     const statuses: Record<number, number> = {};
@@ -121,7 +144,9 @@ export async function soak(argv: string[]): Promise<void> {
     await phase('conformance runs', `${plan.runs} runs × ${SCENARIOS.length} scenarios`, runs(plan.runs));
     for (const key of Object.keys(statuses)) delete statuses[Number(key)];
     await phase('fuzzed requests', `${plan.requests} requests, seed ${plan.seed}`, fuzz(plan.requests));
-    fuzzStatuses = Object.entries(statuses).map(([status, k]) => `${status}: ${k}`).join(', ');
+    fuzzStatuses = Object.entries(statuses)
+      .map(([status, k]) => `${status}: ${k}`)
+      .join(', ');
     await deleteRealm(server.url, linkRealm.realmId, setup);
     rows.push({ phase: 'set-up (the linkifier realm)', operations: '1 realm', outcome: setup, seconds: 0 });
     end = await serverMemory(server.url);
@@ -136,12 +161,25 @@ export async function soak(argv: string[]): Promise<void> {
 }
 
 /** One whole conformance run, as `teamchat conform` runs it (all scenarios, its isolated realms). */
-async function conformanceRun(url: string, suite: { catalogue: RuleDef[]; schemas: ResponseSchemas }, workers: number, n: number): Promise<Outcome> {
+async function conformanceRun(
+  url: string,
+  suite: { catalogue: RuleDef[]; schemas: ResponseSchemas },
+  workers: number,
+  n: number,
+): Promise<Outcome> {
   const out = emptyOutcome();
   let run;
   try {
     const target = await Target.connect(url);
-    run = await runScenarios({ target, scenarios: SCENARIOS, catalogue: suite.catalogue, schemas: suite.schemas, workers, slow: false, allowDestructive: false });
+    run = await runScenarios({
+      target,
+      scenarios: SCENARIOS,
+      catalogue: suite.catalogue,
+      schemas: suite.schemas,
+      workers,
+      slow: false,
+      allowDestructive: false,
+    });
   } catch (e) {
     out.failures.push(`conformance run ${n} could not run: ${(e as Error).message}`);
     return out;
@@ -151,16 +189,26 @@ async function conformanceRun(url: string, suite: { catalogue: RuleDef[]; schema
     for (const x of s.exchanges) {
       if (x.status >= 500) out.serverErrors.push(`conformance run ${n}, ${s.id}: ${x.method} ${x.path} → ${x.status}`);
     }
-    if (s.status === 'failed' || s.status === 'error') out.failures.push(`conformance run ${n}: ${s.id} ${s.status}: ${s.reason ?? s.checks.find((c) => !c.ok)?.message ?? ''}`);
+    if (s.status === 'failed' || s.status === 'error')
+      out.failures.push(`conformance run ${n}: ${s.id} ${s.status}: ${s.reason ?? s.checks.find((c) => !c.ok)?.message ?? ''}`);
   }
   return out;
 }
 
-function report(rows: Row[], warm: { rss: number; heapUsed: number }, end: { rss: number; heapUsed: number }, stderr: string[], seconds: number): void {
+function report(
+  rows: Row[],
+  warm: { rss: number; heapUsed: number },
+  end: { rss: number; heapUsed: number },
+  stderr: string[],
+  seconds: number,
+): void {
   console.log(`\nSoak: one teamchat serve process (in memory, --expose-gc), ${(seconds / 60).toFixed(1)} min in all\n`);
   console.log('| phase | operations | requests | 5xx | failed operations | time (s) |');
   console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.phase} | ${r.operations} | ${r.outcome.requests} | ${r.outcome.serverErrors.length} | ${r.outcome.failures.length} | ${r.seconds.toFixed(1)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.phase} | ${r.operations} | ${r.outcome.requests} | ${r.outcome.serverErrors.length} | ${r.outcome.failures.length} | ${r.seconds.toFixed(1)} |`,
+    );
   console.log('\n| server memory | RSS (MiB) | heap used (MiB) |');
   console.log('|---|---|---|');
   console.log(`| after warm-up | ${MiB(warm.rss)} | ${MiB(warm.heapUsed)} |`);
@@ -172,7 +220,9 @@ function report(rows: Row[], warm: { rss: number; heapUsed: number }, end: { rss
   console.log('\nTargets');
   console.log(`- 0 × 5xx: ${fiveXx} (${mark(fiveXx === 0)})`);
   console.log(`- 0 failed operations: ${failed} (${mark(failed === 0)})`);
-  console.log(`- end RSS within 15 % of the RSS after warm-up: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (${mark(Math.abs(growth) <= 15)})`);
+  console.log(
+    `- end RSS within 15 % of the RSS after warm-up: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} % (${mark(Math.abs(growth) <= 15)})`,
+  );
   // The first few problems of each phase, each naming its request so it can be replayed.
   for (const r of rows) {
     const problems = [...r.outcome.serverErrors.map((p) => `5xx: ${p}`), ...r.outcome.failures.map((p) => `failed: ${p}`)];
@@ -180,5 +230,6 @@ function report(rows: Row[], warm: { rss: number; heapUsed: number }, end: { rss
     console.log(`\n${r.phase}: first problems (of ${problems.length})`);
     for (const p of problems.slice(0, 5)) console.log(`- ${p.length > 400 ? `${p.slice(0, 400)}…` : p}`);
   }
-  if (stderr.length > 0) console.log(`\nThe server wrote ${stderr.length} lines to stderr; the last: ${stderr[stderr.length - 1]!.slice(0, 300)}`);
+  if (stderr.length > 0)
+    console.log(`\nThe server wrote ${stderr.length} lines to stderr; the last: ${stderr[stderr.length - 1]!.slice(0, 300)}`);
 }

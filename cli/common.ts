@@ -66,16 +66,21 @@ export function parsePort(text: string): number {
   return port;
 }
 
-export const parseInteger = (name: string) => (text: string): number => {
-  if (!/^-?\d+$/.test(text)) throw new InvalidArgumentError(`The ${name} must be an integer.`);
-  return Number(text);
-};
+export const parseInteger =
+  (name: string) =>
+  (text: string): number => {
+    if (!/^-?\d+$/.test(text)) throw new InvalidArgumentError(`The ${name} must be an integer.`);
+    return Number(text);
+  };
 
 /** A count of at least 1 (`--max-realms`, `--max-queues-per-user`). */
-export const parseCount = (name: string) => (text: string): number => {
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new InvalidArgumentError(`The ${name} must be a whole number of at least 1.`);
-  return Number(text);
-};
+export const parseCount =
+  (name: string) =>
+  (text: string): number => {
+    if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
+      throw new InvalidArgumentError(`The ${name} must be a whole number of at least 1.`);
+    return Number(text);
+  };
 
 /** What to do when a server cannot listen, for the errors a user can act on; null for any other error. */
 export function listenProblem(error: unknown, host: string, port: number): string | null {

@@ -8,7 +8,10 @@ import { EXIT_USAGE, isEntryPoint, parseArgs, processIo, runAsProcess, usageConv
  */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMain> }> = {
   serve: { summary: 'run the stateful mock server', load: async () => (await import('../mock-server/src/cli.js')).main },
-  conform: { summary: 'run the conformance suite against a Team Chat server', load: async () => (await import('../conformance/src/cli.js')).main },
+  conform: {
+    summary: 'run the conformance suite against a Team Chat server',
+    load: async () => (await import('../conformance/src/cli.js')).main,
+  },
 };
 
 const NAMES = Object.keys(COMMANDS).join('|');
@@ -25,7 +28,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .description('Team Chat API mock server and conformance suite')
     .usage(`<${NAMES}> [options]`)
     .helpCommand(false)
-    .addHelpText('after', '\nRun teamchat <command> --help for its options. Exit codes: 0 success, 2 usage error or could not start; conform: 1 a scenario failed.');
+    .addHelpText(
+      'after',
+      '\nRun teamchat <command> --help for its options. Exit codes: 0 success, 2 usage error or could not start; conform: 1 a scenario failed.',
+    );
   for (const [command, { summary }] of Object.entries(COMMANDS)) program.command(command).description(summary);
   return (await parseArgs(program, argv))?.code ?? EXIT_USAGE;
 }

@@ -326,7 +326,10 @@ describe('team-chat.openapi.yaml', () => {
           }
         }
         for (const key of Object.keys(encoding)) {
-          expect(op.parameters.some((p) => p.in === 'body' && p.name === key), `${where}: encoding for unknown ${key}`).toBe(true);
+          expect(
+            op.parameters.some((p) => p.in === 'body' && p.name === key),
+            `${where}: encoding for unknown ${key}`,
+          ).toBe(true);
         }
       }
     }
@@ -456,9 +459,10 @@ function readSpecSections(markdown: string): SpecSectionFromMarkdown[] {
     if (token.type === 'heading_open') {
       const title = inlineAfter(i);
       const heading = /^(4\.\d+) .*: (GET|POST|PATCH|DELETE) (\/\S+)$/.exec(title);
-      current = heading?.[1] && heading[2] && heading[3]
-        ? { section: heading[1], method: heading[2], path: heading[3], parameters: new Map(), text: '' }
-        : undefined;
+      current =
+        heading?.[1] && heading[2] && heading[3]
+          ? { section: heading[1], method: heading[2], path: heading[3], parameters: new Map(), text: '' }
+          : undefined;
       if (current) sections.push(current);
       i += 3;
       continue;

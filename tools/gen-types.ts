@@ -26,7 +26,7 @@ const HEADER = `/**
 
 export async function generateOperationTypes(path = DEFAULT_OPENAPI_PATH): Promise<string> {
   const document = parseYaml(await readFile(path, 'utf8')) as { components?: { schemas?: Record<string, unknown> } };
-  const schemas = (document.components ??= {}).schemas ??= {};
+  const schemas = ((document.components ??= {}).schemas ??= {});
   const operations = await loadOperations(path);
   for (const op of operations) schemas[`${op.operationId}.parameters`] = decodedParameters(op.params);
   const ast = await openapiTS(document as never, { silent: true, defaultNonNullable: false, arrayLength: true });

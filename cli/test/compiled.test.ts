@@ -113,46 +113,66 @@ describe('bin/teamchat.js runs dist/', () => {
     expect(run.status).toBe(2);
   });
 
-  it('serves from another directory, and `conform` passes against it with the catalogue, the document and the demo world found', { timeout: 180_000 }, async () => {
-    const port = await freePort();
-    const server = await started(process.execPath, [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc')], port);
-    expect(await readFile(join(dir, 'rc/zuliprc-owner'), 'utf8')).toContain(`site=http://127.0.0.1:${port}`);
-    const reports = join(dir, 'reports');
-    const conform = spawnSync(process.execPath, [bin, 'conform', '--target', `http://127.0.0.1:${port}`, '--grep', '^conventions/', '--reporter', 'json', '--report-dir', reports], { cwd: dir, env, encoding: 'utf8' });
-    expect(conform.stderr).toBe('');
-    expect(conform.status).toBe(0);
-    const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { totals: Record<string, number>; scenarios: { id: string }[] };
-    expect(report.totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
-    expect(report.scenarios.map((s) => s.id).sort()).toEqual(['conventions/error-envelope', 'conventions/success-envelope']);
-    server.child.kill('SIGTERM');
-    expect(await exited(server.child)).toBe(0);
-  });
+  it(
+    'serves from another directory, and `conform` passes against it with the catalogue, the document and the demo world found',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const server = await started(
+        process.execPath,
+        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc')],
+        port,
+      );
+      expect(await readFile(join(dir, 'rc/zuliprc-owner'), 'utf8')).toContain(`site=http://127.0.0.1:${port}`);
+      const reports = join(dir, 'reports');
+      const conform = spawnSync(
+        process.execPath,
+        [bin, 'conform', '--target', `http://127.0.0.1:${port}`, '--grep', '^conventions/', '--reporter', 'json', '--report-dir', reports],
+        { cwd: dir, env, encoding: 'utf8' },
+      );
+      expect(conform.stderr).toBe('');
+      expect(conform.status).toBe(0);
+      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as {
+        totals: Record<string, number>;
+        scenarios: { id: string }[];
+      };
+      expect(report.totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
+      expect(report.scenarios.map((s) => s.id).sort()).toEqual(['conventions/error-envelope', 'conventions/success-envelope']);
+      server.child.kill('SIGTERM');
+      expect(await exited(server.child)).toBe(0);
+    },
+  );
 });
 
 describe('the package entries', () => {
-  it("`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run", { timeout: 120_000 }, () => {
-    const script = [
-      "import { createMockServer } from 'teamchat-kit';",
-      "import { runConformance, renderJUnit } from 'teamchat-kit/conformance';",
-      "const mock = await createMockServer({ port: 0, statePath: null });",
-      "const run = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });",
-      "await mock.close();",
-      "console.log(import.meta.resolve('teamchat-kit'));",
-      "console.log(import.meta.resolve('teamchat-kit/conformance'));",
-      "console.log(JSON.stringify({ kind: run.targetKind, totals: run.totals, junit: renderJUnit(run).includes('<testsuites') }));",
-    ].join('\n');
-    // The package refers to itself by name from its own directory (Node's self-reference through exports).
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim().split('\n')).toEqual([
-      `file://${join(root, 'dist/mock-server/src/index.js')}`,
-      `file://${join(root, 'dist/conformance/src/api.js')}`,
-      JSON.stringify({ kind: 'mock', totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true }),
-    ]);
-  });
+  it(
+    "`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run",
+    { timeout: 120_000 },
+    () => {
+      const script = [
+        "import { createMockServer } from 'teamchat-kit';",
+        "import { runConformance, renderJUnit } from 'teamchat-kit/conformance';",
+        'const mock = await createMockServer({ port: 0, statePath: null });',
+        'const run = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });',
+        'await mock.close();',
+        "console.log(import.meta.resolve('teamchat-kit'));",
+        "console.log(import.meta.resolve('teamchat-kit/conformance'));",
+        "console.log(JSON.stringify({ kind: run.targetKind, totals: run.totals, junit: renderJUnit(run).includes('<testsuites') }));",
+      ].join('\n');
+      // The package refers to itself by name from its own directory (Node's self-reference through exports).
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim().split('\n')).toEqual([
+        `file://${join(root, 'dist/mock-server/src/index.js')}`,
+        `file://${join(root, 'dist/conformance/src/api.js')}`,
+        JSON.stringify({ kind: 'mock', totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true }),
+      ]);
+    },
+  );
 
   it('runConformance rejects a selection that matches nothing', { timeout: 60_000 }, () => {
-    const script = "import { runConformance } from 'teamchat-kit/conformance';\nawait runConformance({ target: 'http://127.0.0.1:9', grep: /^no such scenario$/ }).catch((e) => console.log(e.message));";
+    const script =
+      "import { runConformance } from 'teamchat-kit/conformance';\nawait runConformance({ target: 'http://127.0.0.1:9', grep: /^no such scenario$/ }).catch((e) => console.log(e.message));";
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
     expect(run.stdout).toMatch(/^no scenario matches the filters \(\d+ scenarios in all\)\n$/);
   });
@@ -160,7 +180,8 @@ describe('the package entries', () => {
 
 describe('npm scripts', () => {
   it('npm run teamchat dispatches like bin/teamchat.js', () => {
-    const run = (...args: string[]) => spawnSync('npm', ['run', '--silent', 'teamchat', '--', ...args], { cwd: root, env, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync('npm', ['run', '--silent', 'teamchat', '--', ...args], { cwd: root, env, encoding: 'utf8' });
     const conform = run('conform', '--help');
     expect(conform.stdout).toContain('Usage: teamchat conform [options]');
     expect(conform.status).toBe(0);
@@ -171,13 +192,22 @@ describe('npm scripts', () => {
 
   // The README's CI recipe starts the mock with `npm start &` and stops it with a signal to npm: the server
   // must go with it, or the next job finds the port taken (EADDRINUSE).
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s to `npm start` stops the server: exit 0, the port free at once', { timeout: 120_000 }, async (signal) => {
-    const port = await freePort();
-    const npm = await started('npm', ['start', '--', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, `rc-${signal}`)], port, root);
-    npm.child.kill(signal);
-    expect(await exited(npm.child)).toBe(0);
-    const deadline = Date.now() + 2000;
-    while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await listening(port)).toBe(false);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to `npm start` stops the server: exit 0, the port free at once',
+    { timeout: 120_000 },
+    async (signal) => {
+      const port = await freePort();
+      const npm = await started(
+        'npm',
+        ['start', '--', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, `rc-${signal}`)],
+        port,
+        root,
+      );
+      npm.child.kill(signal);
+      expect(await exited(npm.child)).toBe(0);
+      const deadline = Date.now() + 2000;
+      while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await listening(port)).toBe(false);
+    },
+  );
 });

@@ -23,15 +23,35 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 
 describe('usage errors', () => {
   it.each([
-    [['serve', '--port', '99999'], "teamchat serve: option '--port <n>' argument '99999' is invalid. A port is a whole number from 0 to 65535 (0: any free port).", 'teamchat serve'],
+    [
+      ['serve', '--port', '99999'],
+      "teamchat serve: option '--port <n>' argument '99999' is invalid. A port is a whole number from 0 to 65535 (0: any free port).",
+      'teamchat serve',
+    ],
     [['serve', '--port', 'http'], 'A port is a whole number from 0 to 65535', 'teamchat serve'],
-    [['serve', '--fixture', 'nope'], "teamchat serve: option '--fixture <demo|FILE>' argument 'nope' is invalid. No file nope: pass demo or the path of a realm export file.", 'teamchat serve'],
+    [
+      ['serve', '--fixture', 'nope'],
+      "teamchat serve: option '--fixture <demo|FILE>' argument 'nope' is invalid. No file nope: pass demo or the path of a realm export file.",
+      'teamchat serve',
+    ],
     [['serve', '--fixture', 'fixtures'], 'fixtures is not a file: pass demo or the path of a realm export file.', 'teamchat serve'],
-    [['serve', '--clock', 'fast'], "teamchat serve: option '--clock <system|frozen>' argument 'fast' is invalid. Allowed choices are system, frozen.", 'teamchat serve'],
-    [['serve', '--durability', 'maybe'], "option '--durability <fsync|write>' argument 'maybe' is invalid. Allowed choices are fsync, write.", 'teamchat serve'],
+    [
+      ['serve', '--clock', 'fast'],
+      "teamchat serve: option '--clock <system|frozen>' argument 'fast' is invalid. Allowed choices are system, frozen.",
+      'teamchat serve',
+    ],
+    [
+      ['serve', '--durability', 'maybe'],
+      "option '--durability <fsync|write>' argument 'maybe' is invalid. Allowed choices are fsync, write.",
+      'teamchat serve',
+    ],
     [['serve', '--seed', 'x'], 'The seed must be an integer.', 'teamchat serve'],
     [['serve', '--frobnicate'], "teamchat serve: unknown option '--frobnicate'", 'teamchat serve'],
-    [['conform', '--workers', 'x', '--reporter', 'console'], "teamchat conform: option '--workers <n>' argument 'x' is invalid. Must be a positive integer.", 'teamchat conform'],
+    [
+      ['conform', '--workers', 'x', '--reporter', 'console'],
+      "teamchat conform: option '--workers <n>' argument 'x' is invalid. Must be a positive integer.",
+      'teamchat conform',
+    ],
     [['nope'], "teamchat: unknown command 'nope'", 'teamchat'],
   ])('%j: exit 2, the problem and a one-line hint, no help dump', async (argv, problem, name) => {
     const { code, out, err } = await run(argv);
@@ -63,8 +83,16 @@ describe('usage errors', () => {
 describe('listen problems', () => {
   it.each([
     [{ code: 'EADDRINUSE' }, 9991, 'port 9991 is in use: stop the other server or pass --port N (--port 0 picks a free one)'],
-    [{ code: 'EACCES' }, 80, 'no permission to listen on port 80 (ports below 1024 need administrator rights): pass --port N with N from 1024 to 65535'],
-    [{ code: 'EADDRNOTAVAIL' }, 9991, '10.9.9.9 is not an address of this machine: pass --host 127.0.0.1 (or --host 0.0.0.0 for every interface)'],
+    [
+      { code: 'EACCES' },
+      80,
+      'no permission to listen on port 80 (ports below 1024 need administrator rights): pass --port N with N from 1024 to 65535',
+    ],
+    [
+      { code: 'EADDRNOTAVAIL' },
+      9991,
+      '10.9.9.9 is not an address of this machine: pass --host 127.0.0.1 (or --host 0.0.0.0 for every interface)',
+    ],
     [{ code: 'EMFILE' }, 9991, null],
   ])('%j says what to do', (error, port, expected) => {
     expect(listenProblem(error, '10.9.9.9', port)).toBe(expected);
@@ -76,9 +104,14 @@ describe('listen problems', () => {
     const port = (blocker.address() as { port: number }).port;
     const dir = await mkdtemp(`${tmpdir()}/teamchat-cli-`);
     try {
-      const child = spawnSync(process.execPath, [...SOURCE_CLI, 'serve', '--in-memory', '--port', String(port), '--zuliprc-dir', dir], { encoding: 'utf8', timeout: 55_000 });
+      const child = spawnSync(process.execPath, [...SOURCE_CLI, 'serve', '--in-memory', '--port', String(port), '--zuliprc-dir', dir], {
+        encoding: 'utf8',
+        timeout: 55_000,
+      });
       expect(child.status).toBe(2);
-      expect(child.stderr).toBe(`teamchat serve: port ${port} is in use: stop the other server or pass --port N (--port 0 picks a free one)\n`);
+      expect(child.stderr).toBe(
+        `teamchat serve: port ${port} is in use: stop the other server or pass --port N (--port 0 picks a free one)\n`,
+      );
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });

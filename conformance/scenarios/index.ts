@@ -8,4 +8,13 @@ import { PERMISSIONS } from './permissions/index.js';
 import { TOPICS } from './topics/index.js';
 
 /** Every scenario of the suite, by area (one index per area folder). */
-export const SCENARIOS: Scenario<any, any>[] = [...CONVENTIONS, ...PERMISSIONS, ...TOPICS, ...EVENTS, ...ERRORS, ...COVERAGE, ...BLIND_SPOTS]; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const SCENARIOS: Scenario<any, any>[] = [
+  ...CONVENTIONS,
+  ...PERMISSIONS,
+  ...TOPICS,
+  ...EVENTS,
+  ...ERRORS,
+  ...COVERAGE,
+  ...BLIND_SPOTS,
+];

@@ -26,10 +26,18 @@ export interface OwnChannel {
  * world channel other scenarios read; the administrator archives it afterwards (DELETE /streams/{id}, a
  * companion operation), so real servers' lists stay short.
  */
-export async function ownChannel(ctx: ScenarioContext, creator: WorldRole, label: string, opts: { inviteOnly?: boolean; members?: WorldRole[]; description?: string } = {}): Promise<OwnChannel> {
+export async function ownChannel(
+  ctx: ScenarioContext,
+  creator: WorldRole,
+  label: string,
+  opts: { inviteOnly?: boolean; members?: WorldRole[]; description?: string } = {},
+): Promise<OwnChannel> {
   const name = ctx.unique(label);
   const principals = [creator, ...(opts.members ?? [])].map((r) => ctx.user(r).user_id);
-  const params: Params = { subscriptions: [{ name, ...(opts.description !== undefined ? { description: opts.description } : {}) }], principals };
+  const params: Params = {
+    subscriptions: [{ name, ...(opts.description !== undefined ? { description: opts.description } : {}) }],
+    principals,
+  };
   if (opts.inviteOnly) params.invite_only = true;
   ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', params), `create channel ${name}`);
   const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find channel ${name}`);
@@ -40,7 +48,8 @@ export async function ownChannel(ctx: ScenarioContext, creator: WorldRole, label
 }
 
 /** §4.16 message_retention_days as a channel shows it (null: realm default, -1: forever) put back on the wire (JSON: "realm_default", "unlimited" or a number). */
-export const retentionParam = (value: unknown): string => JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));
+export const retentionParam = (value: unknown): string =>
+  JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));
 
 /**
  * A member of the scenario's own (POST /api/v1/users as the world's administrator, who must hold
@@ -52,7 +61,10 @@ export async function ownUser(ctx: ScenarioContext, label: string): Promise<{ us
   const domain = ctx.user('owner').email.split('@')[1] ?? 'example.com';
   const full_name = ctx.unique(label);
   const email = `${full_name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@${domain}`;
-  const res = ctx.must(await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name }), `create the user ${full_name}`);
+  const res = ctx.must(
+    await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name }),
+    `create the user ${full_name}`,
+  );
   if (!isInt(res.body.user_id)) throw new SetupError('creating a user returned no user_id');
   const id = res.body.user_id;
   ctx.defer(() => ctx.as('owner').delete(`/api/v1/users/${id}`));

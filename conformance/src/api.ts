@@ -36,7 +36,11 @@ export interface ConformanceOptions {
 /** Runs the selected scenarios against the target; rejects when the run cannot start (nothing selected, target). */
 export async function runConformance(options: ConformanceOptions): Promise<RunResult> {
   const { SCENARIOS } = await import('../scenarios/index.js');
-  const scenarios = selectScenarios(SCENARIOS, { ...(options.grep ? { grep: options.grep } : {}), tags: options.tags ?? [], rules: options.rules ?? [] });
+  const scenarios = selectScenarios(SCENARIOS, {
+    ...(options.grep ? { grep: options.grep } : {}),
+    tags: options.tags ?? [],
+    rules: options.rules ?? [],
+  });
   if (scenarios.length === 0) throw new Error(`no scenario matches the filters (${SCENARIOS.length} scenarios in all)`);
   const [catalogue, schemas, target] = await Promise.all([
     loadCatalogue(),

@@ -11,9 +11,29 @@ export const CATALOGUE_PATH = packagePath('conformance/rules/catalogue.json');
 
 /** The areas a rule may belong to: the section-wide ones (§1–§3, §5–§9) and one per group of endpoints. */
 export const RULE_AREAS = [
-  'conventions', 'resources', 'states', 'scheduled-messages', 'messages', 'markdown', 'reports', 'statuses', 'drafts',
-  'users', 'subscriptions', 'topics', 'channels', 'navigation-views', 'snippets', 'linkifiers', 'reminders', 'register',
-  'auth', 'events', 'errors', 'limits', 'versioning',
+  'conventions',
+  'resources',
+  'states',
+  'scheduled-messages',
+  'messages',
+  'markdown',
+  'reports',
+  'statuses',
+  'drafts',
+  'users',
+  'subscriptions',
+  'topics',
+  'channels',
+  'navigation-views',
+  'snippets',
+  'linkifiers',
+  'reminders',
+  'register',
+  'auth',
+  'events',
+  'errors',
+  'limits',
+  'versioning',
 ] as const;
 export type RuleArea = (typeof RULE_AREAS)[number];
 

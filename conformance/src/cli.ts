@@ -5,7 +5,15 @@ import { isEntryPoint, parseArgs, runAsProcess, usageConventions } from '../../c
 import type { Scenario } from './dsl.js';
 import type { RuleDef, RunResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
-import { ConsoleReporter, FILE_REPORTERS, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
+import {
+  ConsoleReporter,
+  FILE_REPORTERS,
+  isFileReporter,
+  isReporterName,
+  REPORTER_NAMES,
+  type Output,
+  type ReporterName,
+} from './report/index.js';
 import { runScenarios, selectScenarios } from './runner.js';
 import { randomSeed } from './schedule.js';
 import { notStartedRun, NOT_RUN_UNREACHABLE } from './stopped.js';
@@ -53,7 +61,11 @@ export const EXIT = { passed: 0, failed: 1, cannotStart: 2 } as const;
 
 class StartError extends Error {}
 
-const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const DEFAULT_REPORT_DIR = 'reports/conformance';
 
@@ -62,7 +74,11 @@ function program(out: Output, err: Output): Command {
     .description('run the conformance suite against a Team Chat server')
     .addOption(new Option('--target <url>', 'base URL of the server (default: the world file base_url)').argParser(parseUrl))
     .option('--world <file>', "world file describing the target (default: the mock's demo realm, or fixtures/world.demo.json)")
-    .addOption(new Option('--control-token <token>', "token of the mock's control API, when it has one (teamchat serve --control-token)").env('TEAMCHAT_CONTROL_TOKEN'))
+    .addOption(
+      new Option('--control-token <token>', "token of the mock's control API, when it has one (teamchat serve --control-token)").env(
+        'TEAMCHAT_CONTROL_TOKEN',
+      ),
+    )
     .option('--grep <regex>', 'only scenarios whose ID or title matches', parseRegex)
     .option('--tags <list>', 'only scenarios with one of these tags or areas (comma-separated)', list)
     .option('--rules <list>', 'only scenarios checking these rules or rule prefixes (comma-separated, e.g. R4.8,R7-1)', list)
@@ -71,9 +87,16 @@ function program(out: Output, err: Output): Command {
     .option('--allow-destructive', 'run destructive scenarios against a real server')
     .option('--shuffle', 'run the scenarios in a random order (the seed is printed and recorded in the reports)')
     .option('--seed <n>', 'the order of --shuffle, to repeat a run (implies --shuffle)', parseSeed)
-    .addOption(new Option('--reporter <list>', `reporters, comma-separated: ${REPORTER_NAMES.join(', ')}`).argParser(parseReporters).default([...REPORTER_NAMES], REPORTER_NAMES.join(',')))
+    .addOption(
+      new Option('--reporter <list>', `reporters, comma-separated: ${REPORTER_NAMES.join(', ')}`)
+        .argParser(parseReporters)
+        .default([...REPORTER_NAMES], REPORTER_NAMES.join(',')),
+    )
     .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
-    .addHelpText('after', '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start or the target stopped answering.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start or the target stopped answering.',
+    );
 }
 
 /**
@@ -131,7 +154,8 @@ function parseSeed(text: string): number {
 function parseReporters(text: string): ReporterName[] {
   const names = list(text);
   const unknown = names.filter((n) => !isReporterName(n));
-  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`Unknown reporter ${unknown.join(', ') || '(none)'}; choose from ${REPORTER_NAMES.join(', ')}.`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(`Unknown reporter ${unknown.join(', ') || '(none)'}; choose from ${REPORTER_NAMES.join(', ')}.`);
   return [...new Set(names)] as ReporterName[];
 }
 
@@ -201,7 +225,13 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
   const seed = opts.seed ?? (opts.shuffle ? randomSeed() : undefined);
   if (seed !== undefined && consoleReporter) out.write(`shuffled with seed ${seed} (repeat this order with --seed ${seed})\n`);
-  consoleReporter?.start({ target: plan.target.baseUrl, featureLevel: plan.target.featureLevel, targetKind: plan.target.control ? 'mock' : 'server', scenarios: plan.scenarios.length, workers: opts.workers });
+  consoleReporter?.start({
+    target: plan.target.baseUrl,
+    featureLevel: plan.target.featureLevel,
+    targetKind: plan.target.control ? 'mock' : 'server',
+    scenarios: plan.scenarios.length,
+    workers: opts.workers,
+  });
   const run = await runScenarios({
     target: plan.target,
     scenarios: plan.scenarios,

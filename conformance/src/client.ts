@@ -38,7 +38,13 @@ export class ApiClient {
     private readonly timeoutMs = 120_000,
   ) {}
 
-  async call(method: string, path: string, params: Params = {}, who: Credentials | null = null, headers: Record<string, string> = {}): Promise<Reply> {
+  async call(
+    method: string,
+    path: string,
+    params: Params = {},
+    who: Credentials | null = null,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const encoded = encodeParams(params);
     const query = method === 'GET' && Object.keys(encoded).length > 0 ? `?${new URLSearchParams(encoded)}` : '';
     const body = method === 'GET' ? undefined : new URLSearchParams(encoded).toString();
@@ -47,7 +53,13 @@ export class ApiClient {
     if (body !== undefined) sent['content-type'] = 'application/x-www-form-urlencoded';
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
-      const res = await request(this.baseUrl + path + query, { method: method as 'GET', headers: sent, body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      const res = await request(this.baseUrl + path + query, {
+        method: method as 'GET',
+        headers: sent,
+        body,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
       const text = await res.body.text();
       const ms = performance.now() - started;
       const replyHeaders = flatHeaders(res.headers);
@@ -72,7 +84,13 @@ export class ApiClient {
         headers: replyHeaders,
         body: redactBody(parsed),
         ms: Math.round(ms * 10) / 10,
-        curl: curlLine(this.baseUrl, method, method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path, method === 'GET' ? {} : shown, who),
+        curl: curlLine(
+          this.baseUrl,
+          method,
+          method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path,
+          method === 'GET' ? {} : shown,
+          who,
+        ),
       });
       const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
       return { status: res.statusCode, headers: replyHeaders, body: json, text, index };
@@ -114,7 +132,8 @@ export function encodeParams(params: Params): Record<string, string> {
 
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !SECRET_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined && !SECRET_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 

@@ -134,9 +134,15 @@ export class ScenarioContext {
     if (b.result !== 'error') problems.push(`result ${JSON.stringify(b.result)}, expected "error"`);
     if (b.code !== want.code) problems.push(`code ${JSON.stringify(b.code)}, expected ${want.code}`);
     if (want.msg !== undefined && b.msg !== want.msg) problems.push(`msg ${JSON.stringify(b.msg)}, expected ${JSON.stringify(want.msg)}`);
-    for (const [k, v] of Object.entries(want.extra ?? {})) if (!isDeepStrictEqual(b[k], v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
+    for (const [k, v] of Object.entries(want.extra ?? {}))
+      if (!isDeepStrictEqual(b[k], v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
     const label = `${want.status} ${want.code}${want.msg ? ` "${want.msg}"` : ''}`;
-    return this.check(rule, problems.length === 0, problems.length === 0 ? `answered ${label}` : `expected ${label}: ${problems.join('; ')}`, reply);
+    return this.check(
+      rule,
+      problems.length === 0,
+      problems.length === 0 ? `answered ${label}` : `expected ${label}: ${problems.join('; ')}`,
+      reply,
+    );
   }
 
   /** A success answer, optionally with fields of given values. */
@@ -144,19 +150,31 @@ export class ScenarioContext {
     const problems: string[] = [];
     if (reply.status !== 200) problems.push(`status ${reply.status}`);
     if (reply.body.result !== 'success') problems.push(`result ${JSON.stringify(reply.body.result)} (${JSON.stringify(reply.body.msg)})`);
-    for (const [k, v] of Object.entries(fields)) if (!isDeepStrictEqual(reply.body[k], v)) problems.push(`${k} ${JSON.stringify(reply.body[k])}, expected ${JSON.stringify(v)}`);
-    return this.check(rule, problems.length === 0, problems.length === 0 ? 'answered success' : `expected success: ${problems.join('; ')}`, reply);
+    for (const [k, v] of Object.entries(fields))
+      if (!isDeepStrictEqual(reply.body[k], v)) problems.push(`${k} ${JSON.stringify(reply.body[k])}, expected ${JSON.stringify(v)}`);
+    return this.check(
+      rule,
+      problems.length === 0,
+      problems.length === 0 ? 'answered success' : `expected success: ${problems.join('; ')}`,
+      reply,
+    );
   }
 
   /** A value equal to the expectation (deep). */
   expectEqual(rule: string, actual: unknown, expected: unknown, what: string, reply?: Reply): boolean {
     const ok = isDeepStrictEqual(actual, expected);
-    return this.check(rule, ok, ok ? `${what} as expected` : `${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`, reply);
+    return this.check(
+      rule,
+      ok,
+      ok ? `${what} as expected` : `${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`,
+      reply,
+    );
   }
 
   /** A setup step that must succeed: otherwise the scenario is an error, not a failure. */
   must(reply: Reply, what: string): Reply {
-    if (reply.status !== 200 || reply.body.result !== 'success') throw new SetupError(`${what} failed: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 200 || reply.body.result !== 'success')
+      throw new SetupError(`${what} failed: ${reply.status} ${reply.text.slice(0, 200)}`);
     return reply;
   }
 }

@@ -27,7 +27,18 @@ const GROUP_SETTINGS = [
   'can_delete_any_message_group',
   'can_delete_own_message_group',
 ] as const;
-const SETTINGS = ['name', 'description', 'invite_only', 'is_web_public', 'history_public_to_subscribers', 'message_retention_days', 'topics_policy', 'folder_id', 'is_archived', ...GROUP_SETTINGS] as const;
+const SETTINGS = [
+  'name',
+  'description',
+  'invite_only',
+  'is_web_public',
+  'history_public_to_subscribers',
+  'message_retention_days',
+  'topics_policy',
+  'folder_id',
+  'is_archived',
+  ...GROUP_SETTINGS,
+] as const;
 
 /** The guard's own requests are not part of any scenario's record: they are not verdicts on the target. */
 const silentClient = (baseUrl: string) => new ApiClient(baseUrl, () => -1);
@@ -64,7 +75,10 @@ export async function readFixtures(baseUrl: string, world: World): Promise<Fixtu
   for (const role of actingRoles(world)) {
     const res = await client.call('GET', '/api/v1/users/me/subscriptions', {}, credentials(world, role));
     const subs = Array.isArray(res.body.subscriptions) ? (res.body.subscriptions as { stream_id?: unknown }[]) : [];
-    subscriptions[role] = subs.map((s) => s.stream_id).filter((id): id is number => typeof id === 'number' && ids.has(id)).sort((a, b) => a - b);
+    subscriptions[role] = subs
+      .map((s) => s.stream_id)
+      .filter((id): id is number => typeof id === 'number' && ids.has(id))
+      .sort((a, b) => a - b);
   }
   const users: FixtureState['users'] = {};
   for (const role of actingRoles(world)) {
@@ -81,7 +95,9 @@ export function fixtureChanges(world: World, before: FixtureState, after: Fixtur
   const kindOf = new Map(worldChannels(world).map((c) => [c.stream_id, c.kind]));
   for (const [id, was] of Object.entries(before.channels)) {
     const now = after.channels[Number(id)] ?? {};
-    for (const key of SETTINGS) if (!isDeepStrictEqual(now[key], was[key])) changes.push(`${kindOf.get(Number(id))}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
+    for (const key of SETTINGS)
+      if (!isDeepStrictEqual(now[key], was[key]))
+        changes.push(`${kindOf.get(Number(id))}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
   }
   // A deactivated user's subscriptions read as gone: the deactivation is the one change to report.
   const deactivated = (role: WorldRole) => before.users[role]?.is_active === true && after.users[role]?.is_active === false;
@@ -93,7 +109,9 @@ export function fixtureChanges(world: World, before: FixtureState, after: Fixtur
   }
   for (const [role, was] of Object.entries(before.users) as [WorldRole, Record<string, unknown>][]) {
     const now: Record<string, unknown> = after.users[role] ?? {};
-    for (const key of ['role', 'full_name', 'is_active']) if (!isDeepStrictEqual(now[key], was[key])) changes.push(`${role}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
+    for (const key of ['role', 'full_name', 'is_active'])
+      if (!isDeepStrictEqual(now[key], was[key]))
+        changes.push(`${role}: ${key} ${JSON.stringify(now[key])}, was ${JSON.stringify(was[key])}`);
   }
   return changes;
 }
@@ -130,7 +148,11 @@ export async function restoreFixtures(baseUrl: string, world: World, before: Fix
     if (changed('name')) await byAdmins('PATCH', path, { new_name: String(was.name) });
     if (changed('description')) await byAdmins('PATCH', path, { description: String(was.description) });
     if (changed('invite_only') || changed('history_public_to_subscribers') || changed('is_web_public')) {
-      await byAdmins('PATCH', path, { is_private: was.invite_only === true, history_public_to_subscribers: was.history_public_to_subscribers === true, ...(was.invite_only ? {} : { is_web_public: was.is_web_public === true }) });
+      await byAdmins('PATCH', path, {
+        is_private: was.invite_only === true,
+        history_public_to_subscribers: was.history_public_to_subscribers === true,
+        ...(was.invite_only ? {} : { is_web_public: was.is_web_public === true }),
+      });
     }
     if (changed('message_retention_days')) await byAdmins('PATCH', path, { message_retention_days: retention(was.message_retention_days) });
     if (changed('topics_policy')) await byAdmins('PATCH', path, { topics_policy: String(was.topics_policy) });
@@ -161,4 +183,5 @@ export async function restoreFixtures(baseUrl: string, world: World, before: Fix
 }
 
 /** §4.16: message_retention_days is realm_default (null), unlimited (-1) or a number of days, JSON-encoded like every non-string value. */
-const retention = (value: unknown): string => JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));
+const retention = (value: unknown): string =>
+  JSON.stringify(value === null || value === undefined ? 'realm_default' : value === -1 ? 'unlimited' : Number(value));

@@ -43,7 +43,12 @@ export class ResponseSchemas {
         if (!operation) continue;
         const slashes = (operation as Record<string, unknown>)['x-allow-slashes'] === true || template.endsWith('{fragment}');
         const source = template.replace(/\{[^}]+\}/g, slashes ? '(.+)' : '([^/]+)');
-        schemas.#routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${source}$`), operation, literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length });
+        schemas.#routes.push({
+          method: method.toUpperCase(),
+          pattern: new RegExp(`^${source}$`),
+          operation,
+          literalSegments: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+        });
       }
     }
     schemas.#routes.sort((a, b) => b.literalSegments - a.literalSegments);

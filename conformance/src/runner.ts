@@ -24,12 +24,17 @@ export interface RunOptions {
 }
 
 /** Scenarios filtered by the CLI's --grep (ID or title), --tags (any) and --rules (ID prefixes). */
-export function selectScenarios<S extends Scenario<any, any>>(all: readonly S[], filter: { grep?: RegExp; tags?: string[]; rules?: string[] }): S[] { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function selectScenarios<S extends Scenario<any, any>>(
+  all: readonly S[],
+  filter: { grep?: RegExp; tags?: string[]; rules?: string[] },
+): S[] {
   return all.filter(
     (s) =>
       (!filter.grep || filter.grep.test(s.id) || filter.grep.test(s.title)) &&
       (!filter.tags?.length || filter.tags.some((t) => s.tags?.includes(t) || areaOf(s.id) === t)) &&
-      (!filter.rules?.length || filter.rules.some((r) => s.rules.some((id) => id === r || id.startsWith(`${r}-`) || id.startsWith(`${r}.`)))),
+      (!filter.rules?.length ||
+        filter.rules.some((r) => s.rules.some((id) => id === r || id.startsWith(`${r}-`) || id.startsWith(`${r}.`)))),
   );
 }
 
@@ -59,7 +64,10 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
-  order.forEach((s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }));
+  order.forEach(
+    (s, i) =>
+      (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }),
+  );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
   return {
@@ -87,12 +95,15 @@ function skipReason(opts: RunOptions, s: Scenario<unknown, unknown>): string | n
   const noPassword = s.requires?.passwords?.find((r) => !(world.credentials[r] as { password?: string } | undefined)?.password);
   if (noPassword) return `the world file has no password for ${noPassword}`;
   if (s.slow && !opts.slow) return 'waits in real time: run with --slow';
-  if (s.requires?.control && !target.control && !opts.slow) return "needs the mock's control API to move the clock (run with --slow to wait in real time)";
+  if (s.requires?.control && !target.control && !opts.slow)
+    return "needs the mock's control API to move the clock (run with --slow to wait in real time)";
   if (s.destructive && !target.control && !opts.allowDestructive) return 'destructive: run with --allow-destructive';
   const level = s.requires?.level;
   if (level && !target.control) {
-    if ('from' in level && target.featureLevel < levelOf(level.from)) return `checks servers at feature level ${levelOf(level.from)} (${level.from}) or later; the target is at ${target.featureLevel}`;
-    if ('below' in level && target.featureLevel >= levelOf(level.below)) return `checks servers older than feature level ${levelOf(level.below)} (${level.below}); the target is at ${target.featureLevel}`;
+    if ('from' in level && target.featureLevel < levelOf(level.from))
+      return `checks servers at feature level ${levelOf(level.from)} (${level.from}) or later; the target is at ${target.featureLevel}`;
+    if ('below' in level && target.featureLevel >= levelOf(level.below))
+      return `checks servers older than feature level ${levelOf(level.below)} (${level.below}); the target is at ${target.featureLevel}`;
   }
   return null;
 }
@@ -127,9 +138,23 @@ class SharedRealms {
   }
 }
 
-const baseOf = (s: Scenario<unknown, unknown>) => ({ id: s.id, area: areaOf(s.id), title: s.title, rules: [...s.rules], tags: [...(s.tags ?? [])] });
+const baseOf = (s: Scenario<unknown, unknown>) => ({
+  id: s.id,
+  area: areaOf(s.id),
+  title: s.title,
+  rules: [...s.rules],
+  tags: [...(s.tags ?? [])],
+});
 
-async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: string, shared: SharedRealms, reach: Reachability, gate: Gate, since: () => number): Promise<ScenarioResult> {
+async function runOne(
+  opts: RunOptions,
+  s: Scenario<unknown, unknown>,
+  prefix: string,
+  shared: SharedRealms,
+  reach: Reachability,
+  gate: Gate,
+  since: () => number,
+): Promise<ScenarioResult> {
   const base = baseOf(s);
   const skip = skipReason(opts, s);
   if (skip) return { ...base, status: 'skipped', reason: skip, checks: [], exchanges: [], at: since(), ms: 0 };
@@ -137,7 +162,15 @@ async function runOne(opts: RunOptions, s: Scenario<unknown, unknown>, prefix: s
   return gate.run(runsAlone(s, opts.target.control), () => runAdmitted(opts, s, base, prefix, shared, reach, since()));
 }
 
-async function runAdmitted(opts: RunOptions, s: Scenario<unknown, unknown>, base: ReturnType<typeof baseOf>, prefix: string, shared: SharedRealms, reach: Reachability, at: number): Promise<ScenarioResult> {
+async function runAdmitted(
+  opts: RunOptions,
+  s: Scenario<unknown, unknown>,
+  base: ReturnType<typeof baseOf>,
+  prefix: string,
+  shared: SharedRealms,
+  reach: Reachability,
+  at: number,
+): Promise<ScenarioResult> {
   const started = performance.now();
   const exchanges: Exchange[] = [];
   const client = new ApiClient(opts.target.baseUrl, (x) => exchanges.push(x) - 1);
@@ -154,7 +187,8 @@ async function runAdmitted(opts: RunOptions, s: Scenario<unknown, unknown>, base
     const level = realmLevel(s);
     if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level));
     else if (opts.target.control && level !== undefined) realm = await phase('given', () => shared.get(level));
-    if (!ownRealm && runsAlone(s, opts.target.control)) fixtures = await phase('given', () => readFixtures(opts.target.baseUrl, realm?.world ?? opts.target.world));
+    if (!ownRealm && runsAlone(s, opts.target.control))
+      fixtures = await phase('given', () => readFixtures(opts.target.baseUrl, realm?.world ?? opts.target.world));
     ctx = new ScenarioContext({
       client,
       world: realm?.world ?? opts.target.world,
@@ -183,11 +217,22 @@ async function runAdmitted(opts: RunOptions, s: Scenario<unknown, unknown>, base
     if (realm && ownRealm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
   }
   // Cut short by the target going away: not a verdict on the scenario's rules.
-  if (gone) return { ...base, status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges, at, ms: Math.round(performance.now() - started) };
+  if (gone)
+    return {
+      ...base,
+      status: 'skipped',
+      reason: NOT_RUN_UNREACHABLE,
+      checks: [],
+      exchanges,
+      at,
+      ms: Math.round(performance.now() - started),
+    };
   if (fixtures) {
     // Whatever the scenario left changed is put back, so that no other scenario depends on this one.
     const world = realm?.world ?? opts.target.world;
-    const left = await restoreFixtures(opts.target.baseUrl, world, fixtures).catch((e: Error) => [`could not read them back: ${e.message}`]);
+    const left = await restoreFixtures(opts.target.baseUrl, world, fixtures).catch((e: Error) => [
+      `could not read them back: ${e.message}`,
+    ]);
     if (left.length > 0) {
       const note = `left the world's shared fixtures changed and could not put them back: ${left.join('; ')}`;
       if (status === 'failed') reason = `${reason}; ${note}`;

@@ -18,7 +18,21 @@ export function notStartedRun(reason: string, target: string | undefined, starte
     targetKind: 'server',
     startedAt: startedAt.toISOString(),
     ms,
-    scenarios: [{ id: 'run/start', area: 'run', title: 'the conformance run starts', rules: [], tags: [], status: 'error', reason: `the run could not start: ${reason}`, checks: [], exchanges: [], at: 0, ms }],
+    scenarios: [
+      {
+        id: 'run/start',
+        area: 'run',
+        title: 'the conformance run starts',
+        rules: [],
+        tags: [],
+        status: 'error',
+        reason: `the run could not start: ${reason}`,
+        checks: [],
+        exchanges: [],
+        at: 0,
+        ms,
+      },
+    ],
     rules: [],
     totals: { passed: 0, failed: 0, error: 1, skipped: 0 },
     stopped: { kind: 'not-started', message: reason },
@@ -27,9 +41,22 @@ export function notStartedRun(reason: string, target: string | undefined, starte
 
 /** The target stopped answering (refused, reset, timed out): a broken run, not a verdict on a rule. */
 export function isTransportError(e: unknown): boolean {
-  for (let err = e as { code?: unknown; cause?: unknown } | undefined, depth = 0; err && depth < 4; err = err.cause as typeof err, depth++) {
+  for (
+    let err = e as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    err && depth < 4;
+    err = err.cause as typeof err, depth++
+  ) {
     const code = err.code;
-    if (typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('ECONN') || code === 'EPIPE' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')) return true;
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('UND_ERR') ||
+        code.startsWith('ECONN') ||
+        code === 'EPIPE' ||
+        code === 'ENOTFOUND' ||
+        code === 'EHOSTUNREACH' ||
+        code === 'ENETUNREACH')
+    )
+      return true;
   }
   return false;
 }

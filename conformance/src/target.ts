@@ -41,7 +41,13 @@ export class Target {
 
   /** A fresh realm from the demo fixture at a feature level (control API only). */
   async createRealm(featureLevel?: number): Promise<IsolatedRealm> {
-    const body = await controlJson(this.baseUrl, 'POST', '/__mock/realms', this.controlToken, featureLevel === undefined ? {} : { feature_level: featureLevel });
+    const body = await controlJson(
+      this.baseUrl,
+      'POST',
+      '/__mock/realms',
+      this.controlToken,
+      featureLevel === undefined ? {} : { feature_level: featureLevel },
+    );
     const world = await validateWorld(body.world, 'control API realm');
     return { realmId: body.realm_id as string, world, featureLevel: body.feature_level as number };
   }
@@ -82,7 +88,13 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
 
 const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
 
-async function controlJson(base: string, method: string, path: string, token: string | undefined, body?: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function controlJson(
+  base: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   let res;
   try {
     res = await request(base + path, {
@@ -119,7 +131,11 @@ async function readFeatureLevel(base: string, world: World, worldPath: string | 
   const form = new URLSearchParams({ event_types: '["drafts"]', fetch_event_types: '[]' }).toString();
   let res;
   try {
-    res = await request(`${base}/api/v1/register`, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    res = await request(`${base}/api/v1/register`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
   } catch (e) {
     throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
   }
@@ -128,11 +144,19 @@ async function readFeatureLevel(base: string, world: World, worldPath: string | 
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new TargetError(`${base}/api/v1/register did not answer JSON (status ${res.statusCode}); ${registerHint(base, res.statusCode, worldPath)}`);
+    throw new TargetError(
+      `${base}/api/v1/register did not answer JSON (status ${res.statusCode}); ${registerHint(base, res.statusCode, worldPath)}`,
+    );
   }
-  if (body.result !== 'success') throw new TargetError(`register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; ${registerHint(base, res.statusCode, worldPath)}`);
+  if (body.result !== 'success')
+    throw new TargetError(
+      `register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; ${registerHint(base, res.statusCode, worldPath)}`,
+    );
   if (typeof body.queue_id === 'string') {
-    await request(`${base}/api/v1/events?${new URLSearchParams({ queue_id: body.queue_id })}`, { method: 'DELETE', headers: { authorization } }).then((r) => r.body.text());
+    await request(`${base}/api/v1/events?${new URLSearchParams({ queue_id: body.queue_id })}`, {
+      method: 'DELETE',
+      headers: { authorization },
+    }).then((r) => r.body.text());
   }
   const level = body.service_feature_level;
   return typeof level === 'number' ? level : (world.feature_level ?? 0);

@@ -22,7 +22,7 @@ export async function loadWorld(path: string): Promise<World> {
   return validateWorld(data, path);
 }
 
-let validator: ((data: unknown) => boolean) & { errors?: unknown } | null = null;
+let validator: (((data: unknown) => boolean) & { errors?: unknown }) | null = null;
 
 export async function validateWorld(data: unknown, source: string): Promise<World> {
   if (!validator) {
@@ -31,6 +31,7 @@ export async function validateWorld(data: unknown, source: string): Promise<Worl
     addFormats.default(ajv);
     validator = ajv.compile(schema);
   }
-  if (!validator(data)) throw new WorldError(`world file ${source} does not match fixtures/world.schema.json: ${JSON.stringify(validator.errors)}`);
+  if (!validator(data))
+    throw new WorldError(`world file ${source} does not match fixtures/world.schema.json: ${JSON.stringify(validator.errors)}`);
   return data as World;
 }

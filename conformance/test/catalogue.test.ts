@@ -28,19 +28,28 @@ function readSpec(): { lines: SpecLine[]; headings: Map<string, string> } {
   const headings = new Map<string, string>();
   const lines: SpecLine[] = [];
   let section: string | null = null;
-  readFileSync(SPEC_PATH, 'utf8').split('\n').forEach((raw, index) => {
-    const heading = /^#{2,3} (\d+(?:\.\d+)?)\.? (.+)$/.exec(raw);
-    if (heading) {
-      section = heading[1]!;
-      headings.set(section, heading[2]!.trim());
-      return;
-    }
-    const text = collapse(raw);
-    if (!text || text.startsWith('#')) return;
-    const isRow = text.startsWith('|') && !/^\|[-| ]+\|$/.test(text);
-    const row = isRow ? text.slice(1, text.endsWith('|') ? -1 : undefined).split('|').map((c) => c.trim()).filter(Boolean).join(' | ') : null;
-    lines.push({ index, section, text, row });
-  });
+  readFileSync(SPEC_PATH, 'utf8')
+    .split('\n')
+    .forEach((raw, index) => {
+      const heading = /^#{2,3} (\d+(?:\.\d+)?)\.? (.+)$/.exec(raw);
+      if (heading) {
+        section = heading[1]!;
+        headings.set(section, heading[2]!.trim());
+        return;
+      }
+      const text = collapse(raw);
+      if (!text || text.startsWith('#')) return;
+      const isRow = text.startsWith('|') && !/^\|[-| ]+\|$/.test(text);
+      const row = isRow
+        ? text
+            .slice(1, text.endsWith('|') ? -1 : undefined)
+            .split('|')
+            .map((c) => c.trim())
+            .filter(Boolean)
+            .join(' | ')
+        : null;
+      lines.push({ index, section, text, row });
+    });
   return { lines, headings };
 }
 
@@ -51,7 +60,8 @@ function readSpec(): { lines: SpecLine[]; headings: Map<string, string> } {
 function locate(text: string, lines: readonly SpecLine[]): { line: SpecLine; offset: number } | undefined {
   const t = collapse(text);
   for (const line of lines) {
-    if (line.row !== null && (line.row === t || (t.includes(' | ') && t.endsWith('.') && line.row.startsWith(t)))) return { line, offset: 0 };
+    if (line.row !== null && (line.row === t || (t.includes(' | ') && t.endsWith('.') && line.row.startsWith(t))))
+      return { line, offset: 0 };
     if (t.includes(' | ')) continue; // a row quote must line up with the row's cells
     const offset = line.text.indexOf(t);
     if (offset >= 0) return { line, offset };
@@ -101,7 +111,10 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
   itWithSpec('quotes every text verbatim from the spec, inside its own section', () => {
     const missing: string[] = [];
     for (const r of rules) {
-      const found = locate(r.text, spec.lines.filter((l) => l.section === r.section));
+      const found = locate(
+        r.text,
+        spec.lines.filter((l) => l.section === r.section),
+      );
       if (!found) missing.push(`${r.id}: ${locate(r.text, spec.lines) ? 'found outside its section' : 'not in the spec'}: ${r.text}`);
     }
     expect(missing).toEqual([]);
@@ -118,7 +131,8 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
         const at = locate(r.text, lines);
         if (!at) continue; // reported by the verbatim test
         const pos = { line: at.line.index, offset: at.offset, id: r.id };
-        if (pos.line < last.line || (pos.line === last.line && pos.offset <= last.offset)) out.push(`${r.id} comes before ${last.id} in the spec`);
+        if (pos.line < last.line || (pos.line === last.line && pos.offset <= last.offset))
+          out.push(`${r.id} comes before ${last.id} in the spec`);
         last = pos;
       }
     }
@@ -140,10 +154,18 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
 
   it('holds the rules the ambient checks cite, with their statements', () => {
     const text = (id: string) => rules.find((r) => r.id === id)?.text;
-    expect(text(AMBIENT_RULES.envelope)).toBe('Response body | A JSON object. It always has result (success or error) and msg (string; empty on success).');
-    expect(text(AMBIENT_RULES.success)).toBe('Success | result is success and msg is an empty string. Further fields are listed per operation.');
-    expect(text(AMBIENT_RULES.error)).toBe('An error response is a JSON object with result error, code (string), msg (human-readable string); some carry extra fields.');
-    expect(text(AMBIENT_RULES.streamExtra)).toBe('STREAM_DOES_NOT_EXIST | Unknown channel in scheduled-message operations or unsubscribe | stream_id (integer) or stream (string name)');
+    expect(text(AMBIENT_RULES.envelope)).toBe(
+      'Response body | A JSON object. It always has result (success or error) and msg (string; empty on success).',
+    );
+    expect(text(AMBIENT_RULES.success)).toBe(
+      'Success | result is success and msg is an empty string. Further fields are listed per operation.',
+    );
+    expect(text(AMBIENT_RULES.error)).toBe(
+      'An error response is a JSON object with result error, code (string), msg (human-readable string); some carry extra fields.',
+    );
+    expect(text(AMBIENT_RULES.streamExtra)).toBe(
+      'STREAM_DOES_NOT_EXIST | Unknown channel in scheduled-message operations or unsubscribe | stream_id (integer) or stream (string name)',
+    );
     expect(text('R1-1')?.startsWith('Request encoding | ')).toBe(true);
   });
 
@@ -162,10 +184,18 @@ describe('the rule catalogue (conformance/rules/catalogue.json)', () => {
 
   it('has one §9 rule per level the versioning list states, and the deprecation list', () => {
     const s9 = rules.filter((r) => r.section === '9').map((r) => r.text);
-    for (const level of [167, 184, 248, 315, 333, 334, 356, 370, 407, 412]) expect(s9.filter((t) => t.startsWith(`level ${level} `)), `level ${level}`).toHaveLength(1);
+    for (const level of [167, 184, 248, 315, 333, 334, 356, 370, 407, 412])
+      expect(
+        s9.filter((t) => t.startsWith(`level ${level} `)),
+        `level ${level}`,
+      ).toHaveLength(1);
     expect(s9.some((t) => t.startsWith('Deprecated: '))).toBe(true);
     // 208 and 362 are stated in §4.8, §4.16 and §7, not in §9's list.
-    for (const level of [208, 362]) expect(rules.some((r) => r.text.includes(`feature level ${level}`)), `level ${level}`).toBe(true);
+    for (const level of [208, 362])
+      expect(
+        rules.some((r) => r.text.includes(`feature level ${level}`)),
+        `level ${level}`,
+      ).toBe(true);
   });
 });
 

@@ -15,13 +15,15 @@ import type { RuleDef } from '../src/model.js';
  */
 
 type Handler = (req: IncomingMessage, res: ServerResponse, path: string) => void;
-const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** A Team Chat-like target without the control API: register answers level 333; `extra` serves the rest. */
 const teamChat =
   (extra: Handler): Handler =>
   (req, res, path) => {
-    if (req.method === 'POST' && path === '/api/v1/register') return json(res, 200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
+    if (req.method === 'POST' && path === '/api/v1/register')
+      return json(res, 200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
     if (req.method === 'DELETE' && path === '/api/v1/events') return json(res, 200, { result: 'success', msg: '' });
     extra(req, res, path);
   };
@@ -66,7 +68,10 @@ const okAt = (id: string, path = '/api/v1/fake/ok', over: Partial<Scenario> = {}
     then: (ctx, reply) => void ctx.expectSuccess('R1-1', reply, { value: 42 }),
     ...over,
   });
-const answer42: Handler = (_req, res, path) => (path.startsWith('/api/v1/fake/') ? json(res, 200, { result: 'success', msg: '', value: 42 }) : json(res, 404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' }));
+const answer42: Handler = (_req, res, path) =>
+  path.startsWith('/api/v1/fake/')
+    ? json(res, 200, { result: 'success', msg: '', value: 42 })
+    : json(res, 404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
 
 const deps = (scenarios: Scenario[]): CliDeps => ({
   scenarios,
@@ -74,7 +79,8 @@ const deps = (scenarios: Scenario[]): CliDeps => ({
   stdout: { write: (s: string) => out.push(s) },
   stderr: { write: (s: string) => err.push(s) },
 });
-const conform = (target: string, scenarios: Scenario[], args: string[] = []) => main(['conform', '--target', target, '--report-dir', dir, ...args], deps(scenarios));
+const conform = (target: string, scenarios: Scenario[], args: string[] = []) =>
+  main(['conform', '--target', target, '--report-dir', dir, ...args], deps(scenarios));
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
 const readJson = async () => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
 
@@ -93,14 +99,17 @@ describe('a run that cannot start', () => {
     expect(await readFile(join(dir, 'conformance.html'), 'utf8')).toContain('the target has no POST /api/v1/register');
   });
 
-  it.each(['/api/v1', '/api/v1/'])('against a target URL ending in %s: the hint is to drop the suffix, not the credentials', async (suffix) => {
-    const { url } = await serve(teamChat(notFound));
-    expect(await conform(url + suffix, [okAt('fake/ok')])).toBe(2);
-    const message = err.join('');
-    expect(message).toContain('drop the /api/v1 suffix from the target URL: the suite adds it');
-    expect(message).not.toContain('credentials');
-    expect((await readJson()).stopped.message).toContain('drop the /api/v1 suffix');
-  });
+  it.each(['/api/v1', '/api/v1/'])(
+    'against a target URL ending in %s: the hint is to drop the suffix, not the credentials',
+    async (suffix) => {
+      const { url } = await serve(teamChat(notFound));
+      expect(await conform(url + suffix, [okAt('fake/ok')])).toBe(2);
+      const message = err.join('');
+      expect(message).toContain('drop the /api/v1 suffix from the target URL: the suite adds it');
+      expect(message).not.toContain('credentials');
+      expect((await readJson()).stopped.message).toContain('drop the /api/v1 suffix');
+    },
+  );
 
   it('refused credentials: the hint names the world file given, or says none was', async () => {
     const { url } = await serve((_req, res) => json(res, 401, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' }));
@@ -108,7 +117,9 @@ describe('a run that cannot start', () => {
     expect(err.join('')).toContain('check the credentials in fixtures/world.demo.json');
     err.length = 0;
     expect(await conform(url, [okAt('fake/ok')])).toBe(2);
-    expect(err.join('')).toContain("no --world file was given, so the demo realm's credentials were sent: pass --world FILE describing the target");
+    expect(err.join('')).toContain(
+      "no --world file was given, so the demo realm's credentials were sent: pass --world FILE describing the target",
+    );
   });
 });
 
@@ -119,7 +130,8 @@ describe('a target that stops answering mid-run', () => {
       teamChat((req, res, path) => {
         answer42(req, res, path);
         // After the fifth scenario's answer the server goes away: open connections cut, new ones refused.
-        if (path.startsWith('/api/v1/fake/') && ++served === 5) res.on('finish', () => (target.server.closeAllConnections(), target.server.close()));
+        if (path.startsWith('/api/v1/fake/') && ++served === 5)
+          res.on('finish', () => (target.server.closeAllConnections(), target.server.close()));
       }),
     );
     const scenarios = Array.from({ length: 40 }, (_, i) => okAt(`fake/ok-${i}`));
@@ -127,7 +139,9 @@ describe('a target that stops answering mid-run', () => {
     const errors = err.join('');
     const lines = errors.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^teamchat conform: target unreachable since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(.+\); \d+ of 40 scenarios not run$/);
+    expect(lines[0]).toMatch(
+      /^teamchat conform: target unreachable since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(.+\); \d+ of 40 scenarios not run$/,
+    );
     // One line for the outage: no error per scenario in the console summary either.
     expect((out.join('') + errors).match(/ECONNREFUSED|other side closed/g)?.length ?? 0).toBeLessThanOrEqual(1);
 
@@ -162,7 +176,10 @@ describe('a target that stops answering mid-run', () => {
 describe('report times and skip reasons', () => {
   it('area and JUnit suite times are wall-clock, not summed over parallel workers', async () => {
     const { url } = await serve(teamChat((req, res, path) => void setTimeout(() => answer42(req, res, path), 300)));
-    const scenarios = [...Array.from({ length: 4 }, (_, i) => okAt(`slow/s-${i}`)), ...Array.from({ length: 4 }, (_, i) => okAt(`other/s-${i}`))];
+    const scenarios = [
+      ...Array.from({ length: 4 }, (_, i) => okAt(`slow/s-${i}`)),
+      ...Array.from({ length: 4 }, (_, i) => okAt(`other/s-${i}`)),
+    ];
     expect(await conform(url, scenarios, ['--workers', '4', '--reporter', 'junit'])).toBe(0);
     type Suite = { name: string; time: string; testcase: { time: string }[] };
     const root = xml.parse(await readFile(join(dir, 'junit.xml'), 'utf8')).testsuites as { time: string; testsuite: Suite[] };
@@ -187,8 +204,14 @@ describe('report times and skip reasons', () => {
     ];
     expect(await conform(url, scenarios, ['--reporter', 'json'])).toBe(0);
     const byId = new Map((await readJson()).scenarios.map((s: { id: string }) => [s.id, s]));
-    expect(byId.get('levels/from-later')).toMatchObject({ status: 'skipped', reason: 'checks servers at feature level 356 (include_all) or later; the target is at 333' });
-    expect(byId.get('levels/below-reached')).toMatchObject({ status: 'skipped', reason: 'checks servers older than feature level 333 (can_send_message_group); the target is at 333' });
+    expect(byId.get('levels/from-later')).toMatchObject({
+      status: 'skipped',
+      reason: 'checks servers at feature level 356 (include_all) or later; the target is at 333',
+    });
+    expect(byId.get('levels/below-reached')).toMatchObject({
+      status: 'skipped',
+      reason: 'checks servers older than feature level 333 (can_send_message_group); the target is at 333',
+    });
     expect(byId.get('levels/from-reached')).toMatchObject({ status: 'passed' });
     expect(byId.get('levels/below-not-reached')).toMatchObject({ status: 'passed' });
   });

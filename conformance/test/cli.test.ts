@@ -22,7 +22,8 @@ function fakeTarget(req: IncomingMessage, res: ServerResponse): void {
   req.on('end', () => {
     const path = req.url!.split('?')[0];
     if (path!.startsWith('/__mock/')) return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
-    if (req.method === 'POST' && path === '/api/v1/register') return json(200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
+    if (req.method === 'POST' && path === '/api/v1/register')
+      return json(200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
     if (req.method === 'DELETE' && path === '/api/v1/events') return json(200, { result: 'success', msg: '' });
     if (path === '/api/v1/fake/ok') return json(200, { result: 'success', msg: '', value: 42 });
     return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
@@ -85,7 +86,8 @@ const deps = (scenarios: CliDeps['scenarios'] = [passing, failing, slow]): CliDe
   stdout: { write: (s: string) => out.push(s) },
   stderr: { write: (s: string) => err.push(s) },
 });
-const conform = (args: string[], d: CliDeps = deps()) => main(['conform', '--world', 'fixtures/world.demo.json', '--report-dir', dir, ...args], d);
+const conform = (args: string[], d: CliDeps = deps()) =>
+  main(['conform', '--world', 'fixtures/world.demo.json', '--report-dir', dir, ...args], d);
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
 /** The three reports of a run that could not start: one JUnit case erroring with the reason; returns the reason. */
@@ -108,7 +110,12 @@ describe('teamchat conform', () => {
     expect(await conform(['--target', url, '--grep', '^fake/(ok|slow)$'])).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['conformance.html', 'junit.xml', 'report.json']);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-    expect(report).toMatchObject({ target: url, targetKind: 'server', featureLevel: 333, totals: { passed: 1, failed: 0, error: 0, skipped: 1 } });
+    expect(report).toMatchObject({
+      target: url,
+      targetKind: 'server',
+      featureLevel: 333,
+      totals: { passed: 1, failed: 0, error: 0, skipped: 1 },
+    });
     expect(report.coverage).toEqual({ covered: 1, total: 2, sections: [{ section: '1', covered: 1, total: 2, failing: 0 }] });
     expect(report.scenarios[1]).toMatchObject({ id: 'fake/slow', status: 'skipped', reason: 'waits in real time: run with --slow' });
     expect(requests).toContain('GET /api/v1/fake/ok');
@@ -148,7 +155,8 @@ describe('teamchat conform', () => {
 
   it('--shuffle orders the run by a seed it prints and records; --seed repeats that order', async () => {
     const many = Array.from({ length: 8 }, (_, i) => ({ ...passing, id: `fake/ok-${i}` }));
-    const ids = async () => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).scenarios.map((s: { id: string }) => s.id) as string[];
+    const ids = async () =>
+      JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).scenarios.map((s: { id: string }) => s.id) as string[];
     expect(await conform(['--target', url, '--shuffle', '--reporter', 'console,json,junit,html'], deps(many))).toBe(0);
     const seed = Number(/shuffled with seed (\d+)/.exec(out.join(''))?.[1]);
     expect(Number.isInteger(seed)).toBe(true);

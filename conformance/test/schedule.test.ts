@@ -19,7 +19,15 @@ describe('Gate', () => {
         await tick();
         running -= 1;
       });
-    await Promise.all([task('a', false), task('b', false), task('X', true), task('c', false), task('Y', true), task('d', false), task('e', false)]);
+    await Promise.all([
+      task('a', false),
+      task('b', false),
+      task('X', true),
+      task('c', false),
+      task('Y', true),
+      task('d', false),
+      task('e', false),
+    ]);
     expect(log).toEqual([]);
     expect(maxShared).toBeGreaterThan(1);
   });

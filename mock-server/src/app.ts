@@ -106,7 +106,15 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   });
   app.use('/api/v1', bodyParser(), methodOverride, apiRouter(context, routes));
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
-  app.get('/', (_req, res) => sendJson(res, 200, { result: 'success', msg: '', name: 'teamchat-kit mock server', api: '/api/v1', control: context.config.control ? '/__mock' : null }));
+  app.get('/', (_req, res) =>
+    sendJson(res, 200, {
+      result: 'success',
+      msg: '',
+      name: 'teamchat-kit mock server',
+      api: '/api/v1',
+      control: context.config.control ? '/__mock' : null,
+    }),
+  );
   app.use((_req, _res, next) => next(pathNotFound()));
   app.use(errorHandler);
   return app;
@@ -130,22 +138,38 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
   const { config, store } = context;
   const existing = store.realm(config.defaultRealm);
   if (!existing) {
-    await control.createRealm({ realm_id: config.defaultRealm, fixture: config.fixture, seed: config.seed, feature_level: config.featureLevel });
+    await control.createRealm({
+      realm_id: config.defaultRealm,
+      fixture: config.fixture,
+      seed: config.seed,
+      feature_level: config.featureLevel,
+    });
     return;
   }
   const realm = existing.realm.realm;
   if (config.reset) {
-    await control.createRealm({ realm_id: config.defaultRealm, fixture: config.fixture, seed: config.seed, feature_level: config.featureLevel, replace: true });
+    await control.createRealm({
+      realm_id: config.defaultRealm,
+      fixture: config.fixture,
+      seed: config.seed,
+      feature_level: config.featureLevel,
+      replace: true,
+    });
     return;
   }
   // Restarting on a state file restores every realm as it was; only an explicit --reset regenerates it.
   if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
-    console.warn(`teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`);
+    console.warn(
+      `teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`,
+    );
   }
   if (config.epoch !== undefined && realm.epoch !== config.epoch) {
-    console.warn(`teamchat-kit: realm '${realm.id}' in the state file keeps its own time; --epoch applies to new realms (use --reset to regenerate it at the epoch).`);
+    console.warn(
+      `teamchat-kit: realm '${realm.id}' in the state file keeps its own time; --epoch applies to new realms (use --reset to regenerate it at the epoch).`,
+    );
   }
-  if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel) await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
+  if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel)
+    await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
 }
 
 /** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
@@ -176,5 +200,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(MAX_HEADER_BYTES) : malformedHttpRequest();
   const body = JSON.stringify(answer.body());
   const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -2,7 +2,19 @@ import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { EXIT_USAGE, isEntryPoint, listenProblem, parseArgs, parseCount, parseInteger as integer, parsePort, processIo, runAsProcess, usageConventions, type Io } from '../../cli/common.js';
+import {
+  EXIT_USAGE,
+  isEntryPoint,
+  listenProblem,
+  parseArgs,
+  parseCount,
+  parseInteger as integer,
+  parsePort,
+  processIo,
+  runAsProcess,
+  usageConventions,
+  type Io,
+} from '../../cli/common.js';
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
@@ -34,61 +46,78 @@ function parseFixture(text: string): string {
 function serveCommand(io: Io, done: (code: number) => void): Command {
   const program = usageConventions(new Command('teamchat serve'), io);
   return program
-  .description('run the stateful mock server (state in a JSON file, demo realm by default)')
-  .option('--port <n>', 'port to listen on (0: any free port)', parsePort, DEFAULT_CONFIG.port)
-  .option('--host <address>', 'address to listen on', DEFAULT_CONFIG.host)
-  .option('--state <file>', 'JSON state file (lowdb)', DEFAULT_CONFIG.statePath!)
-  .option('--in-memory', 'keep the state in memory only', false)
-  .option('--fixture <demo|FILE>', 'fixture of the default realm: demo or a realm export file', parseFixture, DEFAULT_CONFIG.fixture)
-  .option('--seed <n>', 'seed of the generated demo realm', integer('seed'), DEFAULT_CONFIG.seed)
-  .option('--feature-level <n>', `feature level of the default realm (default: as stored, else ${CURRENT_FEATURE_LEVEL})`, integer('feature level'))
-  .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
-  .option('--no-control', 'switch off the /__mock/ control API')
-  .addOption(
-    new Option('--control-token <token>', 'bearer token the control API requires (needed when --host is not loopback)').env('TEAMCHAT_CONTROL_TOKEN'),
-  )
-  .option('--max-realms <n>', 'live realms at most', parseCount('maximum number of realms'), DEFAULT_CONFIG.maxRealms)
-  .option('--max-queues-per-user <n>', 'live event queues per user at most', parseCount('maximum number of queues per user'), DEFAULT_CONFIG.maxQueuesPerUser)
-  .addOption(new Option('--clock <system|frozen>', 'system: time flows; frozen: time moves only when advanced').choices(['system', 'frozen']).default('system'))
-  .option('--epoch <unix seconds>', 'start time of new realms (default: the current time)', integer('epoch'))
-  .addOption(new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'))
-  .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
-  .action(async (opts) => {
-    const config: Partial<ServerConfig> = {
-      port: opts.port,
-      host: opts.host,
-      statePath: opts.inMemory ? null : opts.state,
-      fixture: opts.fixture,
-      seed: opts.seed,
-      featureLevel: opts.featureLevel,
-      reset: opts.reset,
-      control: opts.control,
-      controlToken: opts.controlToken || undefined,
-      maxRealms: opts.maxRealms,
-      maxQueuesPerUser: opts.maxQueuesPerUser,
-      clock: opts.clock,
-      epoch: opts.epoch,
-      durability: opts.durability,
-    };
-    let server: MockServer;
-    try {
-      server = await createMockServer(config);
-    } catch (error) {
-      io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
-      return done(EXIT_USAGE);
-    }
-    // Before anything else is awaited: the server already answers, and a signal must not find node's
-    // default handler (death by signal, which npm passes on as a failed `npm start`).
-    const stop = async () => {
-      await server.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
-    await printBanner(server, rcDir);
-    done(0);
-  });
+    .description('run the stateful mock server (state in a JSON file, demo realm by default)')
+    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, DEFAULT_CONFIG.port)
+    .option('--host <address>', 'address to listen on', DEFAULT_CONFIG.host)
+    .option('--state <file>', 'JSON state file (lowdb)', DEFAULT_CONFIG.statePath!)
+    .option('--in-memory', 'keep the state in memory only', false)
+    .option('--fixture <demo|FILE>', 'fixture of the default realm: demo or a realm export file', parseFixture, DEFAULT_CONFIG.fixture)
+    .option('--seed <n>', 'seed of the generated demo realm', integer('seed'), DEFAULT_CONFIG.seed)
+    .option(
+      '--feature-level <n>',
+      `feature level of the default realm (default: as stored, else ${CURRENT_FEATURE_LEVEL})`,
+      integer('feature level'),
+    )
+    .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
+    .option('--no-control', 'switch off the /__mock/ control API')
+    .addOption(
+      new Option('--control-token <token>', 'bearer token the control API requires (needed when --host is not loopback)').env(
+        'TEAMCHAT_CONTROL_TOKEN',
+      ),
+    )
+    .option('--max-realms <n>', 'live realms at most', parseCount('maximum number of realms'), DEFAULT_CONFIG.maxRealms)
+    .option(
+      '--max-queues-per-user <n>',
+      'live event queues per user at most',
+      parseCount('maximum number of queues per user'),
+      DEFAULT_CONFIG.maxQueuesPerUser,
+    )
+    .addOption(
+      new Option('--clock <system|frozen>', 'system: time flows; frozen: time moves only when advanced')
+        .choices(['system', 'frozen'])
+        .default('system'),
+    )
+    .option('--epoch <unix seconds>', 'start time of new realms (default: the current time)', integer('epoch'))
+    .addOption(
+      new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'),
+    )
+    .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
+    .action(async (opts) => {
+      const config: Partial<ServerConfig> = {
+        port: opts.port,
+        host: opts.host,
+        statePath: opts.inMemory ? null : opts.state,
+        fixture: opts.fixture,
+        seed: opts.seed,
+        featureLevel: opts.featureLevel,
+        reset: opts.reset,
+        control: opts.control,
+        controlToken: opts.controlToken || undefined,
+        maxRealms: opts.maxRealms,
+        maxQueuesPerUser: opts.maxQueuesPerUser,
+        clock: opts.clock,
+        epoch: opts.epoch,
+        durability: opts.durability,
+      };
+      let server: MockServer;
+      try {
+        server = await createMockServer(config);
+      } catch (error) {
+        io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
+        return done(EXIT_USAGE);
+      }
+      // Before anything else is awaited: the server already answers, and a signal must not find node's
+      // default handler (death by signal, which npm passes on as a failed `npm start`).
+      const stop = async () => {
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
+      await printBanner(server, rcDir);
+      done(0);
+    });
 }
 
 async function printBanner(server: MockServer, rcDir: string): Promise<void> {
@@ -106,7 +135,9 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   const widths = [0, 1, 2, 3].map((i) => Math.max(...[['role', 'email', 'api key', 'user id'], ...rows].map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
   console.log(`teamchat-kit mock server listening on ${server.url}`);
-  console.log(`state: ${server.context.store.description}; realm '${realmId}' (${summary.fixture}, seed ${summary.seed}), feature level ${summary.feature_level}`);
+  console.log(
+    `state: ${server.context.store.description}; realm '${realmId}' (${summary.fixture}, seed ${summary.seed}), feature level ${summary.feature_level}`,
+  );
   const { control, controlToken } = server.context.config;
   if (control) console.log(`control API: ${server.url}/__mock/${controlToken ? ' (Authorization: Bearer <the control token>)' : ''}`);
   console.log('');

@@ -13,7 +13,8 @@ const MARKDOWN = '**bold** and _slanted_ with `code`\n\n> quoted';
 export default [
   scenario({
     id: 'blind-spots/subscriber-count-equals-subscribers',
-    title: "a channel's subscriber_count equals the length of its subscribers, for a channel of three made during the run and every other subscription",
+    title:
+      "a channel's subscriber_count equals the length of its subscribers, for a channel of three made during the run and every other subscription",
     rules: ['R2.3-8', 'R2.3-1'],
     requires: { roles: ['member', 'member_2', 'member_3'] },
     given: (ctx) => ownChannel(ctx, 'member', 'counted', { members: ['member_2', 'member_3'] }),
@@ -26,8 +27,18 @@ export default [
       ctx.expectEqual('R2.3-1', got, want, 'subscribers of the channel made for three users', res);
       ctx.expectEqual('R2.3-8', own?.subscriber_count, 3, 'subscriber_count of the channel made for three users', res);
       // Other channels change while the suite runs in parallel: §2.3 allows a drift of one after a race.
-      const off = subs.filter((s) => Array.isArray(s.subscribers) && s.subscribers.length > 0 && !(typeof s.subscriber_count === 'number' && Math.abs(s.subscriber_count - s.subscribers.length) <= 1));
-      ctx.check('R2.3-8', off.length === 0, `subscriptions whose subscriber_count is more than one off their subscribers: ${JSON.stringify(off.map((s) => [s.name, s.subscriber_count, asArray(s.subscribers).length]))}`, res);
+      const off = subs.filter(
+        (s) =>
+          Array.isArray(s.subscribers) &&
+          s.subscribers.length > 0 &&
+          !(typeof s.subscriber_count === 'number' && Math.abs(s.subscriber_count - s.subscribers.length) <= 1),
+      );
+      ctx.check(
+        'R2.3-8',
+        off.length === 0,
+        `subscriptions whose subscriber_count is more than one off their subscribers: ${JSON.stringify(off.map((s) => [s.name, s.subscriber_count, asArray(s.subscribers).length]))}`,
+        res,
+      );
       const listed = await listedFor(ctx, 'member', ch.stream_id);
       ctx.expectEqual('R2.3-8', listed.channel?.subscriber_count, 3, 'subscriber_count in GET /streams', listed.reply);
     },
@@ -46,8 +57,18 @@ export default [
     async then(ctx, res, id) {
       ctx.expectEqual('R4.3-4', res.body.raw_content, MARKDOWN, 'raw_content (the Markdown sent)', res);
       const html = asObject(res.body.message).content;
-      ctx.check('R2.5-3', typeof html === 'string' && html !== MARKDOWN && /<strong>bold<\/strong>/.test(html), `content with apply_markdown true is the rendering: ${JSON.stringify(html)?.slice(0, 120)}`, res);
-      ctx.check('R1-13', typeof html === 'string' && /<code>code<\/code>/.test(html) && /<blockquote>/.test(html), 'the rendering is HTML of the Markdown', res);
+      ctx.check(
+        'R2.5-3',
+        typeof html === 'string' && html !== MARKDOWN && /<strong>bold<\/strong>/.test(html),
+        `content with apply_markdown true is the rendering: ${JSON.stringify(html)?.slice(0, 120)}`,
+        res,
+      );
+      ctx.check(
+        'R1-13',
+        typeof html === 'string' && /<code>code<\/code>/.test(html) && /<blockquote>/.test(html),
+        'the rendering is HTML of the Markdown',
+        res,
+      );
       const raw = await ctx.as('member').get(`/api/v1/messages/${id}`, { apply_markdown: false });
       ctx.expectEqual('R2.5-3', asObject(raw.body.message).content, MARKDOWN, 'content with apply_markdown false', raw);
     },
@@ -69,8 +90,19 @@ export default [
     then(ctx, after, g) {
       // A server may post its own notice into a new channel (the spec is silent on creation): then that stays first.
       const before = g.before.channel?.first_message_id;
-      ctx.check('R2.2-7', before === null || (typeof before === 'number' && before < g.first), `first_message_id before any message of the scenario: ${JSON.stringify(before)}`, g.before.reply);
-      ctx.expectEqual('R2.2-7', after.channel?.first_message_id, before === null ? g.first : before, 'first_message_id after two messages', after.reply);
+      ctx.check(
+        'R2.2-7',
+        before === null || (typeof before === 'number' && before < g.first),
+        `first_message_id before any message of the scenario: ${JSON.stringify(before)}`,
+        g.before.reply,
+      );
+      ctx.expectEqual(
+        'R2.2-7',
+        after.channel?.first_message_id,
+        before === null ? g.first : before,
+        'first_message_id after two messages',
+        after.reply,
+      );
     },
   }),
 
@@ -89,8 +121,20 @@ export default [
     then(ctx, res, g) {
       ctx.expectSuccess('R4.11-2', res);
       // Only the scenario's topics: a server may have put a notice of its own in the new channel.
-      const topics = asArray(res.body.topics).filter((t) => typeof t.name === 'string' && Object.hasOwn(g.ids, t.name)).map((t) => [t.name, t.max_id]);
-      ctx.expectEqual('R4.11-2', topics, [['alpha', g.ids.alpha], ['gamma', g.ids.gamma], ['beta', g.ids.beta]], 'topics (name, max_id), most recent first', res);
+      const topics = asArray(res.body.topics)
+        .filter((t) => typeof t.name === 'string' && Object.hasOwn(g.ids, t.name))
+        .map((t) => [t.name, t.max_id]);
+      ctx.expectEqual(
+        'R4.11-2',
+        topics,
+        [
+          ['alpha', g.ids.alpha],
+          ['gamma', g.ids.gamma],
+          ['beta', g.ids.beta],
+        ],
+        'topics (name, max_id), most recent first',
+        res,
+      );
     },
   }),
 ];

@@ -29,7 +29,13 @@ const ROWS: Row[] = [
     rule: 'R4.1-7',
     async call(ctx) {
       const ch = await ownChannel(ctx, 'member', 'id scheduled');
-      const res = await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ch.stream_id, topic: 'ids', content: 'later', scheduled_delivery_timestamp: await later(ctx) });
+      const res = await ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ch.stream_id,
+        topic: 'ids',
+        content: 'later',
+        scheduled_delivery_timestamp: await later(ctx),
+      });
       const id = Number(res.body.scheduled_message_id);
       if (Number.isInteger(id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/scheduled_messages/${id}`));
       return res;
@@ -41,8 +47,11 @@ const ROWS: Row[] = [
     what: 'creating drafts',
     rule: 'R4.6-2',
     async call(ctx) {
-      const res = await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('id draft') }] });
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
+      const res = await ctx
+        .as('member_3')
+        .post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('id draft') }] });
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : [])
+        ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
     ids: (res) => ({ ids: res.body.ids }),
@@ -54,7 +63,9 @@ const ROWS: Row[] = [
     async call(ctx) {
       const ch = await ownChannel(ctx, 'member', 'id reminder');
       const message = await sendTo(ctx, 'member', ch.stream_id, 'ids', 'remind me');
-      const res = await ctx.as('member').post('/api/v1/reminders', { message_id: message, scheduled_delivery_timestamp: await later(ctx), note: 'ids' });
+      const res = await ctx
+        .as('member')
+        .post('/api/v1/reminders', { message_id: message, scheduled_delivery_timestamp: await later(ctx), note: 'ids' });
       const id = Number(res.body.reminder_id);
       if (Number.isInteger(id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/reminders/${id}`));
       return res;
@@ -99,7 +110,9 @@ const ROWS: Row[] = [
       return {
         last_event_id: res.body.last_event_id,
         'every subscriptions[].stream_id': subs.length > 0 && subs.every((s) => isInt(s.stream_id)) ? 1 : subs.map((s) => s.stream_id),
-        'every subscribers[] entry': subs.every((s) => asArray(s.subscribers).length === 0 || (s.subscribers as unknown[]).every(isInt)) ? 1 : 'a non-integer',
+        'every subscribers[] entry': subs.every((s) => asArray(s.subscribers).length === 0 || (s.subscribers as unknown[]).every(isInt))
+          ? 1
+          : 'a non-integer',
       };
     },
   },
@@ -116,7 +129,12 @@ export default scenarios(ROWS, (row) =>
       ctx.expectSuccess(row.rule, res);
       for (const [name, value] of Object.entries(row.ids(res))) {
         const ok = Array.isArray(value) ? value.length > 0 && value.every(isInt) : isInt(value);
-        ctx.check(row.rule, ok, `${name} ${JSON.stringify(value)} is ${ok ? '' : 'not '}an integer${Array.isArray(value) ? ' list' : ''}`, res);
+        ctx.check(
+          row.rule,
+          ok,
+          `${name} ${JSON.stringify(value)} is ${ok ? '' : 'not '}an integer${Array.isArray(value) ? ' list' : ''}`,
+          res,
+        );
       }
     },
   }),

@@ -33,7 +33,16 @@ async function later(ctx: ScenarioContext): Promise<number> {
 
 async function scheduled(ctx: ScenarioContext): Promise<number> {
   const ch = await ownChannel(ctx, 'member', 'ignored scheduled');
-  const res = ctx.must(await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ch.stream_id, topic: 't', content: 'c', scheduled_delivery_timestamp: await later(ctx) }), 'schedule');
+  const res = ctx.must(
+    await ctx.as('member').post('/api/v1/scheduled_messages', {
+      type: 'stream',
+      to: ch.stream_id,
+      topic: 't',
+      content: 'c',
+      scheduled_delivery_timestamp: await later(ctx),
+    }),
+    'schedule',
+  );
   const id = res.body.scheduled_message_id;
   if (!isInt(id)) throw new SetupError(`scheduled_message_id ${JSON.stringify(id)}`);
   ctx.defer(() => ctx.as('member').delete(`/api/v1/scheduled_messages/${id}`));
@@ -46,12 +55,25 @@ const ROWS: Row[] = [
     what: 'creating a scheduled message',
     async call(ctx) {
       const ch = await ownChannel(ctx, 'member', 'ignored create scheduled');
-      const res = await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ch.stream_id, topic: 't', content: 'c', scheduled_delivery_timestamp: await later(ctx), [EXTRA]: 1 });
-      if (isInt(res.body.scheduled_message_id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/scheduled_messages/${String(res.body.scheduled_message_id)}`));
+      const res = await ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ch.stream_id,
+        topic: 't',
+        content: 'c',
+        scheduled_delivery_timestamp: await later(ctx),
+        [EXTRA]: 1,
+      });
+      if (isInt(res.body.scheduled_message_id))
+        ctx.defer(() => ctx.as('member').delete(`/api/v1/scheduled_messages/${String(res.body.scheduled_message_id)}`));
       return res;
     },
   },
-  { section: '4.2', what: 'editing a scheduled message', from: 'scheduled_message_edit_endpoint', call: async (ctx) => ctx.as('member').patch(`/api/v1/scheduled_messages/${await scheduled(ctx)}`, { content: 'edited', [EXTRA]: 1 }) },
+  {
+    section: '4.2',
+    what: 'editing a scheduled message',
+    from: 'scheduled_message_edit_endpoint',
+    call: async (ctx) => ctx.as('member').patch(`/api/v1/scheduled_messages/${await scheduled(ctx)}`, { content: 'edited', [EXTRA]: 1 }),
+  },
   {
     section: '4.3',
     what: 'fetching a message',
@@ -60,18 +82,43 @@ const ROWS: Row[] = [
       return ctx.as('member').get(`/api/v1/messages/${await sendTo(ctx, 'member', ch.stream_id, 't', 'c')}`, { [EXTRA]: 1 });
     },
   },
-  { section: '4.4', what: "setting another user's status", destructive: true, call: async (ctx) => ctx.as('administrator').post(`/api/v1/users/${(await ownUser(ctx, 'ignored status')).user_id}/status`, { status_text: 'x', [EXTRA]: 1 }) },
+  {
+    section: '4.4',
+    what: "setting another user's status",
+    destructive: true,
+    call: async (ctx) =>
+      ctx
+        .as('administrator')
+        .post(`/api/v1/users/${(await ownUser(ctx, 'ignored status')).user_id}/status`, { status_text: 'x', [EXTRA]: 1 }),
+  },
   {
     section: '4.6',
     what: 'creating drafts',
     async call(ctx) {
       const res = await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'c' }], [EXTRA]: 1 });
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : [])
+        ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
   },
-  { section: '4.7', what: 'updating a user', destructive: true, call: async (ctx) => ctx.as('administrator').patch(`/api/v1/users/${(await ownUser(ctx, 'ignored update')).user_id}`, { full_name: ctx.unique('blind renamed'), [EXTRA]: 1 }) },
-  { section: '4.8', what: 'unsubscribing', call: async (ctx) => ctx.as('member').delete('/api/v1/users/me/subscriptions', { subscriptions: [(await ownChannel(ctx, 'member', 'ignored unsubscribe', { members: ['member_2'] })).name], [EXTRA]: 1 }) },
+  {
+    section: '4.7',
+    what: 'updating a user',
+    destructive: true,
+    call: async (ctx) =>
+      ctx
+        .as('administrator')
+        .patch(`/api/v1/users/${(await ownUser(ctx, 'ignored update')).user_id}`, { full_name: ctx.unique('blind renamed'), [EXTRA]: 1 }),
+  },
+  {
+    section: '4.8',
+    what: 'unsubscribing',
+    call: async (ctx) =>
+      ctx.as('member').delete('/api/v1/users/me/subscriptions', {
+        subscriptions: [(await ownChannel(ctx, 'member', 'ignored unsubscribe', { members: ['member_2'] })).name],
+        [EXTRA]: 1,
+      }),
+  },
   {
     section: '4.9',
     what: 'marking a topic as read',
@@ -86,18 +133,31 @@ const ROWS: Row[] = [
     what: 'creating a user',
     destructive: true,
     async call(ctx) {
-      const res = await ctx.as('administrator').post('/api/v1/users', { email: uniqueEmail(ctx, 'ignored create'), password: 'Plausible-Horse-Battery-47', full_name: ctx.unique('ignored create'), [EXTRA]: 1 });
+      const res = await ctx.as('administrator').post('/api/v1/users', {
+        email: uniqueEmail(ctx, 'ignored create'),
+        password: 'Plausible-Horse-Battery-47',
+        full_name: ctx.unique('ignored create'),
+        [EXTRA]: 1,
+      });
       if (isInt(res.body.user_id)) ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${String(res.body.user_id)}`));
       return res;
     },
   },
-  { section: '4.11', what: "listing a channel's topics", call: async (ctx) => ctx.as('member').get(`/api/v1/users/me/${(await ownChannel(ctx, 'member', 'ignored topics')).stream_id}/topics`, { [EXTRA]: 1 }) },
+  {
+    section: '4.11',
+    what: "listing a channel's topics",
+    call: async (ctx) =>
+      ctx.as('member').get(`/api/v1/users/me/${(await ownChannel(ctx, 'member', 'ignored topics')).stream_id}/topics`, { [EXTRA]: 1 }),
+  },
   {
     section: '4.12',
     what: 'updating a navigation view',
     async call(ctx) {
       const fragment = `narrow/search/${ctx.unique('ignored view').replace(/[^A-Za-z0-9]+/g, '-')}`;
-      ctx.must(await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('ignored view') }), 'create a view');
+      ctx.must(
+        await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('ignored view') }),
+        'create a view',
+      );
       ctx.defer(() => ctx.as('member').delete(`/api/v1/navigation_views/${encodeURIComponent(fragment)}`));
       return ctx.as('member').patch(`/api/v1/navigation_views/${encodeURIComponent(fragment)}`, { is_pinned: true, [EXTRA]: 1 });
     },
@@ -107,21 +167,40 @@ const ROWS: Row[] = [
     what: 'reporting a message',
     async call(ctx) {
       const ch = await ownChannel(ctx, 'member', 'ignored report', { members: ['member_2'] });
-      return ctx.as('member').post(`/api/v1/messages/${await sendTo(ctx, 'member_2', ch.stream_id, 't', 'c')}/report`, { report_type: 'spam', [EXTRA]: 1 });
+      return ctx
+        .as('member')
+        .post(`/api/v1/messages/${await sendTo(ctx, 'member_2', ch.stream_id, 't', 'c')}/report`, { report_type: 'spam', [EXTRA]: 1 });
     },
   },
   {
     section: '4.14',
     what: 'editing a saved snippet',
     async call(ctx) {
-      const id = ctx.must(await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('ignored snippet'), content: 'c' }), 'create a snippet').body.saved_snippet_id;
+      const id = ctx.must(
+        await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('ignored snippet'), content: 'c' }),
+        'create a snippet',
+      ).body.saved_snippet_id;
       if (!isInt(id)) throw new SetupError(`saved_snippet_id ${JSON.stringify(id)}`);
       ctx.defer(() => ctx.as('member').delete(`/api/v1/saved_snippets/${id}`));
       return ctx.as('member').patch(`/api/v1/saved_snippets/${id}`, { content: 'edited', [EXTRA]: 1 });
     },
   },
-  { section: '4.16', what: 'updating a channel', call: async (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${(await ownChannel(ctx, 'member', 'ignored update channel')).stream_id}`, { description: 'updated', [EXTRA]: 1 }) },
-  { section: '4.17', what: 'deactivating a user', destructive: true, call: async (ctx) => ctx.as('administrator').delete(`/api/v1/users/${(await ownUser(ctx, 'ignored deactivate')).user_id}`, { [EXTRA]: 1 }) },
+  {
+    section: '4.16',
+    what: 'updating a channel',
+    call: async (ctx) =>
+      ctx.as('administrator').patch(`/api/v1/streams/${(await ownChannel(ctx, 'member', 'ignored update channel')).stream_id}`, {
+        description: 'updated',
+        [EXTRA]: 1,
+      }),
+  },
+  {
+    section: '4.17',
+    what: 'deactivating a user',
+    destructive: true,
+    call: async (ctx) =>
+      ctx.as('administrator').delete(`/api/v1/users/${(await ownUser(ctx, 'ignored deactivate')).user_id}`, { [EXTRA]: 1 }),
+  },
   {
     section: '4.18',
     what: 'adding a linkifier',
@@ -129,7 +208,9 @@ const ROWS: Row[] = [
     isolated: true,
     async call(ctx) {
       const word = ctx.unique('ignored').replace(/[^A-Za-z0-9]+/g, '');
-      const res = await ctx.as('administrator').post('/api/v1/realm/filters', { pattern: `${word}-(?P<id>[0-9]+)`, url_template: 'https://example.com/t/{id}', [EXTRA]: 1 });
+      const res = await ctx
+        .as('administrator')
+        .post('/api/v1/realm/filters', { pattern: `${word}-(?P<id>[0-9]+)`, url_template: 'https://example.com/t/{id}', [EXTRA]: 1 });
       if (isInt(res.body.id)) ctx.defer(() => ctx.as('administrator').delete(`/api/v1/realm/filters/${String(res.body.id)}`));
       return res;
     },
@@ -139,7 +220,11 @@ const ROWS: Row[] = [
     what: 'creating a reminder',
     async call(ctx) {
       const ch = await ownChannel(ctx, 'member', 'ignored reminder');
-      const res = await ctx.as('member').post('/api/v1/reminders', { message_id: await sendTo(ctx, 'member', ch.stream_id, 't', 'c'), scheduled_delivery_timestamp: await later(ctx), [EXTRA]: 1 });
+      const res = await ctx.as('member').post('/api/v1/reminders', {
+        message_id: await sendTo(ctx, 'member', ch.stream_id, 't', 'c'),
+        scheduled_delivery_timestamp: await later(ctx),
+        [EXTRA]: 1,
+      });
       if (isInt(res.body.reminder_id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/reminders/${String(res.body.reminder_id)}`));
       return res;
     },
@@ -159,7 +244,13 @@ export default scenarios(ROWS, (row) =>
       ctx.expectSuccess('R1-4', res);
       const listed = res.body.ignored_parameters_unsupported;
       // Both sides of level 167 (§9): the list from it, no such field below it.
-      if (ctx.has('ignored_parameters_unsupported')) ctx.check('R1-4', Array.isArray(listed) && listed.includes(EXTRA), `ignored_parameters_unsupported ${JSON.stringify(listed)} names ${EXTRA}`, res);
+      if (ctx.has('ignored_parameters_unsupported'))
+        ctx.check(
+          'R1-4',
+          Array.isArray(listed) && listed.includes(EXTRA),
+          `ignored_parameters_unsupported ${JSON.stringify(listed)} names ${EXTRA}`,
+          res,
+        );
       else ctx.check('R9-3', listed === undefined, `below level 167: ignored_parameters_unsupported ${JSON.stringify(listed)}`, res);
     },
   }),

@@ -32,7 +32,8 @@ async function listed(ctx: ScenarioContext, streamId: number): Promise<Record<st
 }
 
 async function fetched(ctx: ScenarioContext, res: Reply): Promise<Record<string, unknown>> {
-  return ctx.must(await ctx.as('member').get(`/api/v1/messages/${String(res.body.id)}`, { apply_markdown: false }), 'fetch the message').body;
+  return ctx.must(await ctx.as('member').get(`/api/v1/messages/${String(res.body.id)}`, { apply_markdown: false }), 'fetch the message')
+    .body;
 }
 
 const ROWS: Row[] = [
@@ -41,7 +42,8 @@ const ROWS: Row[] = [
     what: 'a topic',
     limit: 'max_topic_length',
     rules: ['R1-10', 'R2.5-12'],
-    apply: (ctx, ch, text) => ctx.as('member').post('/api/v1/messages', { type: 'stream', to: ch.stream_id, topic: text, content: 'limit' }),
+    apply: (ctx, ch, text) =>
+      ctx.as('member').post('/api/v1/messages', { type: 'stream', to: ch.stream_id, topic: text, content: 'limit' }),
     readBack: async (ctx, _ch, res) => asObject((await fetched(ctx, res)).message).subject,
   },
   {
@@ -49,7 +51,8 @@ const ROWS: Row[] = [
     what: 'a message',
     limit: 'max_message_length',
     rules: ['R1-10', 'R4.3-4'],
-    apply: (ctx, ch, text) => ctx.as('member').post('/api/v1/messages', { type: 'stream', to: ch.stream_id, topic: 'limits', content: text }),
+    apply: (ctx, ch, text) =>
+      ctx.as('member').post('/api/v1/messages', { type: 'stream', to: ch.stream_id, topic: 'limits', content: text }),
     readBack: async (ctx, _ch, res) => (await fetched(ctx, res)).raw_content,
   },
   {
@@ -86,7 +89,11 @@ const atLimit = scenarios(ROWS, (row) =>
       if (res.body.result !== 'success') return;
       const stored = await row.readBack(ctx, g.channel, res, g.text);
       ctx.expectEqual(row.rules[1]!, stored, g.text, `${row.what} of ${g.max} characters read back`);
-      ctx.check('R1-10', stored === g.text, `${row.what} at the limit ${g.max} is kept whole (${typeof stored === 'string' ? stored.length : 'no'} characters stored)`);
+      ctx.check(
+        'R1-10',
+        stored === g.text,
+        `${row.what} at the limit ${g.max} is kept whole (${typeof stored === 'string' ? stored.length : 'no'} characters stored)`,
+      );
     },
   }),
 );
@@ -104,11 +111,21 @@ const pastLimit = scenarios(ROWS, (row) =>
     when: (ctx, g) => row.apply(ctx, g.channel, g.text),
     async then(ctx, res, g) {
       if (res.body.result !== 'success') {
-        ctx.check('R1-10', res.status >= 400 && res.status < 500 && typeof res.body.code === 'string', `one past the limit refused with HTTP ${res.status} ${String(res.body.code)}`, res);
+        ctx.check(
+          'R1-10',
+          res.status >= 400 && res.status < 500 && typeof res.body.code === 'string',
+          `one past the limit refused with HTTP ${res.status} ${String(res.body.code)}`,
+          res,
+        );
         return;
       }
       const stored = await row.readBack(ctx, g.channel, res, g.text);
-      ctx.check('R1-10', typeof stored === 'string' && stored.length <= g.max, `accepted ${g.max + 1} characters and stored ${typeof stored === 'string' ? stored.length : JSON.stringify(stored)} (the advertised limit is ${g.max})`, res);
+      ctx.check(
+        'R1-10',
+        typeof stored === 'string' && stored.length <= g.max,
+        `accepted ${g.max + 1} characters and stored ${typeof stored === 'string' ? stored.length : JSON.stringify(stored)} (the advertised limit is ${g.max})`,
+        res,
+      );
     },
   }),
 );

@@ -44,9 +44,11 @@ const channelRow = (key: string, param: string, field: string, rule: string, val
   },
   update: (ctx, s, v) => ctx.as('administrator').patch(`/api/v1/streams/${s.id}`, { [param]: v }),
   reads: {
-    'GET /streams/{id}': async (ctx, s) => asObject(ctx.must(await ctx.as('member').get(`/api/v1/streams/${s.id}`), 'get the channel').body.stream)[field],
+    'GET /streams/{id}': async (ctx, s) =>
+      asObject(ctx.must(await ctx.as('member').get(`/api/v1/streams/${s.id}`), 'get the channel').body.stream)[field],
     'GET /streams': async (ctx, s) => (await listedFor(ctx, 'member', s.id as number)).channel?.[field],
-    'register subscriptions': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['subscription'])).body.subscriptions, 'stream_id', s.id)?.[field],
+    'register subscriptions': async (ctx, s) =>
+      find((await snapshotOf(ctx, 'member', ['subscription'])).body.subscriptions, 'stream_id', s.id)?.[field],
   },
 });
 
@@ -64,7 +66,16 @@ const ROWS: Row[] = [
     async create(ctx) {
       const ch = await ownChannel(ctx, 'member', 'read back scheduled');
       const at = (await ctx.serverTime()) + 7 * 86_400;
-      const res = ctx.must(await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ch.stream_id, topic: 't', content: 'first', scheduled_delivery_timestamp: at }), 'schedule');
+      const res = ctx.must(
+        await ctx.as('member').post('/api/v1/scheduled_messages', {
+          type: 'stream',
+          to: ch.stream_id,
+          topic: 't',
+          content: 'first',
+          scheduled_delivery_timestamp: at,
+        }),
+        'schedule',
+      );
       const id = res.body.scheduled_message_id;
       if (!isInt(id)) throw new SetupError(`scheduled_message_id ${JSON.stringify(id)}`);
       ctx.defer(() => ctx.as('member').delete(`/api/v1/scheduled_messages/${id}`));
@@ -73,8 +84,14 @@ const ROWS: Row[] = [
     value: (ctx) => textOf(ctx, 'scheduled text', 40),
     update: (ctx, s, v) => ctx.as('member').patch(`/api/v1/scheduled_messages/${s.id}`, { content: v }),
     reads: {
-      'GET /scheduled_messages': async (ctx, s) => find(ctx.must(await ctx.as('member').get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages, 'scheduled_message_id', s.id)?.content,
-      'register scheduled_messages': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['scheduled_messages'])).body.scheduled_messages, 'scheduled_message_id', s.id)?.content,
+      'GET /scheduled_messages': async (ctx, s) =>
+        find(
+          ctx.must(await ctx.as('member').get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages,
+          'scheduled_message_id',
+          s.id,
+        )?.content,
+      'register scheduled_messages': async (ctx, s) =>
+        find((await snapshotOf(ctx, 'member', ['scheduled_messages'])).body.scheduled_messages, 'scheduled_message_id', s.id)?.content,
     },
   },
   {
@@ -86,9 +103,12 @@ const ROWS: Row[] = [
     value: (ctx) => textOf(ctx, 'Renamed', 40),
     update: (ctx, s, v) => ctx.as('administrator').patch(`/api/v1/users/${s.id}`, { full_name: v }),
     reads: {
-      'GET /users/{id}': async (ctx, s) => asObject(ctx.must(await ctx.as('member').get(`/api/v1/users/${s.id}`), 'get the user').body.user).full_name,
-      'GET /users': async (ctx, s) => find(ctx.must(await ctx.as('member').get('/api/v1/users'), 'list users').body.members, 'user_id', s.id)?.full_name,
-      'register realm_users': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['realm_user'])).body.realm_users, 'user_id', s.id)?.full_name,
+      'GET /users/{id}': async (ctx, s) =>
+        asObject(ctx.must(await ctx.as('member').get(`/api/v1/users/${s.id}`), 'get the user').body.user).full_name,
+      'GET /users': async (ctx, s) =>
+        find(ctx.must(await ctx.as('member').get('/api/v1/users'), 'list users').body.members, 'user_id', s.id)?.full_name,
+      'register realm_users': async (ctx, s) =>
+        find((await snapshotOf(ctx, 'member', ['realm_user'])).body.realm_users, 'user_id', s.id)?.full_name,
     },
   },
   {
@@ -104,8 +124,10 @@ const ROWS: Row[] = [
     value: (ctx) => textOf(ctx, 'status', 40),
     update: (ctx, s, v) => ctx.as('administrator').post(`/api/v1/users/${s.id}/status`, { status_text: v }),
     reads: {
-      'GET /users/{id}/status': async (ctx, s) => asObject(ctx.must(await ctx.as('member').get(`/api/v1/users/${s.id}/status`), 'get the status').body.status).status_text,
-      'register user_status': async (ctx, s) => asObject(asObject((await snapshotOf(ctx, 'member', ['user_status'])).body.user_status)[String(s.id)]).status_text,
+      'GET /users/{id}/status': async (ctx, s) =>
+        asObject(ctx.must(await ctx.as('member').get(`/api/v1/users/${s.id}/status`), 'get the status').body.status).status_text,
+      'register user_status': async (ctx, s) =>
+        asObject(asObject((await snapshotOf(ctx, 'member', ['user_status'])).body.user_status)[String(s.id)]).status_text,
     },
   },
   {
@@ -113,7 +135,10 @@ const ROWS: Row[] = [
     what: "a saved snippet's content",
     rule: 'R4.14-1',
     async create(ctx) {
-      const res = ctx.must(await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('blind snippet'), content: 'first' }), 'create a snippet');
+      const res = ctx.must(
+        await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('blind snippet'), content: 'first' }),
+        'create a snippet',
+      );
       const id = res.body.saved_snippet_id;
       if (!isInt(id)) throw new SetupError(`saved_snippet_id ${JSON.stringify(id)}`);
       ctx.defer(() => ctx.as('member').delete(`/api/v1/saved_snippets/${id}`));
@@ -122,8 +147,10 @@ const ROWS: Row[] = [
     value: (ctx) => textOf(ctx, 'snippet text', 40),
     update: (ctx, s, v) => ctx.as('member').patch(`/api/v1/saved_snippets/${s.id}`, { content: v }),
     reads: {
-      'GET /saved_snippets': async (ctx, s) => find(ctx.must(await ctx.as('member').get('/api/v1/saved_snippets'), 'list snippets').body.saved_snippets, 'id', s.id)?.content,
-      'register saved_snippets': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['saved_snippets'])).body.saved_snippets, 'id', s.id)?.content,
+      'GET /saved_snippets': async (ctx, s) =>
+        find(ctx.must(await ctx.as('member').get('/api/v1/saved_snippets'), 'list snippets').body.saved_snippets, 'id', s.id)?.content,
+      'register saved_snippets': async (ctx, s) =>
+        find((await snapshotOf(ctx, 'member', ['saved_snippets'])).body.saved_snippets, 'id', s.id)?.content,
     },
   },
   {
@@ -132,15 +159,20 @@ const ROWS: Row[] = [
     rule: 'R4.12-1',
     async create(ctx) {
       const fragment = `narrow/search/${ctx.unique('blind view').replace(/[^A-Za-z0-9]+/g, '-')}`;
-      ctx.must(await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('blind view') }), 'create a view');
+      ctx.must(
+        await ctx.as('member').post('/api/v1/navigation_views', { fragment, is_pinned: false, name: ctx.unique('blind view') }),
+        'create a view',
+      );
       ctx.defer(() => ctx.as('member').delete(`/api/v1/navigation_views/${encodeURIComponent(fragment)}`));
       return { id: fragment, role: 'member' };
     },
     value: (ctx) => textOf(ctx, 'view name', 40),
     update: (ctx, s, v) => ctx.as('member').patch(`/api/v1/navigation_views/${encodeURIComponent(String(s.id))}`, { name: v }),
     reads: {
-      'GET /navigation_views': async (ctx, s) => find(ctx.must(await ctx.as('member').get('/api/v1/navigation_views'), 'list views').body.navigation_views, 'fragment', s.id)?.name,
-      'register navigation_views': async (ctx, s) => find((await snapshotOf(ctx, 'member', ['navigation_views'])).body.navigation_views, 'fragment', s.id)?.name,
+      'GET /navigation_views': async (ctx, s) =>
+        find(ctx.must(await ctx.as('member').get('/api/v1/navigation_views'), 'list views').body.navigation_views, 'fragment', s.id)?.name,
+      'register navigation_views': async (ctx, s) =>
+        find((await snapshotOf(ctx, 'member', ['navigation_views'])).body.navigation_views, 'fragment', s.id)?.name,
     },
   },
   {
@@ -148,7 +180,10 @@ const ROWS: Row[] = [
     what: "an edited draft's content",
     rule: 'R2.6-5',
     async create(ctx) {
-      const res = ctx.must(await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'first' }] }), 'create a draft');
+      const res = ctx.must(
+        await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'first' }] }),
+        'create a draft',
+      );
       const id: unknown = Array.isArray(res.body.ids) ? res.body.ids[0] : undefined;
       if (!isInt(id)) throw new SetupError(`draft ids ${JSON.stringify(res.body.ids)}`);
       ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${id}`));
@@ -157,7 +192,8 @@ const ROWS: Row[] = [
     value: (ctx) => textOf(ctx, 'draft text', 40),
     update: (ctx, s, v) => ctx.as('member_3').patch(`/api/v1/drafts/${s.id}`, { draft: { type: '', to: [], topic: '', content: v } }),
     reads: {
-      'GET /drafts': async (ctx, s) => find(ctx.must(await ctx.as('member_3').get('/api/v1/drafts'), 'list drafts').body.drafts, 'id', s.id)?.content,
+      'GET /drafts': async (ctx, s) =>
+        find(ctx.must(await ctx.as('member_3').get('/api/v1/drafts'), 'list drafts').body.drafts, 'id', s.id)?.content,
       'register drafts': async (ctx, s) => find((await snapshotOf(ctx, 'member_3', ['drafts'])).body.drafts, 'id', s.id)?.content,
     },
   },
@@ -186,7 +222,8 @@ export default scenarios(ROWS, (row) =>
     async then(ctx, res, g) {
       ctx.expectSuccess(row.rule, res);
       const after = await readAll(ctx, row, g.s);
-      for (const [via, value] of Object.entries(after)) ctx.expectEqual(row.rule, value, g.value, `${row.what} through ${via} (before the update: ${JSON.stringify(g.before[via])})`);
+      for (const [via, value] of Object.entries(after))
+        ctx.expectEqual(row.rule, value, g.value, `${row.what} through ${via} (before the update: ${JSON.stringify(g.before[via])})`);
     },
   }),
 );

@@ -20,7 +20,8 @@ interface Row {
   effect(ctx: ScenarioContext, userId: number, res: Reply): Promise<[unknown, unknown, string]>;
 }
 
-const readUser = async (ctx: ScenarioContext, id: number) => asObject(ctx.must(await ctx.as('administrator').get(`/api/v1/users/${id}`), 'read the user').body.user);
+const readUser = async (ctx: ScenarioContext, id: number) =>
+  asObject(ctx.must(await ctx.as('administrator').get(`/api/v1/users/${id}`), 'read the user').body.user);
 
 const ROWS: Row[] = [
   {
@@ -28,7 +29,11 @@ const ROWS: Row[] = [
     section: '4.4',
     rule: 'R4.4-1',
     act: (ctx, id) => ctx.as('owner').post(`/api/v1/users/${id}/status`, { status_text: 'set by the owner' }),
-    effect: async (ctx, id) => [asObject(asObject((await snapshotOf(ctx, 'administrator', ['user_status'])).body.user_status)[String(id)]).status_text, 'set by the owner', 'status_text'],
+    effect: async (ctx, id) => [
+      asObject(asObject((await snapshotOf(ctx, 'administrator', ['user_status'])).body.user_status)[String(id)]).status_text,
+      'set by the owner',
+      'status_text',
+    ],
   },
   {
     key: 'update',

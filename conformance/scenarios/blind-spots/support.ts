@@ -17,7 +17,10 @@ export { ownChannel, ownUser, snapshotOf, type OwnChannel } from '../shared.js';
 
 /** A channel message sent now (companion send operation); returns its ID. */
 export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: number, topic: string, content: string): Promise<number> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }), `send to channel ${streamId}`);
+  const res = ctx.must(
+    await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }),
+    `send to channel ${streamId}`,
+  );
   if (!isInt(res.body.id)) throw new SetupError(`the send answer has id ${JSON.stringify(res.body.id)}`);
   return res.body.id;
 }
@@ -26,7 +29,11 @@ export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: nu
  * A channel's object in a GET /api/v1/streams answer of `role` listing every channel it may see:
  * include_all from level 356; below it include_all_active for an administrator (§9), else the default list.
  */
-export async function listedFor(ctx: ScenarioContext, role: WorldRole, streamId: number): Promise<{ reply: Reply; channel: Obj | undefined }> {
+export async function listedFor(
+  ctx: ScenarioContext,
+  role: WorldRole,
+  streamId: number,
+): Promise<{ reply: Reply; channel: Obj | undefined }> {
   const all = ctx.has('include_all') ? { include_all: true } : role === 'administrator' ? { include_all_active: true } : {};
   const reply = ctx.must(await ctx.as(role).get('/api/v1/streams', { ...all, exclude_archived: false }), `list channels as ${role}`);
   return { reply, channel: asArray(reply.body.streams).find((s) => s.stream_id === streamId) };
@@ -39,12 +46,20 @@ export async function queueOf(ctx: ScenarioContext, role: WorldRole, params: Par
 
 /** Everything a queue holds now, without waiting and without acknowledging. */
 export async function eventsNow(ctx: ScenarioContext, role: WorldRole, queueId: string): Promise<{ reply: Reply; events: Obj[] }> {
-  const reply = ctx.must(await ctx.as(role).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true }), `fetch ${role}'s events`);
+  const reply = ctx.must(
+    await ctx.as(role).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true }),
+    `fetch ${role}'s events`,
+  );
   return { reply, events: asArray(reply.body.events) };
 }
 
 /** A queue's events once `until` holds, polled for about three seconds (servers may deliver late). */
-export async function eventsUntil(ctx: ScenarioContext, role: WorldRole, queueId: string, until: (events: Obj[]) => boolean): Promise<{ reply: Reply; events: Obj[] }> {
+export async function eventsUntil(
+  ctx: ScenarioContext,
+  role: WorldRole,
+  queueId: string,
+  until: (events: Obj[]) => boolean,
+): Promise<{ reply: Reply; events: Obj[] }> {
   for (let i = 0; ; i++) {
     const got = await eventsNow(ctx, role, queueId);
     if (until(got.events) || i >= 15) return got;
@@ -57,11 +72,16 @@ export const hasMessage = (events: Obj[], id: number) => events.some((e) => e.ty
 /** An e-mail address in the realm's domain (the owner's) that no other run uses. */
 export function uniqueEmail(ctx: ScenarioContext, label: string): string {
   const domain = ctx.user('owner').email.split('@')[1] ?? 'example.com';
-  return `${ctx.unique(label).toLowerCase().replace(/[^a-z0-9]+/g, '-')}@${domain}`;
+  return `${ctx
+    .unique(label)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')}@${domain}`;
 }
 
 /** The limits register advertises (§1 "Size limits advertised"). */
-export async function limits(ctx: ScenarioContext): Promise<Record<'max_message_length' | 'max_topic_length' | 'max_stream_name_length' | 'max_stream_description_length', number>> {
+export async function limits(
+  ctx: ScenarioContext,
+): Promise<Record<'max_message_length' | 'max_topic_length' | 'max_stream_name_length' | 'max_stream_description_length', number>> {
   const res = await snapshotOf(ctx, 'member', ['realm']);
   const out: Record<string, number> = {};
   for (const k of ['max_message_length', 'max_topic_length', 'max_stream_name_length', 'max_stream_description_length']) {

@@ -2,7 +2,20 @@ import type { Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, asObject, eventsNow, eventsUntil, hasMessage, listedFor, ownChannel, queueOf, sendTo, snapshotOf, type Obj, type OwnChannel } from './support.js';
+import {
+  asArray,
+  asObject,
+  eventsNow,
+  eventsUntil,
+  hasMessage,
+  listedFor,
+  ownChannel,
+  queueOf,
+  sendTo,
+  snapshotOf,
+  type Obj,
+  type OwnChannel,
+} from './support.js';
 
 /**
  * Events and listings reach exactly the users who may see them, checked on a private channel the
@@ -17,12 +30,14 @@ import { asArray, asObject, eventsNow, eventsUntil, hasMessage, listedFor, ownCh
 /** Users outside the private channel: a member, a guest (both lack any access), and the administrator (no content access). */
 const OUTSIDERS = ['member_3', 'guest'] as const satisfies readonly WorldRole[];
 
-const privateChannel = (ctx: ScenarioContext, label: string): Promise<OwnChannel> => ownChannel(ctx, 'member', label, { inviteOnly: true, members: ['member_2'] });
+const privateChannel = (ctx: ScenarioContext, label: string): Promise<OwnChannel> =>
+  ownChannel(ctx, 'member', label, { inviteOnly: true, members: ['member_2'] });
 
 export default [
   scenario({
     id: 'blind-spots/private-channel-message-events-subscribers-only',
-    title: "a message in a private channel made during the run reaches its subscribers' queues and no outsider's, all_public_streams and narrows notwithstanding",
+    title:
+      "a message in a private channel made during the run reaches its subscribers' queues and no outsider's, all_public_streams and narrows notwithstanding",
     rules: ['R6-5', 'R6-8', 'R4.21-9', 'R4.21-12'],
     requires: { roles: ['member', 'member_2', 'member_3', 'guest', 'administrator'] },
     async given(ctx) {
@@ -50,8 +65,14 @@ export default [
       ];
       for (const [who, role, queue, rule] of outside) {
         const got = await eventsNow(ctx, role, queue);
-        ctx.check(rule, !hasMessage(got.events, id), `${who}: ${hasMessage(got.events, id) ? 'got' : 'did not get'} the private channel's message ${id}`, got.reply);
-        if (rule === 'R4.21-12') ctx.check('R6-8', !hasMessage(got.events, id), 'a narrow filters only what the user receives through subscriptions', got.reply);
+        ctx.check(
+          rule,
+          !hasMessage(got.events, id),
+          `${who}: ${hasMessage(got.events, id) ? 'got' : 'did not get'} the private channel's message ${id}`,
+          got.reply,
+        );
+        if (rule === 'R4.21-12')
+          ctx.check('R6-8', !hasMessage(got.events, id), 'a narrow filters only what the user receives through subscriptions', got.reply);
       }
     },
   }),
@@ -63,42 +84,83 @@ export default [
     requires: { roles: ['member', 'member_2', 'member_3', 'guest'] },
     async given(ctx) {
       const types = { event_types: ['stream', 'subscription'] };
-      return { subscriber: await queueOf(ctx, 'member_2', types), member: await queueOf(ctx, 'member_3', types), guest: await queueOf(ctx, 'guest', types) };
+      return {
+        subscriber: await queueOf(ctx, 'member_2', types),
+        member: await queueOf(ctx, 'member_3', types),
+        guest: await queueOf(ctx, 'guest', types),
+      };
     },
     when: (ctx) => privateChannel(ctx, 'private announce'),
     async then(ctx, ch, q) {
-      const mentions = (events: Obj[]) => events.filter((e) => JSON.stringify(e).includes(`"stream_id":${ch.stream_id}`) || JSON.stringify(e).includes(JSON.stringify(ch.name)));
+      const mentions = (events: Obj[]) =>
+        events.filter(
+          (e) => JSON.stringify(e).includes(`"stream_id":${ch.stream_id}`) || JSON.stringify(e).includes(JSON.stringify(ch.name)),
+        );
       const sub = await eventsUntil(ctx, 'member_2', q.subscriber, (events) => mentions(events).length > 0);
       ctx.check('R6-5', mentions(sub.events).length > 0, `the subscriber member_2 was told of the new channel ${ch.stream_id}`, sub.reply);
-      for (const [role, queue] of [['member_3', q.member], ['guest', q.guest]] as const) {
+      for (const [role, queue] of [
+        ['member_3', q.member],
+        ['guest', q.guest],
+      ] as const) {
         const got = await eventsNow(ctx, role, queue);
         const leaked = mentions(got.events);
-        ctx.check('R6-5', leaked.length === 0, `${role} (outside the private channel) got ${leaked.length} events naming it: ${JSON.stringify(leaked.map((e) => [e.type, e.op]))}`, got.reply);
+        ctx.check(
+          'R6-5',
+          leaked.length === 0,
+          `${role} (outside the private channel) got ${leaked.length} events naming it: ${JSON.stringify(leaked.map((e) => [e.type, e.op]))}`,
+          got.reply,
+        );
       }
     },
   }),
 
   scenario({
     id: 'blind-spots/private-channel-absent-from-outsider-listings',
-    title: "a private channel made during the run is in the administrator's include_all listing and absent from every listing of a member and a guest outside it",
+    title:
+      "a private channel made during the run is in the administrator's include_all listing and absent from every listing of a member and a guest outside it",
     rules: ['R4.15-1', 'R4.15-7', 'R4.15-11', 'R4.21-27', 'R2.2-2'],
     requires: { roles: ['member', 'member_2', 'member_3', 'guest', 'administrator'] },
     given: (ctx) => privateChannel(ctx, 'private listing'),
     when: (ctx, ch) => listedFor(ctx, 'administrator', ch.stream_id),
     async then(ctx, admin, ch) {
-      ctx.check(ctx.has('include_all') ? 'R4.15-7' : 'R4.15-11', admin.channel !== undefined, `the administrator's listing of all channels shows the private channel ${ch.stream_id}`, admin.reply);
+      ctx.check(
+        ctx.has('include_all') ? 'R4.15-7' : 'R4.15-11',
+        admin.channel !== undefined,
+        `the administrator's listing of all channels shows the private channel ${ch.stream_id}`,
+        admin.reply,
+      );
       ctx.expectEqual('R2.2-2', admin.channel?.invite_only, true, 'invite_only of the channel created private', admin.reply);
-      const seen = (res: Reply, ...keys: string[]) => keys.filter((k) => asArray(res.body[k]).some((s) => s.stream_id === ch.stream_id || s.name === ch.name));
+      const seen = (res: Reply, ...keys: string[]) =>
+        keys.filter((k) => asArray(res.body[k]).some((s) => s.stream_id === ch.stream_id || s.name === ch.name));
       for (const role of OUTSIDERS) {
-        for (const params of [{}, { include_all: true }, { include_all: true, include_public: true, include_web_public: true, exclude_archived: false }]) {
+        for (const params of [
+          {},
+          { include_all: true },
+          { include_all: true, include_public: true, include_web_public: true, exclude_archived: false },
+        ]) {
           const res = ctx.must(await ctx.as(role).get('/api/v1/streams', params), `list channels as ${role}`);
-          ctx.check('include_all' in params && ctx.has('include_all') ? 'R4.15-7' : 'R4.15-1', seen(res, 'streams').length === 0, `${role}'s GET /streams ${JSON.stringify(params)} ${seen(res, 'streams').length ? 'lists' : 'does not list'} the private channel`, res);
+          ctx.check(
+            'include_all' in params && ctx.has('include_all') ? 'R4.15-7' : 'R4.15-1',
+            seen(res, 'streams').length === 0,
+            `${role}'s GET /streams ${JSON.stringify(params)} ${seen(res, 'streams').length ? 'lists' : 'does not list'} the private channel`,
+            res,
+          );
         }
         const snap = await snapshotOf(ctx, role, ['subscription', 'stream'], { include_subscribers: true });
         const where = seen(snap, 'subscriptions', 'unsubscribed', 'never_subscribed', 'streams');
-        ctx.check('R4.21-27', where.length === 0, `${role}'s register ${where.length ? `shows the private channel in ${where.join(', ')}` : 'does not show the private channel (subscriptions, unsubscribed, never_subscribed, streams)'}`, snap);
+        ctx.check(
+          'R4.21-27',
+          where.length === 0,
+          `${role}'s register ${where.length ? `shows the private channel in ${where.join(', ')}` : 'does not show the private channel (subscriptions, unsubscribed, never_subscribed, streams)'}`,
+          snap,
+        );
         const sub = ctx.must(await ctx.as(role).get('/api/v1/users/me/subscriptions'), `${role}'s subscriptions`);
-        ctx.check('R4.15-1', seen(sub, 'subscriptions').length === 0, `${role}'s subscription list ${seen(sub, 'subscriptions').length ? 'shows' : 'does not show'} the private channel`, sub);
+        ctx.check(
+          'R4.15-1',
+          seen(sub, 'subscriptions').length === 0,
+          `${role}'s subscription list ${seen(sub, 'subscriptions').length ? 'shows' : 'does not show'} the private channel`,
+          sub,
+        );
       }
     },
   }),
@@ -115,7 +177,12 @@ export default [
     },
     when: (ctx, ch) => ctx.as('member_2').get(`/api/v1/users/me/${ch.stream_id}/topics`),
     async then(ctx, res, ch) {
-      ctx.check('R4.11-4', asArray(res.body.topics).some((t) => t.name === 'hidden topic'), 'the subscriber member_2 lists the topic', res);
+      ctx.check(
+        'R4.11-4',
+        asArray(res.body.topics).some((t) => t.name === 'hidden topic'),
+        'the subscriber member_2 lists the topic',
+        res,
+      );
       for (const role of OUTSIDERS) {
         const refused = await ctx.as(role).get(`/api/v1/users/me/${ch.stream_id}/topics`);
         ctx.expectError('R4.11-4', refused, { status: 400, code: 'BAD_REQUEST' });
@@ -138,15 +205,28 @@ export default [
       };
     },
     async when(ctx) {
-      const res = ctx.must(await ctx.as('member').post('/api/v1/messages', { type: 'direct', to: [ctx.user('member_2').user_id], content: ctx.unique('just between us') }), 'send a direct message');
+      const res = ctx.must(
+        await ctx
+          .as('member')
+          .post('/api/v1/messages', { type: 'direct', to: [ctx.user('member_2').user_id], content: ctx.unique('just between us') }),
+        'send a direct message',
+      );
       return res.body.id as number;
     },
     async then(ctx, id, q) {
       const got = await eventsUntil(ctx, 'member_2', q.recipient, (events) => hasMessage(events, id));
       ctx.check('R6-5', hasMessage(got.events, id), `the recipient member_2 got the direct message ${id}`, got.reply);
-      for (const [role, queue] of [['member_3', q.other], ['administrator', q.administrator]] as const) {
+      for (const [role, queue] of [
+        ['member_3', q.other],
+        ['administrator', q.administrator],
+      ] as const) {
         const other = await eventsNow(ctx, role, queue);
-        ctx.check('R6-8', !hasMessage(other.events, id), `${role} (not a recipient) ${hasMessage(other.events, id) ? 'got' : 'did not get'} the direct message ${id}`, other.reply);
+        ctx.check(
+          'R6-8',
+          !hasMessage(other.events, id),
+          `${role} (not a recipient) ${hasMessage(other.events, id) ? 'got' : 'did not get'} the direct message ${id}`,
+          other.reply,
+        );
       }
     },
   }),
@@ -158,11 +238,19 @@ export default [
     requires: { roles: ['member_3', 'member_2'] },
     async given(ctx) {
       const types = { event_types: ['drafts'] };
-      return { own: await queueOf(ctx, 'member_3', types), other: await queueOf(ctx, 'member_2', types), content: ctx.unique('private draft') };
+      return {
+        own: await queueOf(ctx, 'member_3', types),
+        other: await queueOf(ctx, 'member_2', types),
+        content: ctx.unique('private draft'),
+      };
     },
     async when(ctx, g) {
-      const res = ctx.must(await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: g.content }] }), 'create a draft');
-      for (const id of Array.isArray(res.body.ids) ? res.body.ids : []) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
+      const res = ctx.must(
+        await ctx.as('member_3').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: g.content }] }),
+        'create a draft',
+      );
+      for (const id of Array.isArray(res.body.ids) ? res.body.ids : [])
+        ctx.defer(() => ctx.as('member_3').delete(`/api/v1/drafts/${String(id)}`));
       return res;
     },
     async then(ctx, _res, g) {
@@ -170,7 +258,12 @@ export default [
       const own = await eventsUntil(ctx, 'member_3', g.own, (events) => about(events).length > 0);
       ctx.check('R4.6-3', about(own.events).length > 0, "the user's other queue got the drafts event", own.reply);
       const other = await eventsNow(ctx, 'member_2', g.other);
-      ctx.check('R6-6', about(other.events).length === 0, `member_2's queue got ${about(other.events).length} drafts events about member_3's draft`, other.reply);
+      ctx.check(
+        'R6-6',
+        about(other.events).length === 0,
+        `member_2's queue got ${about(other.events).length} drafts events about member_3's draft`,
+        other.reply,
+      );
     },
   }),
 ];

@@ -23,7 +23,12 @@ export default [
     tags: ['envelope'],
     when: (ctx) => ctx.as('member').get('/api/v1/messages/999999999'),
     then: (ctx, res) => {
-      ctx.check('R7-1', res.body.result === 'error' && typeof res.body.code === 'string' && typeof res.body.msg === 'string' && res.body.msg !== '', `error envelope: ${res.text.slice(0, 200)}`, res);
+      ctx.check(
+        'R7-1',
+        res.body.result === 'error' && typeof res.body.code === 'string' && typeof res.body.msg === 'string' && res.body.msg !== '',
+        `error envelope: ${res.text.slice(0, 200)}`,
+        res,
+      );
       ctx.check('R1-2', res.status === 400, `HTTP ${res.status} for a missing message (BAD_REQUEST is 400, §7)`, res);
     },
   }),

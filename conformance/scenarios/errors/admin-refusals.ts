@@ -21,7 +21,8 @@ async function roleOf(ctx: ScenarioContext, role: WorldRole): Promise<unknown> {
 async function mustBeOnlyOwner(ctx: ScenarioContext): Promise<void> {
   const res = ctx.must(await ctx.as('administrator').get('/api/v1/users'), 'list users');
   const owners = asArray(res.body.members).filter((u) => u.role === 100 && u.is_active !== false && u.is_bot !== true);
-  if (owners.length !== 1 || owners[0]!.user_id !== ctx.user('owner').user_id) throw new SetupError(`needs a realm whose only owner is the world's owner (found ${owners.length} owners)`);
+  if (owners.length !== 1 || owners[0]!.user_id !== ctx.user('owner').user_id)
+    throw new SetupError(`needs a realm whose only owner is the world's owner (found ${owners.length} owners)`);
 }
 
 export default [
@@ -88,11 +89,14 @@ export default [
   }),
   scenario({
     id: 'errors/create-user-duplicate-email',
-    title: "creating a user with an email already in use in the realm is BAD_REQUEST",
+    title: 'creating a user with an email already in use in the realm is BAD_REQUEST',
     rules: ['R4.10-4', 'R7-3'],
     isolated: true,
     requires: { roles: ['administrator', 'member'] },
-    when: (ctx) => ctx.as('administrator').post('/api/v1/users', { email: ctx.user('member').email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Second Account' }),
+    when: (ctx) =>
+      ctx
+        .as('administrator')
+        .post('/api/v1/users', { email: ctx.user('member').email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Second Account' }),
     then: (ctx, res) => {
       ctx.expectError('R4.10-4', res, { status: 400, code: 'BAD_REQUEST' });
       ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'duplicate email is a BAD_REQUEST case', res);

@@ -18,7 +18,12 @@ const invalidUser = [
     rules: ['R4.1-9', 'R7-3', 'R7-7'],
     given: (ctx) => future(ctx),
     when: (ctx, at) =>
-      ctx.as('member').post('/api/v1/scheduled_messages', { type: 'direct', to: [MISSING_ID], content: ctx.unique('to nobody'), scheduled_delivery_timestamp: at }),
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'direct',
+        to: [MISSING_ID],
+        content: ctx.unique('to nobody'),
+        scheduled_delivery_timestamp: at,
+      }),
     then: (ctx, res) => {
       ctx.expectError('R4.1-9', res, { status: 400, code: 'BAD_REQUEST' });
       ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'invalid user ID is a BAD_REQUEST case of §7', res);
@@ -43,7 +48,8 @@ const invalidUser = [
     title: 'a direct draft to a user ID that does not exist is BAD_REQUEST and creates nothing',
     rules: ['R7-3', 'R2.6-3'],
     given: (ctx) => ctx.unique('draft to nobody'),
-    when: (ctx, content) => ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'private', to: [MISSING_ID], topic: '', content }] }),
+    when: (ctx, content) =>
+      ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'private', to: [MISSING_ID], topic: '', content }] }),
     async then(ctx, res, content) {
       ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
       ctx.expectEqual('R2.6-3', (await draftsWithContent(ctx, 'member', content)).length, 0, 'drafts with that content after the refusal');
@@ -95,7 +101,12 @@ const missingSnippet = scenarios(
 const missingMessage = scenarios(
   [
     { key: 'unknown', title: 'a message ID that does not exist', role: 'member' as WorldRole, id: () => MISSING_ID },
-    { key: 'hidden', title: 'a direct message between two other users', role: 'member_3' as WorldRole, id: (ctx: ScenarioContext) => ctx.world.messages.direct.id },
+    {
+      key: 'hidden',
+      title: 'a direct message between two other users',
+      role: 'member_3' as WorldRole,
+      id: (ctx: ScenarioContext) => ctx.world.messages.direct.id,
+    },
   ],
   (row) =>
     scenario({
@@ -106,8 +117,18 @@ const missingMessage = scenarios(
       when: (ctx) => ctx.as(row.role).get(`/api/v1/messages/${row.id(ctx)}`),
       then: (ctx, res) => {
         const b = res.body;
-        ctx.check('R7-1', b.result === 'error' && typeof b.code === 'string' && typeof b.msg === 'string' && b.msg !== '', `error body ${res.text.slice(0, 160)}`, res);
-        ctx.check('R4-2', Object.keys(b).filter((k) => !['result', 'msg', 'code'].includes(k)).length === 0, 'no field beyond those of §7 (this error has no extra field)', res);
+        ctx.check(
+          'R7-1',
+          b.result === 'error' && typeof b.code === 'string' && typeof b.msg === 'string' && b.msg !== '',
+          `error body ${res.text.slice(0, 160)}`,
+          res,
+        );
+        ctx.check(
+          'R4-2',
+          Object.keys(b).filter((k) => !['result', 'msg', 'code'].includes(k)).length === 0,
+          'no field beyond those of §7 (this error has no extra field)',
+          res,
+        );
         ctx.expectError('R4.3-5', res, { status: 400, code: 'BAD_REQUEST' });
         ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'missing message is a BAD_REQUEST case', res);
         ctx.check('R7-7', res.status === 400, `BAD_REQUEST with HTTP ${res.status}`, res);
@@ -128,7 +149,11 @@ const reportMissing = scenario({
 const channelDrafts = scenarios(
   [
     { key: 'none', title: 'no channel ID', to: (_ctx: ScenarioContext): number[] => [] },
-    { key: 'two', title: 'two channel IDs', to: (ctx: ScenarioContext) => [ctx.channel('public').stream_id, ctx.channel('public_2').stream_id] },
+    {
+      key: 'two',
+      title: 'two channel IDs',
+      to: (ctx: ScenarioContext) => [ctx.channel('public').stream_id, ctx.channel('public_2').stream_id],
+    },
   ],
   (row) =>
     scenario({
@@ -136,11 +161,17 @@ const channelDrafts = scenarios(
       title: `a channel draft naming ${row.title} is BAD_REQUEST and creates nothing`,
       rules: ['R4.6-4', 'R2.6-3', 'R7-3'],
       given: (ctx) => ctx.unique(`draft with ${row.key} channels`),
-      when: (ctx, content) => ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'stream', to: row.to(ctx), topic: 't', content }] }),
+      when: (ctx, content) =>
+        ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'stream', to: row.to(ctx), topic: 't', content }] }),
       async then(ctx, res, content) {
         ctx.expectError('R4.6-4', res, { status: 400, code: 'BAD_REQUEST' });
         ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'channel draft without exactly one channel ID is a BAD_REQUEST case', res);
-        ctx.expectEqual('R2.6-3', (await draftsWithContent(ctx, 'member', content)).length, 0, 'drafts with that content after the refusal');
+        ctx.expectEqual(
+          'R2.6-3',
+          (await draftsWithContent(ctx, 'member', content)).length,
+          0,
+          'drafts with that content after the refusal',
+        );
       },
     }),
 );
@@ -160,7 +191,10 @@ const invalidChannel = scenarios<ChannelRow>(
       title: 'a channel draft to a channel ID that does not exist',
       rules: ['R7-3'],
       role: 'member',
-      call: (ctx) => ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'stream', to: [MISSING_ID], topic: 't', content: ctx.unique('draft to no channel') }] }),
+      call: (ctx) =>
+        ctx.as('member').post('/api/v1/drafts', {
+          drafts: [{ type: 'stream', to: [MISSING_ID], topic: 't', content: ctx.unique('draft to no channel') }],
+        }),
     },
     {
       key: 'topics-unknown',
@@ -207,8 +241,18 @@ const invalidChannel = scenarios<ChannelRow>(
 /** §4.8: principals that are not active users; before level 208 the answer was 403 UNAUTHORIZED_PRINCIPAL. */
 const badPrincipal = scenarios(
   [
-    { key: 'unknown', title: 'a user ID that does not exist', principal: (_ctx: ScenarioContext): number | string => MISSING_ID, roles: ['administrator'] as WorldRole[] },
-    { key: 'deactivated', title: 'a deactivated user (by API email)', principal: (ctx: ScenarioContext): number | string => ctx.user('deactivated').email, roles: ['administrator', 'deactivated'] as WorldRole[] },
+    {
+      key: 'unknown',
+      title: 'a user ID that does not exist',
+      principal: (_ctx: ScenarioContext): number | string => MISSING_ID,
+      roles: ['administrator'] as WorldRole[],
+    },
+    {
+      key: 'deactivated',
+      title: 'a deactivated user (by API email)',
+      principal: (ctx: ScenarioContext): number | string => ctx.user('deactivated').email,
+      roles: ['administrator', 'deactivated'] as WorldRole[],
+    },
   ],
   (row) =>
     scenario({
@@ -216,7 +260,10 @@ const badPrincipal = scenarios(
       title: `unsubscribing ${row.title} is BAD_REQUEST (403 UNAUTHORIZED_PRINCIPAL below level 208)`,
       rules: ['R4.8-8', 'R7-3'],
       requires: { roles: row.roles },
-      when: (ctx) => ctx.as('administrator').delete('/api/v1/users/me/subscriptions', { subscriptions: [ctx.channel('public').name], principals: [row.principal(ctx)] }),
+      when: (ctx) =>
+        ctx
+          .as('administrator')
+          .delete('/api/v1/users/me/subscriptions', { subscriptions: [ctx.channel('public').name], principals: [row.principal(ctx)] }),
       then: (ctx, res) => {
         if (ctx.has('unsubscribe_principal_bad_request')) {
           ctx.expectError('R4.8-8', res, { status: 400, code: 'BAD_REQUEST' });
@@ -229,4 +276,13 @@ const badPrincipal = scenarios(
     }),
 );
 
-export default [...invalidUser, ...missingScheduled, ...missingSnippet, ...missingMessage, reportMissing, ...channelDrafts, ...invalidChannel, ...badPrincipal];
+export default [
+  ...invalidUser,
+  ...missingScheduled,
+  ...missingSnippet,
+  ...missingMessage,
+  reportMissing,
+  ...channelDrafts,
+  ...invalidChannel,
+  ...badPrincipal,
+];

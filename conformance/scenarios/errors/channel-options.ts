@@ -26,7 +26,9 @@ async function defaultIds(ctx: ScenarioContext): Promise<unknown[]> {
  */
 async function restoreChannelLater(ctx: ScenarioContext, wasDefault: boolean): Promise<void> {
   const id = ctx.channel('public_2').stream_id;
-  const c = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams'), 'list channels').body.streams).find((s) => s.stream_id === id);
+  const c = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams'), 'list channels').body.streams).find(
+    (s) => s.stream_id === id,
+  );
   if (!c) throw new SetupError('the administrator does not see public_2');
   const admin = ctx.as('administrator');
   const retention = retentionParam(c.message_retention_days);
@@ -54,9 +56,21 @@ export default [
       ctx.expectSuccess('R3-2', res);
       const list = asArray(res.body.streams);
       const of = (kind: 'public' | 'private_protected' | 'web_public') => list.find((c) => c.stream_id === ctx.channel(kind).stream_id);
-      ctx.expectEqual('R3-2', [of('public')?.invite_only, of('public')?.is_web_public], [false, false], 'public channel: invite_only, is_web_public', res);
+      ctx.expectEqual(
+        'R3-2',
+        [of('public')?.invite_only, of('public')?.is_web_public],
+        [false, false],
+        'public channel: invite_only, is_web_public',
+        res,
+      );
       ctx.expectEqual('R2.2-2', of('private_protected')?.invite_only, true, 'invite_only of a private channel', res);
-      ctx.expectEqual('R3-2', [of('web_public')?.invite_only, of('web_public')?.is_web_public], [false, true], 'web-public channel: invite_only, is_web_public', res);
+      ctx.expectEqual(
+        'R3-2',
+        [of('web_public')?.invite_only, of('web_public')?.is_web_public],
+        [false, true],
+        'web-public channel: invite_only, is_web_public',
+        res,
+      );
     },
   }),
   scenario({
@@ -65,7 +79,8 @@ export default [
     rules: ['R4.15-7', 'R9-9'],
     requires: { roles: ['administrator'] },
     given(ctx) {
-      if (ctx.channel('private_shared').subscribers.includes('administrator')) throw new SetupError('needs the administrator out of private_shared');
+      if (ctx.channel('private_shared').subscribers.includes('administrator'))
+        throw new SetupError('needs the administrator out of private_shared');
     },
     when: (ctx) => ctx.as('administrator').get('/api/v1/streams', { include_all: true }),
     async then(ctx, res) {
@@ -82,18 +97,24 @@ export default [
   }),
   scenario({
     id: 'errors/channel-list-include-owner-subscribed',
-    title: "include_owner_subscribed lists, for a bot, a channel its owner is subscribed to",
+    title: 'include_owner_subscribed lists, for a bot, a channel its owner is subscribed to',
     rules: ['R4.15-9'],
     requires: { roles: ['bot', 'bot_owner'] },
     given(ctx) {
       const ch = ctx.channel('private_shared');
-      if (!ch.subscribers.includes('bot_owner') || ch.subscribers.includes('bot')) throw new SetupError('needs private_shared with the bot owner and without the bot');
+      if (!ch.subscribers.includes('bot_owner') || ch.subscribers.includes('bot'))
+        throw new SetupError('needs private_shared with the bot owner and without the bot');
     },
     when: (ctx) => ctx.as('bot').get('/api/v1/streams', { include_owner_subscribed: true }),
     async then(ctx, res) {
       ctx.expectSuccess('R4.15-9', res);
       const target = ctx.channel('private_shared').stream_id;
-      ctx.check('R4.15-9', asArray(res.body.streams).some((c) => c.stream_id === target), "the owner's private channel is listed", res);
+      ctx.check(
+        'R4.15-9',
+        asArray(res.body.streams).some((c) => c.stream_id === target),
+        "the owner's private channel is listed",
+        res,
+      );
       ctx.check('R4.15-9', !(await listIds(ctx, 'bot')).includes(target), 'by default (false) it is not');
     },
   }),
@@ -109,7 +130,12 @@ export default [
     async then(ctx, res) {
       ctx.expectSuccess('R4.15-4', res);
       const target = ctx.channel('web_public').stream_id;
-      ctx.check('R4.15-4', asArray(res.body.streams).some((c) => c.stream_id === target), 'the web-public channel is listed', res);
+      ctx.check(
+        'R4.15-4',
+        asArray(res.body.streams).some((c) => c.stream_id === target),
+        'the web-public channel is listed',
+        res,
+      );
       ctx.check('R4.15-4', !(await listIds(ctx, 'guest')).includes(target), 'by default (false) it is not');
     },
   }),
@@ -136,11 +162,17 @@ export default [
     async then(ctx, res, { name, description, wasDefault }) {
       ctx.expectSuccess('R4.16-1', res);
       ctx.check('R4.16-4', res.body.result === 'success', 'optional parameters only, besides the path', res);
-      const list = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams', { include_default: true }), 'list channels').body.streams);
+      const list = asArray(
+        ctx.must(await ctx.as('administrator').get('/api/v1/streams', { include_default: true }), 'list channels').body.streams,
+      );
       const c = list.find((s) => s.stream_id === ctx.channel('public_2').stream_id);
       ctx.check('R4.16-5', c !== undefined, 'the channel of the path is listed');
       ctx.expectEqual('R4.16-6', c?.description, description, 'description (Markdown)');
-      ctx.check('R4.16-6', typeof c?.rendered_description === 'string' && c.rendered_description.includes('<strong>important</strong>'), `rendered_description ${JSON.stringify(c?.rendered_description)}`);
+      ctx.check(
+        'R4.16-6',
+        typeof c?.rendered_description === 'string' && c.rendered_description.includes('<strong>important</strong>'),
+        `rendered_description ${JSON.stringify(c?.rendered_description)}`,
+      );
       ctx.expectEqual('R4.16-7', c?.name, name, 'name after new_name');
       ctx.expectEqual('R4.16-14', c?.folder_id, null, 'folder_id after folder_id null');
       ctx.expectEqual('R2.2-8', c?.folder_id, null, 'null: in no folder');
@@ -163,12 +195,15 @@ export default [
       const id = ctx.channel('public_2').stream_id;
       const wasDefault = (await defaultIds(ctx)).includes(id);
       await restoreChannelLater(ctx, wasDefault);
-      if (wasDefault) ctx.must(await ctx.as('administrator').patch(`/api/v1/streams/${id}`, { is_default_stream: false }), 'remove a default channel');
+      if (wasDefault)
+        ctx.must(await ctx.as('administrator').patch(`/api/v1/streams/${id}`, { is_default_stream: false }), 'remove a default channel');
     },
     when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public_2').stream_id}`, { is_private: true }),
     async then(ctx, res) {
       ctx.expectSuccess('R4.16-8', res);
-      const c = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams'), 'list channels').body.streams).find((s) => s.stream_id === ctx.channel('public_2').stream_id);
+      const c = asArray(ctx.must(await ctx.as('administrator').get('/api/v1/streams'), 'list channels').body.streams).find(
+        (s) => s.stream_id === ctx.channel('public_2').stream_id,
+      );
       ctx.expectEqual('R3-2', c?.invite_only, true, 'invite_only after is_private true');
     },
   }),
@@ -184,8 +219,18 @@ export default [
     when: (ctx) => ctx.snapshot('member', { event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } }),
     async then(ctx, res, count) {
       ctx.expectSuccess('R4.21-10', res);
-      ctx.check('R4.21-10', Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length === count, `with the capability: ${JSON.stringify(res.body.realm_linkifiers)?.slice(0, 120)}`, res);
-      ctx.check('R1-1', Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length > 0, 'the JSON-encoded client_capabilities object was read', res);
+      ctx.check(
+        'R4.21-10',
+        Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length === count,
+        `with the capability: ${JSON.stringify(res.body.realm_linkifiers)?.slice(0, 120)}`,
+        res,
+      );
+      ctx.check(
+        'R1-1',
+        Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length > 0,
+        'the JSON-encoded client_capabilities object was read',
+        res,
+      );
       const without = await ctx.snapshot('member', { event_types: ['realm_linkifiers'] });
       ctx.expectEqual('R4.21-13', without.body.realm_linkifiers, [], 'realm_linkifiers without the capability', without);
     },
@@ -196,15 +241,30 @@ export default [
     rules: ['R4.21-16'],
     requires: { channels: ['archived'] },
     given(ctx) {
-      if (!ctx.channel('archived').subscribers.includes('member')) throw new SetupError('needs the member subscribed to the archived channel');
+      if (!ctx.channel('archived').subscribers.includes('member'))
+        throw new SetupError('needs the member subscribed to the archived channel');
     },
     when: (ctx) => ctx.snapshot('member', { event_types: ['subscription'], fetch_event_types: ['subscription'] }),
     async then(ctx, res) {
       const archived = ctx.channel('archived').stream_id;
-      ctx.check('R4.21-16', !asArray(res.body.subscriptions).some((s) => s.stream_id === archived), 'without the capability the archived channel is left out', res);
+      ctx.check(
+        'R4.21-16',
+        !asArray(res.body.subscriptions).some((s) => s.stream_id === archived),
+        'without the capability the archived channel is left out',
+        res,
+      );
       if (!ctx.has('archived_channels')) return;
-      const withCap = await ctx.snapshot('member', { event_types: ['subscription'], fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } });
-      ctx.check('R4.21-16', asArray(withCap.body.subscriptions).some((s) => s.stream_id === archived && s.is_archived === true), 'with the capability it is included, is_archived true', withCap);
+      const withCap = await ctx.snapshot('member', {
+        event_types: ['subscription'],
+        fetch_event_types: ['subscription'],
+        client_capabilities: { archived_channels: true },
+      });
+      ctx.check(
+        'R4.21-16',
+        asArray(withCap.body.subscriptions).some((s) => s.stream_id === archived && s.is_archived === true),
+        'with the capability it is included, is_archived true',
+        withCap,
+      );
     },
   }),
 ];

@@ -16,7 +16,13 @@ const streamDoesNotExist = [
     rules: ['R4.1-8', 'R7-2'],
     given: (ctx) => future(ctx),
     when: (ctx, at) =>
-      ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: MISSING_ID, topic: 'nowhere', content: ctx.unique('to nowhere'), scheduled_delivery_timestamp: at }),
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: MISSING_ID,
+        topic: 'nowhere',
+        content: ctx.unique('to nowhere'),
+        scheduled_delivery_timestamp: at,
+      }),
     then: (ctx, res) => {
       expectCode(ctx, 'R4.1-8', res, 'STREAM_DOES_NOT_EXIST', { stream_id: MISSING_ID });
       ctx.check('R7-2', res.body.stream_id === MISSING_ID, `stream_id extra field: ${JSON.stringify(res.body.stream_id)}`, res);
@@ -97,7 +103,8 @@ const badQueue = [
     id: 'errors/events-unknown-queue',
     title: 'fetching events from a queue ID the server never issued is BAD_EVENT_QUEUE_ID',
     rules: ['R7-5', 'R6-3'],
-    when: (ctx) => ctx.as('member').get('/api/v1/events', { queue_id: ctx.unique('queue').replace(/\s+/g, '-'), last_event_id: -1, dont_block: true }),
+    when: (ctx) =>
+      ctx.as('member').get('/api/v1/events', { queue_id: ctx.unique('queue').replace(/\s+/g, '-'), last_event_id: -1, dont_block: true }),
     then: (ctx, res) => {
       expectCode(ctx, 'R7-5', res, 'BAD_EVENT_QUEUE_ID');
       ctx.check('R6-3', res.body.code === 'BAD_EVENT_QUEUE_ID', 'a queue that is not there fails with BAD_EVENT_QUEUE_ID', res);
@@ -113,7 +120,10 @@ const badQueue = [
       ctx.must(await ctx.as('member').delete('/api/v1/events', { queue_id: reg.body.queue_id }), 'delete the queue');
       return { queueId: reg.body.queue_id, last: reg.body.last_event_id };
     },
-    when: (ctx, q) => ctx.as('member').get('/api/v1/events', { queue_id: q.queueId, last_event_id: typeof q.last === 'number' ? q.last : -1, dont_block: true }),
+    when: (ctx, q) =>
+      ctx
+        .as('member')
+        .get('/api/v1/events', { queue_id: q.queueId, last_event_id: typeof q.last === 'number' ? q.last : -1, dont_block: true }),
     then: (ctx, res) => {
       expectCode(ctx, 'R7-5', res, 'BAD_EVENT_QUEUE_ID');
     },

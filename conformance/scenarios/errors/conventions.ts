@@ -48,7 +48,12 @@ export default scenarios(rows, (row) =>
       ctx.expectSuccess('R1-4', res);
       const listed = res.body.ignored_parameters_unsupported;
       if (ctx.has('ignored_parameters_unsupported')) {
-        ctx.check('R1-4', isStringArray(listed) && listed.includes(row.extra), `ignored_parameters_unsupported ${JSON.stringify(listed)} names ${row.extra}`, res);
+        ctx.check(
+          'R1-4',
+          isStringArray(listed) && listed.includes(row.extra),
+          `ignored_parameters_unsupported ${JSON.stringify(listed)} names ${row.extra}`,
+          res,
+        );
         ctx.check('R9-3', Array.isArray(listed), 'the field exists at this level', res);
       } else {
         ctx.check('R9-3', listed === undefined, `below level 167: ignored_parameters_unsupported ${JSON.stringify(listed)}`, res);

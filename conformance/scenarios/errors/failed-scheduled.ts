@@ -20,21 +20,31 @@ export default scenario({
     const member = ctx.as('member');
     const now = await ctx.serverTime();
     const made = ctx.must(
-      await member.post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public_2').stream_id, topic: 'soon', content: ctx.unique('doomed'), scheduled_delivery_timestamp: now + 5 }),
+      await member.post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public_2').stream_id,
+        topic: 'soon',
+        content: ctx.unique('doomed'),
+        scheduled_delivery_timestamp: now + 5,
+      }),
       'schedule a message',
     );
     const id = made.body.scheduled_message_id;
     if (!isInt(id)) throw new SetupError('no scheduled_message_id');
     ctx.must(await ctx.as('administrator').delete(`/api/v1/streams/${ctx.channel('public_2').stream_id}`), 'archive its channel');
     await ctx.advanceClock(30);
-    const listed = asArray(ctx.must(await member.get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages).find((m) => m.scheduled_message_id === id);
+    const listed = asArray(
+      ctx.must(await member.get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages,
+    ).find((m) => m.scheduled_message_id === id);
     if (listed?.failed !== true) throw new SetupError(`the scheduled message did not fail: ${JSON.stringify(listed)}`);
     return { id };
   },
   when: (ctx, g) => ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, { content: ctx.unique('edited') }),
   async then(ctx, res, g) {
     ctx.expectError('R4.2-6', res, { status: 400, code: 'BAD_REQUEST' });
-    const still = asArray(ctx.must(await ctx.as('member').get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages).find((m) => m.scheduled_message_id === g.id);
+    const still = asArray(
+      ctx.must(await ctx.as('member').get('/api/v1/scheduled_messages'), 'list scheduled messages').body.scheduled_messages,
+    ).find((m) => m.scheduled_message_id === g.id);
     ctx.expectEqual('R3-4', still?.failed, true, 'failed after the refused edit (still in the failed state)');
     const fixed = await ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, {
       type: 'stream',

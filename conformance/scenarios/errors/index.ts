@@ -19,7 +19,8 @@ import successUsers from './success-users.js';
  * limits), the success shape of each operation of §4 with the §2 fields it shows (success-*,
  * register), and the §1 conventions on unsupported parameters (conventions).
  */
-export const ERRORS: Scenario<any, any>[] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const ERRORS: Scenario<any, any>[] = [
   ...badRequest,
   ...statusRules,
   ...adminRefusals,

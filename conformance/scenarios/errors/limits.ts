@@ -25,13 +25,19 @@ export default [
       const huddles = asArray(u.huddles);
       ctx.check(
         'R2.13-3',
-        Array.isArray(u.pms) && pms.every((p) => isInt(p.other_user_id) && isInt(p.sender_id) && isIntArray(p.unread_message_ids) && ascending(p.unread_message_ids)),
+        Array.isArray(u.pms) &&
+          pms.every(
+            (p) => isInt(p.other_user_id) && isInt(p.sender_id) && isIntArray(p.unread_message_ids) && ascending(p.unread_message_ids),
+          ),
         `pms entries: ${JSON.stringify(u.pms)?.slice(0, 200)}`,
         res,
       );
       ctx.check(
         'R2.13-4',
-        Array.isArray(u.streams) && streams.every((s) => typeof s.topic === 'string' && isInt(s.stream_id) && isIntArray(s.unread_message_ids) && ascending(s.unread_message_ids)),
+        Array.isArray(u.streams) &&
+          streams.every(
+            (s) => typeof s.topic === 'string' && isInt(s.stream_id) && isIntArray(s.unread_message_ids) && ascending(s.unread_message_ids),
+          ),
         `streams entries: ${JSON.stringify(u.streams)?.slice(0, 200)}`,
         res,
       );
@@ -47,11 +53,17 @@ export default [
         res,
       );
       ctx.check('R2.13-6', isIntArray(u.mentions), `mentions ${JSON.stringify(u.mentions)?.slice(0, 100)}`, res);
-      const count = (list: Record<string, unknown>[]) => list.reduce((n, x) => n + (isIntArray(x.unread_message_ids) ? x.unread_message_ids.length : 0), 0);
+      const count = (list: Record<string, unknown>[]) =>
+        list.reduce((n, x) => n + (isIntArray(x.unread_message_ids) ? x.unread_message_ids.length : 0), 0);
       const direct = count(pms) + count(huddles);
       const all = direct + count(streams);
       // count = direct messages plus unmuted channel messages: between the direct ones and everything listed.
-      ctx.check('R2.13-2', isInt(u.count) && u.count >= direct && u.count <= all, `count ${String(u.count)} with ${direct} direct and ${all} listed unread messages`, res);
+      ctx.check(
+        'R2.13-2',
+        isInt(u.count) && u.count >= direct && u.count <= all,
+        `count ${String(u.count)} with ${direct} direct and ${all} listed unread messages`,
+        res,
+      );
       ctx.check('R2.13-7', all <= 50_000, `${all} unread messages listed (at most 50000)`, res);
       ctx.check('R8-8', all <= 50_000, 'unread_msgs covers at most 50000 messages', res);
     },
@@ -63,8 +75,22 @@ export default [
     when: (ctx) => ctx.snapshot('member', { event_types: ['realm'], fetch_event_types: ['realm'] }),
     then: (ctx, res) => {
       ctx.expectSuccess('R1-10', res);
-      expectFields(ctx, 'R1-10', res.body, { max_message_length: 'integer', max_topic_length: 'integer', max_stream_name_length: 'integer', max_stream_description_length: 'integer' }, 'size limits', res);
-      const positive = ['max_message_length', 'max_topic_length', 'max_stream_name_length', 'max_stream_description_length'].every((k) => isInt(res.body[k]) && (res.body[k] as number) > 0);
+      expectFields(
+        ctx,
+        'R1-10',
+        res.body,
+        {
+          max_message_length: 'integer',
+          max_topic_length: 'integer',
+          max_stream_name_length: 'integer',
+          max_stream_description_length: 'integer',
+        },
+        'size limits',
+        res,
+      );
+      const positive = ['max_message_length', 'max_topic_length', 'max_stream_name_length', 'max_stream_description_length'].every(
+        (k) => isInt(res.body[k]) && (res.body[k] as number) > 0,
+      );
       ctx.check('R1-10', positive, 'every advertised limit is a positive integer', res);
     },
   }),

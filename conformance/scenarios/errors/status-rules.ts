@@ -21,7 +21,12 @@ interface RuleRow {
 
 const rows: RuleRow[] = [
   { key: 'no-values', title: 'no parameter at all (rule 1)', rules: ['R4.5-3', 'R7-3', 'R7-7'], params: () => ({}) },
-  { key: 'too-long', title: 'a status_text of 61 characters (rule 2)', rules: ['R4.5-4', 'R8-1', 'R2.7-1', 'R7-3'], params: () => ({ status_text: TOO_LONG }) },
+  {
+    key: 'too-long',
+    title: 'a status_text of 61 characters (rule 2)',
+    rules: ['R4.5-4', 'R8-1', 'R2.7-1', 'R7-3'],
+    params: () => ({ status_text: TOO_LONG }),
+  },
   {
     key: 'code-without-name',
     title: 'emoji_code without emoji_name (rule 3)',
@@ -62,12 +67,17 @@ const ownStatus = scenarios(rows, (row) =>
     given: (ctx) => ctx.unique('refused status').slice(0, 50),
     when: (ctx, text) => ctx.as('member').post('/api/v1/users/me/status', row.params(text)),
     async then(ctx, res, text) {
-      for (const rule of row.rules.filter((r) => r.startsWith('R4.5') || r === 'R7-3')) ctx.expectError(rule, res, { status: 400, code: 'BAD_REQUEST' });
+      for (const rule of row.rules.filter((r) => r.startsWith('R4.5') || r === 'R7-3'))
+        ctx.expectError(rule, res, { status: 400, code: 'BAD_REQUEST' });
       if (row.rules.includes('R7-7')) ctx.check('R7-7', res.status === 400, `BAD_REQUEST with HTTP ${res.status}`, res);
       if (row.rules.includes('R8-1')) ctx.check('R8-1', res.body.code === 'BAD_REQUEST', '61 characters are over the limit of 60', res);
       const after = await statusOf(ctx, 'member');
       const unchanged = after.status_text !== text && after.status_text !== TOO_LONG;
-      ctx.check(row.rules.includes('R2.7-1') ? 'R2.7-1' : row.rules[0]!, unchanged, `status_text after the refusal: ${JSON.stringify(after.status_text)}`);
+      ctx.check(
+        row.rules.includes('R2.7-1') ? 'R2.7-1' : row.rules[0]!,
+        unchanged,
+        `status_text after the refusal: ${JSON.stringify(after.status_text)}`,
+      );
     },
   }),
 );
@@ -91,9 +101,7 @@ const accepted60 = scenario({
 });
 
 const adminRules = scenarios(
-  [
-    { key: 'too-long', title: 'a status_text of 61 characters', params: { status_text: TOO_LONG } as Params },
-  ],
+  [{ key: 'too-long', title: 'a status_text of 61 characters', params: { status_text: TOO_LONG } as Params }],
   (row) =>
     scenario({
       id: `errors/admin-status-${row.key}`,
@@ -108,26 +116,22 @@ const adminRules = scenarios(
     }),
 );
 
-const notAdmin = scenarios(
-  [
-    { key: 'member', role: 'member' as WorldRole },
-  ],
-  (row) =>
-    scenario({
-      id: `errors/admin-status-by-${row.key}`,
-      title: `a ${row.key} setting another user's status gets BAD_REQUEST (insufficient permission) and changes nothing`,
-      rules: ['R4.4-1', 'R4.4-5', 'R5-2', 'R7-3'],
-      requires: { roles: [row.role, 'member_2'] },
-      given: (ctx) => ctx.unique('not yours').slice(0, 50),
-      when: (ctx, text) => ctx.as(row.role).post(`/api/v1/users/${ctx.user('member_2').user_id}/status`, { status_text: text }),
-      async then(ctx, res, text) {
-        ctx.expectError('R4.4-5', res, { status: 400, code: 'BAD_REQUEST' });
-        ctx.check('R5-2', res.body.code === 'BAD_REQUEST', 'a caller without the role gets BAD_REQUEST', res);
-        ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'insufficient permission is a BAD_REQUEST case', res);
-        const after = await statusOf(ctx, 'member_2');
-        ctx.check('R4.4-1', after.status_text !== text, `member_2's status_text after the refusal: ${JSON.stringify(after.status_text)}`);
-      },
-    }),
+const notAdmin = scenarios([{ key: 'member', role: 'member' as WorldRole }], (row) =>
+  scenario({
+    id: `errors/admin-status-by-${row.key}`,
+    title: `a ${row.key} setting another user's status gets BAD_REQUEST (insufficient permission) and changes nothing`,
+    rules: ['R4.4-1', 'R4.4-5', 'R5-2', 'R7-3'],
+    requires: { roles: [row.role, 'member_2'] },
+    given: (ctx) => ctx.unique('not yours').slice(0, 50),
+    when: (ctx, text) => ctx.as(row.role).post(`/api/v1/users/${ctx.user('member_2').user_id}/status`, { status_text: text }),
+    async then(ctx, res, text) {
+      ctx.expectError('R4.4-5', res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.check('R5-2', res.body.code === 'BAD_REQUEST', 'a caller without the role gets BAD_REQUEST', res);
+      ctx.check('R7-3', res.body.code === 'BAD_REQUEST', 'insufficient permission is a BAD_REQUEST case', res);
+      const after = await statusOf(ctx, 'member_2');
+      ctx.check('R4.4-1', after.status_text !== text, `member_2's status_text after the refusal: ${JSON.stringify(after.status_text)}`);
+    },
+  }),
 );
 
 export default [...ownStatus, accepted60, ...adminRules, ...notAdmin];

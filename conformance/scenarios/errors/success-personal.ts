@@ -13,7 +13,8 @@ function dropDrafts(ctx: ScenarioContext, ids: unknown): void {
   if (isIntArray(ids)) for (const id of ids) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${id}`));
 }
 
-const views = async (ctx: ScenarioContext) => asArray(ctx.must(await ctx.as('member_3').get('/api/v1/navigation_views'), 'list views').body.navigation_views);
+const views = async (ctx: ScenarioContext) =>
+  asArray(ctx.must(await ctx.as('member_3').get('/api/v1/navigation_views'), 'list views').body.navigation_views);
 
 export default [
   scenario({
@@ -40,10 +41,24 @@ export default [
       const list = asArray(ctx.must(await ctx.as('member').get('/api/v1/drafts'), 'list drafts').body.drafts);
       const byContent = (suffix: string) => list.find((d) => d.content === `${tag} ${suffix}`);
       const [channel, direct, none] = [byContent('channel'), byContent('direct'), byContent('unaddressed')];
-      ctx.check('R1-1', channel !== undefined && direct !== undefined && none !== undefined, 'the JSON-encoded list of draft objects was read whole');
+      ctx.check(
+        'R1-1',
+        channel !== undefined && direct !== undefined && none !== undefined,
+        'the JSON-encoded list of draft objects was read whole',
+      );
       ctx.expectEqual('R2.6-2', [channel?.type, direct?.type, none?.type], ['stream', 'private', ''], 'the types of the fetched drafts');
-      ctx.expectEqual('R2.6-3', [channel?.to, direct?.to], [[ctx.channel('public').stream_id], [ctx.user('member_2').user_id]], 'to of the channel and direct drafts');
-      ctx.expectEqual('R4.6-1', isIntArray(ids) ? [channel?.id, direct?.id, none?.id] : null, ids, 'the IDs returned, in input order, are the IDs of the drafts');
+      ctx.expectEqual(
+        'R2.6-3',
+        [channel?.to, direct?.to],
+        [[ctx.channel('public').stream_id], [ctx.user('member_2').user_id]],
+        'to of the channel and direct drafts',
+      );
+      ctx.expectEqual(
+        'R4.6-1',
+        isIntArray(ids) ? [channel?.id, direct?.id, none?.id] : null,
+        ids,
+        'the IDs returned, in input order, are the IDs of the drafts',
+      );
     },
   }),
   scenario({
@@ -52,7 +67,9 @@ export default [
     rules: ['R2.6-1', 'R2.6-6', 'R1-5'],
     given: async (ctx) => ({ content: ctx.unique('timestamped'), now: await ctx.serverTime() }),
     async when(ctx, g) {
-      const res = await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: 'stream', to: [ctx.channel('public').stream_id], topic: 'when', content: g.content }] });
+      const res = await ctx
+        .as('member')
+        .post('/api/v1/drafts', { drafts: [{ type: 'stream', to: [ctx.channel('public').stream_id], topic: 'when', content: g.content }] });
       dropDrafts(ctx, res.body.ids);
       return res;
     },
@@ -61,7 +78,11 @@ export default [
       const [d] = await draftsWithContent(ctx, 'member', g.content);
       ctx.expectEqual('R2.6-1', d?.id, (res.body.ids as unknown[] | undefined)?.[0], 'id of the fetched draft');
       ctx.check('R1-5', isInt(d?.timestamp), `timestamp ${JSON.stringify(d?.timestamp)} is an integer`);
-      ctx.check('R2.6-6', isInt(d?.timestamp) && Math.abs(d.timestamp - g.now) < 3600, `timestamp ${JSON.stringify(d?.timestamp)} filled near the server's time ${g.now}`);
+      ctx.check(
+        'R2.6-6',
+        isInt(d?.timestamp) && Math.abs(d.timestamp - g.now) < 3600,
+        `timestamp ${JSON.stringify(d?.timestamp)} filled near the server's time ${g.now}`,
+      );
     },
   }),
   scenario({
@@ -82,7 +103,14 @@ export default [
       given: (ctx) => ctx.unique('nul'),
       when: (ctx, tag) =>
         ctx.as('member').post('/api/v1/drafts', {
-          drafts: [{ type: 'stream', to: [ctx.channel('public').stream_id], topic: field === 'topic' ? 'a\u0000b' : 'ok', content: field === 'content' ? `${tag}\u0000` : tag }],
+          drafts: [
+            {
+              type: 'stream',
+              to: [ctx.channel('public').stream_id],
+              topic: field === 'topic' ? 'a\u0000b' : 'ok',
+              content: field === 'content' ? `${tag}\u0000` : tag,
+            },
+          ],
         }),
       async then(ctx, res, tag) {
         const rule = field === 'content' ? 'R2.6-5' : 'R2.6-4';
@@ -120,7 +148,10 @@ export default [
     requires: { roles: ['member_3'] },
     async given(ctx) {
       if (!(await views(ctx)).some((v) => v.fragment === 'recent')) {
-        ctx.must(await ctx.as('member_3').post('/api/v1/navigation_views', { fragment: 'recent', is_pinned: false }), 'add the recent view');
+        ctx.must(
+          await ctx.as('member_3').post('/api/v1/navigation_views', { fragment: 'recent', is_pinned: false }),
+          'add the recent view',
+        );
         ctx.defer(() => ctx.as('member_3').delete('/api/v1/navigation_views/recent'));
       }
     },
@@ -139,7 +170,9 @@ export default [
     when: (ctx, g) => ctx.as('member').patch(`/api/v1/saved_snippets/${g.id}`, { title: g.title2 }),
     async then(ctx, res, g) {
       ctx.expectSuccess('R4.14-1', res);
-      const s = asArray(ctx.must(await ctx.as('member').get('/api/v1/saved_snippets'), 'list snippets').body.saved_snippets).find((x) => x.id === g.id);
+      const s = asArray(ctx.must(await ctx.as('member').get('/api/v1/saved_snippets'), 'list snippets').body.saved_snippets).find(
+        (x) => x.id === g.id,
+      );
       ctx.expectEqual('R4.14-1', [s?.title, s?.content], [g.title2, g.content], 'title and content after the edit');
       expectFields(ctx, 'R1-5', s, { id: 'integer', title: 'string', content: 'string', date_created: 'integer' }, 'saved snippet');
     },
@@ -150,16 +183,25 @@ export default [
     rules: ['R4.19-1', 'R4.19-2', 'R4.19-3'],
     given: async (ctx) => ({ at: await future(ctx), note: ctx.unique('remember') }),
     async when(ctx, g) {
-      const res = await ctx.as('member').post('/api/v1/reminders', { message_id: ctx.world.messages.channel.id, scheduled_delivery_timestamp: g.at, note: g.note });
+      const res = await ctx
+        .as('member')
+        .post('/api/v1/reminders', { message_id: ctx.world.messages.channel.id, scheduled_delivery_timestamp: g.at, note: g.note });
       if (isInt(res.body.reminder_id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/reminders/${res.body.reminder_id as number}`));
       return res;
     },
     async then(ctx, res, g) {
       ctx.expectSuccess('R4.19-3', res);
       ctx.check('R4.19-3', isInt(res.body.reminder_id), `reminder_id ${JSON.stringify(res.body.reminder_id)}`, res);
-      const r = asArray(ctx.must(await ctx.as('member').get('/api/v1/reminders'), 'list reminders').body.reminders).find((x) => x.reminder_id === res.body.reminder_id);
+      const r = asArray(ctx.must(await ctx.as('member').get('/api/v1/reminders'), 'list reminders').body.reminders).find(
+        (x) => x.reminder_id === res.body.reminder_id,
+      );
       ctx.check('R4.19-1', r !== undefined, 'the reminder is listed for the current user');
-      ctx.expectEqual('R4.19-2', [r?.message_id, r?.scheduled_delivery_timestamp, r?.note], [ctx.world.messages.channel.id, g.at, g.note], 'message_id, scheduled_delivery_timestamp and note');
+      ctx.expectEqual(
+        'R4.19-2',
+        [r?.message_id, r?.scheduled_delivery_timestamp, r?.note],
+        [ctx.world.messages.channel.id, g.at, g.note],
+        'message_id, scheduled_delivery_timestamp and note',
+      );
     },
   }),
   scenario({
@@ -169,18 +211,32 @@ export default [
     isolated: true,
     requires: { roles: ['administrator'] },
     async when(ctx) {
-      const res = await ctx.as('administrator').post('/api/v1/realm/filters', { pattern: 'QX-(?P<num>[0-9]+)', url_template: 'https://tracker.example.com/qx/{num}' });
+      const res = await ctx
+        .as('administrator')
+        .post('/api/v1/realm/filters', { pattern: 'QX-(?P<num>[0-9]+)', url_template: 'https://tracker.example.com/qx/{num}' });
       if (isInt(res.body.id)) ctx.defer(() => ctx.as('administrator').delete(`/api/v1/realm/filters/${res.body.id as number}`));
       return res;
     },
     async then(ctx, res) {
       ctx.expectSuccess('R4.18-2', res);
       ctx.check('R4.18-2', isInt(res.body.id), `id ${JSON.stringify(res.body.id)}`, res);
-      const l = asArray(ctx.must(await ctx.as('member').get('/api/v1/realm/linkifiers'), 'list linkifiers').body.linkifiers).find((x) => x.id === res.body.id);
-      ctx.expectEqual('R4.18-1', [l?.pattern, l?.url_template], ['QX-(?P<num>[0-9]+)', 'https://tracker.example.com/qx/{num}'], 'the stored pattern and url_template');
+      const l = asArray(ctx.must(await ctx.as('member').get('/api/v1/realm/linkifiers'), 'list linkifiers').body.linkifiers).find(
+        (x) => x.id === res.body.id,
+      );
+      ctx.expectEqual(
+        'R4.18-1',
+        [l?.pattern, l?.url_template],
+        ['QX-(?P<num>[0-9]+)', 'https://tracker.example.com/qx/{num}'],
+        'the stored pattern and url_template',
+      );
       ctx.check('R2.11-1', typeof l?.pattern === 'string', 'pattern in Python syntax with a named group is accepted');
       const rendered = await ctx.as('member').post('/api/v1/messages/render', { content: 'see QX-42' });
-      ctx.check('R2.11-2', typeof rendered.body.rendered === 'string' && rendered.body.rendered.includes('https://tracker.example.com/qx/42'), 'the named group was inserted into the URL template', rendered);
+      ctx.check(
+        'R2.11-2',
+        typeof rendered.body.rendered === 'string' && rendered.body.rendered.includes('https://tracker.example.com/qx/42'),
+        'the named group was inserted into the URL template',
+        rendered,
+      );
     },
   }),
 ];

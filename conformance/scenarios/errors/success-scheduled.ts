@@ -33,17 +33,43 @@ export default [
       return { at: await future(ctx), topic: ctx.unique('plan'), content: ctx.unique('plan body') };
     },
     async when(ctx, g) {
-      const res = await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: g.topic, content: g.content, scheduled_delivery_timestamp: g.at });
+      const res = await ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: g.topic,
+        content: g.content,
+        scheduled_delivery_timestamp: g.at,
+      });
       cleanUp(ctx, res);
       return res;
     },
     async then(ctx, res, g) {
       ctx.expectSuccess('R4.1-7', res);
-      ctx.check('R4.1-7', isInt(res.body.scheduled_message_id), `scheduled_message_id ${JSON.stringify(res.body.scheduled_message_id)}`, res);
+      ctx.check(
+        'R4.1-7',
+        isInt(res.body.scheduled_message_id),
+        `scheduled_message_id ${JSON.stringify(res.body.scheduled_message_id)}`,
+        res,
+      );
       const m = await listed(ctx, res.body.scheduled_message_id);
       ctx.check('R2.1-1', m !== undefined, 'the list has the new scheduled message under its scheduled_message_id');
       if (!m) return;
-      expectFields(ctx, 'R2.1-1', m, { scheduled_message_id: 'integer', type: 'string', to: 'integer|integer[]', content: 'string', topic: 'string', scheduled_delivery_timestamp: 'integer', read_by_sender: 'boolean', failed: 'boolean' }, 'listed scheduled message');
+      expectFields(
+        ctx,
+        'R2.1-1',
+        m,
+        {
+          scheduled_message_id: 'integer',
+          type: 'string',
+          to: 'integer|integer[]',
+          content: 'string',
+          topic: 'string',
+          scheduled_delivery_timestamp: 'integer',
+          read_by_sender: 'boolean',
+          failed: 'boolean',
+        },
+        'listed scheduled message',
+      );
       ctx.check('R2.1-2', CHANNEL_TYPES.includes(m.type as string), `type ${JSON.stringify(m.type)} means a channel message`);
       ctx.expectEqual('R2.1-3', m.to, ctx.channel('public').stream_id, 'to (the channel ID)');
       ctx.expectEqual('R2.1-4', m.topic, g.topic, 'topic');
@@ -134,9 +160,13 @@ export default [
     rules: ['R4.2-2', 'R4.2-3', 'R4.2-7', 'R2.1-3', 'R9-4'],
     requires: { roles: ['member', 'member_2'] },
     async given(ctx) {
-      return { id: await scheduleMessage(ctx, 'member', { type: 'direct', to: [ctx.user('member_2').user_id], topic: undefined }), topic: ctx.unique('moved') };
+      return {
+        id: await scheduleMessage(ctx, 'member', { type: 'direct', to: [ctx.user('member_2').user_id], topic: undefined }),
+        topic: ctx.unique('moved'),
+      };
     },
-    when: (ctx, g) => ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, { type: 'stream', to: ctx.channel('public').stream_id, topic: g.topic }),
+    when: (ctx, g) =>
+      ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, { type: 'stream', to: ctx.channel('public').stream_id, topic: g.topic }),
     async then(ctx, res, g) {
       if (beforeEditOperation(ctx, res)) return;
       ctx.expectSuccess('R4.2-7', res);
@@ -152,12 +182,17 @@ export default [
     rules: ['R4.2-5', 'R4.2-7', 'R9-4'],
     requires: { roles: ['member', 'member_2'] },
     given: (ctx) => scheduleMessage(ctx, 'member', { type: 'direct', to: [ctx.user('member_2').user_id], topic: undefined }),
-    when: (ctx, id) => ctx.as('member').patch(`/api/v1/scheduled_messages/${id}`, { topic: 'not for direct messages', content: ctx.unique('still direct') }),
+    when: (ctx, id) =>
+      ctx.as('member').patch(`/api/v1/scheduled_messages/${id}`, { topic: 'not for direct messages', content: ctx.unique('still direct') }),
     async then(ctx, res, id) {
       if (beforeEditOperation(ctx, res)) return;
       ctx.expectSuccess('R4.2-7', res);
       const m = await listed(ctx, id);
-      ctx.check('R4.2-5', DIRECT_TYPES.includes(m?.type as string) && (m?.topic === undefined || m.topic === ''), `after the edit: type ${JSON.stringify(m?.type)}, topic ${JSON.stringify(m?.topic)}`);
+      ctx.check(
+        'R4.2-5',
+        DIRECT_TYPES.includes(m?.type as string) && (m?.topic === undefined || m.topic === ''),
+        `after the edit: type ${JSON.stringify(m?.type)}, topic ${JSON.stringify(m?.topic)}`,
+      );
     },
   }),
 ];

@@ -22,8 +22,14 @@ async function userOf(ctx: ScenarioContext, id: number): Promise<Record<string, 
  * deactivating one touches none of the world's users.
  */
 async function newUser(ctx: ScenarioContext, label: string): Promise<number> {
-  const email = `${ctx.unique(label).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}@example.com`;
-  const res = ctx.must(await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Scenario Person' }), 'create a user');
+  const email = `${ctx
+    .unique(label)
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .toLowerCase()}@example.com`;
+  const res = ctx.must(
+    await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Scenario Person' }),
+    'create a user',
+  );
   if (!isInt(res.body.user_id)) throw new SetupError('creating a user returned no user_id');
   const id = res.body.user_id;
   ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${id}`));
@@ -48,7 +54,8 @@ export default [
       await restoreStatusLater(ctx, 'guest');
       return ctx.unique('set for you').slice(0, 50);
     },
-    when: (ctx, text) => ctx.as('administrator').post(`/api/v1/users/${ctx.user('guest').user_id}/status`, { status_text: text, emoji_name: 'car' }),
+    when: (ctx, text) =>
+      ctx.as('administrator').post(`/api/v1/users/${ctx.user('guest').user_id}/status`, { status_text: text, emoji_name: 'car' }),
     async then(ctx, res, text) {
       ctx.expectSuccess('R4.4-4', res);
       const extra = Object.keys(res.body).filter((k) => !['result', 'msg', 'ignored_parameters_unsupported'].includes(k));
@@ -66,7 +73,10 @@ export default [
     requires: { roles: ['member_2'] },
     async given(ctx) {
       await restoreStatusLater(ctx, 'member_2');
-      ctx.must(await ctx.as('member_2').post('/api/v1/users/me/status', { status_text: ctx.unique('first').slice(0, 50), emoji_name: 'car' }), 'set a status');
+      ctx.must(
+        await ctx.as('member_2').post('/api/v1/users/me/status', { status_text: ctx.unique('first').slice(0, 50), emoji_name: 'car' }),
+        'set a status',
+      );
       return ctx.unique('second').slice(0, 50);
     },
     when: (ctx, text) => ctx.as('member_2').post('/api/v1/users/me/status', { status_text: text }),
@@ -84,13 +94,20 @@ export default [
     requires: { roles: ['moderator'] },
     async given(ctx) {
       await restoreStatusLater(ctx, 'moderator');
-      ctx.must(await ctx.as('moderator').post('/api/v1/users/me/status', { status_text: ctx.unique('soon gone').slice(0, 50) }), 'set a status');
+      ctx.must(
+        await ctx.as('moderator').post('/api/v1/users/me/status', { status_text: ctx.unique('soon gone').slice(0, 50) }),
+        'set a status',
+      );
     },
     when: (ctx) => ctx.as('moderator').post('/api/v1/users/me/status', { status_text: '' }),
     async then(ctx, res) {
       ctx.expectSuccess('R2.7-1', res);
       const after = await statusOf(ctx, 'moderator');
-      ctx.check('R2.7-1', after.status_text === undefined || after.status_text === '', `status_text after clearing: ${JSON.stringify(after.status_text)}`);
+      ctx.check(
+        'R2.7-1',
+        after.status_text === undefined || after.status_text === '',
+        `status_text after clearing: ${JSON.stringify(after.status_text)}`,
+      );
     },
   }),
   scenario({
@@ -105,7 +122,14 @@ export default [
     async then(ctx, res) {
       ctx.expectSuccess('R4.5-1', res);
       const after = await statusOf(ctx, 'owner');
-      ctx.check('R2.7-2', after.emoji_name === 'car' && typeof after.emoji_code === 'string' && after.emoji_code !== '' && REACTION_TYPES.includes(after.reaction_type as string), `status ${JSON.stringify(after)}`);
+      ctx.check(
+        'R2.7-2',
+        after.emoji_name === 'car' &&
+          typeof after.emoji_code === 'string' &&
+          after.emoji_code !== '' &&
+          REACTION_TYPES.includes(after.reaction_type as string),
+        `status ${JSON.stringify(after)}`,
+      );
     },
   }),
   scenario({
@@ -166,8 +190,13 @@ export default [
     isolated: true,
     destructive: true,
     requires: { roles: ['administrator'] },
-    given: (ctx) => `${ctx.unique('new').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}@example.com`,
-    when: (ctx, email) => ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Brand New Person' }),
+    given: (ctx) =>
+      `${ctx
+        .unique('new')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .toLowerCase()}@example.com`,
+    when: (ctx, email) =>
+      ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Brand New Person' }),
     async then(ctx, res) {
       ctx.expectSuccess('R4.10-3', res);
       ctx.check('R4.10-3', isInt(res.body.user_id), `user_id ${JSON.stringify(res.body.user_id)}`, res);
@@ -185,11 +214,14 @@ export default [
     destructive: true,
     requires: { roles: ['administrator'] },
     given: (ctx) => newUser(ctx, 'deactivated user'),
-    when: (ctx, id) => ctx.as('administrator').delete(`/api/v1/users/${id}`, { deactivation_notification_comment: 'Thanks for everything.' }),
+    when: (ctx, id) =>
+      ctx.as('administrator').delete(`/api/v1/users/${id}`, { deactivation_notification_comment: 'Thanks for everything.' }),
     async then(ctx, res, id) {
       ctx.expectSuccess('R4.17-1', res);
       ctx.check('R4.17-2', res.body.result === 'success', 'deactivation_notification_comment accepted', res);
-      const after = await ctx.as('administrator').delete('/api/v1/users/me/subscriptions', { subscriptions: [ctx.channel('public').name], principals: [id] });
+      const after = await ctx
+        .as('administrator')
+        .delete('/api/v1/users/me/subscriptions', { subscriptions: [ctx.channel('public').name], principals: [id] });
       if (ctx.has('unsubscribe_principal_bad_request')) ctx.expectError('R4.8-8', after, { status: 400, code: 'BAD_REQUEST' });
       else ctx.expectError('R4.8-8', after, { status: 403, code: 'UNAUTHORIZED_PRINCIPAL' });
     },

@@ -25,8 +25,14 @@ export function expectCode(ctx: ScenarioContext, rule: string, reply: Reply, cod
   if (reply.status < 400 || reply.status > 499) problems.push(`HTTP ${reply.status}, expected a 4xx status`);
   if (b.result !== 'error') problems.push(`result ${JSON.stringify(b.result)}`);
   if (b.code !== code) problems.push(`code ${JSON.stringify(b.code)}`);
-  for (const [k, v] of Object.entries(extra)) if (JSON.stringify(b[k]) !== JSON.stringify(v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
-  return ctx.check(rule, problems.length === 0, problems.length === 0 ? `answered ${code} (HTTP ${reply.status})` : `expected an error ${code}: ${problems.join('; ')}`, reply);
+  for (const [k, v] of Object.entries(extra))
+    if (JSON.stringify(b[k]) !== JSON.stringify(v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
+  return ctx.check(
+    rule,
+    problems.length === 0,
+    problems.length === 0 ? `answered ${code} (HTTP ${reply.status})` : `expected an error ${code}: ${problems.join('; ')}`,
+    reply,
+  );
 }
 
 /** §1 "Group-setting value": a group ID, or {direct_members, direct_subgroups} of integer arrays. */
@@ -35,7 +41,8 @@ export function isGroupValue(v: unknown): boolean {
   return isInt(v) || (isIntArray(o.direct_members) && isIntArray(o.direct_subgroups));
 }
 
-export type FieldType = 'integer' | 'string' | 'boolean' | 'integer[]' | 'string[]' | 'array' | 'object' | 'integer|null' | 'integer|integer[]' | 'group';
+export type FieldType =
+  'integer' | 'string' | 'boolean' | 'integer[]' | 'string[]' | 'array' | 'object' | 'integer|null' | 'integer|integer[]' | 'group';
 
 function hasType(v: unknown, t: FieldType): boolean {
   switch (t) {
@@ -63,12 +70,24 @@ function hasType(v: unknown, t: FieldType): boolean {
 }
 
 /** Every listed field present with the stated type (one check naming all the problems). */
-export function expectFields(ctx: ScenarioContext, rule: string, obj: unknown, fields: Record<string, FieldType>, what: string, reply?: Reply): boolean {
+export function expectFields(
+  ctx: ScenarioContext,
+  rule: string,
+  obj: unknown,
+  fields: Record<string, FieldType>,
+  what: string,
+  reply?: Reply,
+): boolean {
   const o = asObject(obj);
   const problems = Object.entries(fields)
     .filter(([k, t]) => !(k in o) || !hasType(o[k], t))
     .map(([k, t]) => `${k} ${k in o ? JSON.stringify(o[k])?.slice(0, 60) : 'missing'} (want ${t})`);
-  return ctx.check(rule, problems.length === 0, problems.length === 0 ? `${what}: fields as specified` : `${what}: ${problems.join('; ')}`, reply);
+  return ctx.check(
+    rule,
+    problems.length === 0,
+    problems.length === 0 ? `${what}: fields as specified` : `${what}: ${problems.join('; ')}`,
+    reply,
+  );
 }
 
 /**
@@ -77,7 +96,12 @@ export function expectFields(ctx: ScenarioContext, rule: string, obj: unknown, f
  */
 export function beforeEditOperation(ctx: ScenarioContext, reply: Reply): boolean {
   if (ctx.has('scheduled_message_edit_endpoint')) return false;
-  ctx.check('R9-4', reply.body.result === 'error' && reply.status >= 400, `below level 184 editing has no operation of its own: HTTP ${reply.status}`, reply);
+  ctx.check(
+    'R9-4',
+    reply.body.result === 'error' && reply.status >= 400,
+    `below level 184 editing has no operation of its own: HTTP ${reply.status}`,
+    reply,
+  );
   return true;
 }
 
@@ -132,7 +156,9 @@ export async function restoreStatusLater(ctx: ScenarioContext, role: WorldRole):
     ctx.as(role).post('/api/v1/users/me/status', {
       status_text: typeof before.status_text === 'string' ? before.status_text : '',
       emoji_name: typeof before.emoji_name === 'string' ? before.emoji_name : '',
-      ...(typeof before.emoji_name === 'string' && before.emoji_name !== '' ? { emoji_code: before.emoji_code as string, reaction_type: before.reaction_type as string } : {}),
+      ...(typeof before.emoji_name === 'string' && before.emoji_name !== ''
+        ? { emoji_code: before.emoji_code as string, reaction_type: before.reaction_type as string }
+        : {}),
     }),
   );
   return before;

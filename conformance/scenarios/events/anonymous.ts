@@ -12,13 +12,24 @@ import { asArray } from './support.js';
  */
 
 function needsPublicAccess(ctx: ScenarioContext): void {
-  if (!ctx.world.realm.spectator_access) throw new SetupError('the organization of the world file has no public access (realm.spectator_access)');
+  if (!ctx.world.realm.spectator_access)
+    throw new SetupError('the organization of the world file has no public access (realm.spectator_access)');
 }
 
 /** Parameters a register without credentials may not set (§4.21): each is BAD_REQUEST. */
 const REFUSED: { key: string; what: string; rule: string; params: Params }[] = [
-  { key: 'client-gravatar-true', what: 'client_gravatar true', rule: R.clientGravatar, params: { client_gravatar: true, event_types: ['stream'] } },
-  { key: 'include-subscribers-true', what: 'include_subscribers true', rule: R.includeSubscribers, params: { include_subscribers: 'true', event_types: ['subscription'] } },
+  {
+    key: 'client-gravatar-true',
+    what: 'client_gravatar true',
+    rule: R.clientGravatar,
+    params: { client_gravatar: true, event_types: ['stream'] },
+  },
+  {
+    key: 'include-subscribers-true',
+    what: 'include_subscribers true',
+    rule: R.includeSubscribers,
+    params: { include_subscribers: 'true', event_types: ['subscription'] },
+  },
 ];
 
 export default [
@@ -29,7 +40,12 @@ export default [
     when: (ctx) => ctx.anonymous.post('/api/v1/register', { event_types: ['stream'], fetch_event_types: ['stream'] }),
     then(ctx, res) {
       if (!ctx.world.realm.spectator_access) {
-        ctx.check(R.anonymousRegister, res.status >= 400 && res.body.result === 'error', `without public access: HTTP ${res.status} ${JSON.stringify(res.body.code)}`, res);
+        ctx.check(
+          R.anonymousRegister,
+          res.status >= 400 && res.body.result === 'error',
+          `without public access: HTTP ${res.status} ${JSON.stringify(res.body.code)}`,
+          res,
+        );
         return;
       }
       ctx.expectSuccess(R.anonymousRegister, res);
@@ -44,7 +60,9 @@ export default [
     when: (ctx) => ctx.anonymous.post('/api/v1/register', { event_types: ['realm_user'], fetch_event_types: ['realm_user'] }),
     then(ctx, res) {
       ctx.expectSuccess(R.anonymousRegister, res);
-      const nulls = asArray(res.body.realm_users).filter((u) => typeof u.avatar_url !== 'string').map((u) => u.user_id);
+      const nulls = asArray(res.body.realm_users)
+        .filter((u) => typeof u.avatar_url !== 'string')
+        .map((u) => u.user_id);
       ctx.expectEqual(R.clientGravatar, nulls, [], 'users without an avatar URL', res);
     },
   }),
@@ -77,14 +95,30 @@ export default [
     title: 'an unauthenticated register sees only web-public channels, and only the folders holding one of them',
     rules: [R.channelFolders],
     given: needsPublicAccess,
-    when: (ctx) => ctx.anonymous.post('/api/v1/register', { event_types: ['stream', 'channel_folders'], fetch_event_types: ['stream', 'channel_folders'] }),
+    when: (ctx) =>
+      ctx.anonymous.post('/api/v1/register', {
+        event_types: ['stream', 'channel_folders'],
+        fetch_event_types: ['stream', 'channel_folders'],
+      }),
     then(ctx, res) {
       ctx.expectSuccess(R.channelFolders, res);
       const streams = asArray(res.body.streams);
-      ctx.check(R.channelFolders, streams.every((s) => s.is_web_public === true), `channels shown: ${JSON.stringify(streams.map((s) => [s.name, s.is_web_public]))}`, res);
+      ctx.check(
+        R.channelFolders,
+        streams.every((s) => s.is_web_public === true),
+        `channels shown: ${JSON.stringify(streams.map((s) => [s.name, s.is_web_public]))}`,
+        res,
+      );
       const holding = new Set<unknown>(streams.map((s) => s.folder_id).filter((f) => f !== null && f !== undefined));
-      const others = asArray(res.body.channel_folders).filter((f) => !holding.has(f.id)).map((f) => f.name);
-      ctx.check(R.channelFolders, Array.isArray(res.body.channel_folders) && others.length === 0, `folders without a web-public channel: ${JSON.stringify(others)}`, res);
+      const others = asArray(res.body.channel_folders)
+        .filter((f) => !holding.has(f.id))
+        .map((f) => f.name);
+      ctx.check(
+        R.channelFolders,
+        Array.isArray(res.body.channel_folders) && others.length === 0,
+        `folders without a web-public channel: ${JSON.stringify(others)}`,
+        res,
+      );
     },
   }),
 ];

@@ -11,7 +11,12 @@ import { asArray, eventsUntil, openQueue, registerOnce, userIds } from './suppor
  */
 
 const ids = (list: unknown) => asArray(list).map((x) => (x.id ?? x.stream_id) as number);
-const channelIds = (res: Reply) => [...ids(res.body.subscriptions), ...ids(res.body.unsubscribed), ...ids(res.body.never_subscribed), ...ids(res.body.streams)];
+const channelIds = (res: Reply) => [
+  ...ids(res.body.subscriptions),
+  ...ids(res.body.unsubscribed),
+  ...ids(res.body.never_subscribed),
+  ...ids(res.body.streams),
+];
 const snapshot = { event_types: ['subscription', 'stream'], fetch_event_types: ['subscription', 'stream'] };
 const LEGACY = ['update_global_notifications', 'update_display_settings'];
 
@@ -37,12 +42,22 @@ export default [
     requires: { roles: ['member'] },
     async when(ctx) {
       const member = ctx.as('member');
-      const params = { event_types: ['realm_linkifiers'], fetch_event_types: ['realm_linkifiers'], client_capabilities: { linkifier_url_template: true } };
+      const params = {
+        event_types: ['realm_linkifiers'],
+        fetch_event_types: ['realm_linkifiers'],
+        client_capabilities: { linkifier_url_template: true },
+      };
       return { reg: await registerOnce(ctx, member, params), list: await member.get('/api/v1/realm/linkifiers') };
     },
     then(ctx, { reg, list }) {
       ctx.expectSuccess(R.clientCapabilities, reg);
-      ctx.expectEqual(R.capLinkifier, ids(reg.body.realm_linkifiers), ids(list.body.linkifiers), 'linkifier IDs in register and in the linkifier list', reg);
+      ctx.expectEqual(
+        R.capLinkifier,
+        ids(reg.body.realm_linkifiers),
+        ids(list.body.linkifiers),
+        'linkifier IDs in register and in the linkifier list',
+        reg,
+      );
     },
   }),
   scenario({
@@ -59,17 +74,30 @@ export default [
       };
     },
     async when(ctx) {
-      const added = ctx.must(await ctx.as('administrator').post('/api/v1/realm/filters', { pattern: 'CONF-(?P<id>[0-9]+)', url_template: 'https://conf.example.com/{id}' }), 'add a linkifier');
+      const added = ctx.must(
+        await ctx
+          .as('administrator')
+          .post('/api/v1/realm/filters', { pattern: 'CONF-(?P<id>[0-9]+)', url_template: 'https://conf.example.com/{id}' }),
+        'add a linkifier',
+      );
       ctx.defer(() => ctx.as('administrator').delete(`/api/v1/realm/filters/${String(added.body.id)}`));
       // A later event for both queues: once it arrives, the linkifier event would have too.
-      ctx.must(await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('marker') }] }), 'create a marker draft');
+      ctx.must(
+        await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('marker') }] }),
+        'create a marker draft',
+      );
       return added;
     },
     async then(ctx, _res, q) {
       const modern = await eventsUntil(q.modern, (e) => e.type === 'realm_linkifiers');
       ctx.check(R.capLinkifier, modern.found !== undefined, 'the queue with linkifier_url_template got realm_linkifiers', modern.reply);
       const legacy = await eventsUntil(q.legacy, (e) => e.type === 'drafts');
-      ctx.check(R.capLinkifier, legacy.found !== undefined && !legacy.events.some((e) => e.type === 'realm_linkifiers'), `the queue without it got ${JSON.stringify(legacy.events.map((e) => e.type))}`, legacy.reply);
+      ctx.check(
+        R.capLinkifier,
+        legacy.found !== undefined && !legacy.events.some((e) => e.type === 'realm_linkifiers'),
+        `the queue without it got ${JSON.stringify(legacy.events.map((e) => e.type))}`,
+        legacy.reply,
+      );
     },
   }),
   scenario({
@@ -92,11 +120,26 @@ export default [
     },
     async then(ctx, _res, q) {
       const legacy = await eventsUntil(q.legacy, (e) => LEGACY.includes(e.type));
-      ctx.check(R.capUserSettings, legacy.found !== undefined, `without user_settings_object: ${JSON.stringify(legacy.events.map((e) => e.type))}`, legacy.reply);
-      ctx.check(R.capUserSettings, legacy.events.some((e) => e.type === 'user_settings'), 'without user_settings_object the user_settings event comes too', legacy.reply);
+      ctx.check(
+        R.capUserSettings,
+        legacy.found !== undefined,
+        `without user_settings_object: ${JSON.stringify(legacy.events.map((e) => e.type))}`,
+        legacy.reply,
+      );
+      ctx.check(
+        R.capUserSettings,
+        legacy.events.some((e) => e.type === 'user_settings'),
+        'without user_settings_object the user_settings event comes too',
+        legacy.reply,
+      );
       const modern = await eventsUntil(q.modern, (e) => e.type === 'user_settings');
       const types = modern.events.map((e) => e.type);
-      ctx.check(R.capUserSettings, modern.found !== undefined && !types.some((t) => LEGACY.includes(t)), `with user_settings_object: ${JSON.stringify(types)}`, modern.reply);
+      ctx.check(
+        R.capUserSettings,
+        modern.found !== undefined && !types.some((t) => LEGACY.includes(t)),
+        `with user_settings_object: ${JSON.stringify(types)}`,
+        modern.reply,
+      );
     },
   }),
   scenario({
@@ -108,7 +151,12 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.capArchived, res);
       const archived = ctx.channel('archived').stream_id;
-      ctx.check(R.capArchived, !channelIds(res).includes(archived), `archived channel ${archived} in subscriptions, unsubscribed, never_subscribed or streams: ${channelIds(res).includes(archived)}`, res);
+      ctx.check(
+        R.capArchived,
+        !channelIds(res).includes(archived),
+        `archived channel ${archived} in subscriptions, unsubscribed, never_subscribed or streams: ${channelIds(res).includes(archived)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -121,7 +169,12 @@ export default [
       ctx.expectSuccess(R.capDeactivatedGroups, res);
       const groups = asArray(res.body.realm_user_groups);
       const deactivated = groups.filter((g) => g.deactivated === true).map((g) => g.id);
-      ctx.check(R.capDeactivatedGroups, groups.length > 0 && deactivated.length === 0, `${groups.length} groups; deactivated: ${JSON.stringify(deactivated)}`, res);
+      ctx.check(
+        R.capDeactivatedGroups,
+        groups.length > 0 && deactivated.length === 0,
+        `${groups.length} groups; deactivated: ${JSON.stringify(deactivated)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -132,7 +185,10 @@ export default [
     async when(ctx) {
       const member = ctx.as('member');
       const params = { event_types: ['realm_user_groups'], fetch_event_types: ['realm_user_groups'] };
-      return { without: await registerOnce(ctx, member, params), with: await registerOnce(ctx, member, { ...params, client_capabilities: { include_deactivated_groups: true } }) };
+      return {
+        without: await registerOnce(ctx, member, params),
+        with: await registerOnce(ctx, member, { ...params, client_capabilities: { include_deactivated_groups: true } }),
+      };
     },
     then(ctx, res) {
       ctx.expectSuccess(R.capDeactivatedGroups, res.with);
@@ -154,7 +210,13 @@ export default [
       ctx.expectSuccess(R.capUserList, res);
       const listed = ids(asArray(res.body.realm_users).map((u) => ({ id: u.user_id })));
       const everyone = userIds(ctx, ['owner', 'administrator', 'moderator', 'member', 'member_2', 'member_3', 'guest', 'bot']);
-      ctx.expectEqual(R.capUserList, everyone.filter((id) => !listed.includes(id)), [], 'active users of the world file missing from realm_users', res);
+      ctx.expectEqual(
+        R.capUserList,
+        everyone.filter((id) => !listed.includes(id)),
+        [],
+        'active users of the world file missing from realm_users',
+        res,
+      );
     },
   }),
 ];

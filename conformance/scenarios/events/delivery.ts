@@ -23,7 +23,8 @@ function outsiderAndInsider(ctx: ScenarioContext, kind: WorldChannelKind): { out
   return { outsider, insider };
 }
 
-const channelMessageIn = (streamId: number) => (e: Event) => e.type === 'message' && (e.message as { stream_id?: number }).stream_id === streamId;
+const channelMessageIn = (streamId: number) => (e: Event) =>
+  e.type === 'message' && (e.message as { stream_id?: number }).stream_id === streamId;
 const content = (e: Event | undefined) => e?.message as { content?: unknown; content_type?: unknown } | undefined;
 
 export default [
@@ -34,7 +35,10 @@ export default [
     requires: { roles: ['member', 'member_2'], channels: ['public'] },
     isolated: true,
     async given(ctx) {
-      return { raw: await openQueue(ctx, 'member', messagesOnly), html: await openQueue(ctx, 'member', { ...messagesOnly, apply_markdown: true }) };
+      return {
+        raw: await openQueue(ctx, 'member', messagesOnly),
+        html: await openQueue(ctx, 'member', { ...messagesOnly, apply_markdown: true }),
+      };
     },
     when: (ctx) => sendToChannel(ctx, 'member_2', ctx.channel('public').stream_id, 'some **bold** words'),
     async then(ctx, id, q) {
@@ -42,7 +46,11 @@ export default [
       ctx.expectEqual(R.applyMarkdown, raw?.content, 'some **bold** words', 'content without apply_markdown');
       ctx.expectEqual(R.messageContentType, raw?.content_type, 'text/x-markdown', 'content_type without apply_markdown');
       const html = content((await eventsUntil(q.html, messageEvent(id))).found);
-      ctx.check(R.messageContent, typeof html?.content === 'string' && html.content.includes('<strong>bold</strong>'), `content with apply_markdown: ${JSON.stringify(html?.content)}`);
+      ctx.check(
+        R.messageContent,
+        typeof html?.content === 'string' && html.content.includes('<strong>bold</strong>'),
+        `content with apply_markdown: ${JSON.stringify(html?.content)}`,
+      );
       ctx.expectEqual(R.messageContentType, html?.content_type, 'text/html', 'content_type with apply_markdown');
     },
   }),
@@ -54,7 +62,11 @@ export default [
     isolated: true,
     async given(ctx) {
       const who = outsiderAndInsider(ctx, 'public_2');
-      return { ...who, all: await openQueue(ctx, who.outsider, { ...messagesOnly, all_public_streams: true }), plain: await openQueue(ctx, who.outsider, messagesOnly) };
+      return {
+        ...who,
+        all: await openQueue(ctx, who.outsider, { ...messagesOnly, all_public_streams: true }),
+        plain: await openQueue(ctx, who.outsider, messagesOnly),
+      };
     },
     async when(ctx, g) {
       const unsubscribed = await sendToChannel(ctx, g.insider, ctx.channel('public_2').stream_id, 'to a channel the reader is not in');
@@ -65,7 +77,12 @@ export default [
       const all = await eventsUntil(g.all, messageEvent(sent.unsubscribed));
       ctx.check(R.allPublicStreams, all.found !== undefined, 'with all_public_streams the message arrived', all.reply);
       const plain = await eventsUntil(g.plain, messageEvent(sent.marker));
-      ctx.check(R.allPublicStreams, plain.found !== undefined && !plain.events.some(messageEvent(sent.unsubscribed)), 'without it only the subscribed channel’s message arrived', plain.reply);
+      ctx.check(
+        R.allPublicStreams,
+        plain.found !== undefined && !plain.events.some(messageEvent(sent.unsubscribed)),
+        'without it only the subscribed channel’s message arrived',
+        plain.reply,
+      );
     },
   }),
   scenario({
@@ -75,7 +92,10 @@ export default [
     requires: { roles: ['member', 'member_2'], channels: ['public'] },
     isolated: true,
     async given(ctx) {
-      return { narrowed: await openQueue(ctx, 'member', { ...messagesOnly, narrow: [['is', 'dm']] }), plain: await openQueue(ctx, 'member', messagesOnly) };
+      return {
+        narrowed: await openQueue(ctx, 'member', { ...messagesOnly, narrow: [['is', 'dm']] }),
+        plain: await openQueue(ctx, 'member', messagesOnly),
+      };
     },
     async when(ctx) {
       const channel = await sendToChannel(ctx, 'member_2', ctx.channel('public').stream_id, 'a channel message');
@@ -87,7 +107,12 @@ export default [
       ctx.check(R.narrow, plain.events.some(messageEvent(sent.channel)), 'the unnarrowed queue got the channel message', plain.reply);
       const narrowed = await eventsUntil(q.narrowed, messageEvent(sent.direct));
       ctx.check(R.narrow, narrowed.found !== undefined, 'the narrowed queue got the direct message', narrowed.reply);
-      ctx.check(R.queueLimited, !narrowed.events.some(messageEvent(sent.channel)), 'the narrowed queue did not get the channel message', narrowed.reply);
+      ctx.check(
+        R.queueLimited,
+        !narrowed.events.some(messageEvent(sent.channel)),
+        'the narrowed queue did not get the channel message',
+        narrowed.reply,
+      );
     },
   }),
   scenario({
@@ -99,7 +124,11 @@ export default [
     async given(ctx) {
       const who = outsiderAndInsider(ctx, 'public_2');
       const narrow = [['channel', ctx.channel('public_2').name]];
-      return { ...who, narrowed: await openQueue(ctx, who.outsider, { ...messagesOnly, narrow }), plain: await openQueue(ctx, who.outsider, messagesOnly) };
+      return {
+        ...who,
+        narrowed: await openQueue(ctx, who.outsider, { ...messagesOnly, narrow }),
+        plain: await openQueue(ctx, who.outsider, messagesOnly),
+      };
     },
     async when(ctx, g) {
       const unsubscribed = await sendToChannel(ctx, g.insider, ctx.channel('public_2').stream_id, 'in the narrowed channel');
@@ -111,7 +140,12 @@ export default [
       const plain = await eventsUntil(g.plain, messageEvent(sent.marker));
       ctx.check(R.narrowOnlyReceived, plain.found !== undefined, 'the marker direct message arrived', plain.reply);
       const narrowed = await fetchNow(g.narrowed);
-      ctx.check(R.narrowOnlyReceived, narrowed.status === 200 && !eventsOf(narrowed).some(messageEvent(sent.unsubscribed)), 'the narrowed queue did not get the unsubscribed channel’s message', narrowed);
+      ctx.check(
+        R.narrowOnlyReceived,
+        narrowed.status === 200 && !eventsOf(narrowed).some(messageEvent(sent.unsubscribed)),
+        'the narrowed queue did not get the unsubscribed channel’s message',
+        narrowed,
+      );
     },
   }),
   scenario({
@@ -124,7 +158,9 @@ export default [
       const subscribed = (['public', 'public_2'] as const).find((k) => ctx.channel(k).subscribers.includes('bot'));
       const other = (['public', 'public_2'] as const).find((k) => !ctx.channel(k).subscribers.includes('bot'));
       if (!subscribed || !other) throw new SetupError('the bot must be subscribed to exactly one of public and public_2');
-      const sender = HUMANS.find((r) => ctx.world.credentials[r] && ctx.channel(subscribed).subscribers.includes(r) && ctx.channel(other).subscribers.includes(r));
+      const sender = HUMANS.find(
+        (r) => ctx.world.credentials[r] && ctx.channel(subscribed).subscribers.includes(r) && ctx.channel(other).subscribers.includes(r),
+      );
       if (!sender) throw new SetupError('no user of the world file is subscribed to both public channels');
       return {
         subscribed: ctx.channel(subscribed).stream_id,
@@ -140,7 +176,10 @@ export default [
       return { unsubscribed, subscribed };
     },
     async then(ctx, sent, g) {
-      for (const [label, q, rule] of [['plain', g.plain, R.botSubscribedOnly], ['all_public_streams', g.all, R.allPublicStreams]] as const) {
+      for (const [label, q, rule] of [
+        ['plain', g.plain, R.botSubscribedOnly],
+        ['all_public_streams', g.all, R.allPublicStreams],
+      ] as const) {
         const got = await eventsUntil(q, messageEvent(sent.subscribed));
         ctx.check(R.botSubscribedOnly, got.found !== undefined, `${label} queue: the subscribed channel's message arrived`, got.reply);
         ctx.check(rule, !got.events.some(channelMessageIn(g.other)), `${label} queue: nothing from the unsubscribed channel`, got.reply);

@@ -9,4 +9,14 @@ import registerKeys from './register-keys.js';
 import registerParams from './register-params.js';
 
 /** Scenarios of this area: register (§4.21), event queues and message delivery (§6) and the feature levels of §9. */
-export const EVENTS: Scenario<any, any>[] = [...registerKeys, ...registerParams, ...anonymous, ...capabilities, ...queues, ...levels, ...levelsLater, ...delivery]; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const EVENTS: Scenario<any, any>[] = [
+  ...registerKeys,
+  ...registerParams,
+  ...anonymous,
+  ...capabilities,
+  ...queues,
+  ...levels,
+  ...levelsLater,
+  ...delivery,
+];

@@ -13,7 +13,9 @@ import { ignoredOf, registerOnce, streamById, streamsOf } from './support.js';
 
 /** A private channel the administrator is not subscribed to (only include_all-style flags show it). */
 function privateWithoutAdmin(ctx: ScenarioContext): WorldChannel {
-  const found = (['private_shared', 'private_protected'] as const).map((k) => ctx.world.channels[k]).find((c) => c && !c.subscribers.includes('administrator'));
+  const found = (['private_shared', 'private_protected'] as const)
+    .map((k) => ctx.world.channels[k])
+    .find((c) => c && !c.subscribers.includes('administrator'));
   if (!found) throw new SetupError('the world file has no private channel without the administrator');
   return found;
 }
@@ -36,10 +38,14 @@ async function flipArchivedPrivacy(ctx: ScenarioContext): Promise<{ res: Reply; 
   const archived = ctx.channel('archived');
   if (!archived.subscribers.includes('administrator')) throw new SetupError('the administrator is not subscribed to the archived channel');
   const admin = ctx.as('administrator');
-  const current = ctx.must(await admin.get(`/api/v1/streams/${archived.stream_id}`), 'read the archived channel').body.stream as { invite_only?: boolean } | undefined;
+  const current = ctx.must(await admin.get(`/api/v1/streams/${archived.stream_id}`), 'read the archived channel').body.stream as
+    { invite_only?: boolean } | undefined;
   const wanted = !current?.invite_only;
   const back = wanted ? { is_private: false, history_public_to_subscribers: true } : { is_private: true };
-  const res = await admin.patch(`/api/v1/streams/${archived.stream_id}`, wanted ? { is_private: true } : { is_private: false, history_public_to_subscribers: true });
+  const res = await admin.patch(
+    `/api/v1/streams/${archived.stream_id}`,
+    wanted ? { is_private: true } : { is_private: false, history_public_to_subscribers: true },
+  );
   if (res.status === 200) ctx.defer(() => admin.patch(`/api/v1/streams/${archived.stream_id}`, back));
   return { res, wanted };
 }
@@ -52,14 +58,28 @@ export default [
     requires: { roles: ['administrator'], level: { below: 'include_all' } },
     async when(ctx) {
       const admin = ctx.as('administrator');
-      return { all: await admin.get('/api/v1/streams', { include_all: true }), active: await admin.get('/api/v1/streams', { include_all_active: true }) };
+      return {
+        all: await admin.get('/api/v1/streams', { include_all: true }),
+        active: await admin.get('/api/v1/streams', { include_all_active: true }),
+      };
     },
     then(ctx, { all, active }) {
       const hidden = privateWithoutAdmin(ctx);
       ctx.expectSuccess(R.level356, all);
-      if (ctx.has('ignored_parameters_unsupported')) ctx.check(R.level356, ignoredOf(all).includes('include_all'), `ignored_parameters_unsupported ${JSON.stringify(all.body.ignored_parameters_unsupported)}`, all);
+      if (ctx.has('ignored_parameters_unsupported'))
+        ctx.check(
+          R.level356,
+          ignoredOf(all).includes('include_all'),
+          `ignored_parameters_unsupported ${JSON.stringify(all.body.ignored_parameters_unsupported)}`,
+          all,
+        );
       ctx.check(R.level356, streamById(all, hidden.stream_id) === undefined, `${hidden.name} is not listed through include_all`, all);
-      ctx.check(R.includeAllActive, active.status === 200 && streamById(active, hidden.stream_id) !== undefined, `${hidden.name} is listed through include_all_active`, active);
+      ctx.check(
+        R.includeAllActive,
+        active.status === 200 && streamById(active, hidden.stream_id) !== undefined,
+        `${hidden.name} is listed through include_all_active`,
+        active,
+      );
     },
   }),
   scenario({
@@ -89,7 +109,13 @@ export default [
     rules: [R.archivedSubscriptions],
     requires: { roles: ['member', 'administrator'], level: { below: 'archived_channel_changes' } },
     when: unsubscribeArchived,
-    then: (ctx, { res }) => void ctx.check(R.archivedSubscriptions, res.status >= 400 && res.body.result === 'error', `HTTP ${res.status} ${JSON.stringify(res.body.code)}`, res),
+    then: (ctx, { res }) =>
+      void ctx.check(
+        R.archivedSubscriptions,
+        res.status >= 400 && res.body.result === 'error',
+        `HTTP ${res.status} ${JSON.stringify(res.body.code)}`,
+        res,
+      ),
   }),
   scenario({
     id: 'events/level-362-from-archived-subscription-changes',
@@ -109,7 +135,13 @@ export default [
     destructive: true,
     requires: { roles: ['administrator'], channels: ['archived'], level: { below: 'archived_channel_changes' } },
     when: flipArchivedPrivacy,
-    then: (ctx, { res }) => void ctx.check(R.archivedPrivacy, res.status >= 400 && res.body.result === 'error', `HTTP ${res.status} ${JSON.stringify(res.body.code)}`, res),
+    then: (ctx, { res }) =>
+      void ctx.check(
+        R.archivedPrivacy,
+        res.status >= 400 && res.body.result === 'error',
+        `HTTP ${res.status} ${JSON.stringify(res.body.code)}`,
+        res,
+      ),
   }),
   scenario({
     id: 'events/level-362-from-archived-privacy-changes',
@@ -121,7 +153,13 @@ export default [
     async then(ctx, { res, wanted }) {
       ctx.expectSuccess(R.archivedPrivacy, res);
       const after = await ctx.as('administrator').get(`/api/v1/streams/${ctx.channel('archived').stream_id}`);
-      ctx.expectEqual(R.archivedPrivacy, (after.body.stream as { invite_only?: unknown } | undefined)?.invite_only, wanted, 'invite_only after the change', after);
+      ctx.expectEqual(
+        R.archivedPrivacy,
+        (after.body.stream as { invite_only?: unknown } | undefined)?.invite_only,
+        wanted,
+        'invite_only after the change',
+        after,
+      );
     },
   }),
   scenario({
@@ -142,9 +180,16 @@ export default [
     },
     then(ctx, { list, patch }) {
       ctx.expectSuccess(R.level407, list);
-      const carrying = streamsOf(list).filter((s) => 'can_delete_any_message_group' in s || 'can_delete_own_message_group' in s).map((s) => s.name);
+      const carrying = streamsOf(list)
+        .filter((s) => 'can_delete_any_message_group' in s || 'can_delete_own_message_group' in s)
+        .map((s) => s.name);
       ctx.expectEqual(R.level407, carrying, [], 'channels carrying a delete-permission group', list);
-      ctx.check(R.level407, patch.status === 200 && (!ctx.has('ignored_parameters_unsupported') || ignoredOf(patch).includes('can_delete_any_message_group')), `PATCH: HTTP ${patch.status}, ignored_parameters_unsupported ${JSON.stringify(patch.body.ignored_parameters_unsupported)}`, patch);
+      ctx.check(
+        R.level407,
+        patch.status === 200 && (!ctx.has('ignored_parameters_unsupported') || ignoredOf(patch).includes('can_delete_any_message_group')),
+        `PATCH: HTTP ${patch.status}, ignored_parameters_unsupported ${JSON.stringify(patch.body.ignored_parameters_unsupported)}`,
+        patch,
+      );
     },
   }),
   scenario({
@@ -155,7 +200,9 @@ export default [
     when: (ctx) => ctx.as('member').get('/api/v1/streams'),
     then(ctx, res) {
       ctx.expectSuccess(R.level407, res);
-      const missing = streamsOf(res).filter((s) => !('can_delete_any_message_group' in s) || !('can_delete_own_message_group' in s)).map((s) => s.name);
+      const missing = streamsOf(res)
+        .filter((s) => !('can_delete_any_message_group' in s) || !('can_delete_own_message_group' in s))
+        .map((s) => s.name);
       ctx.check(R.level407, streamsOf(res).length > 0 && missing.length === 0, `channels without them: ${JSON.stringify(missing)}`, res);
     },
   }),
@@ -178,4 +225,3 @@ export default [
     },
   }),
 ];
-

@@ -39,7 +39,12 @@ export default [
     when: (ctx) => ctx.as('member').post('/api/v1/messages/render', { content: 'hello', [UNKNOWN]: 1 }),
     then(ctx, res) {
       ctx.expectSuccess(R.level167, res);
-      ctx.check(R.level167, !('ignored_parameters_unsupported' in res.body), `ignored_parameters_unsupported ${JSON.stringify(res.body.ignored_parameters_unsupported)}`, res);
+      ctx.check(
+        R.level167,
+        !('ignored_parameters_unsupported' in res.body),
+        `ignored_parameters_unsupported ${JSON.stringify(res.body.ignored_parameters_unsupported)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -81,21 +86,41 @@ export default [
       const member = ctx.as('member');
       return {
         list: await member.get('/api/v1/streams', { exclude_archived: false }),
-        reg: await registerOnce(ctx, member, { event_types: ['subscription'], fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } }),
+        reg: await registerOnce(ctx, member, {
+          event_types: ['subscription'],
+          fetch_event_types: ['subscription'],
+          client_capabilities: { archived_channels: true },
+        }),
       };
     },
     then(ctx, { list, reg }) {
       ctx.expectSuccess(R.level315, list);
       const archived = ctx.channel('archived').stream_id;
-      ctx.check(R.level315, streamsOf(list).length > 0 && streamById(list, archived) === undefined, `archived channel ${archived} in GET /streams: ${streamById(list, archived) !== undefined}`, list);
-      ctx.check(R.level315, streamsOf(list).every((s) => !('is_archived' in s)), 'no channel object carries is_archived', list);
+      ctx.check(
+        R.level315,
+        streamsOf(list).length > 0 && streamById(list, archived) === undefined,
+        `archived channel ${archived} in GET /streams: ${streamById(list, archived) !== undefined}`,
+        list,
+      );
+      ctx.check(
+        R.level315,
+        streamsOf(list).every((s) => !('is_archived' in s)),
+        'no channel object carries is_archived',
+        list,
+      );
       const subs = asArray(reg.body.subscriptions);
-      ctx.check(R.level315, reg.status === 200 && !subs.some((s) => s.stream_id === archived), `archived channel in register's subscriptions: ${subs.some((s) => s.stream_id === archived)}`, reg);
+      ctx.check(
+        R.level315,
+        reg.status === 200 && !subs.some((s) => s.stream_id === archived),
+        `archived channel in register's subscriptions: ${subs.some((s) => s.stream_id === archived)}`,
+        reg,
+      );
     },
   }),
   scenario({
     id: 'events/level-315-from-archived-listing',
-    title: 'from level 315 archived channels are listed (is_archived true) when asked for: GET /streams with exclude_archived false, register with archived_channels',
+    title:
+      'from level 315 archived channels are listed (is_archived true) when asked for: GET /streams with exclude_archived false, register with archived_channels',
     rules: [R.level315, R.capArchived, R.excludeArchived],
     requires: { roles: ['member'], channels: ['archived'], level: { from: 'archived_channels' } },
     async when(ctx) {
@@ -103,16 +128,36 @@ export default [
       return {
         asked: await member.get('/api/v1/streams', { exclude_archived: false }),
         byDefault: await member.get('/api/v1/streams'),
-        reg: await registerOnce(ctx, member, { event_types: ['subscription'], fetch_event_types: ['subscription'], client_capabilities: { archived_channels: true } }),
+        reg: await registerOnce(ctx, member, {
+          event_types: ['subscription'],
+          fetch_event_types: ['subscription'],
+          client_capabilities: { archived_channels: true },
+        }),
       };
     },
     then(ctx, { asked, byDefault, reg }) {
       ctx.expectSuccess(R.level315, asked);
       const archived = ctx.channel('archived').stream_id;
-      ctx.expectEqual(R.level315, streamById(asked, archived)?.is_archived, true, `is_archived of channel ${archived} with exclude_archived false`, asked);
-      ctx.check(R.excludeArchived, byDefault.status === 200 && streamById(byDefault, archived) === undefined, 'the archived channel is left out by default', byDefault);
+      ctx.expectEqual(
+        R.level315,
+        streamById(asked, archived)?.is_archived,
+        true,
+        `is_archived of channel ${archived} with exclude_archived false`,
+        asked,
+      );
+      ctx.check(
+        R.excludeArchived,
+        byDefault.status === 200 && streamById(byDefault, archived) === undefined,
+        'the archived channel is left out by default',
+        byDefault,
+      );
       const sub = asArray(reg.body.subscriptions).find((s) => s.stream_id === archived);
-      ctx.check(R.capArchived, sub?.is_archived === true, `register with archived_channels, subscription to ${archived}: ${sub ? `is_archived ${JSON.stringify(sub.is_archived)}` : 'absent'}`, reg);
+      ctx.check(
+        R.capArchived,
+        sub?.is_archived === true,
+        `register with archived_channels, subscription to ${archived}: ${sub ? `is_archived ${JSON.stringify(sub.is_archived)}` : 'absent'}`,
+        reg,
+      );
     },
   }),
   scenario({
@@ -124,12 +169,23 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.level333, res);
       const list = streamsOf(res);
-      ctx.check(R.level333, list.length > 0 && list.every((s) => !('can_send_message_group' in s) && Number.isInteger(s.stream_post_policy)), 'every channel: stream_post_policy, no can_send_message_group', res);
+      ctx.check(
+        R.level333,
+        list.length > 0 && list.every((s) => !('can_send_message_group' in s) && Number.isInteger(s.stream_post_policy)),
+        'every channel: stream_post_policy, no can_send_message_group',
+        res,
+      );
       const web = ctx.channel('web_public');
       const adminsOnly = [...(web.can_send_message ?? [])].sort().join() === 'administrator,owner';
       if (adminsOnly) {
         const s = streamById(res, web.stream_id);
-        ctx.expectEqual(R.streamPostPolicy, [s?.stream_post_policy, s?.is_announcement_only], [2, true], `stream_post_policy and is_announcement_only of ${web.name} (administrators only)`, res);
+        ctx.expectEqual(
+          R.streamPostPolicy,
+          [s?.stream_post_policy, s?.is_announcement_only],
+          [2, true],
+          `stream_post_policy and is_announcement_only of ${web.name} (administrators only)`,
+          res,
+        );
       }
     },
   }),
@@ -147,7 +203,8 @@ export default [
       // Should a server still apply stream_post_policy, the channel gets its posting group back.
       ctx.defer(async () => {
         const now = (await admin.get(path)).body.stream as Record<string, unknown> | undefined;
-        if (JSON.stringify(now?.can_send_message_group) !== JSON.stringify(before?.can_send_message_group)) await admin.patch(path, { can_send_message_group: { new: before?.can_send_message_group as number } });
+        if (JSON.stringify(now?.can_send_message_group) !== JSON.stringify(before?.can_send_message_group))
+          await admin.patch(path, { can_send_message_group: { new: before?.can_send_message_group as number } });
       });
       return {
         list: await admin.get('/api/v1/streams'),
@@ -157,12 +214,39 @@ export default [
     },
     then(ctx, { list, reg, patch }) {
       ctx.expectSuccess(R.level333, list);
-      ctx.check(R.level333, streamsOf(list).length > 0 && streamsOf(list).every((s) => 'can_send_message_group' in s), 'every channel has can_send_message_group', list);
-      ctx.check(R.groupSettingValue, streamsOf(list).every((s) => isGroupSetting(s.can_send_message_group)), 'every can_send_message_group is a group-setting value', list);
-      const fields = ['can_move_messages_within_channel_group', 'can_send_message_group', 'can_subscribe_group', 'can_resolve_topics_group'];
-      const lacking = streamsOf(reg).filter((s) => fields.some((f) => !isGroupSetting(s[f]))).map((s) => s.name);
-      ctx.check(R.channelPermissionFields, streamsOf(reg).length > 0 && lacking.length === 0, `register's channels lacking one of ${fields.join(', ')}: ${JSON.stringify(lacking)}`, reg);
-      ctx.check(R.streamPostPolicyRemoved, patch.status === 200 && ignoredOf(patch).includes('stream_post_policy'), `PATCH stream_post_policy: HTTP ${patch.status}, ignored_parameters_unsupported ${JSON.stringify(patch.body.ignored_parameters_unsupported)}`, patch);
+      ctx.check(
+        R.level333,
+        streamsOf(list).length > 0 && streamsOf(list).every((s) => 'can_send_message_group' in s),
+        'every channel has can_send_message_group',
+        list,
+      );
+      ctx.check(
+        R.groupSettingValue,
+        streamsOf(list).every((s) => isGroupSetting(s.can_send_message_group)),
+        'every can_send_message_group is a group-setting value',
+        list,
+      );
+      const fields = [
+        'can_move_messages_within_channel_group',
+        'can_send_message_group',
+        'can_subscribe_group',
+        'can_resolve_topics_group',
+      ];
+      const lacking = streamsOf(reg)
+        .filter((s) => fields.some((f) => !isGroupSetting(s[f])))
+        .map((s) => s.name);
+      ctx.check(
+        R.channelPermissionFields,
+        streamsOf(reg).length > 0 && lacking.length === 0,
+        `register's channels lacking one of ${fields.join(', ')}: ${JSON.stringify(lacking)}`,
+        reg,
+      );
+      ctx.check(
+        R.streamPostPolicyRemoved,
+        patch.status === 200 && ignoredOf(patch).includes('stream_post_policy'),
+        `PATCH stream_post_policy: HTTP ${patch.status}, ignored_parameters_unsupported ${JSON.stringify(patch.body.ignored_parameters_unsupported)}`,
+        patch,
+      );
     },
   }),
 ];

@@ -2,7 +2,19 @@ import type { Reply } from '../../src/client.js';
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import { R } from './rules.js';
-import { asArray, createDraft, eventsOf, eventsUntil, fetchNow, longPoll, openQueue, registerOnce, sleep, type Event, type Queue } from './support.js';
+import {
+  asArray,
+  createDraft,
+  eventsOf,
+  eventsUntil,
+  fetchNow,
+  longPoll,
+  openQueue,
+  registerOnce,
+  sleep,
+  type Event,
+  type Queue,
+} from './support.js';
 
 /**
  * Spec §6 and §8: long-polling with queue_id and last_event_id, drafts events to the user's other
@@ -43,8 +55,18 @@ export default [
     then(ctx, res, q) {
       ctx.expectSuccess(R.eventsOperation, res);
       const events = eventsOf(res);
-      ctx.check(R.eventsOperation, events.some((e) => e.type === 'drafts'), `the poll answered ${JSON.stringify(events.map((e) => e.type))}`, res);
-      ctx.check(R.lastEventId, events.length > 0 && events.every((e) => Number.isInteger(e.id) && e.id > q.lastEventId), `event IDs ${JSON.stringify(events.map((e) => e.id))} after last_event_id ${q.lastEventId}`, res);
+      ctx.check(
+        R.eventsOperation,
+        events.some((e) => e.type === 'drafts'),
+        `the poll answered ${JSON.stringify(events.map((e) => e.type))}`,
+        res,
+      );
+      ctx.check(
+        R.lastEventId,
+        events.length > 0 && events.every((e) => Number.isInteger(e.id) && e.id > q.lastEventId),
+        `event IDs ${JSON.stringify(events.map((e) => e.id))} after last_event_id ${q.lastEventId}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -61,11 +83,32 @@ export default [
     async then(ctx, id, q) {
       const own = await eventsUntil(q.own, (e) => e.type === 'drafts');
       const drafts = (own.found?.drafts ?? []) as { id?: number }[];
-      ctx.check(R.draftsEvents, own.found !== undefined, `the other queue of the user got ${JSON.stringify(own.events.map((e) => e.type))}`, own.reply);
-      ctx.check(R.eventTypes, own.found !== undefined, 'a queue registered without event_types receives drafts events (all events)', own.reply);
-      ctx.check(R.draftsSynchronized, drafts.some((d) => d.id === id), `the event carries draft ${id}: ${JSON.stringify(drafts.map((d) => d.id))}`, own.reply);
+      ctx.check(
+        R.draftsEvents,
+        own.found !== undefined,
+        `the other queue of the user got ${JSON.stringify(own.events.map((e) => e.type))}`,
+        own.reply,
+      );
+      ctx.check(
+        R.eventTypes,
+        own.found !== undefined,
+        'a queue registered without event_types receives drafts events (all events)',
+        own.reply,
+      );
+      ctx.check(
+        R.draftsSynchronized,
+        drafts.some((d) => d.id === id),
+        `the event carries draft ${id}: ${JSON.stringify(drafts.map((d) => d.id))}`,
+        own.reply,
+      );
       const other = await fetchNow(q.other);
-      ctx.expectEqual(R.draftsEvents, eventsOf(other).filter((e) => e.type === 'drafts').length, 0, "drafts events in another user's queue", other);
+      ctx.expectEqual(
+        R.draftsEvents,
+        eventsOf(other).filter((e) => e.type === 'drafts').length,
+        0,
+        "drafts events in another user's queue",
+        other,
+      );
     },
   }),
   scenario({
@@ -76,8 +119,12 @@ export default [
     isolated: true,
     async given(ctx) {
       const subs = ctx.channel('public_2').subscribers;
-      if (!subs.includes('member') || !subs.includes('member_2')) throw new SetupError('member and member_2 must both be subscribed to public_2');
-      return { own: await openQueue(ctx, 'member', { event_types: ['subscription'] }), peer: await openQueue(ctx, 'member_2', { event_types: ['subscription', 'peer_remove'], fetch_event_types: ['subscription'] }) };
+      if (!subs.includes('member') || !subs.includes('member_2'))
+        throw new SetupError('member and member_2 must both be subscribed to public_2');
+      return {
+        own: await openQueue(ctx, 'member', { event_types: ['subscription'] }),
+        peer: await openQueue(ctx, 'member_2', { event_types: ['subscription', 'peer_remove'], fetch_event_types: ['subscription'] }),
+      };
     },
     async when(ctx) {
       const name = ctx.channel('public_2').name;
@@ -90,17 +137,33 @@ export default [
       const member = ctx.user('member').user_id;
       const own = await eventsUntil(q.own, (e) => e.type === 'subscription' && e.op === 'remove');
       const removed = (own.found?.subscriptions ?? []) as { stream_id?: number }[];
-      ctx.check(R.eventTypesNamed, removed.some((s) => s.stream_id === channel), `the user's queue: ${JSON.stringify(own.events.map((e) => [e.type, e.op]))}`, own.reply);
+      ctx.check(
+        R.eventTypesNamed,
+        removed.some((s) => s.stream_id === channel),
+        `the user's queue: ${JSON.stringify(own.events.map((e) => [e.type, e.op]))}`,
+        own.reply,
+      );
       const isPeerRemove = (e: Event) => e.op === 'peer_remove' || e.type === 'peer_remove';
       const peer = await eventsUntil(q.peer, isPeerRemove);
       const ids = (peer.found?.user_ids ?? []) as number[];
       const channels = (peer.found?.stream_ids ?? []) as number[];
-      ctx.check(R.eventTypesNamed, ids.includes(member) && channels.includes(channel), `another subscriber's queue: ${JSON.stringify(peer.found ?? peer.events.map((e) => [e.type, e.op]))}`, peer.reply);
+      ctx.check(
+        R.eventTypesNamed,
+        ids.includes(member) && channels.includes(channel),
+        `another subscriber's queue: ${JSON.stringify(peer.found ?? peer.events.map((e) => [e.type, e.op]))}`,
+        peer.reply,
+      );
       // What a client keeps up to date from peer_remove is what a new snapshot counts.
       const count = (res: Reply) => asArray(res.body.subscriptions).find((s) => s.stream_id === channel)?.subscriber_count;
       const before = count(q.peer.reply);
       const after = await registerOnce(ctx, ctx.as('member_2'), { event_types: ['subscription'], fetch_event_types: ['subscription'] });
-      ctx.expectEqual(R.subscriberCount, count(after), typeof before === 'number' ? before - 1 : 'a number', 'subscriber_count after one subscriber left', after);
+      ctx.expectEqual(
+        R.subscriberCount,
+        count(after),
+        typeof before === 'number' ? before - 1 : 'a number',
+        'subscriber_count after one subscriber left',
+        after,
+      );
     },
   }),
   scenario({
@@ -114,7 +177,12 @@ export default [
       ctx.expectSuccess(R.heartbeat, res);
       const beats = eventsOf(res).filter((e) => e.type === 'heartbeat');
       ctx.check(R.heartbeat, beats.length > 0, `events ${JSON.stringify(eventsOf(res).map((e) => e.type))}`, res);
-      ctx.check(R.heartbeatInterval, beats.every((e) => Number.isInteger(e.id)), 'heartbeats carry an event ID', res);
+      ctx.check(
+        R.heartbeatInterval,
+        beats.every((e) => Number.isInteger(e.id)),
+        'heartbeats carry an event ID',
+        res,
+      );
     },
   }),
   scenario({
@@ -145,7 +213,8 @@ export default [
     },
     async then(ctx, res) {
       const gone = ctx.expectError(R.badEventQueueId, res, { status: 400, code: 'BAD_EVENT_QUEUE_ID' });
-      for (const rule of [R.queueExpiry, R.queueInactivityLimit, R.queueGarbageCollected, R.queueStates]) ctx.check(rule, gone, 'the queue idle for eleven minutes was collected', res);
+      for (const rule of [R.queueExpiry, R.queueInactivityLimit, R.queueGarbageCollected, R.queueStates])
+        ctx.check(rule, gone, 'the queue idle for eleven minutes was collected', res);
       const again = await openQueue(ctx, 'member', { event_types: ['drafts'] });
       ctx.expectSuccess(R.reRegister, await fetchNow(again));
     },

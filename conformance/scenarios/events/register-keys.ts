@@ -31,11 +31,31 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.lastEventId, res);
       const b = res.body;
-      ctx.check(R.queueIdNull, typeof b.queue_id === 'string' && b.queue_id !== '', `queue_id ${JSON.stringify(b.queue_id)} for an authenticated caller`, res);
+      ctx.check(
+        R.queueIdNull,
+        typeof b.queue_id === 'string' && b.queue_id !== '',
+        `queue_id ${JSON.stringify(b.queue_id)} for an authenticated caller`,
+        res,
+      );
       ctx.check(R.lastEventId, Number.isInteger(b.last_event_id), `last_event_id ${JSON.stringify(b.last_event_id)}`, res);
-      ctx.check(R.serviceFeatureLevel, Number.isInteger(b.service_feature_level) && (b.service_feature_level as number) >= 3, `service_feature_level ${JSON.stringify(b.service_feature_level)}`, res);
-      ctx.check(R.featureLevelReported, b.service_feature_level === ctx.level, `service_feature_level ${JSON.stringify(b.service_feature_level)}, the target's level ${ctx.level}`, res);
-      ctx.check(R.serviceVersion, typeof b.service_version === 'string' && b.service_version !== '', `service_version ${JSON.stringify(b.service_version)}`, res);
+      ctx.check(
+        R.serviceFeatureLevel,
+        Number.isInteger(b.service_feature_level) && (b.service_feature_level as number) >= 3,
+        `service_feature_level ${JSON.stringify(b.service_feature_level)}`,
+        res,
+      );
+      ctx.check(
+        R.featureLevelReported,
+        b.service_feature_level === ctx.level,
+        `service_feature_level ${JSON.stringify(b.service_feature_level)}, the target's level ${ctx.level}`,
+        res,
+      );
+      ctx.check(
+        R.serviceVersion,
+        typeof b.service_version === 'string' && b.service_version !== '',
+        `service_version ${JSON.stringify(b.service_version)}`,
+        res,
+      );
       ctx.expectEqual(R.fetchEventTypes, keysPresent(res), [], 'state keys with fetch_event_types []', res);
     },
   }),
@@ -69,9 +89,20 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.registerAllOptional, res);
       ctx.check(R.registerSnapshot, typeof res.body.queue_id === 'string', 'a queue was allocated', res);
-      ctx.expectEqual(R.fetchEventTypes, keysPresent(res), KEYS.map((k) => k.key), 'state keys', res);
+      ctx.expectEqual(
+        R.fetchEventTypes,
+        keysPresent(res),
+        KEYS.map((k) => k.key),
+        'state keys',
+        res,
+      );
       const unread = has(res.body, 'unread_msgs');
-      ctx.check(R.eventTypes, unread, 'event_types defaults to every type (unread_msgs, which needs message and update_message_flags, is present)', res);
+      ctx.check(
+        R.eventTypes,
+        unread,
+        'event_types defaults to every type (unread_msgs, which needs message and update_message_flags, is present)',
+        res,
+      );
       ctx.check(R.unreadMsgs, unread, 'unread_msgs present', res);
     },
   }),
@@ -126,7 +157,17 @@ export default [
           ctx.expectSuccess(R.unreadMsgs, res);
           const u = res.body.unread_msgs as Record<string, unknown> | undefined;
           ctx.expectEqual(R.unreadMsgs, has(res.body, 'unread_msgs'), row.present, 'unread_msgs present', res);
-          if (row.present) ctx.check(R.unreadMsgs, Number.isInteger(u?.count) && Array.isArray(u?.pms) && Array.isArray(u?.streams) && Array.isArray(u?.huddles) && Array.isArray(u?.mentions), 'unread_msgs has count, pms, streams, huddles and mentions', res);
+          if (row.present)
+            ctx.check(
+              R.unreadMsgs,
+              Number.isInteger(u?.count) &&
+                Array.isArray(u?.pms) &&
+                Array.isArray(u?.streams) &&
+                Array.isArray(u?.huddles) &&
+                Array.isArray(u?.mentions),
+              'unread_msgs has count, pms, streams, huddles and mentions',
+              res,
+            );
         },
       }),
   ),
@@ -137,11 +178,17 @@ export default [
     requires: { roles: ['member'] },
     isolated: true,
     async given(ctx) {
-      return { drafts: await openQueue(ctx, 'member', { event_types: ['drafts'] }), snippets: await openQueue(ctx, 'member', { event_types: ['saved_snippets'] }) };
+      return {
+        drafts: await openQueue(ctx, 'member', { event_types: ['drafts'] }),
+        snippets: await openQueue(ctx, 'member', { event_types: ['saved_snippets'] }),
+      };
     },
     async when(ctx) {
       await createDraft(ctx, 'member', ctx.unique('draft'));
-      const snippet = ctx.must(await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('snippet'), content: 'text' }), 'create a saved snippet');
+      const snippet = ctx.must(
+        await ctx.as('member').post('/api/v1/saved_snippets', { title: ctx.unique('snippet'), content: 'text' }),
+        'create a saved snippet',
+      );
       ctx.defer(() => ctx.as('member').delete(`/api/v1/saved_snippets/${String(snippet.body.saved_snippet_id)}`));
       return snippet;
     },

@@ -14,7 +14,8 @@ const users = { event_types: ['realm_user'], fetch_event_types: ['realm_user'] }
 const subs = { event_types: ['subscription'], fetch_event_types: ['subscription'] };
 const presence = { event_types: ['presence'], fetch_event_types: ['presence'] };
 
-const avatars = (res: Reply): Map<number, unknown> => new Map(asArray(res.body.realm_users).map((u) => [u.user_id as number, u.avatar_url]));
+const avatars = (res: Reply): Map<number, unknown> =>
+  new Map(asArray(res.body.realm_users).map((u) => [u.user_id as number, u.avatar_url]));
 const subscriptionsOf = (res: Reply) => asArray(res.body.subscriptions);
 const byChannel = (res: Reply) => new Map(subscriptionsOf(res).map((s) => [s.stream_id as number, s]));
 const sorted = (v: unknown) => (Array.isArray(v) ? [...(v as number[])].sort((a, b) => a - b) : v);
@@ -29,7 +30,12 @@ function withinDays(ctx: ScenarioContext, rule: string, res: Reply, days: number
   const now = res.body.server_timestamp as number;
   const times = presenceTimes(res);
   const old = times.filter((t) => t < now - days * DAY);
-  ctx.check(rule, typeof now === 'number' && old.length === 0, `${times.length} presence entries, ${old.length} older than ${days} days before server_timestamp ${now}`, res);
+  ctx.check(
+    rule,
+    typeof now === 'number' && old.length === 0,
+    `${times.length} presence entries, ${old.length} older than ${days} days before server_timestamp ${now}`,
+    res,
+  );
 }
 
 export default [
@@ -40,13 +46,22 @@ export default [
     requires: { roles: ['member'] },
     async when(ctx) {
       const member = ctx.as('member');
-      return { byDefault: await registerOnce(ctx, member, users), explicit: await registerOnce(ctx, member, { ...users, client_gravatar: true }) };
+      return {
+        byDefault: await registerOnce(ctx, member, users),
+        explicit: await registerOnce(ctx, member, { ...users, client_gravatar: true }),
+      };
     },
     then(ctx, { byDefault, explicit }) {
       ctx.expectSuccess(R.clientGravatar, byDefault);
       const a = avatars(byDefault);
       ctx.check(R.clientGravatar, a.size > 0, `${a.size} users in realm_users`, byDefault);
-      ctx.expectEqual(R.clientGravatar, [...a.entries()], [...avatars(explicit).entries()], 'avatar_url of every user, default against client_gravatar true', byDefault);
+      ctx.expectEqual(
+        R.clientGravatar,
+        [...a.entries()],
+        [...avatars(explicit).entries()],
+        'avatar_url of every user, default against client_gravatar true',
+        byDefault,
+      );
     },
   }),
   scenario({
@@ -58,7 +73,12 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.clientGravatar, res);
       const nulls = [...avatars(res).entries()].filter(([, url]) => typeof url !== 'string').map(([id]) => id);
-      ctx.check(R.clientGravatar, avatars(res).size > 0 && nulls.length === 0, `users without an avatar URL: ${JSON.stringify(nulls)}`, res);
+      ctx.check(
+        R.clientGravatar,
+        avatars(res).size > 0 && nulls.length === 0,
+        `users without an avatar URL: ${JSON.stringify(nulls)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -71,7 +91,12 @@ export default [
       ctx.expectSuccess(R.includeSubscribers, res);
       const list = subscriptionsOf(res);
       const carrying = list.filter((s) => 'subscribers' in s || 'partial_subscribers' in s).map((s) => s.name);
-      ctx.check(R.subscribersPresent, list.length > 0 && carrying.length === 0, `${list.length} subscriptions; with subscriber lists: ${JSON.stringify(carrying)}`, res);
+      ctx.check(
+        R.subscribersPresent,
+        list.length > 0 && carrying.length === 0,
+        `${list.length} subscriptions; with subscriber lists: ${JSON.stringify(carrying)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -84,12 +109,22 @@ export default [
       ctx.expectSuccess(R.includeSubscribers, res);
       const list = subscriptionsOf(res);
       const missing = list.filter((s) => !Array.isArray(s.subscribers)).map((s) => s.name);
-      ctx.check(R.subscribersPresent, list.length > 0 && missing.length === 0, `subscriptions without a subscribers array: ${JSON.stringify(missing)}`, res);
+      ctx.check(
+        R.subscribersPresent,
+        list.length > 0 && missing.length === 0,
+        `subscriptions without a subscribers array: ${JSON.stringify(missing)}`,
+        res,
+      );
       const pub = ctx.channel('public');
       const listed = (byChannel(res).get(pub.stream_id)?.subscribers ?? []) as number[];
       const expected = userIds(ctx, pub.subscribers);
       const absent = expected.filter((id) => !listed.includes(id));
-      ctx.check(R.subscribersPresent, absent.length === 0, `subscribers of ${pub.name} missing from the list: ${JSON.stringify(absent)}`, res);
+      ctx.check(
+        R.subscribersPresent,
+        absent.length === 0,
+        `subscribers of ${pub.name} missing from the list: ${JSON.stringify(absent)}`,
+        res,
+      );
     },
   }),
   scenario({
@@ -99,7 +134,10 @@ export default [
     requires: { roles: ['member'], level: { from: 'include_subscribers_partial' } },
     async when(ctx) {
       const member = ctx.as('member');
-      return { partial: await registerOnce(ctx, member, { ...subs, include_subscribers: 'partial' }), full: await registerOnce(ctx, member, { ...subs, include_subscribers: 'true' }) };
+      return {
+        partial: await registerOnce(ctx, member, { ...subs, include_subscribers: 'partial' }),
+        full: await registerOnce(ctx, member, { ...subs, include_subscribers: 'true' }),
+      };
     },
     then(ctx, { partial, full }) {
       ctx.expectSuccess(R.includeSubscribers, partial);
@@ -108,10 +146,22 @@ export default [
       const small = subscriptionsOf(partial).filter((s) => typeof s.subscriber_count === 'number' && s.subscriber_count < 250);
       ctx.check(R.partialThreshold, small.length > 0, `${small.length} subscriptions under 250 subscribers`, partial);
       for (const s of small) {
-        ctx.expectEqual(R.partialThreshold, sorted(s.subscribers), sorted(complete.get(s.stream_id as number)?.subscribers), `subscribers of ${String(s.name)} with partial`, partial);
+        ctx.expectEqual(
+          R.partialThreshold,
+          sorted(s.subscribers),
+          sorted(complete.get(s.stream_id as number)?.subscribers),
+          `subscribers of ${String(s.name)} with partial`,
+          partial,
+        );
       }
       const big = subscriptionsOf(partial).filter((s) => !small.includes(s));
-      for (const s of big) ctx.check(R.partialSubscribers, Array.isArray(s.subscribers) || Array.isArray(s.partial_subscribers), `${String(s.name)} carries subscribers or partial_subscribers`, partial);
+      for (const s of big)
+        ctx.check(
+          R.partialSubscribers,
+          Array.isArray(s.subscribers) || Array.isArray(s.partial_subscribers),
+          `${String(s.name)} carries subscribers or partial_subscribers`,
+          partial,
+        );
     },
   }),
   scenario({
@@ -124,7 +174,12 @@ export default [
       ctx.expectSuccess(R.slimPresence, res);
       const keys = Object.keys((res.body.presences ?? {}) as object);
       const numeric = keys.filter((k) => /^\d+$/.test(k));
-      ctx.check(R.slimPresence, keys.length > 0 && numeric.length === 0, `presence keys ${JSON.stringify(keys.slice(0, 5))}…: ${numeric.length} are user IDs`, res);
+      ctx.check(
+        R.slimPresence,
+        keys.length > 0 && numeric.length === 0,
+        `presence keys ${JSON.stringify(keys.slice(0, 5))}…: ${numeric.length} are user IDs`,
+        res,
+      );
     },
   }),
   scenario({
@@ -137,7 +192,12 @@ export default [
       ctx.expectSuccess(R.slimPresence, res);
       const keys = Object.keys((res.body.presences ?? {}) as object);
       const other = keys.filter((k) => !/^\d+$/.test(k));
-      ctx.check(R.slimPresence, keys.length > 0 && other.length === 0, `presence keys ${JSON.stringify(keys.slice(0, 5))}…: ${other.length} are not user IDs`, res);
+      ctx.check(
+        R.slimPresence,
+        keys.length > 0 && other.length === 0,
+        `presence keys ${JSON.stringify(keys.slice(0, 5))}…: ${other.length} are not user IDs`,
+        res,
+      );
     },
   }),
   ...scenarios(

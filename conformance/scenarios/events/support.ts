@@ -40,7 +40,10 @@ const RETRY_MS = [0, 50, 100, 200, 400, 800, 1600];
  * them before answering, so one fetch does). Never blocks: a server that drops the event fails the
  * scenario quickly instead of holding it until a heartbeat.
  */
-export async function eventsUntil(q: Queue, match: (e: Event) => boolean): Promise<{ reply: Reply; events: Event[]; found: Event | undefined }> {
+export async function eventsUntil(
+  q: Queue,
+  match: (e: Event) => boolean,
+): Promise<{ reply: Reply; events: Event[]; found: Event | undefined }> {
   let reply: Reply | undefined;
   for (const wait of RETRY_MS) {
     if (wait > 0) await sleep(wait);
@@ -70,7 +73,10 @@ export function sendToChannel(ctx: ScenarioContext, who: WorldRole, streamId: nu
 
 /** Creates one draft (setup). */
 export async function createDraft(ctx: ScenarioContext, who: WorldRole, content: string): Promise<number> {
-  const reply = ctx.must(await ctx.as(who).post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content }] }), `create a draft as ${who}`);
+  const reply = ctx.must(
+    await ctx.as(who).post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content }] }),
+    `create a draft as ${who}`,
+  );
   const id = (reply.body.ids as number[])[0]!;
   ctx.defer(() => ctx.as(who).delete(`/api/v1/drafts/${id}`));
   return id;
@@ -87,7 +93,12 @@ export const has = (body: Record<string, unknown>, key: string) => Object.hasOwn
 /** Channel lists (GET /streams, register's streams) and the ignored-parameter list of a success. */
 export const streamsOf = (res: Reply) => asArray(res.body.streams);
 export const streamById = (res: Reply, id: number) => streamsOf(res).find((s) => s.stream_id === id);
-export const ignoredOf = (res: Reply) => (Array.isArray(res.body.ignored_parameters_unsupported) ? (res.body.ignored_parameters_unsupported as string[]) : []);
+export const ignoredOf = (res: Reply) =>
+  Array.isArray(res.body.ignored_parameters_unsupported) ? (res.body.ignored_parameters_unsupported as string[]) : [];
 /** §1 group-setting value: a group ID, or {direct_members, direct_subgroups}. */
 export const isGroupSetting = (v: unknown) =>
-  Number.isInteger(v) || (typeof v === 'object' && v !== null && Array.isArray((v as Record<string, unknown>).direct_members) && Array.isArray((v as Record<string, unknown>).direct_subgroups));
+  Number.isInteger(v) ||
+  (typeof v === 'object' &&
+    v !== null &&
+    Array.isArray((v as Record<string, unknown>).direct_members) &&
+    Array.isArray((v as Record<string, unknown>).direct_subgroups));

@@ -14,7 +14,14 @@ import type { WorldRole } from '../../src/world.js';
 
 function expectRefused(ctx: ScenarioContext, rule: string, res: Reply, what: string): boolean {
   const ok = res.status >= 400 && res.status < 500 && res.body.result === 'error';
-  return ctx.check(rule, ok, ok ? `${what}: refused with HTTP ${res.status} ${String(res.body.code)}` : `${what}: expected a 4xx error, got HTTP ${res.status} ${res.text.slice(0, 200)}`, res);
+  return ctx.check(
+    rule,
+    ok,
+    ok
+      ? `${what}: refused with HTTP ${res.status} ${String(res.body.code)}`
+      : `${what}: expected a 4xx error, got HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    res,
+  );
 }
 
 const identity = scenarios(
@@ -31,7 +38,8 @@ const identity = scenarios(
       when: (ctx) => ctx.as(row.role).get('/api/v1/users/me'),
       then(ctx, res) {
         ctx.expectSuccess('R5-1', res, { user_id: ctx.user(row.role).user_id });
-        if (row.role === 'bot') ctx.check('R5-5', res.body.is_bot === true, `the bot acts as itself (is_bot ${String(res.body.is_bot)})`, res);
+        if (row.role === 'bot')
+          ctx.check('R5-5', res.body.is_bot === true, `the bot acts as itself (is_bot ${String(res.body.is_bot)})`, res);
       },
     }),
 );
@@ -45,13 +53,22 @@ interface BadCredentials {
 
 const BAD: BadCredentials[] = [
   { key: 'none', title: 'no credentials at all', roles: [], who: (ctx) => ctx.anonymous },
-  { key: 'wrong-key', title: "a user's email with a key that is not theirs", roles: ['member'], who: (ctx) => ctx.withCredentials('member', ctx.user('member').email, 'Zz9'.repeat(10) + 'Zz') },
   {
-    key: 'other-users-key', title: "one user's email with another user's key", roles: ['member', 'member_2'],
+    key: 'wrong-key',
+    title: "a user's email with a key that is not theirs",
+    roles: ['member'],
+    who: (ctx) => ctx.withCredentials('member', ctx.user('member').email, 'Zz9'.repeat(10) + 'Zz'),
+  },
+  {
+    key: 'other-users-key',
+    title: "one user's email with another user's key",
+    roles: ['member', 'member_2'],
     who: (ctx) => ctx.withCredentials('member_2', ctx.user('member_2').email, ctx.user('member').api_key),
   },
   {
-    key: 'owner-key-for-bot', title: "a bot's email with its owner's key (a bot acts with its own credentials)", roles: ['bot', 'bot_owner'],
+    key: 'owner-key-for-bot',
+    title: "a bot's email with its owner's key (a bot acts with its own credentials)",
+    roles: ['bot', 'bot_owner'],
     who: (ctx) => ctx.withCredentials('bot', ctx.user('bot').email, ctx.user('bot_owner').api_key),
   },
 ];

@@ -41,16 +41,23 @@ const webPublicRefused = scenario({
   rules: ['R4.16-9', 'R7-3'],
   requires: { roles: ['member', 'administrator'] },
   async given(ctx) {
-    const reg = ctx.must(await ctx.as('member').post('/api/v1/register', { event_types: ['realm'], fetch_event_types: ['realm'] }), 'register for realm settings');
+    const reg = ctx.must(
+      await ctx.as('member').post('/api/v1/register', { event_types: ['realm'], fetch_event_types: ['realm'] }),
+      'register for realm settings',
+    );
     if (typeof reg.body.queue_id === 'string') await ctx.as('member').delete('/api/v1/events', { queue_id: reg.body.queue_id });
     const sys = ctx.world.user_groups.system;
     const group = reg.body.realm_can_create_web_public_channel_group;
-    assume([sys['role:administrators'], sys['role:owners'], sys['role:nobody']].includes(group as number), `realm_can_create_web_public_channel_group ${JSON.stringify(group)} may hold the member`);
+    assume(
+      [sys['role:administrators'], sys['role:owners'], sys['role:nobody']].includes(group as number),
+      `realm_can_create_web_public_channel_group ${JSON.stringify(group)} may hold the member`,
+    );
     return channelAdministeredBy(ctx, 'member');
   },
   when: (ctx, streamId) => ctx.as('member').patch(`/api/v1/streams/${streamId}`, { is_web_public: true }),
   async then(ctx, res, streamId) {
-    if (res.body.result === 'success') ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${streamId}`, { is_web_public: false }));
+    if (res.body.result === 'success')
+      ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${streamId}`, { is_web_public: false }));
     ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
     ctx.expectEqual('R4.16-9', (await readChannel(ctx, streamId)).is_web_public, false, 'is_web_public after the refusal');
   },
@@ -72,7 +79,7 @@ const webPublicAllowed = scenario({
 
 const removersByChannelAdmin = scenario({
   id: 'permissions/remove-subscribers-group-by-channel-administrator',
-  title: "a member who administers a channel changes its can_remove_subscribers_group",
+  title: 'a member who administers a channel changes its can_remove_subscribers_group',
   rules: ['R4.16-17', 'R2.2-10'],
   requires: { roles: ['member'] },
   isolated: true,
@@ -91,7 +98,7 @@ const removersByChannelAdmin = scenario({
 
 const removersRefused = scenario({
   id: 'permissions/remove-subscribers-group-refused-member',
-  title: "a member who does not administer a channel may not change its can_remove_subscribers_group, which stays",
+  title: 'a member who does not administer a channel may not change its can_remove_subscribers_group, which stays',
   rules: ['R4.16-17', 'R2.2-10', 'R7-3'],
   requires: { roles: ['member_3', 'administrator'] },
   async given(ctx) {
@@ -99,10 +106,12 @@ const removersRefused = scenario({
     assume(moderators !== undefined, 'user_groups.system has no role:moderators');
     return { before: (await readChannel(ctx, ctx.channel('public').stream_id)).can_remove_subscribers_group, group: moderators! };
   },
-  when: (ctx, g) => ctx.as('member_3').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { can_remove_subscribers_group: { new: g.group } }),
+  when: (ctx, g) =>
+    ctx.as('member_3').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { can_remove_subscribers_group: { new: g.group } }),
   async then(ctx, res, g) {
     const id = ctx.channel('public').stream_id;
-    if (res.body.result === 'success') ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${id}`, { can_remove_subscribers_group: { new: g.before as Group } }));
+    if (res.body.result === 'success')
+      ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${id}`, { can_remove_subscribers_group: { new: g.before as Group } }));
     ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
     const after = (await readChannel(ctx, id)).can_remove_subscribers_group;
     ctx.expectEqual('R4.16-17', after, g.before, 'can_remove_subscribers_group after the refusal');

@@ -23,45 +23,42 @@ async function listed(ctx: ScenarioContext, email: string): Promise<boolean> {
   return members.some((u) => u.email === email || u.delivery_email === email);
 }
 
-const refused = scenarios(
-  ['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/create-user-refused-${role}`,
-      title: `a ${role} may not create a user, and none is created`,
-      rules: ['R4.10-1', 'R5-2'],
-      requires: { roles: [role, 'administrator'] },
-      given: (ctx) => newUser(ctx, `by ${role}`),
-      when: (ctx, user) => ctx.as(role).post('/api/v1/users', user),
-      async then(ctx, res, user) {
-        // A wrong server created the user: deactivate it again.
-        if (typeof res.body.user_id === 'number') ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${String(res.body.user_id)}`));
-        ctx.expectError('R5-2', res, { status: 400, code: 'BAD_REQUEST' });
-        ctx.check('R4.10-1', !(await listed(ctx, user.email)), `no user ${user.email} after the refusal`);
-      },
-    }),
+const refused = scenarios(['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/create-user-refused-${role}`,
+    title: `a ${role} may not create a user, and none is created`,
+    rules: ['R4.10-1', 'R5-2'],
+    requires: { roles: [role, 'administrator'] },
+    given: (ctx) => newUser(ctx, `by ${role}`),
+    when: (ctx, user) => ctx.as(role).post('/api/v1/users', user),
+    async then(ctx, res, user) {
+      // A wrong server created the user: deactivate it again.
+      if (typeof res.body.user_id === 'number')
+        ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${String(res.body.user_id)}`));
+      ctx.expectError('R5-2', res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.check('R4.10-1', !(await listed(ctx, user.email)), `no user ${user.email} after the refusal`);
+    },
+  }),
 );
 
 // Owners are administrators too (§2.8); one row keeps the suite fast (each needs a realm of its own).
-const allowed = scenarios(
-  ['administrator'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/create-user-by-${role}`,
-      title: `an organization ${role} holding can_create_users creates a user`,
-      rules: ['R4.10-1', 'R4.10-3', 'R5-3'],
-      requires: { roles: [role, 'administrator'] },
-      destructive: true,
-      given: (ctx) => newUser(ctx, `by ${role}`),
-      when: (ctx, user) => ctx.as(role).post('/api/v1/users', user),
-      async then(ctx, res, user) {
-        ctx.expectSuccess('R4.10-1', res);
-        const id = res.body.user_id;
-        if (!ctx.check('R4.10-3', typeof id === 'number' && Number.isInteger(id), `user_id ${JSON.stringify(id)} is an integer`, res)) return;
-        const created = await readUser(ctx, id as number);
-        ctx.expectEqual('R5-3', created.full_name, user.full_name, 'the created user, read back by its user_id');
-      },
-    }),
+const allowed = scenarios(['administrator'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/create-user-by-${role}`,
+    title: `an organization ${role} holding can_create_users creates a user`,
+    rules: ['R4.10-1', 'R4.10-3', 'R5-3'],
+    requires: { roles: [role, 'administrator'] },
+    destructive: true,
+    given: (ctx) => newUser(ctx, `by ${role}`),
+    when: (ctx, user) => ctx.as(role).post('/api/v1/users', user),
+    async then(ctx, res, user) {
+      ctx.expectSuccess('R4.10-1', res);
+      const id = res.body.user_id;
+      if (!ctx.check('R4.10-3', typeof id === 'number' && Number.isInteger(id), `user_id ${JSON.stringify(id)} is an integer`, res)) return;
+      const created = await readUser(ctx, id as number);
+      ctx.expectEqual('R5-3', created.full_name, user.full_name, 'the created user, read back by its user_id');
+    },
+  }),
 );
 
 export default [...refused, ...allowed];

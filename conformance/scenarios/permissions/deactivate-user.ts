@@ -11,21 +11,24 @@ import { assumeOnlyOwner, readUser } from './support.js';
  * every scenario sharing the realm.
  */
 
-const refused = scenarios(
-  ['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/deactivate-user-refused-${role}`,
-      title: `a ${role} may not deactivate a user, who stays active`,
-      rules: ['R4.17-1', 'R5-2'],
-      requires: { roles: [role, 'member_2', 'administrator'] },
-      isolated: true,
-      when: (ctx) => ctx.as(role).delete(`/api/v1/users/${ctx.user('member_2').user_id}`),
-      async then(ctx, res) {
-        ctx.expectError('R5-2', res, { status: 400, code: 'BAD_REQUEST' });
-        ctx.expectEqual('R4.17-1', (await readUser(ctx, ctx.user('member_2').user_id)).is_active, true, "member_2's is_active after the refusal");
-      },
-    }),
+const refused = scenarios(['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/deactivate-user-refused-${role}`,
+    title: `a ${role} may not deactivate a user, who stays active`,
+    rules: ['R4.17-1', 'R5-2'],
+    requires: { roles: [role, 'member_2', 'administrator'] },
+    isolated: true,
+    when: (ctx) => ctx.as(role).delete(`/api/v1/users/${ctx.user('member_2').user_id}`),
+    async then(ctx, res) {
+      ctx.expectError('R5-2', res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.expectEqual(
+        'R4.17-1',
+        (await readUser(ctx, ctx.user('member_2').user_id)).is_active,
+        true,
+        "member_2's is_active after the refusal",
+      );
+    },
+  }),
 );
 
 const byAdministrator = scenario({

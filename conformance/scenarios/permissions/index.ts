@@ -15,7 +15,8 @@ import userStatus from './user-status.js';
  * Who may do what (spec §4.4, 4.7, 4.8, 4.10, 4.16, 4.17, 4.18 and §5), across the roles of the world
  * file, and the negative side: nothing private reaches a user without access.
  */
-export const PERMISSIONS: Scenario<any, any>[] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const PERMISSIONS: Scenario<any, any>[] = [
   ...authentication,
   ...userStatus,
   ...updateUser,

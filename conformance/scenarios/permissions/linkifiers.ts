@@ -19,44 +19,40 @@ const removeIfCreated = (ctx: ScenarioContext, id: unknown) => {
   if (typeof id === 'number') ctx.defer(() => ctx.as('administrator').delete(`/api/v1/realm/filters/${id}`));
 };
 
-const refused = scenarios(
-  ['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/linkifier-refused-${role}`,
-      title: `a ${role} may not add a linkifier (reference server: administrators only)`,
-      rules: ['R7-3', 'R7-7'],
-      tags: ['reference'],
-      requires: { roles: [role, 'administrator'] },
-      given: (ctx) => linkifier(ctx),
-      when: (ctx, body) => ctx.as(role).post('/api/v1/realm/filters', body),
-      then(ctx, res) {
-        removeIfCreated(ctx, res.body.id);
-        ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
-        ctx.check('R7-7', res.status === 400, `BAD_REQUEST with HTTP ${res.status}`, res);
-      },
-    }),
+const refused = scenarios(['moderator', 'member', 'guest', 'bot'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/linkifier-refused-${role}`,
+    title: `a ${role} may not add a linkifier (reference server: administrators only)`,
+    rules: ['R7-3', 'R7-7'],
+    tags: ['reference'],
+    requires: { roles: [role, 'administrator'] },
+    given: (ctx) => linkifier(ctx),
+    when: (ctx, body) => ctx.as(role).post('/api/v1/realm/filters', body),
+    then(ctx, res) {
+      removeIfCreated(ctx, res.body.id);
+      ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.check('R7-7', res.status === 400, `BAD_REQUEST with HTTP ${res.status}`, res);
+    },
+  }),
 );
 
-const allowed = scenarios(
-  ['administrator'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/linkifier-by-${role}`,
-      title: `an organization ${role} adds a linkifier`,
-      rules: ['R4.18-1', 'R4.18-2'],
-      tags: ['reference'],
-      requires: { roles: [role] },
-      // The realm's linkifiers change (and realm_linkifiers events go out): a realm of its own on the mock.
-      isolated: true,
-      given: (ctx) => linkifier(ctx),
-      when: (ctx, body) => ctx.as(role).post('/api/v1/realm/filters', body),
-      then(ctx, res) {
-        removeIfCreated(ctx, res.body.id);
-        ctx.expectSuccess('R4.18-1', res);
-        ctx.check('R4.18-2', Number.isInteger(res.body.id), `id ${JSON.stringify(res.body.id)} is an integer`, res);
-      },
-    }),
+const allowed = scenarios(['administrator'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/linkifier-by-${role}`,
+    title: `an organization ${role} adds a linkifier`,
+    rules: ['R4.18-1', 'R4.18-2'],
+    tags: ['reference'],
+    requires: { roles: [role] },
+    // The realm's linkifiers change (and realm_linkifiers events go out): a realm of its own on the mock.
+    isolated: true,
+    given: (ctx) => linkifier(ctx),
+    when: (ctx, body) => ctx.as(role).post('/api/v1/realm/filters', body),
+    then(ctx, res) {
+      removeIfCreated(ctx, res.body.id);
+      ctx.expectSuccess('R4.18-1', res);
+      ctx.check('R4.18-2', Number.isInteger(res.body.id), `id ${JSON.stringify(res.body.id)} is an integer`, res);
+    },
+  }),
 );
 
 export default [...refused, ...allowed];

@@ -32,10 +32,25 @@ const protectedVisible = (ctx: ScenarioContext) => {
 };
 
 const HIDDEN_MESSAGES: HiddenMessage[] = [
-  { role: 'guest', key: 'guest-private', what: 'a message of a private channel', id: protectedVisible, holds: (ctx) => !subscribedTo(ctx, 'private_protected', 'guest') },
-  { role: 'member_3', key: 'member-private', what: 'a message of a private channel', id: protectedVisible, holds: (ctx) => !subscribedTo(ctx, 'private_protected', 'member_3') },
   {
-    role: 'member_3', key: 'member-direct', what: "a direct message between two other users", id: (ctx) => ctx.world.messages.direct.id,
+    role: 'guest',
+    key: 'guest-private',
+    what: 'a message of a private channel',
+    id: protectedVisible,
+    holds: (ctx) => !subscribedTo(ctx, 'private_protected', 'guest'),
+  },
+  {
+    role: 'member_3',
+    key: 'member-private',
+    what: 'a message of a private channel',
+    id: protectedVisible,
+    holds: (ctx) => !subscribedTo(ctx, 'private_protected', 'member_3'),
+  },
+  {
+    role: 'member_3',
+    key: 'member-direct',
+    what: 'a direct message between two other users',
+    id: (ctx) => ctx.world.messages.direct.id,
     holds: (ctx) => !ctx.world.messages.direct.user_ids.includes(ctx.user('member_3').user_id),
   },
 ];
@@ -54,7 +69,12 @@ const messages = scenarios(HIDDEN_MESSAGES, (row) =>
     },
     then(ctx, { hidden, missing }) {
       ctx.expectError('R4.3-5', hidden, { status: 400, code: 'BAD_REQUEST' });
-      ctx.check('R4.3-5', hidden.body.message === undefined && hidden.body.raw_content === undefined, 'no message content in the answer', hidden);
+      ctx.check(
+        'R4.3-5',
+        hidden.body.message === undefined && hidden.body.raw_content === undefined,
+        'no message content in the answer',
+        hidden,
+      );
       expectSameRefusal(ctx, 'R4.3-5', hidden, missing, row.what);
     },
   }),
@@ -116,14 +136,38 @@ interface Listing {
 }
 
 const LISTINGS: Listing[] = [
-  { role: 'guest', key: 'guest', params: {}, listed: ['private_shared'], hidden: ['private_protected', 'moderation'], rules: ['R4.15-1', 'R4.15-5'] },
-  { role: 'member_2', key: 'member', params: {}, listed: ['private_protected'], hidden: ['private_shared', 'moderation'], rules: ['R4.15-1', 'R4.15-5'] },
   {
-    role: 'guest', key: 'guest-include-all', params: { include_all: true }, listed: ['private_shared'], hidden: ['private_protected', 'moderation'], rules: ['R4.15-1', 'R4.15-7'],
+    role: 'guest',
+    key: 'guest',
+    params: {},
+    listed: ['private_shared'],
+    hidden: ['private_protected', 'moderation'],
+    rules: ['R4.15-1', 'R4.15-5'],
+  },
+  {
+    role: 'member_2',
+    key: 'member',
+    params: {},
+    listed: ['private_protected'],
+    hidden: ['private_shared', 'moderation'],
+    rules: ['R4.15-1', 'R4.15-5'],
+  },
+  {
+    role: 'guest',
+    key: 'guest-include-all',
+    params: { include_all: true },
+    listed: ['private_shared'],
+    hidden: ['private_protected', 'moderation'],
+    rules: ['R4.15-1', 'R4.15-7'],
     includeAll: true,
   },
   {
-    role: 'administrator', key: 'administrator-include-all', params: { include_all: true }, listed: ['private_shared', 'private_protected'], hidden: [], rules: ['R4.15-7'],
+    role: 'administrator',
+    key: 'administrator-include-all',
+    params: { include_all: true },
+    listed: ['private_shared', 'private_protected'],
+    hidden: [],
+    rules: ['R4.15-7'],
     includeAll: true,
   },
 ];
@@ -135,14 +179,21 @@ const listings = scenarios(LISTINGS, (row) =>
     rules: row.rules,
     requires: row.includeAll ? { roles: [row.role], level: { from: 'include_all' } } : { roles: [row.role] },
     given(ctx) {
-      for (const kind of row.hidden) if (ctx.world.channels[kind]) assume(!ctx.world.channels[kind]!.subscribers.includes(row.role), `${row.role} must not be subscribed to ${kind}`);
-      for (const kind of row.listed) assume(row.role === 'administrator' || ctx.channel(kind).subscribers.includes(row.role), `${row.role} must be subscribed to ${kind}`);
+      for (const kind of row.hidden)
+        if (ctx.world.channels[kind])
+          assume(!ctx.world.channels[kind]!.subscribers.includes(row.role), `${row.role} must not be subscribed to ${kind}`);
+      for (const kind of row.listed)
+        assume(
+          row.role === 'administrator' || ctx.channel(kind).subscribers.includes(row.role),
+          `${row.role} must be subscribed to ${kind}`,
+        );
     },
     when: (ctx) => ctx.as(row.role).get('/api/v1/streams', row.params),
     then(ctx, res) {
       ctx.expectSuccess(row.rules[0]!, res);
       const ids = streamIds(res);
-      for (const kind of row.listed) for (const rule of row.rules) ctx.check(rule, ids.includes(ctx.channel(kind).stream_id), `${kind} is listed`, res);
+      for (const kind of row.listed)
+        for (const rule of row.rules) ctx.check(rule, ids.includes(ctx.channel(kind).stream_id), `${kind} is listed`, res);
       for (const kind of row.hidden) {
         const ch = ctx.world.channels[kind];
         if (ch) ctx.check('R4.15-1', !ids.includes(ch.stream_id), `${kind}, a private channel without access, is not listed`, res);
@@ -159,7 +210,9 @@ const includeAllActive = scenarios(
   (row) =>
     scenario({
       id: `permissions/include-all-active-${row.role}`,
-      title: row.allowed ? 'an administrator may use include_all_active and sees private channels they are not in' : 'a member may not use include_all_active (administrators only)',
+      title: row.allowed
+        ? 'an administrator may use include_all_active and sees private channels they are not in'
+        : 'a member may not use include_all_active (administrators only)',
       rules: ['R4.15-11'],
       requires: { roles: [row.role] },
       when: (ctx) => ctx.as(row.role).get('/api/v1/streams', { include_all_active: true }),

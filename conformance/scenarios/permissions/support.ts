@@ -25,13 +25,19 @@ export async function activeOwners(ctx: ScenarioContext): Promise<number[]> {
 /** The world's owner must be the only one: the §4.7 / §4.17 "only owner" rules need exactly that. */
 export async function assumeOnlyOwner(ctx: ScenarioContext): Promise<void> {
   const owners = await activeOwners(ctx);
-  assume(owners.length === 1 && owners[0] === ctx.user('owner').user_id, `the world's owner must be the realm's only owner (owners: ${owners.join(', ')})`);
+  assume(
+    owners.length === 1 && owners[0] === ctx.user('owner').user_id,
+    `the world's owner must be the realm's only owner (owners: ${owners.join(', ')})`,
+  );
 }
 
 /** The status texts of all users as a caller sees them (register with user_status, §4.21); the queue is deleted. */
 export async function statusTexts(ctx: ScenarioContext): Promise<Record<string, string | undefined>> {
   const admin = ctx.as('administrator');
-  const res = ctx.must(await admin.post('/api/v1/register', { event_types: ['user_status'], fetch_event_types: ['user_status'] }), 'register for user_status');
+  const res = ctx.must(
+    await admin.post('/api/v1/register', { event_types: ['user_status'], fetch_event_types: ['user_status'] }),
+    'register for user_status',
+  );
   if (typeof res.body.queue_id === 'string') await admin.delete('/api/v1/events', { queue_id: res.body.queue_id });
   const all = (res.body.user_status ?? {}) as Record<string, { status_text?: string }>;
   return Object.fromEntries(Object.entries(all).map(([id, s]) => [id, s.status_text]));
@@ -55,7 +61,11 @@ export function assume(ok: boolean, what: string): void {
 export function inRemovers(ctx: ScenarioContext, kind: 'public' | 'private_protected' | 'private_shared', role: WorldRole): boolean {
   return (ctx.channel(kind).can_remove_subscribers ?? []).includes(role);
 }
-export function subscribedTo(ctx: ScenarioContext, kind: 'public' | 'private_protected' | 'private_shared' | 'archived', role: WorldRole): boolean {
+export function subscribedTo(
+  ctx: ScenarioContext,
+  kind: 'public' | 'private_protected' | 'private_shared' | 'archived',
+  role: WorldRole,
+): boolean {
   return (ctx.channel(kind).subscribers ?? []).includes(role);
 }
 
@@ -64,7 +74,14 @@ export function subscribedTo(ctx: ScenarioContext, kind: 'public' | 'private_pro
  * out when it names what was asked for). The msg is compared with the target's own other answer,
  * never with a text of the reference server.
  */
-export function expectSameRefusal(ctx: ScenarioContext, rule: string, hidden: Reply, missing: Reply, what: string, compareMsg = true): void {
+export function expectSameRefusal(
+  ctx: ScenarioContext,
+  rule: string,
+  hidden: Reply,
+  missing: Reply,
+  what: string,
+  compareMsg = true,
+): void {
   const shape = (r: Reply) => ({ status: r.status, result: r.body.result, code: r.body.code, ...(compareMsg ? { msg: r.body.msg } : {}) });
   ctx.expectEqual(rule, shape(hidden), shape(missing), `${what}: the same answer as for something that does not exist`, hidden);
 }
@@ -72,12 +89,20 @@ export function expectSameRefusal(ctx: ScenarioContext, rule: string, hidden: Re
 /** An e-mail address in the realm's domain (the owner's) that no other run uses. */
 export function uniqueEmail(ctx: ScenarioContext, label: string): string {
   const domain = ctx.user('owner').email.split('@')[1] ?? 'example.com';
-  return `${ctx.unique(label).toLowerCase().replace(/[^a-z0-9]+/g, '-')}@${domain}`;
+  return `${ctx
+    .unique(label)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')}@${domain}`;
 }
 
 /** A success whose body has only the envelope (§1), as "Success has no extra fields" says. */
 export function expectBareSuccess(ctx: ScenarioContext, rule: string, res: Reply): boolean {
   const extra = Object.keys(res.body).filter((k) => !['result', 'msg', 'ignored_parameters_unsupported'].includes(k));
   const ok = res.status === 200 && res.body.result === 'success' && extra.length === 0;
-  return ctx.check(rule, ok, ok ? 'answered success with no extra fields' : `expected a bare success: HTTP ${res.status}, ${res.text.slice(0, 200)}`, res);
+  return ctx.check(
+    rule,
+    ok,
+    ok ? 'answered success with no extra fields' : `expected a bare success: HTTP ${res.status}, ${res.text.slice(0, 200)}`,
+    res,
+  );
 }

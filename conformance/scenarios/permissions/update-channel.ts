@@ -19,7 +19,7 @@ const id = (ctx: ScenarioContext, kind: WorldChannelKind) => ctx.channel(kind).s
 const allowed = [
   scenario({
     id: 'permissions/update-channel-private-description-by-unsubscribed-owner',
-    title: "an owner not subscribed to a private channel still edits its description (not a permission)",
+    title: 'an owner not subscribed to a private channel still edits its description (not a permission)',
     rules: ['R4.16-1', 'R4.16-6'],
     requires: { roles: ['owner', 'administrator'] },
     isolated: true,
@@ -53,11 +53,17 @@ const allowed = [
     requires: { roles: ['administrator'] },
     isolated: true,
     given: (ctx) => assume(subscribedTo(ctx, 'private_protected', 'administrator'), 'the administrator is subscribed to private_protected'),
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${id(ctx, 'private_protected')}`, { history_public_to_subscribers: true }),
+    when: (ctx) =>
+      ctx.as('administrator').patch(`/api/v1/streams/${id(ctx, 'private_protected')}`, { history_public_to_subscribers: true }),
     async then(ctx, res) {
       ctx.expectSuccess('R4.16-2', res);
       const after = await readChannel(ctx, id(ctx, 'private_protected'));
-      ctx.expectEqual('R4.16-10', [after.invite_only, after.history_public_to_subscribers], [true, true], '[invite_only, history_public_to_subscribers]');
+      ctx.expectEqual(
+        'R4.16-10',
+        [after.invite_only, after.history_public_to_subscribers],
+        [true, true],
+        '[invite_only, history_public_to_subscribers]',
+      );
     },
   }),
   scenario({
@@ -96,40 +102,58 @@ const privacy = scenarios(PRIVACY, (row) =>
     rules: ['R4.16-2', 'R7-3'],
     requires: { roles: [row.actor, row.restorer, 'administrator'] },
     async given(ctx) {
-      assume(!subscribedTo(ctx, row.kind, row.actor) && subscribedTo(ctx, row.kind, row.restorer), `${row.actor} outside ${row.kind}, ${row.restorer} in it`);
+      assume(
+        !subscribedTo(ctx, row.kind, row.actor) && subscribedTo(ctx, row.kind, row.restorer),
+        `${row.actor} outside ${row.kind}, ${row.restorer} in it`,
+      );
       const before = await readChannel(ctx, id(ctx, row.kind));
       return { invite_only: before.invite_only === true, history_public_to_subscribers: before.history_public_to_subscribers === true };
     },
     when: (ctx) => ctx.as(row.actor).patch(`/api/v1/streams/${id(ctx, row.kind)}`, row.change),
     async then(ctx, res, before) {
-      if (res.body.result === 'success') ctx.defer(() => ctx.as(row.restorer).patch(`/api/v1/streams/${id(ctx, row.kind)}`, { is_private: true, history_public_to_subscribers: before.history_public_to_subscribers }));
+      if (res.body.result === 'success')
+        ctx.defer(() =>
+          ctx.as(row.restorer).patch(`/api/v1/streams/${id(ctx, row.kind)}`, {
+            is_private: true,
+            history_public_to_subscribers: before.history_public_to_subscribers,
+          }),
+        );
       ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
       const after = await readChannel(ctx, id(ctx, row.kind));
-      ctx.expectEqual('R4.16-2', { invite_only: after.invite_only === true, history_public_to_subscribers: after.history_public_to_subscribers === true }, before, 'the privacy after the refusal');
+      ctx.expectEqual(
+        'R4.16-2',
+        { invite_only: after.invite_only === true, history_public_to_subscribers: after.history_public_to_subscribers === true },
+        before,
+        'the privacy after the refusal',
+      );
     },
   }),
 );
 
 /** Roles that do not administer the public channel: not organization administrators, not its creator. */
-const editors = scenarios(
-  ['guest', 'member_3', 'bot'] as const satisfies readonly WorldRole[],
-  (role) =>
-    scenario({
-      id: `permissions/update-channel-refused-${role}`,
-      title: `a ${role} who does not administer a public channel may not edit its description, which stays`,
-      rules: ['R2.2-10', 'R7-3'],
-      requires: { roles: [role, 'administrator'] },
-      async given(ctx) {
-        const before = await readChannel(ctx, id(ctx, 'public'));
-        return { description: String(before.description), wanted: ctx.unique(`described by ${role}`) };
-      },
-      when: (ctx, g) => ctx.as(role).patch(`/api/v1/streams/${id(ctx, 'public')}`, { description: g.wanted }),
-      async then(ctx, res, g) {
-        if (res.body.result === 'success') ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${id(ctx, 'public')}`, { description: g.description }));
-        ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
-        ctx.expectEqual('R2.2-10', (await readChannel(ctx, id(ctx, 'public'))).description, g.description, 'the description after the refusal');
-      },
-    }),
+const editors = scenarios(['guest', 'member_3', 'bot'] as const satisfies readonly WorldRole[], (role) =>
+  scenario({
+    id: `permissions/update-channel-refused-${role}`,
+    title: `a ${role} who does not administer a public channel may not edit its description, which stays`,
+    rules: ['R2.2-10', 'R7-3'],
+    requires: { roles: [role, 'administrator'] },
+    async given(ctx) {
+      const before = await readChannel(ctx, id(ctx, 'public'));
+      return { description: String(before.description), wanted: ctx.unique(`described by ${role}`) };
+    },
+    when: (ctx, g) => ctx.as(role).patch(`/api/v1/streams/${id(ctx, 'public')}`, { description: g.wanted }),
+    async then(ctx, res, g) {
+      if (res.body.result === 'success')
+        ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${id(ctx, 'public')}`, { description: g.description }));
+      ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.expectEqual(
+        'R2.2-10',
+        (await readChannel(ctx, id(ctx, 'public'))).description,
+        g.description,
+        'the description after the refusal',
+      );
+    },
+  }),
 );
 
 const unarchiveRefused = scenario({
@@ -144,7 +168,8 @@ const unarchiveRefused = scenario({
     ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
     ctx.check('R3-7', res.body.result === 'error', 'a caller who may not edit the channel does not unarchive it', res);
     // Archived channels can be read back from feature level 315 (§9); below it they are out of reach.
-    if (ctx.has('archived_channels')) ctx.expectEqual('R3-7', (await readChannel(ctx, id(ctx, 'archived'))).is_archived, true, 'is_archived after the refusal');
+    if (ctx.has('archived_channels'))
+      ctx.expectEqual('R3-7', (await readChannel(ctx, id(ctx, 'archived'))).is_archived, true, 'is_archived after the refusal');
   },
 });
 

@@ -82,7 +82,8 @@ const email = [
     when: (ctx, g) => ctx.as('administrator').patch(`/api/v1/users/${ctx.user('member_2').user_id}`, { new_email: g.wanted }),
     async then(ctx, res, g) {
       const id = ctx.user('member_2').user_id;
-      if (res.body.result === 'success') ctx.defer(() => ctx.as('owner').patch(`/api/v1/users/${id}`, { new_email: ctx.user('member_2').email }));
+      if (res.body.result === 'success')
+        ctx.defer(() => ctx.as('owner').patch(`/api/v1/users/${id}`, { new_email: ctx.user('member_2').email }));
       ctx.expectError('R4.7-10', res, { status: 400, code: 'BAD_REQUEST' });
       const after = addresses(await readUser(ctx, id));
       ctx.check('R5-3', !after.includes(g.wanted), `member_2's address after the refusal: ${after.join(', ')}`);

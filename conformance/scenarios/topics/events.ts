@@ -50,7 +50,7 @@ export default [
 
   scenario({
     id: 'topics/events-narrow-grants-nothing',
-    title: "a narrow on a private channel does not bring its messages to a non-subscriber",
+    title: 'a narrow on a private channel does not bring its messages to a non-subscriber',
     rules: ['R6-8', 'R6-7'],
     requires: { roles: ['member', 'member_3'], channels: ['private_protected'] },
     async given(ctx) {
@@ -63,9 +63,20 @@ export default [
     when: (ctx) => send(ctx, 'member', ctx.channel('private_protected').stream_id, ctx.unique('narrowed')),
     async then(ctx, id, q) {
       const w = await pollEvents(ctx, 'member_2', q.witness, (e) => messagesOf(e).some((m) => m.id === id));
-      ctx.check('R6-7', messagesOf(w.events).some((m) => m.id === id), `a subscriber with the same narrow got message ${id}`, w.reply);
+      ctx.check(
+        'R6-7',
+        messagesOf(w.events).some((m) => m.id === id),
+        `a subscriber with the same narrow got message ${id}`,
+        w.reply,
+      );
       const o = await pollEvents(ctx, 'member_3', q.outsider, () => true, 1);
-      ctx.expectEqual('R6-8', messagesOf(o.events).map((m) => m.id), [], 'message events for the non-subscriber', o.reply);
+      ctx.expectEqual(
+        'R6-8',
+        messagesOf(o.events).map((m) => m.id),
+        [],
+        'message events for the non-subscriber',
+        o.reply,
+      );
     },
   }),
 

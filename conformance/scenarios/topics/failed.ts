@@ -15,7 +15,13 @@ async function failedMessage(ctx: ScenarioContext): Promise<number> {
   const found = ctx.must(await ctx.as('member').get('/api/v1/get_stream_id', { stream: name }), 'find the new channel');
   const streamId = found.body.stream_id;
   if (typeof streamId !== 'number') throw new SetupError('no stream_id for the new channel');
-  const id = await schedule(ctx, 'member', { type: 'stream', to: streamId, topic: 'soon', content: 'will fail', scheduled_delivery_timestamp: await future(ctx, 60) });
+  const id = await schedule(ctx, 'member', {
+    type: 'stream',
+    to: streamId,
+    topic: 'soon',
+    content: 'will fail',
+    scheduled_delivery_timestamp: await future(ctx, 60),
+  });
   ctx.must(await ctx.as('administrator').delete(`/api/v1/streams/${streamId}`), 'archive the channel');
   await ctx.advanceClock(120);
   for (let i = 0; i < 25; i++) {
@@ -47,14 +53,30 @@ export default [
     id: 'topics/scheduled-failed-edit-with-timestamp',
     title: 'a failed scheduled message can be edited when a new delivery time is supplied',
     rules: ['R3-9', 'R4.2-6'],
-    requires: { roles: ['member', 'administrator'], channels: ['public'], control: true, level: { from: 'scheduled_message_edit_endpoint' } },
+    requires: {
+      roles: ['member', 'administrator'],
+      channels: ['public'],
+      control: true,
+      level: { from: 'scheduled_message_edit_endpoint' },
+    },
     given: async (ctx) => ({ id: await failedMessage(ctx), at: await future(ctx) }),
     when: (ctx, g) =>
-      ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, { type: 'stream', to: ctx.channel('public').stream_id, topic: 'rescued', content: 'try again', scheduled_delivery_timestamp: g.at }),
+      ctx.as('member').patch(`/api/v1/scheduled_messages/${g.id}`, {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: 'rescued',
+        content: 'try again',
+        scheduled_delivery_timestamp: g.at,
+      }),
     async then(ctx, res, g) {
       ctx.expectSuccess('R3-9', res);
       const item = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === g.id);
-      ctx.expectEqual('R4.2-6', [item?.content, item?.scheduled_delivery_timestamp], ['try again', g.at], 'content and delivery time after the edit');
+      ctx.expectEqual(
+        'R4.2-6',
+        [item?.content, item?.scheduled_delivery_timestamp],
+        ['try again', g.at],
+        'content and delivery time after the edit',
+      );
     },
   }),
 ];

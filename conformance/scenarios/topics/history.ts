@@ -12,7 +12,14 @@ import { MISSING_ID, asArray, protectedHistory, send } from './support.js';
  * not exist. `path` is worked out in the given step, so a world file without what a row needs makes it a
  * setup error.
  */
-const REFUSALS: { key: string; title: string; rule: string; requires: Requirements; role: WorldRole; path: (ctx: ScenarioContext) => string }[] = [
+const REFUSALS: {
+  key: string;
+  title: string;
+  rule: string;
+  requires: Requirements;
+  role: WorldRole;
+  path: (ctx: ScenarioContext) => string;
+}[] = [
   {
     key: 'private-topic-list-non-subscriber',
     title: 'a user outside a private channel cannot list its topics',
@@ -63,7 +70,12 @@ export default [
       ctx.expectSuccess('R4.11-3', res);
       const hidden = topics.filter((t) => (p.hidden_topic !== undefined && t.name === p.hidden_topic) || t.max_id === p.hidden_id);
       ctx.expectEqual('R4.11-3', hidden, [], 'topics of messages from before the subscription', res);
-      ctx.check('R4.11-3', topics.some((t) => typeof t.max_id === 'number' && t.max_id >= p.visible_id), `a topic reaching message ${p.visible_id} is listed`, res);
+      ctx.check(
+        'R4.11-3',
+        topics.some((t) => typeof t.max_id === 'number' && t.max_id >= p.visible_id),
+        `a topic reaching message ${p.visible_id} is listed`,
+        res,
+      );
     },
   }),
 

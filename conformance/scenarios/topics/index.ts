@@ -15,4 +15,15 @@ import scheduling from './scheduling.js';
  * level boundaries 184, 248, 334 and 370 (§9), and message events (by capability, all_public_streams,
  * narrows, bots).
  */
-export const TOPICS: Scenario<any, any>[] = [...names, ...levels, ...policy, ...history, ...scheduling, ...scheduled, ...failed, ...messages, ...events]; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const TOPICS: Scenario<any, any>[] = [
+  ...names,
+  ...levels,
+  ...policy,
+  ...history,
+  ...scheduling,
+  ...scheduled,
+  ...failed,
+  ...messages,
+  ...events,
+];

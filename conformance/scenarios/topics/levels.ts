@@ -10,10 +10,21 @@ import { future, listScheduled, removeLater, schedule, storedScheduled } from '.
  */
 
 const createIn = async (ctx: ScenarioContext, type: string, topic: string): Promise<Reply> =>
-  ctx.as('member').post('/api/v1/scheduled_messages', { type, to: ctx.channel('public').stream_id, topic, content: 'level boundary', scheduled_delivery_timestamp: await future(ctx) });
+  ctx.as('member').post('/api/v1/scheduled_messages', {
+    type,
+    to: ctx.channel('public').stream_id,
+    topic,
+    content: 'level boundary',
+    scheduled_delivery_timestamp: await future(ctx),
+  });
 
 /** The stored topic of a scheduled message the when-step created (read with the empty_topic_name capability). */
-async function expectStoredTopic(ctx: ScenarioContext, rules: { accepted: string; stored: string }, res: Reply, topic: string): Promise<void> {
+async function expectStoredTopic(
+  ctx: ScenarioContext,
+  rules: { accepted: string; stored: string },
+  res: Reply,
+  topic: string,
+): Promise<void> {
   removeLater(ctx, 'member', res);
   if (!ctx.expectSuccess(rules.accepted, res)) return;
   const { reply, item } = await storedScheduled(ctx, 'member', res.body.scheduled_message_id as number);
@@ -25,7 +36,15 @@ async function expectStoredTopic(ctx: ScenarioContext, rules: { accepted: string
  * (rule `accepted`) and stored with the topic `stored` (rule `stored`).
  */
 type Outcome = { refused: string } | { accepted: string; stored: string; topic: string };
-const BOUNDARY_ROWS: { key: string; title: string; rules: string[]; level: Requirements['level']; type: string; topic: string; expect: Outcome }[] = [
+const BOUNDARY_ROWS: {
+  key: string;
+  title: string;
+  rules: string[];
+  level: Requirements['level'];
+  type: string;
+  topic: string;
+  expect: Outcome;
+}[] = [
   {
     key: '334-below-empty-topic-refused',
     title: 'below level 334 a channel message with the empty topic is refused',
@@ -98,7 +117,11 @@ export default [
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R9-5', res)) return;
       const item = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === res.body.scheduled_message_id);
-      ctx.check('R2.1-2', item?.type === 'channel' || item?.type === 'stream', `type ${JSON.stringify(item?.type)} means a channel message`);
+      ctx.check(
+        'R2.1-2',
+        item?.type === 'channel' || item?.type === 'stream',
+        `type ${JSON.stringify(item?.type)} means a channel message`,
+      );
       ctx.expectEqual('R4.1-1', item?.to, ctx.channel('public').stream_id, 'to of the message scheduled with type channel');
     },
   }),
@@ -110,15 +133,36 @@ export default [
     requires: { roles: ['member'], channels: ['public'], level: { below: 'scheduled_message_edit_endpoint' } },
     async given(ctx) {
       const at = await future(ctx);
-      return { at, id: await schedule(ctx, 'member', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'before', content: 'first', scheduled_delivery_timestamp: at }) };
+      return {
+        at,
+        id: await schedule(ctx, 'member', {
+          type: 'stream',
+          to: ctx.channel('public').stream_id,
+          topic: 'before',
+          content: 'first',
+          scheduled_delivery_timestamp: at,
+        }),
+      };
     },
     when: (ctx, g) =>
-      ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'after', content: 'edited', scheduled_delivery_timestamp: g.at, scheduled_message_id: g.id }),
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: 'after',
+        content: 'edited',
+        scheduled_delivery_timestamp: g.at,
+        scheduled_message_id: g.id,
+      }),
     async then(ctx, res, g) {
       removeLater(ctx, 'member', res);
       ctx.expectSuccess('R9-4', res, { scheduled_message_id: g.id });
       const mine = (await listScheduled(ctx, 'member')).filter((m) => m.topic === 'before' || m.topic === 'after');
-      ctx.expectEqual('R9-4', mine.map((m) => [m.scheduled_message_id, m.content]), [[g.id, 'edited']], 'the one scheduled message, edited in place');
+      ctx.expectEqual(
+        'R9-4',
+        mine.map((m) => [m.scheduled_message_id, m.content]),
+        [[g.id, 'edited']],
+        'the one scheduled message, edited in place',
+      );
     },
   }),
   scenario({
@@ -126,10 +170,22 @@ export default [
     title: 'below level 184 there is no PATCH operation for scheduled messages',
     rules: ['R9-4'],
     requires: { roles: ['member'], channels: ['public'], level: { below: 'scheduled_message_edit_endpoint' } },
-    given: async (ctx) => schedule(ctx, 'member', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'old', content: 'unchanged', scheduled_delivery_timestamp: await future(ctx) }),
+    given: async (ctx) =>
+      schedule(ctx, 'member', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: 'old',
+        content: 'unchanged',
+        scheduled_delivery_timestamp: await future(ctx),
+      }),
     when: (ctx, id) => ctx.as('member').patch(`/api/v1/scheduled_messages/${id}`, { content: 'patched' }),
     async then(ctx, res, id) {
-      ctx.check('R9-4', res.status >= 400 && res.body.result === 'error', `PATCH answered HTTP ${res.status} ${JSON.stringify(res.body.result)}`, res);
+      ctx.check(
+        'R9-4',
+        res.status >= 400 && res.body.result === 'error',
+        `PATCH answered HTTP ${res.status} ${JSON.stringify(res.body.result)}`,
+        res,
+      );
       const item = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === id);
       ctx.expectEqual('R9-4', item?.content, 'unchanged', 'content after the PATCH');
     },
@@ -141,16 +197,42 @@ export default [
     requires: { roles: ['member'], channels: ['public'], level: { from: 'scheduled_message_edit_endpoint' } },
     async given(ctx) {
       const at = await future(ctx);
-      return { at, id: await schedule(ctx, 'member', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'first', content: 'first', scheduled_delivery_timestamp: at }) };
+      return {
+        at,
+        id: await schedule(ctx, 'member', {
+          type: 'stream',
+          to: ctx.channel('public').stream_id,
+          topic: 'first',
+          content: 'first',
+          scheduled_delivery_timestamp: at,
+        }),
+      };
     },
     when: (ctx, g) =>
-      ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'second', content: 'second', scheduled_delivery_timestamp: g.at, scheduled_message_id: g.id }),
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: 'second',
+        content: 'second',
+        scheduled_delivery_timestamp: g.at,
+        scheduled_message_id: g.id,
+      }),
     async then(ctx, res, g) {
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R9-4', res)) return;
-      ctx.check('R9-4', res.body.scheduled_message_id !== g.id, `a new ID ${JSON.stringify(res.body.scheduled_message_id)} (not ${g.id})`, res);
+      ctx.check(
+        'R9-4',
+        res.body.scheduled_message_id !== g.id,
+        `a new ID ${JSON.stringify(res.body.scheduled_message_id)} (not ${g.id})`,
+        res,
+      );
       const ignored = res.body.ignored_parameters_unsupported;
-      ctx.check('R1-4', Array.isArray(ignored) && ignored.includes('scheduled_message_id'), `ignored_parameters_unsupported ${JSON.stringify(ignored)}`, res);
+      ctx.check(
+        'R1-4',
+        Array.isArray(ignored) && ignored.includes('scheduled_message_id'),
+        `ignored_parameters_unsupported ${JSON.stringify(ignored)}`,
+        res,
+      );
       const first = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === g.id);
       ctx.expectEqual('R9-4', first?.content, 'first', 'the earlier scheduled message is unchanged');
     },

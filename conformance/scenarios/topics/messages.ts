@@ -11,11 +11,33 @@ const isStringList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x
 const hasRead = (flags: unknown) => isStringList(flags) && (flags as string[]).includes('read');
 
 /** Reports the server refuses with BAD_REQUEST (§4.13, §7): a bad report_type, or a message the reporter cannot see. */
-const REPORT_REFUSALS: { key: string; title: string; rule: string; role: WorldRole; message: 'channel' | 'direct'; report_type: string }[] = [
-  { key: 'other-needs-description', title: 'report_type other without a description is BAD_REQUEST', rule: 'R4.13-4', role: 'member', message: 'channel', report_type: 'other' },
-  { key: 'unknown-type', title: 'a report_type outside the five values is BAD_REQUEST', rule: 'R4.13-3', role: 'member', message: 'channel', report_type: 'boring' },
-  { key: 'invisible-message', title: 'reporting a direct message one cannot see is BAD_REQUEST', rule: 'R7-3', role: 'member_3', message: 'direct', report_type: 'spam' },
-];
+const REPORT_REFUSALS: { key: string; title: string; rule: string; role: WorldRole; message: 'channel' | 'direct'; report_type: string }[] =
+  [
+    {
+      key: 'other-needs-description',
+      title: 'report_type other without a description is BAD_REQUEST',
+      rule: 'R4.13-4',
+      role: 'member',
+      message: 'channel',
+      report_type: 'other',
+    },
+    {
+      key: 'unknown-type',
+      title: 'a report_type outside the five values is BAD_REQUEST',
+      rule: 'R4.13-3',
+      role: 'member',
+      message: 'channel',
+      report_type: 'boring',
+    },
+    {
+      key: 'invisible-message',
+      title: 'reporting a direct message one cannot see is BAD_REQUEST',
+      rule: 'R7-3',
+      role: 'member_3',
+      message: 'direct',
+      report_type: 'spam',
+    },
+  ];
 
 export default [
   scenario({
@@ -28,7 +50,12 @@ export default [
       const m = asObject(res.body.message);
       const want = ctx.world.messages.channel;
       ctx.expectSuccess('R4.3-4', res);
-      ctx.check('R4.3-4', typeof res.body.raw_content === 'string', `raw_content ${JSON.stringify(res.body.raw_content)?.slice(0, 60)}`, res);
+      ctx.check(
+        'R4.3-4',
+        typeof res.body.raw_content === 'string',
+        `raw_content ${JSON.stringify(res.body.raw_content)?.slice(0, 60)}`,
+        res,
+      );
       ctx.expectEqual('R4.3-1', m.id, want.id, 'message id', res);
       ctx.expectEqual('R2.5-12', m.subject, want.topic, 'subject (the topic)', res);
       ctx.expectEqual('R2.5-11', m.stream_id, want.stream_id, 'stream_id', res);
@@ -45,7 +72,12 @@ export default [
       const m = asObject(res.body.message);
       ctx.expectSuccess('R4.3-2', res);
       ctx.expectEqual('R2.5-4', m.content_type, 'text/html', 'content_type', res);
-      ctx.check('R2.5-3', typeof m.content === 'string' && m.content.trimStart().startsWith('<'), `content ${JSON.stringify(m.content)?.slice(0, 60)} is HTML`, res);
+      ctx.check(
+        'R2.5-3',
+        typeof m.content === 'string' && m.content.trimStart().startsWith('<'),
+        `content ${JSON.stringify(m.content)?.slice(0, 60)} is HTML`,
+        res,
+      );
     },
   }),
 
@@ -108,7 +140,12 @@ export default [
     requires: { roles: ['member'] },
     when: (ctx) => ctx.as('member').post('/api/v1/messages/render', {}),
     then(ctx, res) {
-      ctx.check('R4.20-1', res.status === 400 && res.body.result === 'error' && typeof res.body.code === 'string', `HTTP ${res.status} ${JSON.stringify(res.body.code)} without content`, res);
+      ctx.check(
+        'R4.20-1',
+        res.status === 400 && res.body.result === 'error' && typeof res.body.code === 'string',
+        `HTTP ${res.status} ${JSON.stringify(res.body.code)} without content`,
+        res,
+      );
     },
   }),
 
@@ -118,7 +155,10 @@ export default [
     rules: ['R4.13-1', 'R4.13-3'],
     requires: { roles: ['member', 'moderator'], channels: ['moderation'] },
     async given(ctx) {
-      const topics = ctx.must(await ctx.as('moderator').get(`/api/v1/users/me/${ctx.channel('moderation').stream_id}/topics`), 'topics of the moderation channel');
+      const topics = ctx.must(
+        await ctx.as('moderator').get(`/api/v1/users/me/${ctx.channel('moderation').stream_id}/topics`),
+        'topics of the moderation channel',
+      );
       return Math.max(0, ...asArray(topics.body.topics).map((t) => (isInt(t.max_id) ? t.max_id : 0)));
     },
     when: (ctx) => ctx.as('member').post(`/api/v1/messages/${ctx.world.messages.channel.id}/report`, { report_type: 'spam' }),
@@ -136,7 +176,8 @@ export default [
       title: row.title,
       rules: [row.rule],
       requires: { roles: [row.role] },
-      when: (ctx) => ctx.as(row.role).post(`/api/v1/messages/${ctx.world.messages[row.message].id}/report`, { report_type: row.report_type }),
+      when: (ctx) =>
+        ctx.as(row.role).post(`/api/v1/messages/${ctx.world.messages[row.message].id}/report`, { report_type: row.report_type }),
       then: (ctx, res) => void ctx.expectError(row.rule, res, { status: 400, code: 'BAD_REQUEST' }),
     }),
   ),
@@ -147,7 +188,10 @@ export default [
     rules: ['R4.19-3', 'R4.19-1', 'R4.19-2'],
     requires: { roles: ['member'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/reminders', { message_id: ctx.world.messages.channel.id, scheduled_delivery_timestamp: at, note: 'look again' }),
+    when: (ctx, at) =>
+      ctx
+        .as('member')
+        .post('/api/v1/reminders', { message_id: ctx.world.messages.channel.id, scheduled_delivery_timestamp: at, note: 'look again' }),
     async then(ctx, res, at) {
       const id = res.body.reminder_id;
       if (isInt(id)) ctx.defer(() => ctx.as('member').delete(`/api/v1/reminders/${id}`));
@@ -156,7 +200,13 @@ export default [
       const list = ctx.must(await ctx.as('member').get('/api/v1/reminders'), 'list reminders');
       const item = asArray(list.body.reminders).find((r) => r.reminder_id === id);
       ctx.expectEqual('R4.19-1', item?.message_id, ctx.world.messages.channel.id, 'message_id of the listed reminder', list);
-      ctx.expectEqual('R4.19-2', [item?.scheduled_delivery_timestamp, item?.note], [at, 'look again'], 'delivery time and note of the listed reminder', list);
+      ctx.expectEqual(
+        'R4.19-2',
+        [item?.scheduled_delivery_timestamp, item?.note],
+        [at, 'look again'],
+        'delivery time and note of the listed reminder',
+        list,
+      );
     },
   }),
 
@@ -166,7 +216,8 @@ export default [
     rules: ['R7-3'],
     requires: { roles: ['member_3'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member_3').post('/api/v1/reminders', { message_id: ctx.world.messages.direct.id, scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member_3').post('/api/v1/reminders', { message_id: ctx.world.messages.direct.id, scheduled_delivery_timestamp: at }),
     then(ctx, res) {
       if (isInt(res.body.reminder_id)) ctx.defer(() => ctx.as('member_3').delete(`/api/v1/reminders/${res.body.reminder_id}`));
       ctx.expectError('R7-3', res, { status: 400, code: 'BAD_REQUEST' });
@@ -181,9 +232,14 @@ export default [
     async given(ctx) {
       const topic = ctx.unique('read me');
       const stream = ctx.channel('public').stream_id;
-      return { topic, read: await send(ctx, 'member_2', stream, topic), other: await send(ctx, 'member_2', stream, ctx.unique('leave me')) };
+      return {
+        topic,
+        read: await send(ctx, 'member_2', stream, topic),
+        other: await send(ctx, 'member_2', stream, ctx.unique('leave me')),
+      };
     },
-    when: (ctx, g) => ctx.as('member').post('/api/v1/mark_topic_as_read', { stream_id: ctx.channel('public').stream_id, topic_name: g.topic }),
+    when: (ctx, g) =>
+      ctx.as('member').post('/api/v1/mark_topic_as_read', { stream_id: ctx.channel('public').stream_id, topic_name: g.topic }),
     async then(ctx, res, g) {
       ctx.expectSuccess('R4.9-1', res);
       const a = await flagsOf(ctx, 'member', g.read);
@@ -200,9 +256,14 @@ export default [
     requires: { roles: ['member', 'member_2'], channels: ['public'], level: { from: 'empty_topic_name' } },
     async given(ctx) {
       const stream = ctx.channel('public').stream_id;
-      return { name: await displayName(ctx), empty: await send(ctx, 'member_2', stream, ''), other: await send(ctx, 'member_2', stream, ctx.unique('named')) };
+      return {
+        name: await displayName(ctx),
+        empty: await send(ctx, 'member_2', stream, ''),
+        other: await send(ctx, 'member_2', stream, ctx.unique('named')),
+      };
     },
-    when: (ctx, g) => ctx.as('member').post('/api/v1/mark_topic_as_read', { stream_id: ctx.channel('public').stream_id, topic_name: g.name }),
+    when: (ctx, g) =>
+      ctx.as('member').post('/api/v1/mark_topic_as_read', { stream_id: ctx.channel('public').stream_id, topic_name: g.name }),
     async then(ctx, res, g) {
       ctx.expectSuccess('R4.9-2', res);
       const a = await flagsOf(ctx, 'member', g.empty);

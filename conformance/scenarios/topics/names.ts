@@ -24,7 +24,14 @@ export default [
     rules: ['R1-7', 'R4.1-7'],
     requires: { roles: ['member'], channels: ['public'], level: { from: 'empty_topic_name' } },
     given: async (ctx) => ({ name: await displayName(ctx), at: await future(ctx) }),
-    when: (ctx, g) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: g.name, content: 'display name', scheduled_delivery_timestamp: g.at }),
+    when: (ctx, g) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: g.name,
+        content: 'display name',
+        scheduled_delivery_timestamp: g.at,
+      }),
     async then(ctx, res) {
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R4.1-7', res)) return;
@@ -41,7 +48,13 @@ export default [
     async given(ctx) {
       const name = await displayName(ctx);
       const res = ctx.must(
-        await ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: '', content: 'empty topic', scheduled_delivery_timestamp: await future(ctx) }),
+        await ctx.as('member').post('/api/v1/scheduled_messages', {
+          type: 'stream',
+          to: ctx.channel('public').stream_id,
+          topic: '',
+          content: 'empty topic',
+          scheduled_delivery_timestamp: await future(ctx),
+        }),
         'schedule a message in the empty topic',
       );
       removeLater(ctx, 'member', res);
@@ -50,7 +63,12 @@ export default [
     when: (ctx, g) => storedScheduled(ctx, 'member', g.id, false),
     then(ctx, { reply, item }, g) {
       ctx.expectEqual('R4.21-17', item?.topic, g.name, 'topic in the snapshot without the capability', reply);
-      ctx.check('R1-8', item !== undefined && item.topic !== '', 'the empty string is not shown to a client without empty-topic support', reply);
+      ctx.check(
+        'R1-8',
+        item !== undefined && item.topic !== '',
+        'the empty string is not shown to a client without empty-topic support',
+        reply,
+      );
     },
   }),
 
@@ -107,7 +125,12 @@ export default [
     then(ctx, res, m) {
       const topic = asArray(res.body.topics).find((t) => t.name === '');
       ctx.expectSuccess('R4.11-1', res);
-      ctx.check('R4.11-1', typeof topic?.max_id === 'number' && topic.max_id >= m.id, `the "" topic ${JSON.stringify(topic)} reaches message ${m.id}`, res);
+      ctx.check(
+        'R4.11-1',
+        typeof topic?.max_id === 'number' && topic.max_id >= m.id,
+        `the "" topic ${JSON.stringify(topic)} reaches message ${m.id}`,
+        res,
+      );
     },
   }),
 
@@ -143,5 +166,4 @@ export default [
       ctx.expectEqual('R4.11-2', entry?.max_id, g.id, 'max_id of the topic just written twice', res);
     },
   }),
-
 ];

@@ -29,7 +29,14 @@ export default [
         const topic = row.topic === 'empty' ? '' : row.topic === 'no-topic' ? '(no topic)' : await displayName(ctx);
         return { topic, at: await future(ctx) };
       },
-      when: (ctx, g) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('disable_empty_topic').stream_id, topic: g.topic, content: 'needs a topic', scheduled_delivery_timestamp: g.at }),
+      when: (ctx, g) =>
+        ctx.as('member').post('/api/v1/scheduled_messages', {
+          type: 'stream',
+          to: ctx.channel('disable_empty_topic').stream_id,
+          topic: g.topic,
+          content: 'needs a topic',
+          scheduled_delivery_timestamp: g.at,
+        }),
       then(ctx, res) {
         removeLater(ctx, 'member', res);
         ctx.expectError('R1-9', res, { status: 400, code: 'BAD_REQUEST' });
@@ -43,11 +50,23 @@ export default [
     rules: ['R1-9', 'R4.1-7'],
     requires: { roles: ['member'], channels: ['disable_empty_topic'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('disable_empty_topic').stream_id, topic: 'a real topic', content: 'named', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('disable_empty_topic').stream_id,
+        topic: 'a real topic',
+        content: 'named',
+        scheduled_delivery_timestamp: at,
+      }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
       ctx.expectSuccess('R1-9', res);
-      ctx.check('R4.1-7', typeof res.body.scheduled_message_id === 'number' && Number.isInteger(res.body.scheduled_message_id), `scheduled_message_id ${JSON.stringify(res.body.scheduled_message_id)}`, res);
+      ctx.check(
+        'R4.1-7',
+        typeof res.body.scheduled_message_id === 'number' && Number.isInteger(res.body.scheduled_message_id),
+        `scheduled_message_id ${JSON.stringify(res.body.scheduled_message_id)}`,
+        res,
+      );
     },
   }),
 
@@ -57,7 +76,14 @@ export default [
     rules: ['R3-3'],
     requires: { roles: ['member'], channels: ['empty_topic_only'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('empty_topic_only').stream_id, topic: 'not allowed here', content: 'named', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('empty_topic_only').stream_id,
+        topic: 'not allowed here',
+        content: 'named',
+        scheduled_delivery_timestamp: at,
+      }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
       ctx.expectError('R3-3', res, { status: 400, code: 'BAD_REQUEST' });
@@ -70,7 +96,14 @@ export default [
     rules: ['R3-3', 'R1-6'],
     requires: { roles: ['member'], channels: ['empty_topic_only'], level: { from: 'empty_topic_name' } },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('empty_topic_only').stream_id, topic: '', content: 'empty', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('empty_topic_only').stream_id,
+        topic: '',
+        content: 'empty',
+        scheduled_delivery_timestamp: at,
+      }),
     async then(ctx, res) {
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R3-3', res)) return;
@@ -89,9 +122,21 @@ export default [
       const streams = asArray(res.body.streams);
       ctx.expectSuccess('R2.2-6', res);
       const bad = streams.filter((s) => !POLICIES.includes(s.topics_policy as string)).map((s) => [s.stream_id, s.topics_policy]);
-      ctx.check('R2.2-6', streams.length > 0 && bad.length === 0, bad.length ? `unexpected topics_policy values ${JSON.stringify(bad)}` : `${streams.length} channels with valid topics_policy`, res);
-      const policy = (kind: 'empty_topic_only' | 'disable_empty_topic') => streams.find((s) => s.stream_id === ctx.channel(kind).stream_id)?.topics_policy;
-      ctx.expectEqual('R3-3', [policy('empty_topic_only'), policy('disable_empty_topic')], ['empty_topic_only', 'disable_empty_topic'], 'topics_policy of the two special channels', res);
+      ctx.check(
+        'R2.2-6',
+        streams.length > 0 && bad.length === 0,
+        bad.length ? `unexpected topics_policy values ${JSON.stringify(bad)}` : `${streams.length} channels with valid topics_policy`,
+        res,
+      );
+      const policy = (kind: 'empty_topic_only' | 'disable_empty_topic') =>
+        streams.find((s) => s.stream_id === ctx.channel(kind).stream_id)?.topics_policy;
+      ctx.expectEqual(
+        'R3-3',
+        [policy('empty_topic_only'), policy('disable_empty_topic')],
+        ['empty_topic_only', 'disable_empty_topic'],
+        'topics_policy of the two special channels',
+        res,
+      );
     },
   }),
 
@@ -101,10 +146,12 @@ export default [
     rules: ['R4.16-15'],
     requires: { roles: ['administrator'], channels: ['public'] },
     given: async (ctx) => (await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id))?.topics_policy,
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: 'only_on_tuesdays' }),
+    when: (ctx) =>
+      ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: 'only_on_tuesdays' }),
     async then(ctx, res, before) {
       // Should a faulty server take the value, the shared channel gets its old value back.
-      if (res.status === 200 && typeof before === 'string') ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: before }));
+      if (res.status === 200 && typeof before === 'string')
+        ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: before }));
       ctx.expectError('R4.16-15', res, { status: 400, code: 'BAD_REQUEST' });
       const after = await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id);
       ctx.expectEqual('R4.16-15', after?.topics_policy, before, 'topics_policy afterwards');
@@ -121,9 +168,13 @@ export default [
       const before = await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id);
       return before?.topics_policy;
     },
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: 'empty_topic_only' }),
+    when: (ctx) =>
+      ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: 'empty_topic_only' }),
     async then(ctx, res, before) {
-      if (res.status === 200) ctx.defer(() => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: before as string }));
+      if (res.status === 200)
+        ctx.defer(() =>
+          ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: before as string }),
+        );
       ctx.expectError('R3-8', res, { status: 400, code: 'BAD_REQUEST' });
       const after = await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id);
       ctx.expectEqual('R3-8', after?.topics_policy, before, 'topics_policy after the refusal');
@@ -138,7 +189,8 @@ export default [
     isolated: true,
     // The world's empty_topic_only channel holds only empty-topic messages: move it away, then back.
     given: (ctx) => setPolicy(ctx, ctx.channel('empty_topic_only').stream_id, 'allow_empty_topic'),
-    when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('empty_topic_only').stream_id}`, { topics_policy: 'empty_topic_only' }),
+    when: (ctx) =>
+      ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('empty_topic_only').stream_id}`, { topics_policy: 'empty_topic_only' }),
     async then(ctx, res) {
       ctx.expectSuccess('R3-8', res);
       const after = await channelInfo(ctx, 'administrator', ctx.channel('empty_topic_only').stream_id);
@@ -153,11 +205,19 @@ export default [
     requires: { roles: ['administrator', 'member'], channels: ['disable_empty_topic'], level: { from: 'empty_topic_name' } },
     isolated: true,
     async given(ctx) {
-      if (ctx.world.realm.topics_policy !== 'allow_empty_topic') throw new SetupError(`needs a realm default of allow_empty_topic (the world says ${ctx.world.realm.topics_policy})`);
+      if (ctx.world.realm.topics_policy !== 'allow_empty_topic')
+        throw new SetupError(`needs a realm default of allow_empty_topic (the world says ${ctx.world.realm.topics_policy})`);
       await setPolicy(ctx, ctx.channel('disable_empty_topic').stream_id, 'inherit');
       return future(ctx);
     },
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('disable_empty_topic').stream_id, topic: '', content: 'inherited', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('disable_empty_topic').stream_id,
+        topic: '',
+        content: 'inherited',
+        scheduled_delivery_timestamp: at,
+      }),
     async then(ctx, res) {
       removeLater(ctx, 'member', res);
       ctx.expectSuccess('R3-3', res);

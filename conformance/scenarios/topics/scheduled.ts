@@ -14,9 +14,16 @@ const EDIT: Requirements['level'] = { from: 'scheduled_message_edit_endpoint' };
 
 /** A pending channel message of the member in the public channel, topic "draft". */
 const pending = async (ctx: ScenarioContext, streamId = ctx.channel('public').stream_id): Promise<number> =>
-  schedule(ctx, 'member', { type: 'stream', to: streamId, topic: 'draft', content: 'pending', scheduled_delivery_timestamp: await future(ctx) });
+  schedule(ctx, 'member', {
+    type: 'stream',
+    to: streamId,
+    topic: 'draft',
+    content: 'pending',
+    scheduled_delivery_timestamp: await future(ctx),
+  });
 
-const patch = (ctx: ScenarioContext, id: number, params: Params): Promise<Reply> => ctx.as('member').patch(`/api/v1/scheduled_messages/${id}`, params);
+const patch = (ctx: ScenarioContext, id: number, params: Params): Promise<Reply> =>
+  ctx.as('member').patch(`/api/v1/scheduled_messages/${id}`, params);
 
 /** An error whose HTTP status the spec leaves open (§7: statuses stated only where shown): any 4xx. */
 function expectCode(ctx: ScenarioContext, rule: string, res: Reply, code: string): void {
@@ -31,12 +38,23 @@ export default [
     rules: ['R4.1-4', 'R2.1-2', 'R2.1-3', 'R2.1-4'],
     requires: { roles: ['member', 'member_2'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'direct', to: [ctx.user('member_2').user_id], topic: 'not for direct messages', content: 'direct', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'direct',
+        to: [ctx.user('member_2').user_id],
+        topic: 'not for direct messages',
+        content: 'direct',
+        scheduled_delivery_timestamp: at,
+      }),
     async then(ctx, res) {
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R4.1-4', res)) return;
       const item = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === res.body.scheduled_message_id);
-      ctx.check('R2.1-4', item !== undefined && (item.topic === undefined || item.topic === ''), `topic of the direct message ${JSON.stringify(item?.topic)}`);
+      ctx.check(
+        'R2.1-4',
+        item !== undefined && (item.topic === undefined || item.topic === ''),
+        `topic of the direct message ${JSON.stringify(item?.topic)}`,
+      );
       ctx.expectEqual('R2.1-3', item?.to, [ctx.user('member_2').user_id], 'to of the direct message');
       ctx.check('R2.1-2', item?.type === 'direct' || item?.type === 'private', `type ${JSON.stringify(item?.type)} means a direct message`);
     },
@@ -48,7 +66,14 @@ export default [
     rules: ['R4.1-8', 'R7-2'],
     requires: { roles: ['member'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: MISSING_ID, topic: 'nowhere', content: 'lost', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: MISSING_ID,
+        topic: 'nowhere',
+        content: 'lost',
+        scheduled_delivery_timestamp: at,
+      }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
       ctx.expectError('R4.1-8', res, { status: 400, code: 'STREAM_DOES_NOT_EXIST' });
@@ -62,7 +87,10 @@ export default [
     rules: ['R4.1-9'],
     requires: { roles: ['member'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'direct', to: [MISSING_ID], content: 'nobody', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx
+        .as('member')
+        .post('/api/v1/scheduled_messages', { type: 'direct', to: [MISSING_ID], content: 'nobody', scheduled_delivery_timestamp: at }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
       ctx.expectError('R4.1-9', res, { status: 400, code: 'BAD_REQUEST' });
@@ -75,10 +103,21 @@ export default [
     rules: ['R4.1-4'],
     requires: { roles: ['member'], channels: ['public'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, content: 'no topic parameter', scheduled_delivery_timestamp: at }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        content: 'no topic parameter',
+        scheduled_delivery_timestamp: at,
+      }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
-      ctx.check('R4.1-4', res.status === 400 && res.body.result === 'error', `HTTP ${res.status} ${JSON.stringify(res.body.code)} for a channel message without topic`, res);
+      ctx.check(
+        'R4.1-4',
+        res.status === 400 && res.body.result === 'error',
+        `HTTP ${res.status} ${JSON.stringify(res.body.code)} for a channel message without topic`,
+        res,
+      );
     },
   }),
 
@@ -101,7 +140,13 @@ export default [
     title: 'changing a scheduled direct message to a channel type without topic is refused',
     rules: ['R4.2-2'],
     requires: { roles: ['member', 'member_2'], channels: ['public'], level: EDIT },
-    given: async (ctx) => schedule(ctx, 'member', { type: 'direct', to: [ctx.user('member_2').user_id], content: 'direct', scheduled_delivery_timestamp: await future(ctx) }),
+    given: async (ctx) =>
+      schedule(ctx, 'member', {
+        type: 'direct',
+        to: [ctx.user('member_2').user_id],
+        content: 'direct',
+        scheduled_delivery_timestamp: await future(ctx),
+      }),
     when: (ctx, id) => patch(ctx, id, { type: 'stream', to: ctx.channel('public').stream_id }),
     then: (ctx, res) => void ctx.expectError('R4.2-2', res, { status: 400, code: 'BAD_REQUEST' }),
   }),
@@ -119,7 +164,11 @@ export default [
       ctx.expectEqual('R4.2-7', extra, [], 'fields besides result and msg', res);
       const item = (await listScheduled(ctx, 'member')).find((m) => m.scheduled_message_id === id);
       ctx.expectEqual('R4.2-2', item?.to, [ctx.user('member_2').user_id], 'to after the change');
-      ctx.check('R4.2-5', item !== undefined && (item.topic === undefined || item.topic === ''), `topic of the direct message ${JSON.stringify(item?.topic)}`);
+      ctx.check(
+        'R4.2-5',
+        item !== undefined && (item.topic === undefined || item.topic === ''),
+        `topic of the direct message ${JSON.stringify(item?.topic)}`,
+      );
     },
   }),
 
@@ -128,7 +177,13 @@ export default [
     title: 'a scheduled direct message becomes a channel message with type, to and topic',
     rules: ['R4.2-2', 'R4.2-7'],
     requires: { roles: ['member', 'member_2'], channels: ['public'], level: EDIT },
-    given: async (ctx) => schedule(ctx, 'member', { type: 'direct', to: [ctx.user('member_2').user_id], content: 'direct', scheduled_delivery_timestamp: await future(ctx) }),
+    given: async (ctx) =>
+      schedule(ctx, 'member', {
+        type: 'direct',
+        to: [ctx.user('member_2').user_id],
+        content: 'direct',
+        scheduled_delivery_timestamp: await future(ctx),
+      }),
     when: (ctx, id) => patch(ctx, id, { type: 'stream', to: ctx.channel('public').stream_id, topic: 'now public' }),
     async then(ctx, res, id) {
       if (!ctx.expectSuccess('R4.2-7', res)) return;

@@ -22,14 +22,25 @@ export default [
       requires: { roles: ['member'], channels: ['public'] },
       given: (ctx) => future(ctx),
       when(ctx, at) {
-        const params: Record<string, string | number> = { type: 'stream', to: ctx.channel('public').stream_id, topic: 'incomplete', content: 'incomplete', scheduled_delivery_timestamp: at };
+        const params: Record<string, string | number> = {
+          type: 'stream',
+          to: ctx.channel('public').stream_id,
+          topic: 'incomplete',
+          content: 'incomplete',
+          scheduled_delivery_timestamp: at,
+        };
         delete params[row.param];
         return ctx.as('member').post('/api/v1/scheduled_messages', params);
       },
       then(ctx, res) {
         removeLater(ctx, 'member', res);
         // The code of a missing parameter is not in the spec's list (§7 "complete list of codes: not shown").
-        ctx.check(row.rule, res.status === 400 && res.body.result === 'error' && typeof res.body.code === 'string', `HTTP ${res.status} ${JSON.stringify(res.body.code)} without ${row.param}`, res);
+        ctx.check(
+          row.rule,
+          res.status === 400 && res.body.result === 'error' && typeof res.body.code === 'string',
+          `HTTP ${res.status} ${JSON.stringify(res.body.code)} without ${row.param}`,
+          res,
+        );
       },
     }),
   ),
@@ -40,7 +51,15 @@ export default [
     rules: ['R4.1-6'],
     requires: { roles: ['member'], channels: ['public'] },
     given: (ctx) => future(ctx),
-    when: (ctx, at) => ctx.as('member').post('/api/v1/scheduled_messages', { type: 'stream', to: ctx.channel('public').stream_id, topic: 'read', content: 'already read', scheduled_delivery_timestamp: at, read_by_sender: true }),
+    when: (ctx, at) =>
+      ctx.as('member').post('/api/v1/scheduled_messages', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic: 'read',
+        content: 'already read',
+        scheduled_delivery_timestamp: at,
+        read_by_sender: true,
+      }),
     async then(ctx, res) {
       removeLater(ctx, 'member', res);
       if (!ctx.expectSuccess('R4.1-6', res)) return;
@@ -56,7 +75,13 @@ export default [
     requires: { roles: ['member'], channels: ['public'], control: true },
     async given(ctx) {
       const topic = ctx.unique('delivered');
-      const id = await schedule(ctx, 'member', { type: 'stream', to: ctx.channel('public').stream_id, topic, content: 'on time', scheduled_delivery_timestamp: await future(ctx, 60) });
+      const id = await schedule(ctx, 'member', {
+        type: 'stream',
+        to: ctx.channel('public').stream_id,
+        topic,
+        content: 'on time',
+        scheduled_delivery_timestamp: await future(ctx, 60),
+      });
       await ctx.advanceClock(120);
       return { id, topic };
     },
@@ -70,7 +95,12 @@ export default [
     then(ctx, res, g) {
       const sent = asArray(res.body.topics).find((t) => t.name === g.topic);
       if (!ctx.check('R2.1-1', sent !== undefined, `scheduled message ${g.id} delivered in its topic`, res)) return;
-      ctx.check('R2.1-1', typeof sent?.max_id === 'number' && sent.max_id !== g.id, `sent as message ${JSON.stringify(sent?.max_id)}, scheduled as ${g.id}`, res);
+      ctx.check(
+        'R2.1-1',
+        typeof sent?.max_id === 'number' && sent.max_id !== g.id,
+        `sent as message ${JSON.stringify(sent?.max_id)}, scheduled as ${g.id}`,
+        res,
+      );
     },
   }),
 ];

@@ -12,7 +12,6 @@ export { MISSING_ID, future, openQueue, snapshot } from '../shared.js';
  * the API (conformance/README.md). Everything a helper creates is removed by ctx.defer.
  */
 
-
 /** A world-file entry a scenario cannot do without (messages are optional in the schema). */
 export function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new SetupError(`the world file has no ${what}`);
@@ -46,7 +45,12 @@ export async function schedule(ctx: ScenarioContext, role: WorldRole, params: Pa
  * One scheduled message of the caller as a register snapshot shows it, with or without the
  * empty_topic_name client capability (§1, §4.21): the way to read the topic that was stored.
  */
-export async function storedScheduled(ctx: ScenarioContext, role: WorldRole, id: number, emptyTopicName = true): Promise<{ reply: Reply; item: Obj | undefined }> {
+export async function storedScheduled(
+  ctx: ScenarioContext,
+  role: WorldRole,
+  id: number,
+  emptyTopicName = true,
+): Promise<{ reply: Reply; item: Obj | undefined }> {
   const reply = await snapshot(ctx, role, {
     event_types: ['scheduled_messages'],
     fetch_event_types: ['scheduled_messages'],
@@ -62,8 +66,17 @@ export async function listScheduled(ctx: ScenarioContext, role: WorldRole): Prom
 }
 
 /** A channel message sent now (companion send operation); returns its ID. */
-export async function send(ctx: ScenarioContext, role: WorldRole, streamId: number, topic: string, content = 'conformance'): Promise<number> {
-  const res = ctx.must(await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }), `send to channel ${streamId}`);
+export async function send(
+  ctx: ScenarioContext,
+  role: WorldRole,
+  streamId: number,
+  topic: string,
+  content = 'conformance',
+): Promise<number> {
+  const res = ctx.must(
+    await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }),
+    `send to channel ${streamId}`,
+  );
   if (!isInt(res.body.id)) throw new SetupError('no message id in the send answer');
   return res.body.id;
 }
@@ -79,9 +92,18 @@ export async function flagsOf(ctx: ScenarioContext, role: WorldRole, messageId: 
  * moment after the request that caused them) or the tries run out; nothing is acknowledged, so each
  * answer holds every event so far.
  */
-export async function pollEvents(ctx: ScenarioContext, role: WorldRole, queue: Queue, until: (events: Obj[]) => boolean, tries = 25): Promise<{ reply: Reply; events: Obj[] }> {
+export async function pollEvents(
+  ctx: ScenarioContext,
+  role: WorldRole,
+  queue: Queue,
+  until: (events: Obj[]) => boolean,
+  tries = 25,
+): Promise<{ reply: Reply; events: Obj[] }> {
   for (let i = 0; ; i++) {
-    const reply = ctx.must(await ctx.as(role).get('/api/v1/events', { queue_id: queue.id, last_event_id: -1, dont_block: true }), 'fetch events');
+    const reply = ctx.must(
+      await ctx.as(role).get('/api/v1/events', { queue_id: queue.id, last_event_id: -1, dont_block: true }),
+      'fetch events',
+    );
     const events = asArray(reply.body.events);
     if (until(events) || i + 1 >= tries) return { reply, events };
     await new Promise((resolve) => setTimeout(resolve, 100));

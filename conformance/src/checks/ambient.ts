@@ -19,9 +19,11 @@ export function ambientChecks(exchanges: readonly Exchange[], schemas: ResponseS
   const out: Check[] = [];
   exchanges.forEach((x, i) => {
     if (!x.path.startsWith('/api/v1/')) return;
-    const fail = (rule: string | null, message: string) => out.push({ rule, ok: false, message: `${x.method} ${x.path.split('?')[0]} → ${x.status}: ${message}`, exchange: i });
+    const fail = (rule: string | null, message: string) =>
+      out.push({ rule, ok: false, message: `${x.method} ${x.path.split('?')[0]} → ${x.status}: ${message}`, exchange: i });
     const body = x.body as Record<string, unknown> | string | null;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(AMBIENT_RULES.envelope, 'the body is not a JSON object');
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return fail(AMBIENT_RULES.envelope, 'the body is not a JSON object');
     if (body.result !== 'success' && body.result !== 'error') fail(AMBIENT_RULES.envelope, `result is ${JSON.stringify(body.result)}`);
     if (typeof body.msg !== 'string') fail(AMBIENT_RULES.envelope, 'msg is missing or not a string');
     if (body.result === 'success') {
@@ -31,13 +33,18 @@ export function ambientChecks(exchanges: readonly Exchange[], schemas: ResponseS
     if (body.result === 'error') {
       if (typeof body.code !== 'string') fail(AMBIENT_RULES.error, 'an error without a code');
       if (x.status < 400) fail(AMBIENT_RULES.error, `an error with HTTP status ${x.status}`);
-      if (body.code === 'STREAM_DOES_NOT_EXIST' && typeof body.stream_id !== 'number' && typeof body.stream !== 'string') fail(AMBIENT_RULES.streamExtra, 'STREAM_DOES_NOT_EXIST without stream_id or stream');
-      if (body.code === 'BAD_EVENT_QUEUE_ID' && typeof body.queue_id !== 'string') fail(null, 'BAD_EVENT_QUEUE_ID without queue_id (reference server)');
+      if (body.code === 'STREAM_DOES_NOT_EXIST' && typeof body.stream_id !== 'number' && typeof body.stream !== 'string')
+        fail(AMBIENT_RULES.streamExtra, 'STREAM_DOES_NOT_EXIST without stream_id or stream');
+      if (body.code === 'BAD_EVENT_QUEUE_ID' && typeof body.queue_id !== 'string')
+        fail(null, 'BAD_EVENT_QUEUE_ID without queue_id (reference server)');
     }
     if (x.status >= 500) fail(null, `a server error (${x.status})`);
     const found = schemas.validator(x.method, x.path, x.status);
     if (found?.validate && !found.validate(body)) {
-      const first = (found.validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      const first = (found.validate.errors ?? [])
+        .slice(0, 3)
+        .map((e) => `${e.instancePath || '/'} ${e.message}`)
+        .join('; ');
       fail(null, `does not match the OpenAPI response schema of ${found.operationId} ${x.status}: ${first}`);
     }
   });

@@ -20,7 +20,9 @@ export class ConsoleReporter {
 
   start(info: { target: string; featureLevel: number | null; targetKind: string; scenarios: number; workers: number }): void {
     const level = info.featureLevel === null ? 'unknown feature level' : `feature level ${info.featureLevel}`;
-    this.out.write(`teamchat conform: ${info.scenarios} scenarios against ${info.target} (${info.targetKind}, ${level}), ${info.workers} workers\n`);
+    this.out.write(
+      `teamchat conform: ${info.scenarios} scenarios against ${info.target} (${info.targetKind}, ${level}), ${info.workers} workers\n`,
+    );
     this.out.write(`(. passed  F failed  E error  s skipped)\n`);
   }
 
@@ -57,7 +59,8 @@ export function renderConsoleSummary(run: RunResult): string {
     });
   }
   const skips = new Map<string, number>();
-  for (const s of run.scenarios) if (s.status === 'skipped') skips.set(s.reason ?? '(no reason)', (skips.get(s.reason ?? '(no reason)') ?? 0) + 1);
+  for (const s of run.scenarios)
+    if (s.status === 'skipped') skips.set(s.reason ?? '(no reason)', (skips.get(s.reason ?? '(no reason)') ?? 0) + 1);
   if (skips.size > 0) {
     lines.push('Skipped:');
     for (const [reason, n] of [...skips].sort((a, b) => b[1] - a[1])) lines.push(`  ${String(n).padStart(4)} × ${reason}`);
@@ -69,11 +72,19 @@ export function renderConsoleSummary(run: RunResult): string {
     // Compact: the spec has some forty sections; the HTML report has the full table.
     lines.push('Sections with rules not covered (covered/total):');
     const cells = incomplete.map((s) => `§${s.section} ${s.covered}/${s.total}${s.failing ? ` (${s.failing}✗)` : ''}`.padEnd(18));
-    for (let i = 0; i < cells.length; i += 6) lines.push(`  ${cells.slice(i, i + 6).join('').trimEnd()}`);
+    for (let i = 0; i < cells.length; i += 6)
+      lines.push(
+        `  ${cells
+          .slice(i, i + 6)
+          .join('')
+          .trimEnd()}`,
+      );
     lines.push('');
   }
   const t = run.totals;
-  lines.push(`Scenarios: ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped (${run.scenarios.length}) in ${(run.ms / 1000).toFixed(1)} s`);
+  lines.push(
+    `Scenarios: ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped (${run.scenarios.length}) in ${(run.ms / 1000).toFixed(1)} s`,
+  );
   lines.push(`Rule coverage: ${formatCoverage(cov)}`);
   if (run.seed !== undefined) lines.push(`Order: shuffled with seed ${run.seed} (repeat it with --seed ${run.seed})`);
   return `${lines.join('\n')}\n`;

@@ -44,7 +44,10 @@ ${run.stopped ? `<p id="stopped" class="reason" data-kind="${run.stopped.kind}">
 <section id="areas"><h2>By area</h2>
 <table><thead><tr><th>Area</th><th>Scenarios</th>${STATUSES.map((s) => `<th>${s}</th>`).join('')}<th>Time</th></tr></thead><tbody>
 ${areasOf(run.scenarios)
-  .map((a) => `<tr data-area="${escape(a.area)}"><td><a href="#scenarios" data-set-filter="${escape(`${a.area}/`)}">${escape(a.area)}</a></td><td>${a.tests}</td>${STATUSES.map((s) => `<td class="${a.totals[s] ? s : 'zero'}">${a.totals[s]}</td>`).join('')}<td>${(a.ms / 1000).toFixed(2)} s</td></tr>`)
+  .map(
+    (a) =>
+      `<tr data-area="${escape(a.area)}"><td><a href="#scenarios" data-set-filter="${escape(`${a.area}/`)}">${escape(a.area)}</a></td><td>${a.tests}</td>${STATUSES.map((s) => `<td class="${a.totals[s] ? s : 'zero'}">${a.totals[s]}</td>`).join('')}<td>${(a.ms / 1000).toFixed(2)} s</td></tr>`,
+  )
   .join('\n')}
 </tbody></table></section>
 <section id="sections"><h2>Rule coverage by spec section</h2>
@@ -61,7 +64,9 @@ ${STATUSES.map((s) => `<label class="${s}"><input type="checkbox" id="status-${s
 <span id="shown-count">${run.scenarios.length} of ${run.scenarios.length} scenarios shown</span>
 </div>
 <div id="scenario-list">
-${failuresFirst(run.scenarios).map((s) => scenarioHtml(s, index.get(s)!)).join('\n')}
+${failuresFirst(run.scenarios)
+  .map((s) => scenarioHtml(s, index.get(s)!))
+  .join('\n')}
 </div></section>
 <section id="rules"><h2>Rules</h2>
 <label><input type="checkbox" id="uncovered-only"> only rules not covered</label>
@@ -99,8 +104,9 @@ function checkHtml(c: Check, i: number): string {
 
 function exchangeHtml(x: Exchange, i: number, n: number, flagged: boolean): string {
   const params = Object.entries(x.params);
-  const body = typeof x.body === 'string' ? x.body : JSON.stringify(x.body, null, 2) ?? '';
-  const shown = body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n… (${body.length - BODY_LIMIT} more characters in report.json)` : body;
+  const body = typeof x.body === 'string' ? x.body : (JSON.stringify(x.body, null, 2) ?? '');
+  const shown =
+    body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}\n… (${body.length - BODY_LIMIT} more characters in report.json)` : body;
   return `<li class="exchange${flagged ? ' flagged' : ''}" id="x-${i}-${n}" data-status-code="${x.status}" data-flagged="${flagged}">
 <div class="line"><strong>${escape(x.method)}</strong> <code>${escape(x.path)}</code> <span class="dim">as ${escape(x.as ?? 'nobody')}</span> → <span class="code c${String(x.status)[0]}">${x.status}</span> <span class="dim">${x.ms} ms</span></div>
 ${params.length ? `<div class="params"><span class="label">Parameters</span><table>${params.map(([k, v]) => `<tr><th>${escape(k)}</th><td><code>${escape(v)}</code></td></tr>`).join('')}</table></div>` : ''}
@@ -113,9 +119,13 @@ function rulesHtml(run: RunResult): string {
   const rows = [...run.rules].sort((a, b) => bySection(a.section, b.section) || bySection(a.id, b.id));
   const ids = new Map(run.scenarios.map((s, i) => [s.id, i]));
   const links = (list: string[]) => list.map((id) => `<a href="#s-${ids.get(id) ?? ''}">${escape(id)}</a>`).join('<br>');
-  const state = (r: RuleCoverage) => (isCovered(r) ? (r.failed.length ? 'covered, also failing' : 'covered') : r.failed.length ? 'failing' : 'not covered');
+  const state = (r: RuleCoverage) =>
+    isCovered(r) ? (r.failed.length ? 'covered, also failing' : 'covered') : r.failed.length ? 'failing' : 'not covered';
   return rows
-    .map((r) => `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`,
+    )
     .join('\n');
 }
 

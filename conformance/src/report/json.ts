@@ -88,7 +88,10 @@ function wallClock(spans: [number, number][]): number {
 /** Failed first, then errors, then the rest in run order: what a reader looks at first. */
 export function failuresFirst(scenarios: readonly ScenarioResult[]): ScenarioResult[] {
   const rank = (s: ScenarioResult) => (s.status === 'failed' ? 0 : s.status === 'error' ? 1 : 2);
-  return scenarios.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map(({ s }) => s);
+  return scenarios
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+    .map(({ s }) => s);
 }
 
 /** The RunResult as it is, plus the coverage summary (overall and per spec section). */

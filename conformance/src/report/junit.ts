@@ -60,7 +60,10 @@ function testcase(suite: XMLBuilder, s: ScenarioResult): void {
   }
   if (s.status === 'failed' || s.status === 'error') {
     // The exchanges, so a CI log alone is enough to reproduce (the curl lines hold no API key).
-    const lines = [`rules: ${s.rules.join(', ')}`, ...s.exchanges.map((x, i) => `#${i} ${x.method} ${x.path} → ${x.status} (${x.ms} ms)\n   ${x.curl}`)];
+    const lines = [
+      `rules: ${s.rules.join(', ')}`,
+      ...s.exchanges.map((x, i) => `#${i} ${x.method} ${x.path} → ${x.status} (${x.ms} ms)\n   ${x.curl}`),
+    ];
     tc.ele('system-out').txt(lines.join('\n'));
   }
 }

@@ -32,9 +32,13 @@ describe('renderConsoleSummary', () => {
 
   it('lists failures with their failing checks and the request, then errors with their reason', () => {
     expect(summary).toContain('1) FAILED permissions/guest-cannot-subscribe: a guest cannot subscribe <b>others</b>');
-    expect(summary).toContain('   ✗ [R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400\n     POST /api/v1/users/me/subscriptions → 200');
+    expect(summary).toContain(
+      '   ✗ [R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400\n     POST /api/v1/users/me/subscriptions → 200',
+    );
     expect(summary).not.toContain('the channel list is unchanged');
-    expect(summary).toContain('2) ERROR topics/empty-topic: the empty topic is shown by its display name\n   rules: R4.16-2\n   could not set up:');
+    expect(summary).toContain(
+      '2) ERROR topics/empty-topic: the empty topic is shown by its display name\n   rules: R4.16-2\n   could not set up:',
+    );
     expect(summary.indexOf('1) FAILED')).toBeLessThan(summary.indexOf('2) ERROR'));
   });
 
@@ -42,7 +46,10 @@ describe('renderConsoleSummary', () => {
     expect(summary).toContain('Skipped:\n     1 × waits in real time: run with --slow');
     expect(summary).toContain('§4.8 0/2 (2✗)');
     expect(summary).not.toMatch(/§4\.15 /);
-    expect(summary.trimEnd().split('\n').slice(-2)).toEqual(['Scenarios: 2 passed, 1 failed, 1 errors, 1 skipped (5) in 1.2 s', 'Rule coverage: 2/7 (28.5%)']);
+    expect(summary.trimEnd().split('\n').slice(-2)).toEqual([
+      'Scenarios: 2 passed, 1 failed, 1 errors, 1 skipped (5) in 1.2 s',
+      'Rule coverage: 2/7 (28.5%)',
+    ]);
   });
 
   it('says nothing about failures when there are none', () => {

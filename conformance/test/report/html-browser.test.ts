@@ -81,7 +81,9 @@ describe('the HTML report in Chromium', () => {
     expect(await failed.locator('.exchange').first().isVisible()).toBe(true);
     expect(await failed.innerText()).toContain('curl');
     await page.click('#collapse-all');
-    const closed = await page.locator('details[data-scenario-id]').evaluateAll((els) => els.every((el) => !(el as HTMLDetailsElement).open));
+    const closed = await page
+      .locator('details[data-scenario-id]')
+      .evaluateAll((els) => els.every((el) => !(el as HTMLDetailsElement).open));
     expect(closed).toBe(true);
   });
 });

@@ -3,7 +3,8 @@ import { renderHtml } from '../../src/report/html.js';
 import { fixtureRun, HOSTILE } from './run-fixture.js';
 
 const html = renderHtml(fixtureRun());
-const attrs = (name: string) => [...html.matchAll(new RegExp(`<details class="scenario[^"]*"[^>]*\\s${name}="([^"]*)"`, 'g'))].map((m) => m[1]);
+const attrs = (name: string) =>
+  [...html.matchAll(new RegExp(`<details class="scenario[^"]*"[^>]*\\s${name}="([^"]*)"`, 'g'))].map((m) => m[1]);
 /** The markup of one scenario's <details>. */
 const scenario = (id: string) => {
   const start = html.indexOf(`data-scenario-id="${id}"`);
@@ -29,7 +30,12 @@ describe('renderHtml', () => {
 
   it('shows target, level, kind, totals and overall coverage in the header', () => {
     expect(html).toContain('data-target="http://127.0.0.1:9991" data-feature-level="412" data-target-kind="mock"');
-    for (const [status, n] of [['passed', 2], ['failed', 1], ['error', 1], ['skipped', 1]] as const) {
+    for (const [status, n] of [
+      ['passed', 2],
+      ['failed', 1],
+      ['error', 1],
+      ['skipped', 1],
+    ] as const) {
       expect(html).toContain(`data-total="${status}">${n} ${status}</span>`);
     }
     expect(html).toContain('<strong id="coverage" data-covered="2" data-total="7">2/7 (28.5%)</strong>');
@@ -39,16 +45,24 @@ describe('renderHtml', () => {
   it('summarises by area and by spec section with rule coverage', () => {
     const areas = [...html.matchAll(/<tr data-area="([^"]+)">/g)].map((m) => m[1]);
     expect(areas).toEqual(['channels', 'permissions', 'events', 'topics']);
-    const sections = [...html.matchAll(/<tr (?:class="overall" )?data-section="([^"]+)" data-covered="(\d+)" data-total="(\d+)">/g)].map((m) => m.slice(1).join(' '));
+    const sections = [...html.matchAll(/<tr (?:class="overall" )?data-section="([^"]+)" data-covered="(\d+)" data-total="(\d+)">/g)].map(
+      (m) => m.slice(1).join(' '),
+    );
     expect(sections).toEqual(['4.8 0 2', '4.15 1 1', '4.16 1 2', '6 0 1', '9 0 1', 'all 2 7']);
   });
 
   it('lists failures first, then errors, then the rest in run order', () => {
-    expect(attrs('data-scenario-id')).toEqual(['permissions/guest-cannot-subscribe', 'topics/empty-topic', 'channels/list-public', 'events/queue-expiry', 'channels/update-name']);
+    expect(attrs('data-scenario-id')).toEqual([
+      'permissions/guest-cannot-subscribe',
+      'topics/empty-topic',
+      'channels/list-public',
+      'events/queue-expiry',
+      'channels/update-name',
+    ]);
     expect(attrs('data-status')).toEqual(['failed', 'error', 'passed', 'skipped', 'passed']);
   });
 
-  it('shows each scenario\'s rules, checks with ✓ and ✗, and the reason', () => {
+  it("shows each scenario's rules, checks with ✓ and ✗, and the reason", () => {
     const failed = scenario('permissions/guest-cannot-subscribe');
     expect(failed).toContain('<a href="#rule-R4.8-1" class="rule">R4.8-1</a> <a href="#rule-R4.8-2" class="rule">R4.8-2</a>');
     expect(failed.match(/<li class="check ok" data-ok="true"><span class="mark">✓<\/span>/g)).toHaveLength(1);
@@ -59,7 +73,9 @@ describe('renderHtml', () => {
 
   it('shows each exchange: method, path, caller, status, time, parameters, pretty body and curl line', () => {
     const failed = scenario('permissions/guest-cannot-subscribe');
-    expect(failed).toContain('<strong>POST</strong> <code>/api/v1/users/me/subscriptions</code> <span class="dim">as guest</span> → <span class="code c2">200</span> <span class="dim">8.1 ms</span>');
+    expect(failed).toContain(
+      '<strong>POST</strong> <code>/api/v1/users/me/subscriptions</code> <span class="dim">as guest</span> → <span class="code c2">200</span> <span class="dim">8.1 ms</span>',
+    );
     expect(failed).toContain('<tr><th>principals</th><td><code>[15]</code></td></tr>');
     expect(failed).toContain('{\n  &quot;result&quot;: &quot;success&quot;,\n  &quot;msg&quot;: &quot;&quot;,');
     expect(failed).toContain(`<code>curl -sS -X POST -u &#39;guest@demo.teamchat.test:&#39;&quot;$API_KEY&quot; --data-urlencode`);
@@ -82,14 +98,17 @@ describe('renderHtml', () => {
   });
 
   it('has a rules table saying which rules are covered and by which scenarios', () => {
-    const rows = [...html.matchAll(/<tr id="rule-([^"]+)" data-rule-id="[^"]+" data-covered="(true|false)"/g)].map((m) => `${m[1]} ${m[2]}`);
+    const rows = [...html.matchAll(/<tr id="rule-([^"]+)" data-rule-id="[^"]+" data-covered="(true|false)"/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     expect(rows).toEqual(['R4.8-1 false', 'R4.8-2 false', 'R4.15-1 true', 'R4.16-1 true', 'R4.16-2 false', 'R6-1 false', 'R9-1 false']);
     const covered = html.slice(html.indexOf('<tr id="rule-R4.15-1"'));
     expect(covered.slice(0, covered.indexOf('</tr>'))).toContain('<a href="#s-0">channels/list-public</a>');
   });
 
   it('has the controls a browser test drives, and a script that parses', () => {
-    for (const hook of ['id="filter"', 'id="expand-all"', 'id="collapse-all"', 'id="shown-count"', 'id="uncovered-only"']) expect(html).toContain(hook);
+    for (const hook of ['id="filter"', 'id="expand-all"', 'id="collapse-all"', 'id="shown-count"', 'id="uncovered-only"'])
+      expect(html).toContain(hook);
     expect([...html.matchAll(/data-status-filter="(\w+)" checked/g)].map((m) => m[1])).toEqual(['failed', 'error', 'passed', 'skipped']);
     const script = html.slice(html.indexOf('<script>') + 8, html.indexOf('</script>'));
     expect(() => new Function(script)).not.toThrow();

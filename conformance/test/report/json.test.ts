@@ -3,7 +3,13 @@ import type { RuleCoverage } from '../../src/model.js';
 import { areasOf, coverageOf, failuresFirst, formatCoverage, renderJson } from '../../src/report/json.js';
 import { fixtureRun } from './run-fixture.js';
 
-const rule = (id: string, section: string, passed: string[] = [], failed: string[] = []): RuleCoverage => ({ id, section, text: id, passed, failed });
+const rule = (id: string, section: string, passed: string[] = [], failed: string[] = []): RuleCoverage => ({
+  id,
+  section,
+  text: id,
+  passed,
+  failed,
+});
 
 describe('renderJson', () => {
   it('is the run as it is, plus rule coverage overall and per spec section', () => {

@@ -69,11 +69,13 @@ describe('renderJUnit', () => {
 
   it('gives an error its reason and a skip its reason', () => {
     const { cases } = parse();
-    expect((cases.get('topics/empty-topic')!.error as Node[])[0]!['@_message']).toBe('could not set up: create channel failed: 500 <html>oops</html>');
+    expect((cases.get('topics/empty-topic')!.error as Node[])[0]!['@_message']).toBe(
+      'could not set up: create channel failed: 500 <html>oops</html>',
+    );
     expect((cases.get('events/queue-expiry')!.skipped as Node[])[0]!['@_message']).toBe('waits in real time: run with --slow');
   });
 
-  it('lists each scenario\'s rules as properties', () => {
+  it("lists each scenario's rules as properties", () => {
     const { cases } = parse();
     const props = (cases.get('permissions/guest-cannot-subscribe')!.properties as { property: Node[] }).property;
     expect(props.filter((p) => p['@_name'] === 'rule').map((p) => p['@_value'])).toEqual(['R4.8-1', 'R4.8-2']);

@@ -49,7 +49,12 @@ export function fixtureRun(): RunResult {
         checks: [
           { rule: 'R4.8-2', ok: true, message: 'the channel list is unchanged' },
           { rule: 'R4.8-1', ok: false, message: 'expected 400 BAD_REQUEST: status 200, expected 400', exchange: 0 },
-          { rule: null, ok: false, message: 'POST /api/v1/users/me/subscriptions → 200: does not match the OpenAPI response schema \u0007', exchange: 0 },
+          {
+            rule: null,
+            ok: false,
+            message: 'POST /api/v1/users/me/subscriptions → 200: does not match the OpenAPI response schema \u0007',
+            exchange: 0,
+          },
         ],
         exchanges: [
           exchange({
@@ -99,14 +104,34 @@ export function fixtureRun(): RunResult {
         tags: [],
         status: 'passed',
         checks: [{ rule: 'R4.16-1', ok: true, message: 'answered success', exchange: 0 }],
-        exchanges: [exchange({ method: 'PATCH', path: '/api/v1/streams/51', as: 'administrator', params: { new_name: 'renamed' }, body: { result: 'success', msg: '', big: 'x'.repeat(30_000) } })],
+        exchanges: [
+          exchange({
+            method: 'PATCH',
+            path: '/api/v1/streams/51',
+            as: 'administrator',
+            params: { new_name: 'renamed' },
+            body: { result: 'success', msg: '', big: 'x'.repeat(30_000) },
+          }),
+        ],
         at: 5,
         ms: 9,
       },
     ],
     rules: [
-      { id: 'R4.8-1', section: '4.8', text: 'Guests may not subscribe other users.', passed: [], failed: ['permissions/guest-cannot-subscribe'] },
-      { id: 'R4.8-2', section: '4.8', text: 'A refused request changes nothing.', passed: [], failed: ['permissions/guest-cannot-subscribe'] },
+      {
+        id: 'R4.8-1',
+        section: '4.8',
+        text: 'Guests may not subscribe other users.',
+        passed: [],
+        failed: ['permissions/guest-cannot-subscribe'],
+      },
+      {
+        id: 'R4.8-2',
+        section: '4.8',
+        text: 'A refused request changes nothing.',
+        passed: [],
+        failed: ['permissions/guest-cannot-subscribe'],
+      },
       { id: 'R4.15-1', section: '4.15', text: 'Members see every public channel.', passed: ['channels/list-public'], failed: [] },
       { id: 'R4.16-1', section: '4.16', text: 'Administrators may rename channels.', passed: ['channels/update-name'], failed: [] },
       { id: 'R4.16-2', section: '4.16', text: 'The empty topic has a display name.', passed: [], failed: ['topics/empty-topic'] },

@@ -10,7 +10,9 @@ export type { AnonymousOperationId };
 /** The decoded parameters (path, query and body in one object, JSON parsed, defaults filled in). */
 export type ParamsOf<Id extends OperationId> = components['schemas'][`${Id}.parameters`];
 
-type SuccessBody<Id extends OperationId> = operations[Id]['responses'] extends { 200: { content: { 'application/json': infer B } } } ? B : never;
+type SuccessBody<Id extends OperationId> = operations[Id]['responses'] extends { 200: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
 
 /** Keys the pipeline adds itself (spec §1 envelope), and the envelope's open index signature. */
 type EnvelopeKey = 'result' | 'msg' | 'ignored_parameters_unsupported';

@@ -18,14 +18,22 @@ export function controlRouter(control: Control, token?: string): Router {
     router[method](path, (req: Request, res: Response, next) => {
       Promise.resolve()
         .then(() => fn(req))
-        .then((data) => sendJson(res, method === 'post' && path === '/realms' ? 201 : 200, { result: 'success', msg: '', ...(data as object) }))
+        .then((data) =>
+          sendJson(res, method === 'post' && path === '/realms' ? 201 : 200, { result: 'success', msg: '', ...(data as object) }),
+        )
         .catch(next);
     });
 
   route('get', '/', () => control.status());
   route('get', '/realms', () => ({ realms: control.listRealms() }));
   route('post', '/realms', (req) =>
-    control.createRealm({ realm_id: str(req, 'realm_id'), fixture: str(req, 'fixture'), seed: int(req, 'seed'), feature_level: int(req, 'feature_level'), epoch: int(req, 'epoch') }),
+    control.createRealm({
+      realm_id: str(req, 'realm_id'),
+      fixture: str(req, 'fixture'),
+      seed: int(req, 'seed'),
+      feature_level: int(req, 'feature_level'),
+      epoch: int(req, 'epoch'),
+    }),
   );
   route('get', '/realms/:realm', (req) => control.describe(realm(req)));
   route('delete', '/realms/:realm', async (req) => ({ deleted: await control.deleteRealm(realm(req)).then(() => realm(req)) }));
@@ -33,7 +41,9 @@ export function controlRouter(control: Control, token?: string): Router {
   route('get', '/realms/:realm/credentials', (req) => ({ credentials: control.credentials(realm(req)) }));
   route('get', '/realms/:realm/world', (req) => ({ world: control.world(realm(req)) }));
   route('get', '/realms/:realm/export', (req) => control.exportRealm(realm(req)));
-  route('put', '/realms/:realm/feature-level', (req) => control.setFeatureLevel(realm(req), required(int(req, 'feature_level'), 'feature_level')));
+  route('put', '/realms/:realm/feature-level', (req) =>
+    control.setFeatureLevel(realm(req), required(int(req, 'feature_level'), 'feature_level')),
+  );
   route('get', '/realms/:realm/clock', (req) => control.clock(realm(req)));
   route('put', '/realms/:realm/clock', (req) => control.setRealmTime(realm(req), required(int(req, 'now'), 'now')));
   route('post', '/realms/:realm/clock/advance', (req) => control.advanceRealm(realm(req), required(num(req, 'seconds'), 'seconds')));
@@ -59,7 +69,9 @@ function requireToken(token: string): express.RequestHandler {
   const expected = createHash('sha256').update(token).digest();
   return (req, _res, next) => {
     const [scheme, given] = (req.headers.authorization ?? '').trim().split(/\s+/);
-    const digest = createHash('sha256').update(given ?? '').digest();
+    const digest = createHash('sha256')
+      .update(given ?? '')
+      .digest();
     next(scheme?.toLowerCase() === 'bearer' && timingSafeEqual(digest, expected) ? undefined : controlTokenRequired());
   };
 }

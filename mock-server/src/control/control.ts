@@ -60,13 +60,21 @@ export class Control {
   }
 
   /** Creates an isolated realm from a fixture and returns it with its credentials and world file. */
-  async createRealm(options: { realm_id?: string; fixture?: string; seed?: number; feature_level?: number; epoch?: number; replace?: boolean }) {
+  async createRealm(options: {
+    realm_id?: string;
+    fixture?: string;
+    seed?: number;
+    feature_level?: number;
+    epoch?: number;
+    replace?: boolean;
+  }) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
     const exists = this.app.store.realm(realmId) !== undefined || this.#creating.has(realmId);
     if (exists && !options.replace) throw badRequest(`Realm '${realmId}' already exists.`);
     // Realms being generated count too, so concurrent requests cannot pass the cap together.
-    if (!exists && this.app.store.realmIds().length + this.#creating.size >= this.app.config.maxRealms) throw tooManyRealms(this.app.config.maxRealms);
+    if (!exists && this.app.store.realmIds().length + this.#creating.size >= this.app.config.maxRealms)
+      throw tooManyRealms(this.app.config.maxRealms);
     const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
     const epoch = checkEpoch(options.epoch ?? this.app.config.epoch);
     if (!exists) this.#creating.add(realmId);
@@ -110,7 +118,15 @@ export class Control {
   credentials(realmId: string): Credential[] {
     return Object.values(this.#tables(realmId).users)
       .filter((u) => !u.is_system_bot)
-      .map((u) => ({ user_id: u.user_id, email: u.email, api_key: u.api_key, full_name: u.full_name, role: u.role, is_bot: u.is_bot, is_active: u.is_active }));
+      .map((u) => ({
+        user_id: u.user_id,
+        email: u.email,
+        api_key: u.api_key,
+        full_name: u.full_name,
+        role: u.role,
+        is_bot: u.is_bot,
+        is_active: u.is_active,
+      }));
   }
 
   world(realmId: string) {
@@ -123,13 +139,16 @@ export class Control {
 
   clock(realmId?: string) {
     const server = { mode: this.app.clock.mode, server_now: this.app.clock.serverNow() };
-    return realmId === undefined ? server : { ...server, realm_id: realmId, now: this.app.clock.now(realmId), clock_offset: this.#tables(realmId).realm.realm.clock_offset };
+    return realmId === undefined
+      ? server
+      : { ...server, realm_id: realmId, now: this.app.clock.now(realmId), clock_offset: this.#tables(realmId).realm.realm.clock_offset };
   }
 
   /** Sets a realm's time (moving backwards is allowed: tests may need it; timers only fire forwards). */
   async setRealmTime(realmId: string, now: number) {
     this.#tables(realmId);
-    if (!Number.isSafeInteger(now) || now < 0 || now > MAX_REALM_TIME) throw badRequest(`now must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
+    if (!Number.isSafeInteger(now) || now < 0 || now > MAX_REALM_TIME)
+      throw badRequest(`now must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
     const offset = now - this.app.clock.serverNow();
     await this.app.store.transact(realmId, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, clock_offset: offset }));
     this.app.clock.fireDue(realmId);
@@ -185,7 +204,9 @@ export class Control {
     if (!event || typeof event !== 'object' || Array.isArray(event) || typeof (event as { type?: unknown }).type !== 'string') {
       throw badRequest('event must be an object with a string type.');
     }
-    const everyone = Object.values(tables.users).filter((u) => u.is_active && !u.is_system_bot).map((u) => u.user_id);
+    const everyone = Object.values(tables.users)
+      .filter((u) => u.is_active && !u.is_system_bot)
+      .map((u) => u.user_id);
     if (userIds !== undefined && (!Array.isArray(userIds) || !userIds.every((id) => Number.isInteger(id) && tables.users[String(id)]))) {
       throw badRequest('user_ids must be a list of user IDs of the realm.');
     }
@@ -199,7 +220,12 @@ export class Control {
     // With --expose-gc (the benchmark) measure live memory, not garbage awaiting collection.
     (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
-    return { realms: this.listRealms(), clock: this.clock(), queues: this.app.queues.size, memory: { rss: memory.rss, heap_used: memory.heapUsed } };
+    return {
+      realms: this.listRealms(),
+      clock: this.clock(),
+      queues: this.app.queues.size,
+      memory: { rss: memory.rss, heap_used: memory.heapUsed },
+    };
   }
 
   deleteSnapshot(realmId: string, name: string): void {

@@ -62,7 +62,9 @@ async function readExport(path: string): Promise<RealmExport> {
   }
   const value = parsed as Partial<RealmExport>;
   if (value?.format !== 'teamchat-kit/realm@1' || typeof value.now !== 'number' || !value.realm?.realm?.realm) {
-    throw new Error(`fixture ${path} is not a realm export (format teamchat-kit/realm@1); use "demo" or a file from GET /__mock/realms/{id}/export`);
+    throw new Error(
+      `fixture ${path} is not a realm export (format teamchat-kit/realm@1); use "demo" or a file from GET /__mock/realms/{id}/export`,
+    );
   }
   return value as RealmExport;
 }

@@ -37,10 +37,12 @@ interface Item {
 function pendingItems(tables: RealmState, skip: ReadonlySet<string>, realmId: string): Item[] {
   const items: Item[] = [];
   for (const s of Object.values(tables.scheduled_messages)) {
-    if (!s.failed && s.delivered_message_id === null) items.push({ kind: 'scheduled', id: s.scheduled_message_id, at: s.scheduled_delivery_timestamp });
+    if (!s.failed && s.delivered_message_id === null)
+      items.push({ kind: 'scheduled', id: s.scheduled_message_id, at: s.scheduled_delivery_timestamp });
   }
   for (const r of Object.values(tables.reminders)) {
-    if (!r.failed && r.delivered_message_id === null) items.push({ kind: 'reminder', id: r.reminder_id, at: r.scheduled_delivery_timestamp });
+    if (!r.failed && r.delivered_message_id === null)
+      items.push({ kind: 'reminder', id: r.reminder_id, at: r.scheduled_delivery_timestamp });
   }
   return items.filter((item) => !skip.has(`${realmId}:${item.kind}:${item.id}`)).sort((a, b) => a.at - b.at || a.id - b.id);
 }
@@ -76,7 +78,8 @@ export class Scheduler {
       // A stuck item whose row changed (edited, given a new time) gets another chance.
       if (change.table === 'scheduled_messages') this.#stuck.delete(`${change.realm}:scheduled:${change.key}`);
       if (change.table === 'reminders') this.#stuck.delete(`${change.realm}:reminder:${change.key}`);
-      if (change.table === null || change.table === 'realm' || change.table === 'scheduled_messages' || change.table === 'reminders') this.#markDirty(change.realm);
+      if (change.table === null || change.table === 'realm' || change.table === 'scheduled_messages' || change.table === 'reminders')
+        this.#markDirty(change.realm);
     });
   }
 
@@ -121,7 +124,9 @@ export class Scheduler {
       for (const item of due) {
         if (!stillPending(this.store.realm(realmId), item)) continue;
         const options = { now, late: startup && now - item.at > LATE_AFTER_SECONDS };
-        const done = this.store.transact(realmId, (tx) => (item.kind === 'scheduled' ? deliverScheduledMessage(tx, item.id, options) : deliverReminder(tx, item.id, options)));
+        const done = this.store.transact(realmId, (tx) =>
+          item.kind === 'scheduled' ? deliverScheduledMessage(tx, item.id, options) : deliverReminder(tx, item.id, options),
+        );
         this.#track(done, `${item.kind} ${item.id} of realm ${realmId}`);
         // The transaction has run (or rolled back) by now: an item it left pending must not be retried forever.
         if (stillPending(this.store.realm(realmId), item)) this.#stuck.add(`${realmId}:${item.kind}:${item.id}`);

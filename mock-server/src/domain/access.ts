@@ -114,10 +114,15 @@ export function emailVisibleTo(viewer: UserRow | null, ownerId: number, visibili
   if (viewer === null) return false;
   if (viewer.user_id === ownerId) return true;
   switch (visibility) {
-    case 1: return true;
-    case 2: return !isGuest(viewer);
-    case 3: return isRealmAdmin(viewer);
-    case 5: return viewer.role <= ROLE.moderator;
-    default: return false;
+    case 1:
+      return true;
+    case 2:
+      return !isGuest(viewer);
+    case 3:
+      return isRealmAdmin(viewer);
+    case 5:
+      return viewer.role <= ROLE.moderator;
+    default:
+      return false;
   }
 }

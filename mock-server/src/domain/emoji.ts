@@ -75,7 +75,11 @@ function load(): Catalogue {
     namesByCode.set(code, [...(namesByCode.get(code) ?? []), ...names]);
   }
   const claimed = new Set(Object.values(OVERRIDES).flat());
-  for (const [code, names] of namesByCode) namesByCode.set(code, names.filter((n) => !claimed.has(n)));
+  for (const [code, names] of namesByCode)
+    namesByCode.set(
+      code,
+      names.filter((n) => !claimed.has(n)),
+    );
   for (const [code, names] of Object.entries(OVERRIDES)) namesByCode.set(code, [...names, ...(namesByCode.get(code) ?? [])]);
   const codeByName = new Map<string, string>();
   for (const [code, names] of namesByCode) {

@@ -135,7 +135,9 @@ export const tooManyQueues = (limit: number, idleSeconds: number) =>
   );
 
 export const tooManyRealms = (limit: number) =>
-  badRequest(`Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`);
+  badRequest(
+    `Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`,
+  );
 
 /** The control API behind a token (`--control-token`), asked without it or with another one. */
 export const controlTokenRequired = () =>

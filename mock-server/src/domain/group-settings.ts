@@ -16,14 +16,19 @@ type Tables = Pick<RealmState, 'users' | 'user_groups'>;
  * it and joining it by group would let a guest past the guest rules of §2.3. Our reading of the
  * reference server's per-setting limits ("a group not allowed for the setting", unconfirmed).
  */
-const NO_EVERYONE: ReadonlySet<ChannelGroupSetting> = new Set(['can_administer_channel_group', 'can_add_subscribers_group', 'can_subscribe_group']);
+const NO_EVERYONE: ReadonlySet<ChannelGroupSetting> = new Set([
+  'can_administer_channel_group',
+  'can_add_subscribers_group',
+  'can_subscribe_group',
+]);
 
 export function normalizeGroupSetting(tables: Tables, value: GroupSettingValue): GroupSettingValue {
   if (typeof value === 'number') return value;
   const members = [...new Set(value.direct_members)].sort((a, b) => a - b);
   const subgroups = [...new Set(value.direct_subgroups)].sort((a, b) => a - b);
   if (members.length === 0 && subgroups.length === 1) return subgroups[0]!;
-  if (members.length === 0 && subgroups.length === 0) return systemGroupId(tables, 'role:nobody') ?? { direct_members: [], direct_subgroups: [] };
+  if (members.length === 0 && subgroups.length === 0)
+    return systemGroupId(tables, 'role:nobody') ?? { direct_members: [], direct_subgroups: [] };
   return { direct_members: members, direct_subgroups: subgroups };
 }
 

@@ -12,7 +12,15 @@ import { badRequest, navigationViewNotFound } from './errors.js';
  */
 
 /** Reference §2: the fragments of the built-in views, which never carry a name. */
-export const BUILT_IN_FRAGMENTS: ReadonlySet<string> = new Set(['inbox', 'recent', 'feed', 'drafts', 'narrow/has/reaction/sender/me', 'narrow/is/mentioned', 'narrow/is/starred']);
+export const BUILT_IN_FRAGMENTS: ReadonlySet<string> = new Set([
+  'inbox',
+  'recent',
+  'feed',
+  'drafts',
+  'narrow/has/reaction/sender/me',
+  'narrow/is/mentioned',
+  'narrow/is/starred',
+]);
 
 const isBuiltIn = (fragment: string) => BUILT_IN_FRAGMENTS.has(fragment);
 
@@ -21,7 +29,9 @@ const isBuiltIn = (fragment: string) => BUILT_IN_FRAGMENTS.has(fragment);
  * document allows both). The register snapshot, the list and the `add` event all present it here.
  */
 export function presentNavigationView(row: NavigationViewRow): Record<string, unknown> {
-  return row.name === null ? { fragment: row.fragment, is_pinned: row.is_pinned } : { fragment: row.fragment, is_pinned: row.is_pinned, name: row.name };
+  return row.name === null
+    ? { fragment: row.fragment, is_pinned: row.is_pinned }
+    : { fragment: row.fragment, is_pinned: row.is_pinned, name: row.name };
 }
 
 /**
@@ -74,7 +84,8 @@ export function addNavigationView(tx: Tx, actor: ActorContext, p: AddViewParams)
   const userId = actor.user.user_id;
   if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
   if (!isBuiltIn(p.fragment) && p.name === undefined) throw badRequest('Custom views must have a valid name.');
-  if (tx.tables.navigation_views[key(userId, p.fragment)] || (p.name !== undefined && nameTaken(tx.tables, userId, p.name))) throw viewExists();
+  if (tx.tables.navigation_views[key(userId, p.fragment)] || (p.name !== undefined && nameTaken(tx.tables, userId, p.name)))
+    throw viewExists();
   const row: NavigationViewRow = { user_id: userId, fragment: p.fragment, is_pinned: p.is_pinned, name: p.name ?? null };
   tx.put('navigation_views', key(userId, p.fragment), row);
   emitView(tx, userId, { op: 'add', navigation_view: presentNavigationView(row) });

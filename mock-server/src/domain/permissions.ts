@@ -63,7 +63,9 @@ export function maySetDeleteMessagePolicy(tables: Tables, realm: RealmRow, user:
 
 /** §4.16 is_default_stream (reference step 6): the realm's default-channel managers, administrators when unset. */
 export function mayManageDefaultChannels(tables: Tables, realm: RealmRow, user: UserRow): boolean {
-  return realm.can_manage_default_streams_group === undefined ? isRealmAdmin(user) : holds(tables, user, realm.can_manage_default_streams_group);
+  return realm.can_manage_default_streams_group === undefined
+    ? isRealmAdmin(user)
+    : holds(tables, user, realm.can_manage_default_streams_group);
 }
 
 /**

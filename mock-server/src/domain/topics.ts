@@ -34,7 +34,10 @@ export function readTopic(raw: string, features: Features): string {
 }
 
 /** A channel's policy with `inherit` resolved to the realm's default (§2.2, §3). */
-export function effectiveTopicsPolicy(channel: Pick<ChannelRow, 'topics_policy'>, realm: Pick<RealmRow, 'topics_policy'>): Exclude<TopicsPolicy, 'inherit'> {
+export function effectiveTopicsPolicy(
+  channel: Pick<ChannelRow, 'topics_policy'>,
+  realm: Pick<RealmRow, 'topics_policy'>,
+): Exclude<TopicsPolicy, 'inherit'> {
   return channel.topics_policy === 'inherit' ? realm.topics_policy : channel.topics_policy;
 }
 
@@ -42,12 +45,18 @@ export function effectiveTopicsPolicy(channel: Pick<ChannelRow, 'topics_policy'>
  * Whether a channel message may use this (already read) topic (§1 "where a topic is required", read
  * through topics_policy as the reference doc says; §3). Before level 334 the empty topic does not exist.
  */
-export function checkChannelTopic(topic: string, channel: Pick<ChannelRow, 'topics_policy'>, realm: Pick<RealmRow, 'topics_policy'>, features: Features): void {
+export function checkChannelTopic(
+  topic: string,
+  channel: Pick<ChannelRow, 'topics_policy'>,
+  realm: Pick<RealmRow, 'topics_policy'>,
+  features: Features,
+): void {
   const policy = effectiveTopicsPolicy(channel, realm);
   if (topic === '') {
     // Texts ours (the reference marks them unconfirmed).
     if (!features.has('empty_topic_name')) throw badRequest("Topic can't be empty!");
-    if (policy === 'disable_empty_topic') throw badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
+    if (policy === 'disable_empty_topic')
+      throw badRequest(`Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`);
   } else if (policy === 'empty_topic_only') {
     throw badRequest(`Only the ${EMPTY_TOPIC_DISPLAY_NAME} topic is allowed in this channel.`);
   }
@@ -59,6 +68,7 @@ export function checkChannelTopic(topic: string, channel: Pick<ChannelRow, 'topi
  */
 export function checkEmptyTopicOnlyTransition(topicsOfChannel: Iterable<string>): void {
   for (const topic of topicsOfChannel) {
-    if (topic !== '') throw badRequest(`To allow only the ${EMPTY_TOPIC_DISPLAY_NAME} topic, move every message of this channel to it first.`);
+    if (topic !== '')
+      throw badRequest(`To allow only the ${EMPTY_TOPIC_DISPLAY_NAME} topic, move every message of this channel to it first.`);
   }
 }

@@ -9,7 +9,13 @@ import { shapeFor } from './shape.js';
  * Delivers a committed transaction's events (the store calls this only once the change is durable)
  * to every queue of every user who may see them, filtered and shaped per queue (spec §6).
  */
-export function dispatch(registry: QueueRegistry, tables: RealmState | undefined, realmId: string, pending: readonly PendingEvent[], seq: number): void {
+export function dispatch(
+  registry: QueueRegistry,
+  tables: RealmState | undefined,
+  realmId: string,
+  pending: readonly PendingEvent[],
+  seq: number,
+): void {
   for (const { event, userIds, shape } of pending) {
     const audience = new Set(userIds);
     for (const queue of registry.queuesOf(realmId, null)) {
@@ -35,7 +41,8 @@ export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string,
   const ended = new Set<number>();
   for (const { event } of pending) {
     const person = event.person as { user_id?: number; is_active?: boolean } | undefined;
-    if (event.type === 'realm_user' && event.op === 'update' && person?.is_active === false && person.user_id !== undefined) ended.add(person.user_id);
+    if (event.type === 'realm_user' && event.op === 'update' && person?.is_active === false && person.user_id !== undefined)
+      ended.add(person.user_id);
   }
   for (const userId of ended) registry.dropUser(realmId, userId);
 }

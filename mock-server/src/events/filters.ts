@@ -1,13 +1,23 @@
 import type { RealmState } from '../store/state.js';
 import type { QueueDescriptor } from './queue.js';
 
-type Message = Record<string, unknown> & { type?: string; stream_id?: number; subject?: string; sender_email?: string; display_recipient?: unknown };
+type Message = Record<string, unknown> & {
+  type?: string;
+  stream_id?: number;
+  subject?: string;
+  sender_email?: string;
+  display_recipient?: unknown;
+};
 
 /**
  * Whether a queue takes an event (spec §6.6): its event_types, then its narrow, which filters only
  * message events. Heartbeats always pass.
  */
-export function accepts(descriptor: QueueDescriptor, event: Record<string, unknown> & { type: string }, tables: RealmState | undefined): boolean {
+export function accepts(
+  descriptor: QueueDescriptor,
+  event: Record<string, unknown> & { type: string },
+  tables: RealmState | undefined,
+): boolean {
   if (event.type === 'heartbeat') return true;
   if (descriptor.eventTypes && !descriptor.eventTypes.has(event.type)) return false;
   if (event.type !== 'message' || descriptor.narrow.length === 0) return true;

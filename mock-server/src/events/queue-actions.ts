@@ -28,7 +28,10 @@ export interface QueueActor {
 }
 
 /** The queue options every event operation that creates a queue shares with register. */
-type QueueOptions = Pick<ParamsOf<'get-events'>, 'event_types' | 'narrow' | 'all_public_streams' | 'client_capabilities' | 'apply_markdown'>;
+type QueueOptions = Pick<
+  ParamsOf<'get-events'>,
+  'event_types' | 'narrow' | 'all_public_streams' | 'client_capabilities' | 'apply_markdown'
+>;
 
 const typeSet = (types: string[] | undefined) => (types === undefined ? null : new Set(types));
 

@@ -66,7 +66,9 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     realm_can_set_topics_policy_group: realm.can_set_topics_policy_group,
     realm_can_set_delete_message_policy_group: realm.can_set_delete_message_policy_group,
     realm_can_add_custom_emoji_group: realm.can_add_custom_emoji_group,
-    ...(realm.can_manage_default_streams_group !== undefined ? { realm_can_manage_default_streams_group: realm.can_manage_default_streams_group } : {}),
+    ...(realm.can_manage_default_streams_group !== undefined
+      ? { realm_can_manage_default_streams_group: realm.can_manage_default_streams_group }
+      : {}),
     ...REGISTER_LIMITS,
   };
 }

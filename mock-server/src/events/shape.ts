@@ -38,7 +38,12 @@ export function shapeFor(event: EventBody, descriptor: QueueDescriptor, viewer: 
     case 'realm_user':
       // delivery_email and avatar_url depend on who reads (domain/present/users.ts).
       if (event.person === undefined) return [clean({ ...event })];
-      return [clean({ ...event, person: viewPerson(event.person as Record<string, unknown>, { viewer, clientGravatar: descriptor.clientGravatar }) })];
+      return [
+        clean({
+          ...event,
+          person: viewPerson(event.person as Record<string, unknown>, { viewer, clientGravatar: descriptor.clientGravatar }),
+        }),
+      ];
     default:
       return [clean(withTopics(event, client))];
   }
@@ -63,7 +68,12 @@ function legacySettingsEvents(event: EventBody): EventBody[] {
 }
 
 function presentMessage(event: EventBody, descriptor: QueueDescriptor, viewer: UserRow | null): EventBody {
-  const view = { applyMarkdown: descriptor.applyMarkdown, clientGravatar: descriptor.clientGravatar, emptyTopicName: descriptor.client.empty_topic_name, viewer };
+  const view = {
+    applyMarkdown: descriptor.applyMarkdown,
+    clientGravatar: descriptor.clientGravatar,
+    emptyTopicName: descriptor.client.empty_topic_name,
+    viewer,
+  };
   return withTopics({ ...event, message: viewMessage(event.message as Record<string, unknown>, view) }, descriptor.client);
 }
 

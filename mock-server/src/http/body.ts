@@ -1,6 +1,14 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { ApiError, badRequest, malformedUrl, payloadTooLarge, unreadableBody, unsupportedCharset, unsupportedEncoding } from '../domain/errors.js';
+import {
+  ApiError,
+  badRequest,
+  malformedUrl,
+  payloadTooLarge,
+  unreadableBody,
+  unsupportedCharset,
+  unsupportedEncoding,
+} from '../domain/errors.js';
 import type { RawValues } from './params.js';
 
 /**
@@ -52,7 +60,11 @@ function parseUrlEncoded(req: Request, res: Response, next: NextFunction): void 
 function parseMultipart(req: Request, next: NextFunction): void {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { fieldSize: BODY_LIMIT_BYTES, fields: FIELD_LIMIT, files: 16 }, defParamCharset: 'utf8' });
+    parser = busboy({
+      headers: req.headers,
+      limits: { fieldSize: BODY_LIMIT_BYTES, fields: FIELD_LIMIT, files: 16 },
+      defParamCharset: 'utf8',
+    });
   } catch {
     return next(badRequest('Malformed multipart body.'));
   }

@@ -97,7 +97,18 @@ function compileOperation(
   for (const p of (op.parameters ?? []) as OpenAPIV3_1.ParameterObject[]) {
     const json = Boolean(p.content?.['application/json']);
     const schema = (json ? p.content?.['application/json']?.schema : p.schema) as Schema;
-    params.set(p.name, makeParam(ajv, p.name, p.in === 'path' ? 'path' : 'query', Boolean(p.required), json, schema, p as unknown as Record<string, unknown>));
+    params.set(
+      p.name,
+      makeParam(
+        ajv,
+        p.name,
+        p.in === 'path' ? 'path' : 'query',
+        Boolean(p.required),
+        json,
+        schema,
+        p as unknown as Record<string, unknown>,
+      ),
+    );
   }
   const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.[FORM];
   const bodySchema = body?.schema as Schema | undefined;
@@ -143,7 +154,10 @@ function makeParam(
     // Integers, booleans and numbers are JSON literals on the wire (reference doc, "Value parsing").
     json: jsonEncoded || types.some((t) => t === 'integer' || t === 'boolean' || t === 'number' || t === 'array' || t === 'object'),
     types,
-    allowsNull: types.includes('null') || (Array.isArray(schema.oneOf ?? schema.anyOf) && (schema.oneOf ?? schema.anyOf ?? []).some((s) => schemaTypes(s as Schema).includes('null'))),
+    allowsNull:
+      types.includes('null') ||
+      (Array.isArray(schema.oneOf ?? schema.anyOf) &&
+        (schema.oneOf ?? schema.anyOf ?? []).some((s) => schemaTypes(s as Schema).includes('null'))),
     strip: pick('x-strip') === true,
     enumError: pick('x-enum-error') === 'value-error' ? 'value-error' : 'literal',
     aliases: (pick('x-aliases') as string[] | undefined) ?? [],
@@ -152,7 +166,10 @@ function makeParam(
     removedBy: featureName(name, (pick('x-feature-level-removed') as { name?: string } | undefined)?.name),
     unionError: pick('x-union-error') === 'first-branch',
     enumFeatures: Object.fromEntries(
-      Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [value, featureName(name, f.name)!]),
+      Object.entries((pick('x-enum-feature-levels') as Record<string, { name: string }> | undefined) ?? {}).map(([value, f]) => [
+        value,
+        featureName(name, f.name)!,
+      ]),
     ),
     hasDefault: 'default' in schema,
     default: schema.default,

@@ -49,7 +49,8 @@ export function readParams(op: OperationSpec, sources: ParamSources, has: (featu
     if (!spec.validate(value)) throw validationError(spec, spec.validate.errors ?? []);
     // An enum value added at a later level (spec §9) is not yet in the list of possible values.
     const valueFeature = typeof value === 'string' && Object.hasOwn(spec.enumFeatures, value) ? spec.enumFeatures[value] : undefined;
-    if (valueFeature !== undefined && !has(valueFeature)) throw validationError(spec, [{ keyword: 'enum', instancePath: '', params: {} } as ErrorObject]);
+    if (valueFeature !== undefined && !has(valueFeature))
+      throw validationError(spec, [{ keyword: 'enum', instancePath: '', params: {} } as ErrorObject]);
     params[spec.name] = value;
   }
   const ignored = new Set<string>(unsupported);
@@ -131,7 +132,14 @@ function matchesUnion(spec: ParamSpec, value: unknown, text: string): boolean {
   return spec.validate(value);
 }
 
-const BRANCH_NAMES: Record<string, string> = { integer: 'int', number: 'float', string: 'str', boolean: 'bool', array: 'list', object: 'dict' };
+const BRANCH_NAMES: Record<string, string> = {
+  integer: 'int',
+  number: 'float',
+  string: 'str',
+  boolean: 'bool',
+  array: 'list',
+  object: 'dict',
+};
 
 function firstBranchError(spec: ParamSpec) {
   const first = ((spec.schema.oneOf ?? spec.schema.anyOf ?? []) as ParamSpec['schema'][])[0];
@@ -156,12 +164,19 @@ export function validationError(spec: ParamSpec, errors: ErrorObject[]) {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type': {
-      const wanted = String(p.type).split(',').find((t) => t !== 'null') ?? 'string';
+      const wanted =
+        String(p.type)
+          .split(',')
+          .find((t) => t !== 'null') ?? 'string';
       return badRequest(`${where} is not ${TYPE_NAMES[wanted] ?? `a ${wanted}`}`);
     }
     case 'enum':
     case 'const':
-      return badRequest(spec.enumError === 'value-error' && error.instancePath === '' ? `Invalid ${where}: Value error, Not in the list of possible values` : `Invalid ${where}`);
+      return badRequest(
+        spec.enumError === 'value-error' && error.instancePath === ''
+          ? `Invalid ${where}: Value error, Not in the list of possible values`
+          : `Invalid ${where}`,
+      );
     case 'maxLength':
       return badRequest(`${where} is too long (limit: ${String(p.limit)} characters)`);
     case 'minLength':

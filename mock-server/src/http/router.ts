@@ -22,7 +22,8 @@ export function apiRouter(app: AppContext, routes: RouteSpec[]): Router {
   for (const path of [...byPath.keys()].sort(literalFirst)) {
     const ops = byPath.get(path)!;
     const route = router.route(expressPath(path, ops[0]!));
-    for (const op of ops) route[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete' | 'put'](pipeline(app, op, byId.get(op.operationId)));
+    for (const op of ops)
+      route[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete' | 'put'](pipeline(app, op, byId.get(op.operationId)));
     const allowed = [...ops.map((op) => op.method), ...(ops.some((op) => op.method === 'GET') ? ['HEAD'] : []), 'OPTIONS'];
     route.all((req, res, next) => {
       if (req.method === 'OPTIONS') {
@@ -42,7 +43,9 @@ export function apiRouter(app: AppContext, routes: RouteSpec[]): Router {
  * parameter → *name.
  */
 function expressPath(path: string, op: OperationSpec): string {
-  return path.replace(/^\/api\/v1/, '').replace(/\{([^}]+)\}/g, (_, name: string) => (op.params.find((p) => p.name === name)?.allowSlashes ? `*${name}` : `:${name}`));
+  return path
+    .replace(/^\/api\/v1/, '')
+    .replace(/\{([^}]+)\}/g, (_, name: string) => (op.params.find((p) => p.name === name)?.allowSlashes ? `*${name}` : `:${name}`));
 }
 
 /**

@@ -17,7 +17,10 @@ const routes: RouteSpec[] = [
   }),
   defineRoute('get-stream', {
     handle: ({ tables, actor, params, features, now }) => {
-      const channel = channelById(tables, actor.user, params.stream_id, { access: 'metadata', archived: features.has('archived_channels') });
+      const channel = channelById(tables, actor.user, params.stream_id, {
+        access: 'metadata',
+        archived: features.has('archived_channels'),
+      });
       return { stream: presentChannel(tables, channel, features, { now }) };
     },
   }),

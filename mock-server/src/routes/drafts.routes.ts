@@ -4,7 +4,8 @@ import { checkDraftsSynchronized } from '../domain/drafts/validate.js';
 import { act, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
 
 /** Every draft operation is refused before parsing when the user turned synchronization off (reference §4.6). */
-const synchronized = ({ actor }: GateContext<'get-drafts' | 'create-drafts' | 'edit-draft' | 'delete-draft'>) => checkDraftsSynchronized(actor.user);
+const synchronized = ({ actor }: GateContext<'get-drafts' | 'create-drafts' | 'edit-draft' | 'delete-draft'>) =>
+  checkDraftsSynchronized(actor.user);
 
 /** Drafts (§4.6 and the list/edit/delete companions). */
 const routes: RouteSpec[] = [

@@ -4,7 +4,10 @@ import { defineRoute, type GateContext, type RouteSpec } from '../http/define-ro
 import type { UserRow } from '../store/state.js';
 
 /** The caller and the realm in the form the queue actions take (user null: an anonymous register). */
-function queueActor<U extends UserRow | null>({ app, realmId, realm, tables, features, now }: GateContext, user: U): QueueActor & { user: U } {
+function queueActor<U extends UserRow | null>(
+  { app, realmId, realm, tables, features, now }: GateContext,
+  user: U,
+): QueueActor & { user: U } {
   return { queues: app.queues, store: app.store, realmId, realm, tables, features, now, user };
 }
 

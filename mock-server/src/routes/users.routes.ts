@@ -8,12 +8,18 @@ const routes: RouteSpec[] = [
   // Companion of §2.8: the realm's accounts.
   defineRoute('get-users', {
     handle: ({ tables, actor, params }) => ({
-      members: listUsers(tables, actor.user, { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields }),
+      members: listUsers(tables, actor.user, {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+      }),
     }),
   }),
   defineRoute('get-user', {
     handle: ({ tables, actor, params }) => ({
-      user: getUser(tables, actor.user, params.user_id, { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields }),
+      user: getUser(tables, actor.user, params.user_id, {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+      }),
     }),
   }),
   defineRoute('get-own-user', {

@@ -449,8 +449,7 @@ export function emptyState(): State {
  * `table` null replaces or deletes a whole realm (realm creation, reset, removal).
  */
 export type Change =
-  | { realm: string; table: TableName; key: string; row: unknown }
-  | { realm: string; table: null; key: null; row: RealmState | null };
+  { realm: string; table: TableName; key: string; row: unknown } | { realm: string; table: null; key: null; row: RealmState | null };
 
 /** Apply one change to a state in place. Shared by transactions, journal replay and tests. */
 export function applyChange(state: State, change: Change): void {

@@ -15,7 +15,11 @@ export type UserRowInput = Pick<UserRow, 'user_id' | 'email' | 'full_name' | 'ap
  * stricter email visibility and the moderator's hidden presence, are scenarios rather than defaults).
  * email_address_visibility 1 means everyone may see the real email, so the API email is the real one.
  */
-export const NEW_USER_SETTINGS: Readonly<UserSettings> = { presence_enabled: true, enable_drafts_synchronization: true, email_address_visibility: 1 };
+export const NEW_USER_SETTINGS: Readonly<UserSettings> = {
+  presence_enabled: true,
+  enable_drafts_synchronization: true,
+  email_address_visibility: 1,
+};
 
 /**
  * A user row: an active human member (§2.8 role 400) unless `input` says otherwise, with the reference

@@ -45,7 +45,8 @@ export async function beBusy(server: MockServer, realmId: string, streamId: numb
   const topic = `leak topic ${streamId} heron`;
   // Mentions of outsiders and a wildcard: a mention must not deliver a private message to a non-subscriber.
   const mentions = outsiders.map((o) => `@**${o.full_name}**`).join(' ');
-  const send = (who: Account, content: string) => run(`send as ${who.email}`, who, 'POST', '/api/v1/messages', { form: { type: 'stream', to: String(streamId), topic, content } });
+  const send = (who: Account, content: string) =>
+    run(`send as ${who.email}`, who, 'POST', '/api/v1/messages', { form: { type: 'stream', to: String(streamId), topic, content } });
 
   await send(actor, `Leak probe ${streamId} kestrel ${mentions} @**all**`);
   await send(poster, `Second leak probe ${streamId} osprey`);
@@ -58,8 +59,12 @@ export async function beBusy(server: MockServer, realmId: string, streamId: numb
   const history = tablesOf(server, realmId).channels[String(streamId)]!.history_public_to_subscribers;
   await patch('history privacy', { history_public_to_subscribers: String(!history) });
 
-  const membership = { form: { subscriptions: JSON.stringify([`renamed ${streamId} falcon`]), principals: JSON.stringify([principal.user_id]) } };
-  const join = { form: { subscriptions: JSON.stringify([{ name: `renamed ${streamId} falcon` }]), principals: JSON.stringify([principal.user_id]) } };
+  const membership = {
+    form: { subscriptions: JSON.stringify([`renamed ${streamId} falcon`]), principals: JSON.stringify([principal.user_id]) },
+  };
+  const join = {
+    form: { subscriptions: JSON.stringify([{ name: `renamed ${streamId} falcon` }]), principals: JSON.stringify([principal.user_id]) },
+  };
   if (subscribed(tablesOf(server, realmId), principal.user_id, streamId)) {
     await run('unsubscribe principal', actor, 'DELETE', '/api/v1/users/me/subscriptions', membership);
     await run('resubscribe principal', actor, 'POST', '/api/v1/users/me/subscriptions', join);
@@ -74,11 +79,15 @@ export async function beBusy(server: MockServer, realmId: string, streamId: numb
     { stream_id: streamId, property: 'pin_to_top', value: true },
     { stream_id: streamId, property: 'is_muted', value: true },
   ];
-  await run('subscription properties', poster, 'POST', '/api/v1/users/me/subscriptions/properties', { form: { subscription_data: JSON.stringify(personal) } });
+  await run('subscription properties', poster, 'POST', '/api/v1/users/me/subscriptions/properties', {
+    form: { subscription_data: JSON.stringify(personal) },
+  });
   await run('archive', actor, 'DELETE', `/api/v1/streams/${streamId}`, {});
   await patch('unarchive', { is_archived: 'true' });
   await send(actor, `Third leak probe ${streamId} plover after unarchiving`);
   // Public chatter, which everyone watching public channels gets: proof that the outsiders' queues work.
-  await run('public message', actor, 'POST', '/api/v1/messages', { form: { type: 'stream', to: String(home), topic: 'lobby', content: 'Public chatter' } });
+  await run('public message', actor, 'POST', '/api/v1/messages', {
+    form: { type: 'stream', to: String(home), topic: 'lobby', content: 'Public chatter' },
+  });
   return steps;
 }

@@ -47,7 +47,9 @@ export function hasContentAccess(tables: RealmState, user: UserRow, channel: Cha
   if (channel.is_web_public || subscribed(tables, user.user_id, channel.stream_id)) return true;
   if (user.role === 600) return false;
   if (!channel.invite_only) return true;
-  return holders(tables, channel.can_add_subscribers_group).has(user.user_id) || holders(tables, channel.can_subscribe_group).has(user.user_id);
+  return (
+    holders(tables, channel.can_add_subscribers_group).has(user.user_id) || holders(tables, channel.can_subscribe_group).has(user.user_id)
+  );
 }
 
 export function hasMetadataAccess(tables: RealmState, user: UserRow, channel: ChannelRow): boolean {
@@ -124,7 +126,10 @@ export function secretOf(tables: RealmState, streamId: number): Secret {
     { label: 'rendered_description', text: channel.rendered_description },
   ];
   for (const m of mine) {
-    strings.push({ label: `message ${m.id} content`, text: m.content }, { label: `message ${m.id} rendered_content`, text: m.rendered_content });
+    strings.push(
+      { label: `message ${m.id} content`, text: m.content },
+      { label: `message ${m.id} rendered_content`, text: m.rendered_content },
+    );
     strings.push({ label: `message ${m.id} topic`, text: m.subject });
   }
   const subscribers = Object.values(tables.subscriptions)
@@ -140,5 +145,9 @@ export function grow(secret: Secret, tables: RealmState): Secret {
   const now = secretOf(tables, secret.streamId);
   const strings = [...secret.strings];
   for (const s of now.strings) if (!strings.some((t) => t.text === s.text)) strings.push(s);
-  return { streamId: secret.streamId, strings, subscribers: [...new Set([...secret.subscribers, ...now.subscribers])].sort((a, b) => a - b) };
+  return {
+    streamId: secret.streamId,
+    strings,
+    subscribers: [...new Set([...secret.subscribers, ...now.subscribers])].sort((a, b) => a - b),
+  };
 }

@@ -47,7 +47,10 @@ async function sweepActivity(realmId: string, kind: PrivateKind): Promise<void> 
   for (const outsider of outsiders) {
     const polled = await pollQueues(env.server, outsider, queues.get(outsider.user_id)!);
     // The queues work: the public message of the activity reached the first one (all_public_streams or a subscription).
-    expect((polled[0]!.reply.body.events as unknown[] | undefined)?.length, `${outsider.email} ${polled[0]!.reply.text.slice(0, 200)}`).toBeGreaterThan(0);
+    expect(
+      (polled[0]!.reply.body.events as unknown[] | undefined)?.length,
+      `${outsider.email} ${polled[0]!.reply.text.slice(0, 200)}`,
+    ).toBeGreaterThan(0);
     for (const obs of [...polled, ...(await readSweep(env.server, realmId, outsider))]) {
       expect(obs.reply.status, `${outsider.email} ${obs.label}`).toBe(200);
       check(outsider, obs, secret);
@@ -60,7 +63,10 @@ async function sweepActivity(realmId: string, kind: PrivateKind): Promise<void> 
   const seen = findLeaks(insider!.reply.body, secret).map((l) => l.what);
   expect(seen).toEqual(expect.arrayContaining([`stream_id ${stream_id}`, `stream_ids containing ${stream_id}`]));
   for (const word of ['kestrel', 'osprey', 'plover', `renamed ${stream_id} falcon`, `secret description ${stream_id} wren`]) {
-    expect(seen.some((w) => w.includes(word)), `insider sees ${word}`).toBe(true);
+    expect(
+      seen.some((w) => w.includes(word)),
+      `insider sees ${word}`,
+    ).toBe(true);
   }
 }
 
@@ -98,7 +104,10 @@ describe('a subscriber who leaves a private channel, and so loses access, is an 
     const { stream_id, name } = channelOf(env.server, realmId, kind);
     const leaver = leaverOf(realmId, stream_id)!;
     expect(leaver, 'a subscriber whose access is only the subscription').toBeDefined();
-    const left = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as: leaver, form: { subscriptions: JSON.stringify([name]) } });
+    const left = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', {
+      as: leaver,
+      form: { subscriptions: JSON.stringify([name]) },
+    });
     expect([left.status, left.body]).toEqual([200, { result: 'success', msg: '', removed: [name], not_removed: [] }]);
     expect(outsidersOf(env.server, realmId, stream_id).map((a) => a.user_id)).toContain(leaver.user_id);
     await sweepActivity(realmId, kind);

@@ -37,7 +37,14 @@ function gatedPersistence(): { persistence: Persistence; arm: () => void; releas
   return { persistence, arm: () => (armed = true), release };
 }
 
-const descriptor = { eventTypes: null, narrow: [], allPublicStreams: true, client: clientView({}), applyMarkdown: false, clientGravatar: false };
+const descriptor = {
+  eventTypes: null,
+  narrow: [],
+  allPublicStreams: true,
+  client: clientView({}),
+  applyMarkdown: false,
+  clientGravatar: false,
+};
 
 async function setUp() {
   const gated = gatedPersistence();
@@ -49,12 +56,26 @@ async function setUp() {
   const channel = tables.channels['54']!;
   const owner = tables.users['11']!;
   // An outsider of the private channel who watches every public channel.
-  const outsider = Object.values(tables.users).find((u) => u.is_active && !u.is_bot && u.role === 400 && !hasMetadataAccess(tables, u, channel))!;
+  const outsider = Object.values(tables.users).find(
+    (u) => u.is_active && !u.is_bot && u.role === 400 && !hasMetadataAccess(tables, u, channel),
+  )!;
   const queue = registry.create('r', outsider.user_id, descriptor, store.appliedSeq);
-  const actor = { realm: tables.realm.realm, user: owner, features: features(412), now: tables.realm.realm.date_created + 86_400, userAgent: 'test' };
+  const actor = {
+    realm: tables.realm.realm,
+    user: owner,
+    features: features(412),
+    now: tables.realm.realm.date_created + 86_400,
+    userAgent: 'test',
+  };
   const send = (content: string) =>
     store.transact('r', (tx) =>
-      sendMessage(tx, actor, { sender: owner, recipient: { type: 'stream', channel: tx.tables.channels['54']!, topic: 'race' }, content, client: 'test', readBySender: false }),
+      sendMessage(tx, actor, {
+        sender: owner,
+        recipient: { type: 'stream', channel: tx.tables.channels['54']!, topic: 'race' },
+        content,
+        client: 'test',
+        readBySender: false,
+      }),
     );
   const publish = () => store.transact('r', (tx) => updateChannel(tx, actor, { stream_id: 54, is_private: false, groups: {} }));
   const contents = () => queue.events.filter((e) => e.type === 'message').map((e) => (e.message as { content: string }).content);

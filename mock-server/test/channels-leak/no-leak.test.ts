@@ -19,7 +19,8 @@ const env = useTestServer();
 const REALM = 'demo';
 
 const outsiders = (key: (typeof PRIVATE)[number]) => outsidersOf(env.server, REALM, channelOf(env.server, REALM, key).stream_id);
-const frozen = (id: number) => JSON.stringify([tablesOf(env.server, REALM).channels[String(id)], Object.values(tablesOf(env.server, REALM).subscriptions)]);
+const frozen = (id: number) =>
+  JSON.stringify([tablesOf(env.server, REALM).channels[String(id)], Object.values(tablesOf(env.server, REALM).subscriptions)]);
 
 describe('who the sweep treats as an outsider', () => {
   it('the test model agrees with access.ts for every account and every channel', () => {
@@ -28,7 +29,8 @@ describe('who the sweep treats as an outsider', () => {
     for (const account of accounts(env.server, REALM)) {
       const user = tables.users[String(account.user_id)]!;
       for (const channel of Object.values(tables.channels)) {
-        if (hasMetadataAccess(tables, user, channel) !== channelMetadataAccess(tables, user, channel)) disagreements.push(`${user.user_id}/${channel.stream_id}`);
+        if (hasMetadataAccess(tables, user, channel) !== channelMetadataAccess(tables, user, channel))
+          disagreements.push(`${user.user_id}/${channel.stream_id}`);
       }
     }
     expect(disagreements).toEqual([]);
@@ -67,18 +69,28 @@ describe('reads (register snapshot, GET /streams, subscriptions, topics)', () =>
     expect([...found]).toEqual([]);
   });
 
-  it.each(PRIVATE)('%s: include_all_active from an outsider (never an administrator) is refused without channel data (C16)', async (key) => {
-    for (const account of outsiders(key)) {
-      const reply = await call(env.server, 'GET', '/api/v1/streams', { as: account, query: { include_all_active: 'true' } });
-      expect([reply.status, reply.body]).toEqual([400, { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' }]);
-    }
-  });
+  it.each(PRIVATE)(
+    '%s: include_all_active from an outsider (never an administrator) is refused without channel data (C16)',
+    async (key) => {
+      for (const account of outsiders(key)) {
+        const reply = await call(env.server, 'GET', '/api/v1/streams', { as: account, query: { include_all_active: 'true' } });
+        expect([reply.status, reply.body]).toEqual([
+          400,
+          { result: 'error', msg: 'User not authorized for this query', code: 'BAD_REQUEST' },
+        ]);
+      }
+    },
+  );
 
   it('a spectator register (C21) shows no private channel at all', async () => {
     const tables = tablesOf(env.server, REALM);
     const reply = await call(env.server, 'POST', '/api/v1/register', { form: { client_gravatar: 'false', include_subscribers: 'false' } });
     expect(reply.status).toBe(200);
-    const webPublic = new Set(Object.values(tables.channels).filter((c) => c.is_web_public).map((c) => c.stream_id));
+    const webPublic = new Set(
+      Object.values(tables.channels)
+        .filter((c) => c.is_web_public)
+        .map((c) => c.stream_id),
+    );
     const found = foreignChannelIds(reply.body, webPublic).map((l) => `${l.path} → ${l.what}`);
     for (const c of Object.values(tables.channels).filter((c) => c.invite_only)) {
       found.push(...findLeaks(reply.body, secretOf(tables, c.stream_id)).map((l) => `${l.path} → ${l.what}`));
@@ -95,9 +107,13 @@ describe('reads (register snapshot, GET /streams, subscriptions, topics)', () =>
     );
     expect(granted.map((c) => c.stream_id)).toEqual([channelOf(env.server, REALM, 'private_shared').stream_id]);
     const ids = async (query: Record<string, string>) =>
-      ((await call(env.server, 'GET', '/api/v1/streams', { as: bot, query })).body.streams as { stream_id: number }[]).map((s) => s.stream_id);
+      ((await call(env.server, 'GET', '/api/v1/streams', { as: bot, query })).body.streams as { stream_id: number }[]).map(
+        (s) => s.stream_id,
+      );
     expect(await ids({ include_owner_subscribed: 'true' })).toContain(granted[0]!.stream_id);
-    expect(await ids({ include_owner_subscribed: 'false', include_all: 'true', include_can_access_content: 'true' })).not.toContain(granted[0]!.stream_id);
+    expect(await ids({ include_owner_subscribed: 'false', include_all: 'true', include_can_access_content: 'true' })).not.toContain(
+      granted[0]!.stream_id,
+    );
   });
 });
 
@@ -156,16 +172,30 @@ describe('errors: an outsider cannot tell the channel from one that does not exi
       for (const sent of [name, name.toUpperCase()]) {
         const subscriptions = JSON.stringify([{ name: sent }]);
         const fatal = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: account, form: { subscriptions } });
-        const lenient = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: account, form: { subscriptions, authorization_errors_fatal: 'false' } });
+        const lenient = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', {
+          as: account,
+          form: { subscriptions, authorization_errors_fatal: 'false' },
+        });
         const want = [
           [400, { result: 'error', msg: `Unable to access channel (${sent}).`, code: 'BAD_REQUEST' }],
-          [200, { result: 'success', msg: '', subscribed: {}, already_subscribed: {}, new_subscription_messages_sent: false, unauthorized: [sent] }],
+          [
+            200,
+            {
+              result: 'success',
+              msg: '',
+              subscribed: {},
+              already_subscribed: {},
+              new_subscription_messages_sent: false,
+              unauthorized: [sent],
+            },
+          ],
         ];
         const got = [
           [fatal.status, fatal.body],
           [lenient.status, lenient.body],
         ];
-        if (JSON.stringify(got) !== JSON.stringify(want)) unexpected.push(`${account.email} ${JSON.stringify(sent)}: ${fatal.text} | ${lenient.text}`);
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          unexpected.push(`${account.email} ${JSON.stringify(sent)}: ${fatal.text} | ${lenient.text}`);
       }
     }
     expect(unexpected).toEqual([]);
@@ -179,7 +209,8 @@ describe('errors: an outsider cannot tell the channel from one that does not exi
     // The name and topic are what the caller typed; everything else about the channel stays secret.
     const echoed = { ...secret, strings: secret.strings.filter((s) => s.text !== name && s.text !== topic) };
     for (const account of outsiders(key)) {
-      const render = (n: string) => call(env.server, 'POST', '/api/v1/messages/render', { as: account, form: { content: `#**${n}** and #**${n}>${topic}**` } });
+      const render = (n: string) =>
+        call(env.server, 'POST', '/api/v1/messages/render', { as: account, form: { content: `#**${n}** and #**${n}>${topic}**` } });
       const [mine, none] = [await render(name), await render(NO_SUCH_NAME)];
       expect(normalized(mine, name), account.email).toEqual(normalized(none, NO_SUCH_NAME));
       expect(findLeaks(mine.body, echoed), account.email).toEqual([]);
@@ -195,7 +226,9 @@ describe('negative control: the same sweep finds the channel for someone who may
     const insider: Account = accounts(env.server, REALM).find((a) => subscribed(tables, a.user_id, stream_id))!;
     const observations = await readSweep(env.server, REALM, insider);
     const leaks = observations.flatMap((o) => findLeaks(o.reply.body, secret).map((l) => l.what));
-    expect(leaks).toEqual(expect.arrayContaining([`stream_id ${stream_id}`, `the channel's name ${JSON.stringify(secret.strings[0]!.text)}`]));
+    expect(leaks).toEqual(
+      expect.arrayContaining([`stream_id ${stream_id}`, `the channel's name ${JSON.stringify(secret.strings[0]!.text)}`]),
+    );
     // The whitelist is live too: the channel is foreign once it is taken out of the allowed set.
     const snapshot = observations[0]!.reply.body;
     const allowed = allowedFor(env.server, REALM, insider, observations[0]!);

@@ -48,15 +48,30 @@ export function byIdProbes(tables: RealmState, streamId: number): IdProbe[] {
       path: (id) => `/api/v1/users/me/${id}/topics`,
       options: () => ({ query: { allow_empty_topic_name: 'true' } }),
     },
-    { label: 'PATCH /streams/{id} description', method: 'PATCH', path: (id) => `/api/v1/streams/${id}`, options: () => ({ form: { description: 'probe' } }) },
-    { label: 'PATCH /streams/{id} new_name', method: 'PATCH', path: (id) => `/api/v1/streams/${id}`, options: () => ({ form: { new_name: 'probe name' } }) },
+    {
+      label: 'PATCH /streams/{id} description',
+      method: 'PATCH',
+      path: (id) => `/api/v1/streams/${id}`,
+      options: () => ({ form: { description: 'probe' } }),
+    },
+    {
+      label: 'PATCH /streams/{id} new_name',
+      method: 'PATCH',
+      path: (id) => `/api/v1/streams/${id}`,
+      options: () => ({ form: { new_name: 'probe name' } }),
+    },
     {
       label: 'PATCH /streams/{id} group setting',
       method: 'PATCH',
       path: (id) => `/api/v1/streams/${id}`,
       options: () => ({ form: { can_send_message_group: JSON.stringify({ new: 2 }) } }),
     },
-    { label: 'PATCH /streams/{id} is_private', method: 'PATCH', path: (id) => `/api/v1/streams/${id}`, options: () => ({ form: { is_private: 'false' } }) },
+    {
+      label: 'PATCH /streams/{id} is_private',
+      method: 'PATCH',
+      path: (id) => `/api/v1/streams/${id}`,
+      options: () => ({ form: { is_private: 'false' } }),
+    },
     { label: 'DELETE /streams/{id}', method: 'DELETE', path: (id) => `/api/v1/streams/${id}`, options: () => ({}) },
     {
       label: 'POST /mark_topic_as_read',
@@ -91,7 +106,13 @@ export function byNameProbes(subscriberId: number): NameProbe[] {
       path,
       options: (n) => ({ form: { subscriptions: JSON.stringify([n]), principals: JSON.stringify([subscriberId]) } }),
     },
-    { label: 'POST /messages to=name', method: 'POST', send: true, path: '/api/v1/messages', options: (n) => ({ form: { type: 'stream', to: n, topic: 'probe', content: 'probe' } }) },
+    {
+      label: 'POST /messages to=name',
+      method: 'POST',
+      send: true,
+      path: '/api/v1/messages',
+      options: (n) => ({ form: { type: 'stream', to: n, topic: 'probe', content: 'probe' } }),
+    },
     {
       label: 'POST /messages to=["name"]',
       method: 'POST',
@@ -108,5 +129,7 @@ export function byNameProbes(subscriberId: number): NameProbe[] {
  */
 export function ownerMaySend(tables: RealmState, account: Account, streamId: number): boolean {
   const channel = tables.channels[String(streamId)]!;
-  return ownerSubscribedIds(tables, account.user_id).has(streamId) && !hasMetadataAccess(tables, tables.users[String(account.user_id)]!, channel);
+  return (
+    ownerSubscribedIds(tables, account.user_id).has(streamId) && !hasMetadataAccess(tables, tables.users[String(account.user_id)]!, channel)
+  );
 }

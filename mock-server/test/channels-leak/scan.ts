@@ -14,7 +14,12 @@ export interface Leak {
 
 const ID_KEYS = new Set(['stream_id', 'prev_stream', 'stream']);
 
-function walk(value: unknown, path: string, visit: (value: unknown, path: string, key: string | null) => void, key: string | null = null): void {
+function walk(
+  value: unknown,
+  path: string,
+  visit: (value: unknown, path: string, key: string | null) => void,
+  key: string | null = null,
+): void {
   visit(value, path, key);
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`, visit, key));
   else if (value !== null && typeof value === 'object') {
@@ -31,10 +36,12 @@ export function findLeaks(value: unknown, secret: Secret): Leak[] {
   const linkRe = new RegExp(`data-stream-id="${secret.streamId}"`);
   walk(value, '$', (v, path, key) => {
     if (typeof v === 'number' && key !== null && ID_KEYS.has(key) && v === secret.streamId) leaks.push({ path, what: `${key} ${v}` });
-    if (Array.isArray(v) && key === 'stream_ids' && v.includes(secret.streamId)) leaks.push({ path, what: `stream_ids containing ${secret.streamId}` });
+    if (Array.isArray(v) && key === 'stream_ids' && v.includes(secret.streamId))
+      leaks.push({ path, what: `stream_ids containing ${secret.streamId}` });
     if (typeof v !== 'string') return;
     if (linkRe.test(v)) leaks.push({ path, what: `channel link data-stream-id="${secret.streamId}"` });
-    for (const s of secret.strings) if (v.includes(s.text)) leaks.push({ path, what: `the channel's ${s.label} ${JSON.stringify(s.text.slice(0, 60))}` });
+    for (const s of secret.strings)
+      if (v.includes(s.text)) leaks.push({ path, what: `the channel's ${s.label} ${JSON.stringify(s.text.slice(0, 60))}` });
   });
   return leaks;
 }
@@ -60,6 +67,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function normalized(reply: Reply, token: number | string): { status: number; contentType: unknown; text: string } {
   const pattern =
-    typeof token === 'number' ? new RegExp(`(?<![0-9])${token}(?![0-9])`, 'g') : new RegExp(escapeRe(JSON.stringify(token).slice(1, -1)), 'g');
+    typeof token === 'number'
+      ? new RegExp(`(?<![0-9])${token}(?![0-9])`, 'g')
+      : new RegExp(escapeRe(JSON.stringify(token).slice(1, -1)), 'g');
   return { status: reply.status, contentType: reply.headers['content-type'], text: reply.text.replace(pattern, '<SENT>') };
 }

@@ -33,7 +33,12 @@ export interface Observation {
 
 /** Two queues per viewer: the richest modern client and a legacy one (capability effects differ). */
 export function registerForms(account: Pick<Account, 'role'>): Record<string, string>[] {
-  const modern: Record<string, string> = { client_capabilities: ALL, include_subscribers: 'true', apply_markdown: 'true', client_gravatar: 'true' };
+  const modern: Record<string, string> = {
+    client_capabilities: ALL,
+    include_subscribers: 'true',
+    apply_markdown: 'true',
+    client_gravatar: 'true',
+  };
   // §4.21 reference: a guest with all_public_streams is refused; everyone else watches every public channel.
   if (account.role !== 600) modern.all_public_streams = 'true';
   const legacy = { client_capabilities: NONE, include_subscribers: 'partial', apply_markdown: 'false', client_gravatar: 'false' };
@@ -54,7 +59,10 @@ export async function registerQueues(server: MockServer, account: Account): Prom
 export async function pollQueues(server: MockServer, account: Account, queueIds: string[]): Promise<Observation[]> {
   const out: Observation[] = [];
   for (const queue_id of queueIds) {
-    const reply = await call(server, 'GET', '/api/v1/events', { as: account, query: { queue_id, last_event_id: '-1', dont_block: 'true' } });
+    const reply = await call(server, 'GET', '/api/v1/events', {
+      as: account,
+      query: { queue_id, last_event_id: '-1', dont_block: 'true' },
+    });
     out.push({ label: `GET /events (${out.length === 0 ? 'modern' : 'legacy'} queue)`, reply, grant: new Set() });
   }
   return out;
@@ -72,9 +80,18 @@ export async function readSweep(server: MockServer, realmId: string, account: Ac
   const observations = [
     ...(await registerQueues(server, account)).observations,
     await get('GET /streams every flag', '/api/v1/streams', EVERY_FLAG),
-    await get('GET /streams every flag + include_owner_subscribed', '/api/v1/streams', { ...EVERY_FLAG, include_owner_subscribed: 'true' }, owned),
+    await get(
+      'GET /streams every flag + include_owner_subscribed',
+      '/api/v1/streams',
+      { ...EVERY_FLAG, include_owner_subscribed: 'true' },
+      owned,
+    ),
     await get('GET /streams defaults', '/api/v1/streams', {}),
-    await get('GET /streams include_all only', '/api/v1/streams', { include_public: 'false', include_subscribed: 'false', include_all: 'true' }),
+    await get('GET /streams include_all only', '/api/v1/streams', {
+      include_public: 'false',
+      include_subscribed: 'false',
+      include_all: 'true',
+    }),
     await get('GET /streams include_can_access_content only', '/api/v1/streams', {
       include_public: 'false',
       include_subscribed: 'false',

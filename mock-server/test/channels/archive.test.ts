@@ -46,8 +46,14 @@ describe('PATCH is_archived (§3, §4.16, C4)', () => {
   });
 
   it('other properties of an archived channel can change while it stays archived', async () => {
-    expect((await patch(env.server, env.who.member!, CH.archived, { description: 'Archived notes', new_name: 'older matrix' })).body).toEqual(OK);
-    expect(await streamAsAdmin(env.server, CH.archived)).toMatchObject({ name: 'older matrix', description: 'Archived notes', is_archived: true });
+    expect(
+      (await patch(env.server, env.who.member!, CH.archived, { description: 'Archived notes', new_name: 'older matrix' })).body,
+    ).toEqual(OK);
+    expect(await streamAsAdmin(env.server, CH.archived)).toMatchObject({
+      name: 'older matrix',
+      description: 'Archived notes',
+      is_archived: true,
+    });
   });
 
   it('unarchiving combined with another change applies both', async () => {
@@ -91,7 +97,9 @@ describe('DELETE /api/v1/streams/{stream_id} (archive-stream)', () => {
 
     expect(realmRow(env.server).default_stream_ids).toEqual([CH.public]);
     expect(await listKinds(env.server, env.who.member!)).not.toContain('public_2');
-    expect(await listKinds(env.server, env.who.member!, { include_public: false, include_subscribed: false, include_default: true })).toEqual(['public']);
+    expect(
+      await listKinds(env.server, env.who.member!, { include_public: false, include_subscribed: false, include_default: true }),
+    ).toEqual(['public']);
     expect(await listKinds(env.server, env.who.member!, { exclude_archived: false })).toContain('public_2');
     expect(await streamAsAdmin(env.server, CH.public_2)).toEqual({ ...before, is_archived: true });
 

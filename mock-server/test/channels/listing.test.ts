@@ -15,7 +15,16 @@ import { CH, err, G, listKinds, listStreams, patch, ROLES, sortedKinds, useDemoS
 const env = useDemoServer({ isolate: false });
 
 type Expected = Record<Role, Kind[]>;
-const ALL_ACTIVE: Kind[] = ['public', 'public_2', 'private_protected', 'private_shared', 'web_public', 'moderation', 'empty_topic_only', 'disable_empty_topic'];
+const ALL_ACTIVE: Kind[] = [
+  'public',
+  'public_2',
+  'private_protected',
+  'private_shared',
+  'web_public',
+  'moderation',
+  'empty_topic_only',
+  'disable_empty_topic',
+];
 const PUBLIC_ACTIVE: Kind[] = ['public', 'public_2', 'web_public', 'empty_topic_only', 'disable_empty_topic'];
 const plus = (base: Kind[], ...more: Kind[]) => [...base, ...more];
 
@@ -44,17 +53,47 @@ const OFF = { include_public: false, include_subscribed: false };
 
 const CASES: [string, Record<string, boolean>, Expected][] = [
   ['no parameters (include_public and include_subscribed default true, exclude_archived true)', {}, DEFAULT],
-  ['the defaults spelt out', { include_public: true, include_web_public: false, include_subscribed: true, exclude_archived: true, include_all: false, include_default: false, include_owner_subscribed: false, include_can_access_content: false, include_all_active: false }, DEFAULT],
+  [
+    'the defaults spelt out',
+    {
+      include_public: true,
+      include_web_public: false,
+      include_subscribed: true,
+      exclude_archived: true,
+      include_all: false,
+      include_default: false,
+      include_owner_subscribed: false,
+      include_can_access_content: false,
+      include_all_active: false,
+    },
+    DEFAULT,
+  ],
   ['nothing selected', OFF, perRole(() => [])],
-  ['include_public alone (guests never see unsubscribed public channels)', { include_subscribed: false }, perRole((r) => (r === 'guest' ? [] : PUBLIC_ACTIVE))],
+  [
+    'include_public alone (guests never see unsubscribed public channels)',
+    { include_subscribed: false },
+    perRole((r) => (r === 'guest' ? [] : PUBLIC_ACTIVE)),
+  ],
   ['include_subscribed alone', { include_public: false }, perRole((r) => SUBSCRIBED[r])],
   ['include_web_public alone', { ...OFF, include_web_public: true }, perRole(() => ['web_public'])],
-  ['include_default alone (default channels 51 and 52, as far as readable)', { ...OFF, include_default: true }, perRole((r) => (r === 'guest' ? ['public'] : ['public', 'public_2']))],
-  ['include_owner_subscribed alone (only bots have an owner: member_3, subscribed to 51, 54, 58)', { ...OFF, include_owner_subscribed: true }, perRole((r) => (r === 'bot' ? ['public', 'private_shared', 'empty_topic_only'] : []))],
+  [
+    'include_default alone (default channels 51 and 52, as far as readable)',
+    { ...OFF, include_default: true },
+    perRole((r) => (r === 'guest' ? ['public'] : ['public', 'public_2'])),
+  ],
+  [
+    'include_owner_subscribed alone (only bots have an owner: member_3, subscribed to 51, 54, 58)',
+    { ...OFF, include_owner_subscribed: true },
+    perRole((r) => (r === 'bot' ? ['public', 'private_shared', 'empty_topic_only'] : [])),
+  ],
   ['include_can_access_content alone', { ...OFF, include_can_access_content: true }, METADATA],
   ['include_all alone (administrators: every channel; others: metadata access)', { ...OFF, include_all: true }, METADATA],
   ['include_all with the defaults', { include_all: true }, perRole((r) => union(DEFAULT[r], METADATA[r]))],
-  ['include_web_public with the defaults (guests gain 55)', { include_web_public: true }, perRole((r) => union(DEFAULT[r], ['web_public']))],
+  [
+    'include_web_public with the defaults (guests gain 55)',
+    { include_web_public: true },
+    perRole((r) => union(DEFAULT[r], ['web_public'])),
+  ],
   [
     'exclude_archived false with the defaults (56 is public: every non-guest)',
     { exclude_archived: false },
@@ -86,15 +125,20 @@ describe('GET /api/v1/streams flags per role (§4.15)', () => {
 });
 
 describe('include_all_active (§4.15 deprecated, C16)', () => {
-  it.each(['moderator', 'member', 'member_2', 'guest', 'bot'] as const)('is refused for %s with 400 User not authorized for this query', async (role) => {
-    const res = await listStreams(env.server, env.who[role]!, { include_all_active: true });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(err('User not authorized for this query'));
-  });
+  it.each(['moderator', 'member', 'member_2', 'guest', 'bot'] as const)(
+    'is refused for %s with 400 User not authorized for this query',
+    async (role) => {
+      const res = await listStreams(env.server, env.who[role]!, { include_all_active: true });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(err('User not authorized for this query'));
+    },
+  );
 
   it.each(['owner', 'administrator'] as const)('means include_all for the %s', async (role) => {
     expect(await listKinds(env.server, env.who[role]!, { ...OFF, include_all_active: true })).toEqual(sortedKinds(ALL_ACTIVE));
-    expect(await listKinds(env.server, env.who[role]!, { ...OFF, include_all_active: true, exclude_archived: false })).toEqual(sortedKinds([...ALL_ACTIVE, 'archived']));
+    expect(await listKinds(env.server, env.who[role]!, { ...OFF, include_all_active: true, exclude_archived: false })).toEqual(
+      sortedKinds([...ALL_ACTIVE, 'archived']),
+    );
   });
 
   it('false is accepted from anyone', async () => {
@@ -150,7 +194,10 @@ describe('content access versus metadata access', () => {
   it('a channel administrator without content access sees the channel through include_all only', async () => {
     const c = credentials(env.server, 'listing-access');
     const admins = { direct_members: [c.member!.user_id], direct_subgroups: [] };
-    expect((await patch(env.server, c.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual({ result: 'success', msg: '' });
+    expect((await patch(env.server, c.owner!, CH.moderation, { can_administer_channel_group: { new: admins } })).body).toEqual({
+      result: 'success',
+      msg: '',
+    });
     expect(await listKinds(env.server, c.member!, { ...OFF, include_all: true })).toContain('moderation');
     expect(await listKinds(env.server, c.member!, { ...OFF, include_can_access_content: true })).not.toContain('moderation');
     expect(await listKinds(env.server, c.member!)).not.toContain('moderation');

@@ -18,26 +18,52 @@ const isIntList = (v: unknown) => Array.isArray(v) && v.every(isInt);
 /** Spec §1 group-setting value: a group ID or {direct_members, direct_subgroups}. */
 const isGroupSetting = (v: unknown) =>
   isInt(v) ||
-  (typeof v === 'object' && v !== null && Object.keys(v).sort().join() === 'direct_members,direct_subgroups' && isIntList((v as Record<string, unknown>).direct_members) && isIntList((v as Record<string, unknown>).direct_subgroups));
+  (typeof v === 'object' &&
+    v !== null &&
+    Object.keys(v).sort().join() === 'direct_members,direct_subgroups' &&
+    isIntList((v as Record<string, unknown>).direct_members) &&
+    isIntList((v as Record<string, unknown>).direct_subgroups));
 
 const GROUPS = [
-  'can_add_subscribers_group', 'can_remove_subscribers_group', 'can_administer_channel_group', 'can_delete_any_message_group',
-  'can_delete_own_message_group', 'can_move_messages_out_of_channel_group', 'can_move_messages_within_channel_group',
-  'can_send_message_group', 'can_subscribe_group', 'can_resolve_topics_group',
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
 ];
 const FIELDS: [string, (v: unknown) => boolean][] = [
-  ['stream_id', isInt], ['name', isStr], ['is_archived', isBool], ['description', isStr], ['rendered_description', isStr],
-  ['date_created', isInt], ['creator_id', intOrNull], ['invite_only', isBool], ['is_web_public', isBool],
-  ['stream_post_policy', (v) => [1, 2, 3, 4].includes(v as number)], ['is_announcement_only', isBool],
-  ['message_retention_days', intOrNull], ['history_public_to_subscribers', isBool],
+  ['stream_id', isInt],
+  ['name', isStr],
+  ['is_archived', isBool],
+  ['description', isStr],
+  ['rendered_description', isStr],
+  ['date_created', isInt],
+  ['creator_id', intOrNull],
+  ['invite_only', isBool],
+  ['is_web_public', isBool],
+  ['stream_post_policy', (v) => [1, 2, 3, 4].includes(v as number)],
+  ['is_announcement_only', isBool],
+  ['message_retention_days', intOrNull],
+  ['history_public_to_subscribers', isBool],
   ['topics_policy', (v) => ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'].includes(v as string)],
-  ['first_message_id', intOrNull], ['folder_id', intOrNull], ['is_recently_active', isBool],
-  ['stream_weekly_traffic', intOrNull], ['subscriber_count', isInt],
+  ['first_message_id', intOrNull],
+  ['folder_id', intOrNull],
+  ['is_recently_active', isBool],
+  ['stream_weekly_traffic', intOrNull],
+  ['subscriber_count', isInt],
   ...GROUPS.map((g): [string, (v: unknown) => boolean] => [g, isGroupSetting]),
 ];
 
 async function everyChannel(realmId = 'demo'): Promise<Record<string, unknown>[]> {
-  const res = await listStreams(env.server, credentials(env.server, realmId).administrator!, { include_all: true, exclude_archived: false });
+  const res = await listStreams(env.server, credentials(env.server, realmId).administrator!, {
+    include_all: true,
+    exclude_archived: false,
+  });
   return res.body.streams as Record<string, unknown>[];
 }
 const byId = (list: Record<string, unknown>[], id: number) => list.find((s) => s.stream_id === id);
@@ -46,13 +72,17 @@ describe('channel objects in GET /streams (§2.2)', () => {
   it('carries every field with the right type on every channel', async () => {
     const channels = await everyChannel();
     expect(channels).toHaveLength(KINDS.length);
-    const wrong = channels.flatMap((c) => FIELDS.filter(([f, check]) => !check(c[f])).map(([f]) => `${String(c.stream_id)}.${f}=${JSON.stringify(c[f])}`));
+    const wrong = channels.flatMap((c) =>
+      FIELDS.filter(([f, check]) => !check(c[f])).map(([f]) => `${String(c.stream_id)}.${f}=${JSON.stringify(c[f])}`),
+    );
     expect(wrong).toEqual([]);
   });
 
   it('derives the deprecated stream_post_policy and is_announcement_only from can_send_message_group', async () => {
     const channels = await everyChannel();
-    const derived = Object.fromEntries(channels.map((c) => [c.stream_id, [c.can_send_message_group, c.stream_post_policy, c.is_announcement_only]]));
+    const derived = Object.fromEntries(
+      channels.map((c) => [c.stream_id, [c.can_send_message_group, c.stream_post_policy, c.is_announcement_only]]),
+    );
     expect(derived[CH.web_public]).toEqual([G.administrators, 2, true]);
     // Everyone (51) and an anonymous group (57: notification bot + moderators) are "any user".
     expect(derived[CH.public]).toEqual([G.everyone, 1, false]);
@@ -62,12 +92,21 @@ describe('channel objects in GET /streams (§2.2)', () => {
   it('shows the stored settings of the demo world', async () => {
     const channels = await everyChannel();
     expect(byId(channels, CH.public)).toMatchObject({
-      name: 'home', creator_id: 11, invite_only: false, is_archived: false, folder_id: null, message_retention_days: null,
+      name: 'home',
+      creator_id: 11,
+      invite_only: false,
+      is_archived: false,
+      folder_id: null,
+      message_retention_days: null,
       can_remove_subscribers_group: { direct_members: [15], direct_subgroups: [G.support] },
       can_administer_channel_group: { direct_members: [11], direct_subgroups: [] },
     });
     expect(byId(channels, CH.public_2)).toMatchObject({ message_retention_days: -1, folder_id: 1 });
-    expect(byId(channels, CH.private_protected)).toMatchObject({ invite_only: true, history_public_to_subscribers: false, message_retention_days: 30 });
+    expect(byId(channels, CH.private_protected)).toMatchObject({
+      invite_only: true,
+      history_public_to_subscribers: false,
+      message_retention_days: 30,
+    });
     expect(byId(channels, CH.web_public)).toMatchObject({ is_web_public: true, invite_only: false, history_public_to_subscribers: true });
     expect(byId(channels, CH.archived)).toMatchObject({ is_archived: true, creator_id: 14 });
     expect(byId(channels, CH.empty_topic_only)).toMatchObject({ topics_policy: 'empty_topic_only' });

@@ -32,7 +32,18 @@ export const ROLES = ['owner', 'administrator', 'moderator', 'member', 'member_2
 export type Role = (typeof ROLES)[number];
 
 /** System groups of the demo realm (world.user_groups.system) and the custom ones. */
-export const G = { nobody: 1, owners: 2, administrators: 3, moderators: 4, fullmembers: 5, members: 6, everyone: 7, internet: 8, support: 9, deactivated: 10 } as const;
+export const G = {
+  nobody: 1,
+  owners: 2,
+  administrators: 3,
+  moderators: 4,
+  fullmembers: 5,
+  members: 6,
+  everyone: 7,
+  internet: 8,
+  support: 9,
+  deactivated: 10,
+} as const;
 
 export const err = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', code, msg });
 export const OK = { result: 'success', msg: '' };
@@ -46,7 +57,8 @@ export function form(values: FormInput): Record<string, string> {
 export const patch = (server: MockServer, who: Who, id: number, values: FormInput): Promise<Reply> =>
   call(server, 'PATCH', `/api/v1/streams/${id}`, { as: who, form: form(values) });
 
-export const archive = (server: MockServer, who: Who, id: number): Promise<Reply> => call(server, 'DELETE', `/api/v1/streams/${id}`, { as: who });
+export const archive = (server: MockServer, who: Who, id: number): Promise<Reply> =>
+  call(server, 'DELETE', `/api/v1/streams/${id}`, { as: who });
 
 export async function listStreams(server: MockServer, who: Who, query: Record<string, boolean | string> = {}): Promise<Reply> {
   const q = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
@@ -57,7 +69,10 @@ export async function listStreams(server: MockServer, who: Who, query: Record<st
 export async function listKinds(server: MockServer, who: Who, query: Record<string, boolean | string> = {}): Promise<(Kind | number)[]> {
   const res = await listStreams(server, who, query);
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
-  return (res.body.streams as { stream_id: number }[]).map((s) => s.stream_id).sort((a, b) => a - b).map(kindOf);
+  return (res.body.streams as { stream_id: number }[])
+    .map((s) => s.stream_id)
+    .sort((a, b) => a - b)
+    .map(kindOf);
 }
 
 export const sortedKinds = (kinds: Kind[]) => [...kinds].sort((a, b) => CH[a] - CH[b]);
@@ -74,7 +89,8 @@ export async function streamAsAdmin(server: MockServer, id: number, realmId = 'd
 }
 
 /** Read-only views of the state for assertions. */
-export const channelRow = (server: MockServer, id: number, realmId = 'demo'): ChannelRow => server.context.store.realm(realmId)!.channels[String(id)]!;
+export const channelRow = (server: MockServer, id: number, realmId = 'demo'): ChannelRow =>
+  server.context.store.realm(realmId)!.channels[String(id)]!;
 export const realmRow = (server: MockServer, realmId = 'demo'): RealmRow => server.context.store.realm(realmId)!.realm.realm;
 
 /** Changes realm settings that have no API (allowed in tests: the brief of these tests). */
@@ -118,7 +134,12 @@ export function useDemoServer(options: { levels?: readonly number[]; isolate?: b
 /** Event queues (spec §6, §4.21). */
 export type Event = Record<string, unknown> & { type: string; id: number };
 
-export async function register(server: MockServer, who: Who, capabilities: Record<string, boolean>, eventTypes?: string[]): Promise<string> {
+export async function register(
+  server: MockServer,
+  who: Who,
+  capabilities: Record<string, boolean>,
+  eventTypes?: string[],
+): Promise<string> {
   const values: Record<string, string> = { client_capabilities: JSON.stringify(capabilities) };
   if (eventTypes) values.event_types = JSON.stringify(eventTypes);
   const res = await call(server, 'POST', '/api/v1/register', { as: who, form: values });
@@ -128,7 +149,10 @@ export async function register(server: MockServer, who: Who, capabilities: Recor
 
 /** Everything queued so far, without waiting (dont_block), heartbeats left out. */
 export async function drain(server: MockServer, who: Who, queueId: string): Promise<Event[]> {
-  const res = await call(server, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+  const res = await call(server, 'GET', '/api/v1/events', {
+    as: who,
+    query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
+  });
   expect(res.body, JSON.stringify(res.body)).toMatchObject({ result: 'success' });
   return (res.body.events as Event[]).filter((e) => e.type !== 'heartbeat');
 }

@@ -26,7 +26,11 @@ describe('group-setting updates (§1, §4.16)', () => {
     ['an anonymous group', { new: anon([13, 14], [G.administrators]) }, anon([13, 14], [G.administrators])],
     ['an anonymous group of one subgroup, normalised to its ID', { new: anon([], [G.moderators]) }, G.moderators],
     ['an empty anonymous group, normalised to role:nobody', { new: anon([], []) }, G.nobody],
-    ['old equal to the current value as a set', { new: G.moderators, old: { direct_subgroups: [G.support], direct_members: [15] } }, G.moderators],
+    [
+      'old equal to the current value as a set',
+      { new: G.moderators, old: { direct_subgroups: [G.support], direct_members: [15] } },
+      G.moderators,
+    ],
     ['new equal to the current value (a no-op)', { new: REMOVERS_51 }, REMOVERS_51],
   ])('accepts %s', async (_label, update, stored) => {
     expect((await patch(env.server, env.who.owner!, CH.public, { can_remove_subscribers_group: update })).body).toEqual(OK);
@@ -34,9 +38,21 @@ describe('group-setting updates (§1, §4.16)', () => {
   });
 
   it.each([
-    ['old differs from the current value', { new: G.moderators, old: G.administrators }, err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH')],
-    ['old is a subset of the current value', { new: G.moderators, old: anon([15], []) }, err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH')],
-    ['old mismatches and new is unknown (old is checked first)', { new: 999, old: G.administrators }, err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH')],
+    [
+      'old differs from the current value',
+      { new: G.moderators, old: G.administrators },
+      err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'),
+    ],
+    [
+      'old is a subset of the current value',
+      { new: G.moderators, old: anon([15], []) },
+      err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'),
+    ],
+    [
+      'old mismatches and new is unknown (old is checked first)',
+      { new: 999, old: G.administrators },
+      err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'),
+    ],
     ['an unknown group ID', { new: 999 }, err('Invalid user group')],
     ['a deactivated group', { new: G.deactivated }, err('Invalid user group')],
     ['role:internet', { new: G.internet }, err('Invalid user group')],
@@ -50,12 +66,19 @@ describe('group-setting updates (§1, §4.16)', () => {
     ['not JSON', '{new: 5}', 'can_remove_subscribers_group is not valid JSON'],
     ['an extra key', '{"new": 4, "extra": 1}', 'Argument "extra" at can_remove_subscribers_group is unexpected'],
   ])('refuses a value that is %s at parse time', async (_label, raw, msg) => {
-    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: env.who.owner!, form: { can_remove_subscribers_group: raw } });
+    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, {
+      as: env.who.owner!,
+      form: { can_remove_subscribers_group: raw },
+    });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
   });
 
   it('the old-value check runs per setting: a mismatch in one refuses the whole request', async () => {
-    await refused(CH.public, { can_resolve_topics_group: { new: G.moderators }, can_remove_subscribers_group: { new: G.moderators, old: G.nobody } }, err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'));
+    await refused(
+      CH.public,
+      { can_resolve_topics_group: { new: G.moderators }, can_remove_subscribers_group: { new: G.moderators, old: G.nobody } },
+      err("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'),
+    );
   });
 });
 
@@ -68,7 +91,11 @@ describe('can_send_message_group and the deprecated fields (§2.2, §9 level 333
     ['an anonymous group', anon([14], []), 1, false],
   ])('%s → stream_post_policy %i, is_announcement_only %s', async (_label, group, policy, announcement) => {
     expect((await patch(env.server, env.who.owner!, CH.public, { can_send_message_group: { new: group } })).body).toEqual(OK);
-    expect(await streamAsAdmin(env.server, CH.public)).toMatchObject({ can_send_message_group: group, stream_post_policy: policy, is_announcement_only: announcement });
+    expect(await streamAsAdmin(env.server, CH.public)).toMatchObject({
+      can_send_message_group: group,
+      stream_post_policy: policy,
+      is_announcement_only: announcement,
+    });
   });
 
   it('the removed stream_post_policy and is_announcement_only are ignored (and listed) at the current level', async () => {
@@ -88,7 +115,9 @@ describe('can_send_message_group and the deprecated fields (§2.2, §9 level 333
 
   it('55 back to everyone is no longer announcement-only', async () => {
     expect(await streamAsAdmin(env.server, CH.web_public)).toMatchObject({ stream_post_policy: 2, is_announcement_only: true });
-    expect((await patch(env.server, env.who.owner!, CH.web_public, { can_send_message_group: { new: G.everyone, old: G.administrators } })).body).toEqual(OK);
+    expect(
+      (await patch(env.server, env.who.owner!, CH.web_public, { can_send_message_group: { new: G.everyone, old: G.administrators } })).body,
+    ).toEqual(OK);
     expect(await streamAsAdmin(env.server, CH.web_public)).toMatchObject({ stream_post_policy: 1, is_announcement_only: false });
   });
 });
@@ -97,7 +126,9 @@ describe('content access for can_add_subscribers_group and can_subscribe_group (
   // Cut 53's granting group (by its subscribed administrator): the unsubscribed owner keeps metadata
   // access through the role, but loses content access.
   beforeEach(async () => {
-    expect((await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } })).body).toEqual(OK);
+    expect(
+      (await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.nobody } })).body,
+    ).toEqual(OK);
   });
 
   it.each([
@@ -108,12 +139,17 @@ describe('content access for can_add_subscribers_group and can_subscribe_group (
   });
 
   it('can_remove_subscribers_group needs metadata access only', async () => {
-    expect((await patch(env.server, env.who.owner!, CH.private_protected, { can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
+    expect(
+      (await patch(env.server, env.who.owner!, CH.private_protected, { can_remove_subscribers_group: { new: G.moderators } })).body,
+    ).toEqual(OK);
     expect(channelRow(env.server, CH.private_protected).can_remove_subscribers_group).toBe(G.moderators);
   });
 
   it('a subscribed administrator may change can_add_subscribers_group', async () => {
-    expect((await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.administrators } })).body).toEqual(OK);
+    expect(
+      (await patch(env.server, env.who.administrator!, CH.private_protected, { can_add_subscribers_group: { new: G.administrators } }))
+        .body,
+    ).toEqual(OK);
     expect(channelRow(env.server, CH.private_protected).can_add_subscribers_group).toBe(G.administrators);
   });
 });
@@ -127,7 +163,14 @@ describe('a channel administrator without content access (§2.2 can_administer_c
   });
 
   it('may change the description and can_remove_subscribers_group', async () => {
-    expect((await patch(env.server, env.who.member!, CH.moderation, { description: 'Reports', can_remove_subscribers_group: { new: G.moderators } })).body).toEqual(OK);
+    expect(
+      (
+        await patch(env.server, env.who.member!, CH.moderation, {
+          description: 'Reports',
+          can_remove_subscribers_group: { new: G.moderators },
+        })
+      ).body,
+    ).toEqual(OK);
     expect(channelRow(env.server, CH.moderation)).toMatchObject({ description: 'Reports', can_remove_subscribers_group: G.moderators });
   });
 
@@ -141,17 +184,23 @@ describe('a channel administrator without content access (§2.2 can_administer_c
 });
 
 describe('channel-level delete groups (§4.16, §9 level 407)', () => {
-  it.each(['can_delete_any_message_group', 'can_delete_own_message_group'])('%s needs the realm delete-policy permission (moderators)', async (setting) => {
-    // member administers 58 but is no moderator; moderator administers 59.
-    await refused(CH.empty_topic_only, { [setting]: { new: G.moderators } }, err('Insufficient permission'), env.who.member!);
-    expect((await patch(env.server, env.who.moderator!, CH.disable_empty_topic, { [setting]: { new: G.moderators } })).body).toEqual(OK);
-    expect(channelRow(env.server, CH.disable_empty_topic)[setting as 'can_delete_any_message_group']).toBe(G.moderators);
-  });
+  it.each(['can_delete_any_message_group', 'can_delete_own_message_group'])(
+    '%s needs the realm delete-policy permission (moderators)',
+    async (setting) => {
+      // member administers 58 but is no moderator; moderator administers 59.
+      await refused(CH.empty_topic_only, { [setting]: { new: G.moderators } }, err('Insufficient permission'), env.who.member!);
+      expect((await patch(env.server, env.who.moderator!, CH.disable_empty_topic, { [setting]: { new: G.moderators } })).body).toEqual(OK);
+      expect(channelRow(env.server, CH.disable_empty_topic)[setting as 'can_delete_any_message_group']).toBe(G.moderators);
+    },
+  );
 
   it('below level 407 the parameters do not exist: listed as ignored, nothing changes', async () => {
     const owner = credentials(env.server, 'lvl-406').owner!;
     const before = structuredClone(channelRow(env.server, CH.public, 'lvl-406'));
-    const res = await patch(env.server, owner, CH.public, { can_delete_any_message_group: { new: G.owners }, can_delete_own_message_group: { new: G.owners } });
+    const res = await patch(env.server, owner, CH.public, {
+      can_delete_any_message_group: { new: G.owners },
+      can_delete_own_message_group: { new: G.owners },
+    });
     expect(res.body).toEqual({ ...OK, ignored_parameters_unsupported: ['can_delete_any_message_group', 'can_delete_own_message_group'] });
     expect(channelRow(env.server, CH.public, 'lvl-406')).toEqual(before);
   });

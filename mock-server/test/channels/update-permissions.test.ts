@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { CH, channelRow, err, G, KINDS, OK, patch, realmRow, ROLES, useDemoServer, type FormInput, type Kind, type Role } from './support.js';
+import {
+  CH,
+  channelRow,
+  err,
+  G,
+  KINDS,
+  OK,
+  patch,
+  realmRow,
+  ROLES,
+  useDemoServer,
+  type FormInput,
+  type Kind,
+  type Role,
+} from './support.js';
 
 /**
  * PATCH /api/v1/streams/{stream_id}: who may edit what (spec §2.2 can_administer_channel_group, §4.16,
@@ -70,7 +84,9 @@ describe('PATCH /streams/{id}: roles × channels (§4.16 check 1)', () => {
   });
 
   it('a creator removed from can_administer_channel_group loses the right', async () => {
-    expect((await patch(env.server, env.who.owner!, CH.empty_topic_only, { can_administer_channel_group: { new: G.nobody } })).body).toEqual(OK);
+    expect(
+      (await patch(env.server, env.who.owner!, CH.empty_topic_only, { can_administer_channel_group: { new: G.nobody } })).body,
+    ).toEqual(OK);
     expect((await patch(env.server, env.who.member!, CH.empty_topic_only, { description: 'mine?' })).body).toEqual(err(ADMINISTER));
   });
 });
@@ -85,17 +101,58 @@ const PROPERTIES: [string, FormInput, Record<'owner' | 'administrator' | 'member
   ['description', { description: 'New words' }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
   ['new_name', { new_name: 'brand new' }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
   ['folder_id', { folder_id: 1 }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
-  ['is_private (members may create private channels)', { is_private: true }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
-  ['can_remove_subscribers_group', { can_remove_subscribers_group: { new: G.moderators } }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
-  ['can_send_message_group', { can_send_message_group: { new: G.members } }, { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' }],
-  ['message_retention_days (C17)', { message_retention_days: 30 }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' }],
-  ['is_default_stream', { is_default_stream: true }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' }],
-  ['topics_policy', { topics_policy: 'allow_empty_topic' }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' }],
-  ['can_delete_any_message_group', { can_delete_any_message_group: { new: G.moderators } }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' }],
-  ['can_delete_own_message_group', { can_delete_own_message_group: { new: G.members } }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' }],
-  ['is_web_public', { is_web_public: true }, { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' }],
+  [
+    'is_private (members may create private channels)',
+    { is_private: true },
+    { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' },
+  ],
+  [
+    'can_remove_subscribers_group',
+    { can_remove_subscribers_group: { new: G.moderators } },
+    { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' },
+  ],
+  [
+    'can_send_message_group',
+    { can_send_message_group: { new: G.members } },
+    { owner: 'ok', administrator: 'ok', member: 'ok', moderator: 'ok' },
+  ],
+  [
+    'message_retention_days (C17)',
+    { message_retention_days: 30 },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' },
+  ],
+  [
+    'is_default_stream',
+    { is_default_stream: true },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' },
+  ],
+  [
+    'topics_policy',
+    { topics_policy: 'allow_empty_topic' },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' },
+  ],
+  [
+    'can_delete_any_message_group',
+    { can_delete_any_message_group: { new: G.moderators } },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' },
+  ],
+  [
+    'can_delete_own_message_group',
+    { can_delete_own_message_group: { new: G.members } },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'ok' },
+  ],
+  [
+    'is_web_public',
+    { is_web_public: true },
+    { owner: 'ok', administrator: 'ok', member: 'Insufficient permission', moderator: 'Insufficient permission' },
+  ],
 ];
-const TARGET = { owner: CH.empty_topic_only, administrator: CH.empty_topic_only, member: CH.empty_topic_only, moderator: CH.disable_empty_topic } as const;
+const TARGET = {
+  owner: CH.empty_topic_only,
+  administrator: CH.empty_topic_only,
+  member: CH.empty_topic_only,
+  moderator: CH.disable_empty_topic,
+} as const;
 
 describe('PATCH /streams/{id}: properties × kinds of administrator (§4.16)', () => {
   it.each(PROPERTIES)('%s', async (_label, values, outcomes) => {

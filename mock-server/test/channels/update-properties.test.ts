@@ -43,7 +43,9 @@ describe('topics_policy (§3, §4.16)', () => {
   });
 
   it('accepts empty_topic_only for 58, whose messages are all in the empty topic', async () => {
-    const topics = Object.values(env.server.context.store.realm('demo')!.messages).filter((m) => m.stream_id === CH.empty_topic_only).map((m) => m.subject);
+    const topics = Object.values(env.server.context.store.realm('demo')!.messages)
+      .filter((m) => m.stream_id === CH.empty_topic_only)
+      .map((m) => m.subject);
     expect(topics.length).toBeGreaterThan(0);
     expect(new Set(topics)).toEqual(new Set(['']));
     await accepted(CH.empty_topic_only, { topics_policy: 'allow_empty_topic' }, { topics_policy: 'allow_empty_topic' });
@@ -79,14 +81,22 @@ describe('message_retention_days (§4.16, C17)', () => {
     ['1.5', 'message_retention_days is not an integer'],
   ])('refuses %s: %s', async (raw, msg) => {
     const before = structuredClone(channelRow(env.server, CH.public));
-    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, { as: env.who.owner!, form: { message_retention_days: raw } });
+    const res = await call(env.server, 'PATCH', `/api/v1/streams/${CH.public}`, {
+      as: env.who.owner!,
+      form: { message_retention_days: raw },
+    });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
     expect(channelRow(env.server, CH.public)).toEqual(before);
   });
 
   it('a malformed value is a parse error: it beats Invalid channel ID and the permission check', async () => {
     await refused(999, { message_retention_days: '"forever"' }, "Bad value for 'message_retention_days': forever");
-    await refused(CH.empty_topic_only, { message_retention_days: '"forever"' }, "Bad value for 'message_retention_days': forever", env.who.member!);
+    await refused(
+      CH.empty_topic_only,
+      { message_retention_days: '"forever"' },
+      "Bad value for 'message_retention_days': forever",
+      env.who.member!,
+    );
   });
 
   it('organization administrators may set it (C17: the spec, not the reference server, which wants an owner)', async () => {
@@ -142,7 +152,11 @@ describe('new_name (§4.16, reference §1 channel names)', () => {
 
 describe('description (§4.16)', () => {
   it('renders the Markdown into rendered_description', async () => {
-    await accepted(CH.public, { description: 'Talk **here**' }, { description: 'Talk **here**', rendered_description: '<p>Talk <strong>here</strong></p>' });
+    await accepted(
+      CH.public,
+      { description: 'Talk **here**' },
+      { description: 'Talk **here**', rendered_description: '<p>Talk <strong>here</strong></p>' },
+    );
   });
 
   it.each([
@@ -174,7 +188,12 @@ describe('a request is applied whole or not at all (reference §1 order of check
     ['a private default channel', { is_private: true }, 'A default channel cannot be private.'],
   ])('valid changes sent with %s are not applied', async (_label, bad, msg) => {
     const before = await streamAsAdmin(env.server, CH.public);
-    const res = await patch(env.server, env.who.owner!, CH.public, { description: 'New words', topics_policy: 'allow_empty_topic', message_retention_days: 30, ...bad });
+    const res = await patch(env.server, env.who.owner!, CH.public, {
+      description: 'New words',
+      topics_policy: 'allow_empty_topic',
+      message_retention_days: 30,
+      ...bad,
+    });
     expect([res.status, res.body]).toEqual([400, err(msg)]);
     expect(await streamAsAdmin(env.server, CH.public)).toEqual(before);
   });

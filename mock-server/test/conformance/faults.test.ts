@@ -43,7 +43,10 @@ const CASES: Case[] = [
     name: 'a wrong code: NOT_FOUND answered as BAD_REQUEST for an unknown navigation view',
     rules: ['R4.12-3', 'R7-4'],
     reportedAs: ['R4.12-3', 'R7-4'],
-    fault: () => (req, a) => (path(req).startsWith('/api/v1/navigation_views/') && a.body.code === 'NOT_FOUND' ? { status: 400, body: { ...a.body, code: 'BAD_REQUEST' } } : a),
+    fault: () => (req, a) =>
+      path(req).startsWith('/api/v1/navigation_views/') && a.body.code === 'NOT_FOUND'
+        ? { status: 400, body: { ...a.body, code: 'BAD_REQUEST' } }
+        : a,
   },
   {
     name: 'a missing field: creating drafts answers without ids',
@@ -59,13 +62,19 @@ const CASES: Case[] = [
     name: 'a permission that lets the wrong role through: a non-administrator updates a user',
     rules: ['R4.7-1'],
     reportedAs: ['R4.7-1', 'R4.7-11', 'R5-2'],
-    fault: () => (req, a) => (req.method === 'PATCH' && /^\/api\/v1\/users\/\d+$/.test(path(req)) && a.body.msg === 'Insufficient permission' ? { status: 200, body: { result: 'success', msg: '' } } : a),
+    fault: () => (req, a) =>
+      req.method === 'PATCH' && /^\/api\/v1\/users\/\d+$/.test(path(req)) && a.body.msg === 'Insufficient permission'
+        ? { status: 200, body: { result: 'success', msg: '' } }
+        : a,
   },
   {
     name: 'a queue that never expires: a collected queue still answers',
     rules: ['R6-2', 'R6-3', 'R3-10'],
     reportedAs: ['R6-2', 'R6-3', 'R3-10'],
-    fault: () => (req, a) => (path(req) === '/api/v1/events' && a.body.code === 'BAD_EVENT_QUEUE_ID' ? { status: 200, body: { result: 'success', msg: '', events: [] } } : a),
+    fault: () => (req, a) =>
+      path(req) === '/api/v1/events' && a.body.code === 'BAD_EVENT_QUEUE_ID'
+        ? { status: 200, body: { result: 'success', msg: '', events: [] } }
+        : a,
   },
   // Issue 15 item 3: one fault of each kind a suite checking each rule once could miss.
   {
@@ -73,14 +82,20 @@ const CASES: Case[] = [
     caughtBy: 'blind-spots/admin-status-text-61',
     rules: ['R8-1'],
     reportedAs: ['R8-1', 'R4.5-4'],
-    fault: () => (req, a, sent) => (/^\/api\/v1\/users\/(\d+|me)\/status$/.test(path(req)) && [...(sent.params.get('status_text') ?? '')].length === 61 ? { status: 200, body: { result: 'success', msg: '' } } : a),
+    fault: () => (req, a, sent) =>
+      /^\/api\/v1\/users\/(\d+|me)\/status$/.test(path(req)) && [...(sent.params.get('status_text') ?? '')].length === 61
+        ? { status: 200, body: { result: 'success', msg: '' } }
+        : a,
   },
   {
     name: 'a length limit: register advertises max_topic_length one above what is kept',
     caughtBy: 'blind-spots/topic-at-max-length',
     rules: ['R1-10'],
     reportedAs: ['R1-10'],
-    fault: () => (req, a) => (path(req) === '/api/v1/register' && typeof a.body.max_topic_length === 'number' ? { ...a, body: { ...a.body, max_topic_length: a.body.max_topic_length + 1 } } : a),
+    fault: () => (req, a) =>
+      path(req) === '/api/v1/register' && typeof a.body.max_topic_length === 'number'
+        ? { ...a, body: { ...a.body, max_topic_length: a.body.max_topic_length + 1 } }
+        : a,
   },
   {
     name: 'a stale read: a channel read by ID answers as it did the first time',
@@ -126,7 +141,8 @@ const CASES: Case[] = [
         if (path(req) !== '/api/v1/events' || req.method !== 'GET' || !Array.isArray(a.body.events)) return a;
         const events = a.body.events as Record<string, unknown>[];
         // Events compared without their queue-specific id.
-        const same = (x: Record<string, unknown>, y: Record<string, unknown>) => JSON.stringify({ ...x, id: 0 }) === JSON.stringify({ ...y, id: 0 });
+        const same = (x: Record<string, unknown>, y: Record<string, unknown>) =>
+          JSON.stringify({ ...x, id: 0 }) === JSON.stringify({ ...y, id: 0 });
         for (const e of events) if (e.type === 'drafts' && !seen.some((x) => same(x, e))) seen.push(e);
         const extra = seen.filter((x) => !events.some((e) => same(e, x)));
         const last = events.reduce((n, e) => Math.max(n, typeof e.id === 'number' ? e.id : -1), -1);
@@ -135,32 +151,43 @@ const CASES: Case[] = [
     },
   },
   {
-    name: "a per-role error: the organization owner is refused an administrator-only operation",
+    name: 'a per-role error: the organization owner is refused an administrator-only operation',
     caughtBy: 'blind-spots/owner-may-update-user',
     rules: ['R4.7-1'],
     reportedAs: ['R4.7-1', 'R5-2'],
     fault: () => (req, a, sent) =>
-      req.method === 'PATCH' && /^\/api\/v1\/users\/\d+$/.test(path(req)) && sent.email.split('@')[0] === ownerName ? { status: 400, body: { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' } } : a,
+      req.method === 'PATCH' && /^\/api\/v1\/users\/\d+$/.test(path(req)) && sent.email.split('@')[0] === ownerName
+        ? { status: 400, body: { result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' } }
+        : a,
   },
   {
     name: 'a list order: the topics of a channel oldest first',
     caughtBy: 'blind-spots/topics-most-recent-first',
     rules: ['R4.11-2'],
     reportedAs: ['R4.11-2'],
-    fault: () => (req, a) => (/^\/api\/v1\/users\/me\/\d+\/topics$/.test(path(req)) && Array.isArray(a.body.topics) ? { ...a, body: { ...a.body, topics: [...(a.body.topics as unknown[])].reverse() } } : a),
+    fault: () => (req, a) =>
+      /^\/api\/v1\/users\/me\/\d+\/topics$/.test(path(req)) && Array.isArray(a.body.topics)
+        ? { ...a, body: { ...a.body, topics: [...(a.body.topics as unknown[])].reverse() } }
+        : a,
   },
   {
     name: 'an id type: reminder_id answered as a string',
     caughtBy: 'blind-spots/integer-ids-reminder',
     rules: ['R4.19-3'],
     reportedAs: ['R4.19-3'],
-    fault: () => (req, a) => (path(req) === '/api/v1/reminders' && typeof a.body.reminder_id === 'number' ? { ...a, body: { ...a.body, reminder_id: String(a.body.reminder_id) } } : a),
+    fault: () => (req, a) =>
+      path(req) === '/api/v1/reminders' && typeof a.body.reminder_id === 'number'
+        ? { ...a, body: { ...a.body, reminder_id: String(a.body.reminder_id) } }
+        : a,
   },
   {
     name: "a feature-level branch: the 'channel' type value refused from level 248",
     rules: ['R9-5'],
     reportedAs: ['R9-5'],
-    fault: () => (req, a, sent) => (path(req).startsWith('/api/v1/scheduled_messages') && sent.params.get('type') === 'channel' ? { status: 400, body: { result: 'error', msg: 'Invalid type', code: 'BAD_REQUEST' } } : a),
+    fault: () => (req, a, sent) =>
+      path(req).startsWith('/api/v1/scheduled_messages') && sent.params.get('type') === 'channel'
+        ? { status: 400, body: { result: 'error', msg: 'Invalid type', code: 'BAD_REQUEST' } }
+        : a,
   },
   {
     name: 'ignored_parameters_unsupported dropped by one operation (editing a saved snippet)',
@@ -180,7 +207,9 @@ const CASES: Case[] = [
     reportedAs: ['R2.3-8'],
     fault: () => (req, a) => {
       if (path(req) !== '/api/v1/register' || !Array.isArray(a.body.subscriptions)) return a;
-      const subscriptions = (a.body.subscriptions as Record<string, unknown>[]).map((s) => (typeof s.subscriber_count === 'number' ? { ...s, subscriber_count: s.subscriber_count + 1 } : s));
+      const subscriptions = (a.body.subscriptions as Record<string, unknown>[]).map((s) =>
+        typeof s.subscriber_count === 'number' ? { ...s, subscriber_count: s.subscriber_count + 1 } : s,
+      );
       return { ...a, body: { ...a.body, subscriptions } };
     },
   },
@@ -191,7 +220,9 @@ const CASES: Case[] = [
     reportedAs: ['R4.3-4'],
     fault: () => (req, a) => {
       const html = (a.body.message as { content?: unknown } | undefined)?.content;
-      return /^\/api\/v1\/messages\/\d+$/.test(path(req)) && typeof html === 'string' && html.startsWith('<') ? { ...a, body: { ...a.body, raw_content: html } } : a;
+      return /^\/api\/v1\/messages\/\d+$/.test(path(req)) && typeof html === 'string' && html.startsWith('<')
+        ? { ...a, body: { ...a.body, raw_content: html } }
+        : a;
     },
   },
   {
@@ -215,7 +246,7 @@ const CASES: Case[] = [
 /** The parameters of a form-encoded body or of the query string, and the Basic-auth user name. */
 function sentOf(req: IncomingMessage, body: Buffer | undefined): Sent {
   const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-  const params = new URLSearchParams(form && body ? body.toString() : (req.url ?? '').split('?')[1] ?? '');
+  const params = new URLSearchParams(form && body ? body.toString() : ((req.url ?? '').split('?')[1] ?? ''));
   const auth = String(req.headers.authorization ?? '');
   const email = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':')[0]! : '';
   return { params, email };
@@ -228,7 +259,10 @@ async function faultyProxy(upstream: string, fault: Fault): Promise<{ url: strin
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+          string,
+          string
+        >;
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const up = await request(upstream + req.url, { method: req.method as 'GET', headers, body });
         const text = await up.body.text();
@@ -279,8 +313,14 @@ async function runThrough(fault: Fault, rules: string[]): Promise<RunResult> {
 
 describe('the suite reports a faulty server against the rule it breaks', () => {
   it('passes the same scenarios through a proxy that changes nothing', async () => {
-    const run = await runThrough((_req, a) => a, CASES.flatMap((c) => c.rules));
-    expect(run.totals.failed + run.totals.error, JSON.stringify(run.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.id, s.reason]))).toBe(0);
+    const run = await runThrough(
+      (_req, a) => a,
+      CASES.flatMap((c) => c.rules),
+    );
+    expect(
+      run.totals.failed + run.totals.error,
+      JSON.stringify(run.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.id, s.reason])),
+    ).toBe(0);
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -288,8 +328,15 @@ describe('the suite reports a faulty server against the rule it breaks', () => {
     const failing = run.scenarios.filter((s) => s.status === 'failed');
     const reported = failing.flatMap((s) => s.checks.filter((k) => !k.ok).map((k) => k.rule));
     expect(failing.length, 'some scenario fails').toBeGreaterThan(0);
-    expect(reported.some((rule) => rule !== null && c.reportedAs.includes(rule)), `failing checks name ${JSON.stringify(reported)}`).toBe(true);
-    if (c.caughtBy) expect(failing.map((s) => s.id), 'the scenario written for this fault fails').toContain(c.caughtBy);
+    expect(
+      reported.some((rule) => rule !== null && c.reportedAs.includes(rule)),
+      `failing checks name ${JSON.stringify(reported)}`,
+    ).toBe(true);
+    if (c.caughtBy)
+      expect(
+        failing.map((s) => s.id),
+        'the scenario written for this fault fails',
+      ).toContain(c.caughtBy);
     const uncovered = run.rules.filter((r) => c.reportedAs.includes(r.id) && r.failed.length > 0);
     expect(uncovered.length, 'the rule shows as failing in the coverage').toBeGreaterThan(0);
   });

@@ -34,11 +34,26 @@ beforeAll(async () => {
 const problems = (run: RunResult) =>
   run.scenarios
     .filter((s) => s.status === 'failed' || s.status === 'error')
-    .map((s) => `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks.filter((c) => !c.ok).map((c) => c.message).join(' | ')}`)
+    .map(
+      (s) =>
+        `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.message)
+          .join(' | ')}`,
+    )
     .join('\n');
 
 const suite = (target: Target, workers: number, seed?: number, allowDestructive = false) =>
-  runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers, slow: false, allowDestructive, ...(seed === undefined ? {} : { seed }) });
+  runScenarios({
+    target,
+    scenarios: SCENARIOS,
+    catalogue,
+    schemas,
+    workers,
+    slow: false,
+    allowDestructive,
+    ...(seed === undefined ? {} : { seed }),
+  });
 
 describe('the whole suite against the mock without its control API', () => {
   let server: MockServer;
@@ -60,7 +75,10 @@ describe('the whole suite against the mock without its control API', () => {
     ];
     for (const { workers, seed, destructive } of plan) {
       const run = await suite(target, workers, seed, destructive);
-      expect(run.totals.failed + run.totals.error, `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}:\n${problems(run)}`).toBe(0);
+      expect(
+        run.totals.failed + run.totals.error,
+        `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}:\n${problems(run)}`,
+      ).toBe(0);
       expect(run.totals.passed).toBeGreaterThan(destructive ? 320 : 300);
       expect(run.targetKind).toBe('server');
       expect(run.seed).toBe(seed);
@@ -115,8 +133,14 @@ describe('the runner around a scenario that changes shared fixtures', () => {
     rules: ['R4.16-1'],
     serial: true,
     async when(ctx) {
-      ctx.must(await ctx.as('member_3').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: ctx.channel('public_2').name }] }), 'join public_2');
-      return ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { description: ctx.unique('left behind'), message_retention_days: 90 });
+      ctx.must(
+        await ctx.as('member_3').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: ctx.channel('public_2').name }] }),
+        'join public_2',
+      );
+      return ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, {
+        description: ctx.unique('left behind'),
+        message_retention_days: 90,
+      });
     },
     then: (ctx, res) => void ctx.expectSuccess('R4.16-1', res),
   });
@@ -136,9 +160,19 @@ describe('the runner around a scenario that changes shared fixtures', () => {
     expect(run.scenarios[0]!.status, problems(run)).toBe('passed');
     expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
 
-    const broken = await runScenarios({ target, scenarios: [deactivating], catalogue, schemas, workers: 1, slow: false, allowDestructive: true });
+    const broken = await runScenarios({
+      target,
+      scenarios: [deactivating],
+      catalogue,
+      schemas,
+      workers: 1,
+      slow: false,
+      allowDestructive: true,
+    });
     expect(broken.scenarios[0]).toMatchObject({ status: 'error' });
     // Named once, with the bot it owned (§4.17: deactivated with its owner), not as every subscription lost.
-    expect(broken.scenarios[0]!.reason).toBe("left the world's shared fixtures changed and could not put them back: member_3: is_active false, was true; bot: is_active false, was true");
+    expect(broken.scenarios[0]!.reason).toBe(
+      "left the world's shared fixtures changed and could not put them back: member_3: is_active false, was true; bot: is_active false, was true",
+    );
   }, 60_000);
 });

@@ -24,7 +24,13 @@ beforeAll(async () => {
 const describeRun = (run: RunResult) =>
   run.scenarios
     .filter((s) => s.status === 'failed' || s.status === 'error')
-    .map((s: ScenarioResult) => `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks.filter((c) => !c.ok).map((c) => c.message).join(' | ')}`)
+    .map(
+      (s: ScenarioResult) =>
+        `${s.id} ${s.status}: ${s.reason ?? ''} ${s.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.message)
+          .join(' | ')}`,
+    )
     .join('\n');
 
 /**
@@ -33,7 +39,8 @@ const describeRun = (run: RunResult) =>
  * realm cannot produce. The test below fails when a rule leaves or joins this list, so it stays true.
  */
 const KNOWN_UNCOVERED: Record<string, string> = {
-  'R2.3-2': 'which subscribers partial_subscribers must hold depends on recent activity the suite cannot arrange; scenarios check only its presence with partial, without a check of this rule',
+  'R2.3-2':
+    'which subscribers partial_subscribers must hold depends on recent activity the suite cannot arrange; scenarios check only its presence with partial, without a check of this rule',
   'R2.5-8': 'no operation of the spec edits a message, so last_edit_timestamp cannot be made to appear',
   'R2.5-9': 'no operation of the spec moves a message',
   'R2.5-16': 'no operation of the spec adds a reaction, and the world file names no message with reactions',

@@ -16,18 +16,42 @@ describe('create-drafts: parse errors come from the document (reference §1 "Par
     ['a list of strings', '["x"]', 'drafts[0] is not a dict'],
     ['type direct is refused', '[{"type": "direct", "to": [15], "topic": "", "content": "c"}]', 'Invalid drafts[0]["type"]'],
     ['type channel is refused', '[{"type": "channel", "to": [51], "topic": "t", "content": "c"}]', 'Invalid drafts[0]["type"]'],
-    ['the location names the element', '[{"type": "", "to": [], "topic": "", "content": "c"}, {"type": "x", "to": [], "topic": "", "content": "c"}]', 'Invalid drafts[1]["type"]'],
+    [
+      'the location names the element',
+      '[{"type": "", "to": [], "topic": "", "content": "c"}, {"type": "x", "to": [], "topic": "", "content": "c"}]',
+      'Invalid drafts[1]["type"]',
+    ],
     ['empty content', '[{"type": "", "to": [], "topic": "", "content": ""}]', 'drafts[0]["content"] cannot be blank'],
     ['whitespace content', '[{"type": "", "to": [], "topic": "", "content": " \\n\\t "}]', 'drafts[0]["content"] cannot be blank'],
     ['an id is unexpected', '[{"type": "", "to": [], "topic": "", "content": "c", "id": 1}]', 'Argument "id" at drafts[0] is unexpected'],
-    ['any unknown key is unexpected', '[{"type": "", "to": [], "topic": "", "content": "c", "stream_id": 51}]', 'Argument "stream_id" at drafts[0] is unexpected'],
-    ['a missing key is named with its location', '[{"type": "stream", "topic": "t", "content": "c"}]', "Missing 'to' argument at drafts[0]"],
+    [
+      'any unknown key is unexpected',
+      '[{"type": "", "to": [], "topic": "", "content": "c", "stream_id": 51}]',
+      'Argument "stream_id" at drafts[0] is unexpected',
+    ],
+    [
+      'a missing key is named with its location',
+      '[{"type": "stream", "topic": "t", "content": "c"}]',
+      "Missing 'to' argument at drafts[0]",
+    ],
     ['to not a list', '[{"type": "stream", "to": 51, "topic": "t", "content": "c"}]', 'drafts[0]["to"] is not a list'],
     ['to of names', '[{"type": "private", "to": ["a@b.c"], "topic": "", "content": "c"}]', 'drafts[0]["to"][0] is not an integer'],
     ['topic not a string', '[{"type": "stream", "to": [51], "topic": 5, "content": "c"}]', 'drafts[0]["topic"] is not a string'],
-    ['timestamp quoted', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": "5"}]', 'drafts[0]["timestamp"] is not a float'],
-    ['a timestamp past year 9999 (it would not stay an integer on the wire)', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 1e300}]', 'drafts[0]["timestamp"] is too large'],
-    ['the first second past year 9999', '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 253402300800}]', 'drafts[0]["timestamp"] is too large'],
+    [
+      'timestamp quoted',
+      '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": "5"}]',
+      'drafts[0]["timestamp"] is not a float',
+    ],
+    [
+      'a timestamp past year 9999 (it would not stay an integer on the wire)',
+      '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 1e300}]',
+      'drafts[0]["timestamp"] is too large',
+    ],
+    [
+      'the first second past year 9999',
+      '[{"type": "", "to": [], "topic": "", "content": "c", "timestamp": 253402300800}]',
+      'drafts[0]["timestamp"] is too large',
+    ],
   ];
   it.each(cases)('%s', async (_name, drafts, msg) => {
     const before = draftState(env.server, env.realm);
@@ -37,7 +61,11 @@ describe('create-drafts: parse errors come from the document (reference §1 "Par
   });
 
   it('a blank content anywhere in the batch beats the checks of earlier drafts: parsing comes first', async () => {
-    const res = await create(env.server, member(), [channelDraft({ content: 'nul \u0000' }), channelDraft(), channelDraft({ content: '   ' })]);
+    const res = await create(env.server, member(), [
+      channelDraft({ content: 'nul \u0000' }),
+      channelDraft(),
+      channelDraft({ content: '   ' }),
+    ]);
     expect(res.body).toEqual(error('drafts[2]["content"] cannot be blank'));
   });
 });
@@ -47,27 +75,82 @@ describe('create-drafts: the checks of reference §4.6, per draft, in order', ()
   type Case = [string, string, unknown[], string];
   const cases: Case[] = [
     ['1. NUL in the content', 'member', [{ type: '', to: [], topic: '', content: 'a\u0000b' }], 'Message must not contain null bytes'],
-    ['1 before 2: NUL beats a negative timestamp', 'member', [{ type: '', to: [], topic: '', content: '\u0000', timestamp: -1 }], 'Message must not contain null bytes'],
-    ['2. a negative timestamp', 'member', [{ type: '', to: [], topic: '', content: 'c', timestamp: -1 }], 'Timestamp must not be negative.'],
+    [
+      '1 before 2: NUL beats a negative timestamp',
+      'member',
+      [{ type: '', to: [], topic: '', content: '\u0000', timestamp: -1 }],
+      'Message must not contain null bytes',
+    ],
+    [
+      '2. a negative timestamp',
+      'member',
+      [{ type: '', to: [], topic: '', content: 'c', timestamp: -1 }],
+      'Timestamp must not be negative.',
+    ],
     ['2. a negative float', 'member', [{ type: '', to: [], topic: '', content: 'c', timestamp: -0.5 }], 'Timestamp must not be negative.'],
-    ['2 before 3: the timestamp beats a bad channel', 'member', [channelDraft({ to: [999], timestamp: -3 })], 'Timestamp must not be negative.'],
+    [
+      '2 before 3: the timestamp beats a bad channel',
+      'member',
+      [channelDraft({ to: [999], timestamp: -3 })],
+      'Timestamp must not be negative.',
+    ],
     ['3. NUL in a channel topic', 'member', [channelDraft({ topic: 'a\u0000' })], 'Topic must not contain null bytes'],
-    ['3. the topic comes before the channel count', 'member', [channelDraft({ topic: '\u0000', to: [] })], 'Topic must not contain null bytes'],
+    [
+      '3. the topic comes before the channel count',
+      'member',
+      [channelDraft({ topic: '\u0000', to: [] })],
+      'Topic must not contain null bytes',
+    ],
     ['3. no channel ID', 'member', [channelDraft({ to: [] })], 'Must specify exactly 1 channel ID for channel messages'],
     ['3. two channel IDs', 'member', [channelDraft({ to: [51, 52] })], 'Must specify exactly 1 channel ID for channel messages'],
-    ['3. the same channel twice is still two IDs', 'member', [channelDraft({ to: [51, 51] })], 'Must specify exactly 1 channel ID for channel messages'],
+    [
+      '3. the same channel twice is still two IDs',
+      'member',
+      [channelDraft({ to: [51, 51] })],
+      'Must specify exactly 1 channel ID for channel messages',
+    ],
     ['3. a channel that does not exist', 'member', [channelDraft({ to: [999] })], 'Invalid channel ID'],
     ['3. an archived channel', 'member', [channelDraft({ to: [56] })], 'Invalid channel ID'],
     ['3. a private channel without access', 'member', [channelDraft({ to: [57] })], 'Invalid channel ID'],
     ['3. a private channel a guest is not subscribed to', 'guest', [channelDraft({ to: [53] })], 'Invalid channel ID'],
     ['3. a public channel a guest is not subscribed to', 'guest', [channelDraft({ to: [52] })], 'Invalid channel ID'],
     ['4. an unknown user', 'member', [{ type: 'private', to: [15, 999], topic: '', content: 'c' }], 'Invalid user ID 999'],
-    ['4. the lowest unknown user first', 'member', [{ type: 'private', to: [999, 15, 998], topic: '', content: 'c' }], 'Invalid user ID 998'],
-    ['4. the notification bot is no user of the realm', 'member', [{ type: 'private', to: [22], topic: '', content: 'c' }], 'Invalid user ID 22'],
-    ['4. unknown users before deactivated ones', 'member', [{ type: 'private', to: [20, 999], topic: '', content: 'c' }], 'Invalid user ID 999'],
-    ['4. a deactivated user (the text of the message layer)', 'member', [{ type: 'private', to: [15, 20], topic: '', content: 'c' }], "'{deactivated}' is no longer using Zulip."],
-    ['an unaddressed draft never looks at to', 'member', [{ type: '', to: [999], topic: '\u0000', content: 'c' }, channelDraft({ to: [999] })], 'Invalid channel ID'],
-    ['a direct draft never looks at its topic', 'member', [{ type: 'private', to: [15], topic: '\u0000', content: 'c' }, channelDraft({ to: [] })], 'Must specify exactly 1 channel ID for channel messages'],
+    [
+      '4. the lowest unknown user first',
+      'member',
+      [{ type: 'private', to: [999, 15, 998], topic: '', content: 'c' }],
+      'Invalid user ID 998',
+    ],
+    [
+      '4. the notification bot is no user of the realm',
+      'member',
+      [{ type: 'private', to: [22], topic: '', content: 'c' }],
+      'Invalid user ID 22',
+    ],
+    [
+      '4. unknown users before deactivated ones',
+      'member',
+      [{ type: 'private', to: [20, 999], topic: '', content: 'c' }],
+      'Invalid user ID 999',
+    ],
+    [
+      '4. a deactivated user (the text of the message layer)',
+      'member',
+      [{ type: 'private', to: [15, 20], topic: '', content: 'c' }],
+      "'{deactivated}' is no longer using Zulip.",
+    ],
+    [
+      'an unaddressed draft never looks at to',
+      'member',
+      [{ type: '', to: [999], topic: '\u0000', content: 'c' }, channelDraft({ to: [999] })],
+      'Invalid channel ID',
+    ],
+    [
+      'a direct draft never looks at its topic',
+      'member',
+      [{ type: 'private', to: [15], topic: '\u0000', content: 'c' }, channelDraft({ to: [] })],
+      'Must specify exactly 1 channel ID for channel messages',
+    ],
   ];
   it.each(cases)('%s', async (_name, role, drafts, msg) => {
     const before = draftState(env.server, env.realm);
@@ -88,7 +171,11 @@ describe('create-drafts: the first failure aborts the whole batch', () => {
     const { queueId } = await openQueue(env.server, member());
     const before = draftState(env.server, env.realm);
     const listed = (await call(env.server, 'GET', '/api/v1/drafts', { as: member() })).body;
-    const res = await create(env.server, member(), [channelDraft(), { type: '', to: [], topic: '', content: 'b' }, channelDraft({ to: [53, 54] })]);
+    const res = await create(env.server, member(), [
+      channelDraft(),
+      { type: '', to: [], topic: '', content: 'b' },
+      channelDraft({ to: [53, 54] }),
+    ]);
     expect([res.status, res.body]).toEqual([400, error('Must specify exactly 1 channel ID for channel messages')]);
     unchanged(before);
     expect((await call(env.server, 'GET', '/api/v1/drafts', { as: member() })).body).toEqual(listed);
@@ -168,7 +255,9 @@ describe('create-drafts: the stock clients and the envelope', () => {
 
   it('a key the operation does not read is listed from level 167, and not below (spec §1)', async () => {
     const form = { drafts: JSON.stringify(drafts), draft: 'x' };
-    expect((await call(env.server, 'POST', '/api/v1/drafts', { as: member(), form })).body).toEqual(success({ ids: [NEXT_ID], ignored_parameters_unsupported: ['draft'] }));
+    expect((await call(env.server, 'POST', '/api/v1/drafts', { as: member(), form })).body).toEqual(
+      success({ ids: [NEXT_ID], ignored_parameters_unsupported: ['draft'] }),
+    );
     const old = await freshRealm(env.server, 166);
     expect((await call(env.server, 'POST', '/api/v1/drafts', { as: old.who.member!, form })).body).toEqual(success({ ids: [NEXT_ID] }));
   });

@@ -29,9 +29,11 @@ const onlyMember = (byRole: Record<string, Event[]>, events: Event[]) =>
   expect(byRole).toEqual(Object.fromEntries(ROLES.map((r) => [r, r === 'member' ? events : []])));
 
 describe('who receives what', () => {
-  it('create: drafts/add with the draft objects, to both of the member\'s queues and no one else', async () => {
+  it("create: drafts/add with the draft objects, to both of the member's queues and no one else", async () => {
     const now = nowOf(env.server, env.realm);
-    const { byRole, second } = await observe(() => create(env.server, env.who.member!, [channelDraft(), { type: 'private', to: [15], topic: 'x', content: 'DM' }]));
+    const { byRole, second } = await observe(() =>
+      create(env.server, env.who.member!, [channelDraft(), { type: 'private', to: [15], topic: 'x', content: 'DM' }]),
+    );
     const added: Event = {
       type: 'drafts',
       op: 'add',
@@ -46,7 +48,11 @@ describe('who receives what', () => {
 
   it('edit: drafts/update with the whole draft', async () => {
     const { byRole, second } = await observe(() => edit(env.server, env.who.member!, 1, channelDraft({ timestamp: 1_767_000_000 })));
-    const updated: Event = { type: 'drafts', op: 'update', draft: { id: 1, type: 'stream', to: [51], topic: 'plans', content: 'Half a thought', timestamp: 1_767_000_000 } };
+    const updated: Event = {
+      type: 'drafts',
+      op: 'update',
+      draft: { id: 1, type: 'stream', to: [51], topic: 'plans', content: 'Half a thought', timestamp: 1_767_000_000 },
+    };
     onlyMember(byRole, [updated]);
     expect(second).toEqual([updated]);
   });
@@ -76,7 +82,10 @@ describe('who receives what', () => {
     await edit(env.server, env.who.member!, NEXT_ID, channelDraft({ content: 'again' }));
     await remove(env.server, env.who.member!, NEXT_ID);
     expect(await drain(env.server, env.who.member!, other)).toEqual([]);
-    const res = await call(env.server, 'GET', '/api/v1/events', { as: env.who.member!, query: { queue_id: all, last_event_id: '-1', dont_block: 'true' } });
+    const res = await call(env.server, 'GET', '/api/v1/events', {
+      as: env.who.member!,
+      query: { queue_id: all, last_event_id: '-1', dont_block: 'true' },
+    });
     expect((res.body.events as Event[]).map((e) => e.op)).toEqual(['add', 'update', 'remove']);
     expect(validateEvents(res.body) ? [] : validateEvents.errors).toEqual([]);
   });
@@ -96,7 +105,8 @@ describe('the empty topic of a channel draft (spec §1, §9 level 334)', () => {
     const member = who.member!;
     const form: Record<string, string> = capable ? { client_capabilities: '{"empty_topic_name": true}' } : {};
     const { queueId } = await openQueue(env.server, member, form);
-    const ids = (await create(env.server, member, [channelDraft({ topic: '' }), { type: 'private', to: [15], topic: '', content: 'DM' }])).body.ids as number[];
+    const ids = (await create(env.server, member, [channelDraft({ topic: '' }), { type: 'private', to: [15], topic: '', content: 'DM' }]))
+      .body.ids as number[];
     await edit(env.server, member, ids[0]!, channelDraft({ topic: '', content: 'edited' }));
     const events = await drain(env.server, member, queueId);
     const added = (events[0]!.drafts as { topic: string }[]).map((d) => d.topic);
@@ -117,7 +127,9 @@ describe('the register snapshot (reference §4.21: newest first, capped)', () =>
   it('holds the 1000 newest drafts; GET /drafts lists them all', async () => {
     const batch = Array.from({ length: 1000 }, (_, i) => ({ type: '', to: [], topic: '', content: `n${i}`, timestamp: 1_900_000_000 + i }));
     expect((await create(env.server, env.who.member!, batch)).status).toBe(200);
-    const snapshot = (await openQueue(env.server, env.who.member!, { fetch_event_types: '["drafts"]' })).snapshot.drafts as { content: string }[];
+    const snapshot = (await openQueue(env.server, env.who.member!, { fetch_event_types: '["drafts"]' })).snapshot.drafts as {
+      content: string;
+    }[];
     expect([snapshot.length, snapshot[0]!.content, snapshot[999]!.content]).toEqual([1000, 'n999', 'n0']);
     expect((await list(env.server, env.who.member!)).body.count).toBe(1003);
   });

@@ -33,7 +33,10 @@ describe('every role, every operation (channel 51 is open to all of them)', () =
     expect([created.status, created.body]).toEqual([200, success({ ids: [NEXT_ID] })]);
     expect(listed.status).toBe(200);
     expect((listed.body.drafts as { id: number }[]).map((d) => d.id)).toContain(NEXT_ID);
-    expect(answers([edited, removed])).toEqual([[200, success()], [200, success()]]);
+    expect(answers([edited, removed])).toEqual([
+      [200, success()],
+      [200, success()],
+    ]);
   });
 
   it('bot of the demo realm (synchronization off): refused on all four, nothing stored', async () => {
@@ -47,7 +50,22 @@ describe('every role, every operation (channel 51 is open to all of them)', () =
     const [created, listed, edited, removed] = await lifecycle('bot');
     expect(answers([created, listed, edited, removed])).toEqual([
       [200, success({ ids: [NEXT_ID] })],
-      [200, success({ count: 1, drafts: [{ id: NEXT_ID, type: 'stream', to: [51], topic: 'plans', content: 'Half a thought', timestamp: (listed.body.drafts as { timestamp: number }[])[0]!.timestamp }] })],
+      [
+        200,
+        success({
+          count: 1,
+          drafts: [
+            {
+              id: NEXT_ID,
+              type: 'stream',
+              to: [51],
+              topic: 'plans',
+              content: 'Half a thought',
+              timestamp: (listed.body.drafts as { timestamp: number }[])[0]!.timestamp,
+            },
+          ],
+        }),
+      ],
       [200, success()],
       [200, success()],
     ]);
@@ -99,7 +117,7 @@ describe('a user who turned synchronization off (reference §4.6: before parsing
     expect(await drain(env.server, member, queueId)).toEqual([]);
   });
 
-  it('the gate is the caller\'s own setting: others are not affected, and the drafts return when it is back on', async () => {
+  it("the gate is the caller's own setting: others are not affected, and the drafts return when it is back on", async () => {
     const member = env.who.member!;
     await setSync(env.server, env.realm, member.user_id, false);
     expect((await create(env.server, env.who.member_2!, [channelDraft()])).body).toEqual(success({ ids: [NEXT_ID] }));

@@ -17,12 +17,7 @@ export const NEXT_ID = 5;
 
 /** Python's json.dumps: a space after `,` and `:`. */
 export const pythonJson = (value: unknown) =>
-  JSON.stringify(value, null, 1)
-    .replace(/\n\s*/g, ' ')
-    .replace(/\[ /g, '[')
-    .replace(/ \]/g, ']')
-    .replace(/\{ /g, '{')
-    .replace(/ \}/g, '}');
+  JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ').replace(/\[ /g, '[').replace(/ \]/g, ']').replace(/\{ /g, '{').replace(/ \}/g, '}');
 
 export function create(server: MockServer, as: Who, drafts: unknown): Promise<Reply> {
   return call(server, 'POST', '/api/v1/drafts', { as, form: { drafts: typeof drafts === 'string' ? drafts : pythonJson(drafts) } });

@@ -21,7 +21,13 @@ export const DRAFT_OPERATIONS: Operation[] = [
     run: async (s, w) => {
       const drafts = [
         { type: 'stream', to: [51], topic: '', content: 'Channel **draft**' },
-        { type: 'private', to: [w.member_2!.user_id, w.guest!.user_id], topic: 'ignored', content: 'Direct draft', timestamp: 4_000_000_000 },
+        {
+          type: 'private',
+          to: [w.member_2!.user_id, w.guest!.user_id],
+          topic: 'ignored',
+          content: 'Direct draft',
+          timestamp: 4_000_000_000,
+        },
         { type: 'private', to: [], topic: '', content: 'Nobody yet' },
       ];
       const res = await ok(call(s, 'POST', '/api/v1/drafts', { as: w.member!, form: { drafts: JSON.stringify(drafts) } }));
@@ -30,12 +36,33 @@ export const DRAFT_OPERATIONS: Operation[] = [
   },
   {
     name: 'edit-draft: new topic and an old timestamp (moves to the end of the snapshot)',
-    run: (s, w) => ok(call(s, 'PATCH', `/api/v1/drafts/${ids[0]!}`, { as: w.member!, form: { draft: JSON.stringify({ type: 'stream', to: [51], topic: 'later', content: 'Edited', timestamp: 1_000 }) } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'PATCH', `/api/v1/drafts/${ids[0]!}`, {
+          as: w.member!,
+          form: { draft: JSON.stringify({ type: 'stream', to: [51], topic: 'later', content: 'Edited', timestamp: 1_000 }) },
+        }),
+      ),
   },
   {
     name: 'edit-draft: direct to unaddressed (query string, as the JavaScript client sends PATCH)',
-    run: (s, w) => ok(call(s, 'PATCH', `/api/v1/drafts/${ids[1]!}`, { as: w.member!, query: { draft: JSON.stringify({ type: '', to: [w.member_2!.user_id], topic: 'x', content: 'Undecided' }) } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'PATCH', `/api/v1/drafts/${ids[1]!}`, {
+          as: w.member!,
+          query: { draft: JSON.stringify({ type: '', to: [w.member_2!.user_id], topic: 'x', content: 'Undecided' }) },
+        }),
+      ),
   },
   { name: 'delete-draft', run: (s, w) => ok(call(s, 'DELETE', `/api/v1/drafts/${ids[2]!}`, { as: w.member! })) },
-  { name: 'create-drafts: another user', run: (s, w) => ok(call(s, 'POST', '/api/v1/drafts', { as: w.member_2!, form: { drafts: JSON.stringify([{ type: 'stream', to: [51], topic: 'mine', content: 'Hi' }]) } })) },
+  {
+    name: 'create-drafts: another user',
+    run: (s, w) =>
+      ok(
+        call(s, 'POST', '/api/v1/drafts', {
+          as: w.member_2!,
+          form: { drafts: JSON.stringify([{ type: 'stream', to: [51], topic: 'mine', content: 'Hi' }]) },
+        }),
+      ),
+  },
 ];

@@ -23,11 +23,24 @@ const addLinkifier = async (s: MockServer, as: Who, key: string, pattern: string
 };
 
 export const LINKIFIER_OPERATIONS: Operation[] = [
-  { name: 'add-linkifier: first', run: (s, w) => addLinkifier(s, w.administrator!, 'rt', 'RT-(?P<id>\\d+)', 'https://rt.example.com/{id}') },
-  { name: 'add-linkifier: second', run: (s, w) => addLinkifier(s, w.owner!, 'jira', '(?P<project>[A-Z]{2,5})-(?P<id>\\d+)', 'https://jira.example.com/browse/{project}-{id}') },
+  {
+    name: 'add-linkifier: first',
+    run: (s, w) => addLinkifier(s, w.administrator!, 'rt', 'RT-(?P<id>\\d+)', 'https://rt.example.com/{id}'),
+  },
+  {
+    name: 'add-linkifier: second',
+    run: (s, w) =>
+      addLinkifier(s, w.owner!, 'jira', '(?P<project>[A-Z]{2,5})-(?P<id>\\d+)', 'https://jira.example.com/browse/{project}-{id}'),
+  },
   {
     name: 'update-linkifier',
-    run: (s, w) => ok(call(s, 'PATCH', `/api/v1/realm/filters/${made.rt}`, { as: w.administrator!, form: { pattern: 'RT-(?P<id>\\d+)', url_template: 'https://rt.example.com/Ticket/Display.html?id={id}' } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'PATCH', `/api/v1/realm/filters/${made.rt}`, {
+          as: w.administrator!,
+          form: { pattern: 'RT-(?P<id>\\d+)', url_template: 'https://rt.example.com/Ticket/Display.html?id={id}' },
+        }),
+      ),
   },
   {
     name: 'reorder-linkifiers: reversed',

@@ -23,13 +23,22 @@ function activeCustomEmoji(s: MockServer): { name: string; id: number } {
  * the user leaves the snapshot's presences and comes back). member ends with away false, as it started.
  */
 export const STATUS_OPERATIONS: Operation[] = [
-  { name: 'update-status: own text and emoji by name alone', run: (s, w) => setOwn(s, w.member_2!, { status_text: 'Invariant text', emoji_name: 'car' }) },
+  {
+    name: 'update-status: own text and emoji by name alone',
+    run: (s, w) => setOwn(s, w.member_2!, { status_text: 'Invariant text', emoji_name: 'car' }),
+  },
   { name: 'update-status: clear the emoji', run: (s, w) => setOwn(s, w.member_2!, { emoji_name: '' }) },
   { name: 'update-status: away true', run: (s, w) => setOwn(s, w.member!, { away: 'true' }) },
   { name: 'update-status: away false', run: (s, w) => setOwn(s, w.member!, { away: 'false', status_text: '' }) },
   {
     name: "update-status-for-user: an administrator sets a member's status",
-    run: (s, w) => ok(call(s, 'POST', `/api/v1/users/${w.member_3!.user_id}/status`, { as: w.administrator!, form: { status_text: 'Set for you', emoji_name: 'computer', emoji_code: '1f4bb', reaction_type: 'unicode_emoji' } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'POST', `/api/v1/users/${w.member_3!.user_id}/status`, {
+          as: w.administrator!,
+          form: { status_text: 'Set for you', emoji_name: 'computer', emoji_code: '1f4bb', reaction_type: 'unicode_emoji' },
+        }),
+      ),
   },
   {
     name: 'update-status: a custom emoji',

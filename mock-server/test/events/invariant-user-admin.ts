@@ -17,11 +17,15 @@ async function ok(reply: Promise<Reply>): Promise<Reply> {
   return res;
 }
 
-const update = (s: MockServer, as: Who, userId: number, form: Record<string, string>) => ok(call(s, 'PATCH', `/api/v1/users/${userId}`, { as, form }));
+const update = (s: MockServer, as: Who, userId: number, form: Record<string, string>) =>
+  ok(call(s, 'PATCH', `/api/v1/users/${userId}`, { as, form }));
 const deactivate = (s: MockServer, as: Who, userId: number) => ok(call(s, 'DELETE', `/api/v1/users/${userId}`, { as }));
 
 export const USER_ADMIN_OPERATIONS: Operation[] = [
-  { name: 'update-user: rename an observer', run: (s, w) => update(s, w.administrator!, w.member_2!.user_id, { full_name: '  Renamed Invariant  ' }) },
+  {
+    name: 'update-user: rename an observer',
+    run: (s, w) => update(s, w.administrator!, w.member_2!.user_id, { full_name: '  Renamed Invariant  ' }),
+  },
   { name: 'update-user: member to moderator', run: (s, w) => update(s, w.administrator!, w.member_2!.user_id, { role: '300' }) },
   { name: 'update-user: moderator back to member', run: (s, w) => update(s, w.administrator!, w.member_2!.user_id, { role: '400' }) },
   // An administrator sees every private channel's metadata and the owner's address (visibility 3).
@@ -41,11 +45,27 @@ export const USER_ADMIN_OPERATIONS: Operation[] = [
   },
   {
     name: 'update-user: profile fields (set one, clear one)',
-    run: (s, w) => update(s, w.administrator!, w.member!.user_id, { profile_data: JSON.stringify([{ id: 1, value: 'Invariant **team**' }, { id: 3, value: null }, { id: 2, value: 'xe/xem' }]) }),
+    run: (s, w) =>
+      update(s, w.administrator!, w.member!.user_id, {
+        profile_data: JSON.stringify([
+          { id: 1, value: 'Invariant **team**' },
+          { id: 3, value: null },
+          { id: 2, value: 'xe/xem' },
+        ]),
+      }),
   },
-  { name: 'update-user: email visible to everyone (the API email follows)', run: (s, w) => update(s, w.owner!, KIRA, { new_email: 'kira.new@demo.teamchat.test' }) },
-  { name: "update-user: the owner's hidden email (delivery email only)", run: (s, w) => update(s, w.owner!, w.owner!.user_id, { new_email: 'owner.private@demo.teamchat.test' }) },
-  { name: 'update-user: name, role and email at once', run: (s, w) => update(s, w.owner!, ASHTON, { full_name: 'Ashton Everything', role: '300', new_email: 'ashton.all@demo.teamchat.test' }) },
+  {
+    name: 'update-user: email visible to everyone (the API email follows)',
+    run: (s, w) => update(s, w.owner!, KIRA, { new_email: 'kira.new@demo.teamchat.test' }),
+  },
+  {
+    name: "update-user: the owner's hidden email (delivery email only)",
+    run: (s, w) => update(s, w.owner!, w.owner!.user_id, { new_email: 'owner.private@demo.teamchat.test' }),
+  },
+  {
+    name: 'update-user: name, role and email at once',
+    run: (s, w) => update(s, w.owner!, ASHTON, { full_name: 'Ashton Everything', role: '300', new_email: 'ashton.all@demo.teamchat.test' }),
+  },
   { name: 'deactivate-user: a member with channels, an archived one among them', run: (s, w) => deactivate(s, w.administrator!, ASHTON) },
   { name: 'deactivate-user: a member whose API email changed', run: (s, w) => deactivate(s, w.owner!, KIRA) },
 ];

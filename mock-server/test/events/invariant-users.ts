@@ -16,10 +16,22 @@ async function ok(reply: Promise<Reply>): Promise<Reply> {
 export const USER_OPERATIONS: Operation[] = [
   {
     name: 'create-user',
-    run: (s, w) => ok(call(s, 'POST', '/api/v1/users', { as: w.administrator!, form: { email: 'invariant.newcomer@demo.teamchat.test', password: 'long enough', full_name: '  Invariant Newcomer ' } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'POST', '/api/v1/users', {
+          as: w.administrator!,
+          form: { email: 'invariant.newcomer@demo.teamchat.test', password: 'long enough', full_name: '  Invariant Newcomer ' },
+        }),
+      ),
   },
   {
     name: 'create-user: by the owner, multipart (the JavaScript client)',
-    run: (s, w) => ok(call(s, 'POST', '/api/v1/users', { as: w.owner!, multipart: { email: 'second.newcomer@demo.teamchat.test', password: 'another one', full_name: 'Second Newcomer' } })),
+    run: (s, w) =>
+      ok(
+        call(s, 'POST', '/api/v1/users', {
+          as: w.owner!,
+          multipart: { email: 'second.newcomer@demo.teamchat.test', password: 'another one', full_name: 'Second Newcomer' },
+        }),
+      ),
   },
 ];

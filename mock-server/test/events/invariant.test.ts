@@ -36,7 +36,19 @@ const OPERATIONS: Operation[] = [
 
 // Every capability declared, so the snapshot and the events speak the same dialect.
 const REGISTER = {
-  client_capabilities: JSON.stringify({ notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: true, stream_typing_notifications: true, user_settings_object: true, linkifier_url_template: true, user_list_incomplete: true, include_deactivated_groups: true, archived_channels: true, empty_topic_name: true, simplified_presence_events: true }),
+  client_capabilities: JSON.stringify({
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    linkifier_url_template: true,
+    user_list_incomplete: true,
+    include_deactivated_groups: true,
+    archived_channels: true,
+    empty_topic_name: true,
+    simplified_presence_events: true,
+  }),
   include_subscribers: 'true',
   apply_markdown: 'true',
 };
@@ -58,7 +70,10 @@ async function checkInvariant(change: () => Promise<unknown>): Promise<void> {
   }
   await change();
   for (const role of OBSERVERS) {
-    const polled = await call(server, 'GET', '/api/v1/events', { as: who[role]!, query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' } });
+    const polled = await call(server, 'GET', '/api/v1/events', {
+      as: who[role]!,
+      query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' },
+    });
     const events = polled.body.events as (Record<string, unknown> & { type: string })[];
     const after = await call(server, 'POST', '/api/v1/register', { as: who[role]!, form: REGISTER });
     // Both queues go at once: every check opens two per observer, and the server caps queues per user.
@@ -109,7 +124,10 @@ describe('register/events invariant', () => {
           const id = tx.nextId('saved_snippets');
           const snippet = { id, user_id: member.user_id, title: 'Misdirected', content: 'x', date_created: 1_767_603_600 };
           tx.put('saved_snippets', id, snippet);
-          tx.emit({ type: 'saved_snippets', op: 'add', saved_snippet: { id, title: 'Misdirected', content: 'x', date_created: 1_767_603_600 } }, [who.member_2!.user_id]);
+          tx.emit(
+            { type: 'saved_snippets', op: 'add', saved_snippet: { id, title: 'Misdirected', content: 'x', date_created: 1_767_603_600 } },
+            [who.member_2!.user_id],
+          );
         }),
       ),
     ).rejects.toThrow(/observer/);

@@ -15,9 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const newQueue = async (who: Who = member) => (await call(server, 'GET', '/api/v1/events', { as: who, query: { dont_block: 'true' } })).body.queue_id as string;
+const newQueue = async (who: Who = member) =>
+  (await call(server, 'GET', '/api/v1/events', { as: who, query: { dont_block: 'true' } })).body.queue_id as string;
 const poll = (queueId: string, lastEventId: number, extra: Record<string, string> = {}, who: Who = member, signal?: AbortSignal) =>
-  call(server, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: String(lastEventId), ...extra }, ...(signal ? { signal } : {}) });
+  call(server, 'GET', '/api/v1/events', {
+    as: who,
+    query: { queue_id: queueId, last_event_id: String(lastEventId), ...extra },
+    ...(signal ? { signal } : {}),
+  });
 /** An event from a committed transaction (the resource issues emit through the same path). */
 const emit = (type: string, userIds: number[], extra: Record<string, unknown> = {}) =>
   server.context.store.transact('demo', (tx) => tx.emit({ type, ...extra }, userIds));
@@ -31,7 +36,11 @@ describe('GET /api/v1/events (§6)', () => {
   });
 
   it('needs queue_id unless dont_block, and last_event_id with a queue_id', async () => {
-    expect((await call(server, 'GET', '/api/v1/events', { as: member })).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: "Missing 'queue_id' argument" });
+    expect((await call(server, 'GET', '/api/v1/events', { as: member })).body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: "Missing 'queue_id' argument",
+    });
     const queueId = await newQueue();
     expect((await call(server, 'GET', '/api/v1/events', { as: member, query: { queue_id: queueId } })).body).toEqual({
       result: 'error',
@@ -53,8 +62,14 @@ describe('GET /api/v1/events (§6)', () => {
     await emit('test_c', [member.user_id]);
     const second = await poll(queueId, 1, { dont_block: 'true' });
     expect(second.body.events).toEqual([{ type: 'test_c', id: 2 }]);
-    expect((await poll(queueId, 0, { dont_block: 'true' })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'An event newer than 0 has already been pruned!' });
-    expect((await poll(queueId, 7, { dont_block: 'true' })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Event 7 was not in this queue' });
+    expect((await poll(queueId, 0, { dont_block: 'true' })).body).toMatchObject({
+      code: 'BAD_REQUEST',
+      msg: 'An event newer than 0 has already been pruned!',
+    });
+    expect((await poll(queueId, 7, { dont_block: 'true' })).body).toMatchObject({
+      code: 'BAD_REQUEST',
+      msg: 'Event 7 was not in this queue',
+    });
   });
 
   it('delivers only to the users the event is for', async () => {
@@ -125,8 +140,13 @@ describe('GET /api/v1/events (§6)', () => {
 describe('DELETE /api/v1/events (§6)', () => {
   it('deletes the queue; the same call again answers BAD_EVENT_QUEUE_ID', async () => {
     const queueId = await newQueue();
-    expect((await call(server, 'DELETE', '/api/v1/events', { as: member, form: { queue_id: queueId } })).body).toEqual({ result: 'success', msg: '' });
-    expect((await call(server, 'DELETE', '/api/v1/events', { as: member, form: { queue_id: queueId } })).body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID' });
+    expect((await call(server, 'DELETE', '/api/v1/events', { as: member, form: { queue_id: queueId } })).body).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    expect((await call(server, 'DELETE', '/api/v1/events', { as: member, form: { queue_id: queueId } })).body).toMatchObject({
+      code: 'BAD_EVENT_QUEUE_ID',
+    });
     expect((await poll(queueId, -1, { dont_block: 'true' })).body.code).toBe('BAD_EVENT_QUEUE_ID');
   });
 });
@@ -141,7 +161,10 @@ describe('queues live in memory only', () => {
       await first.close();
       const second = await startTestServer({ statePath: join(dir, 'state.json') });
       try {
-        const res = await call(second, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+        const res = await call(second, 'GET', '/api/v1/events', {
+          as: who,
+          query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
+        });
         expect(res.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId });
       } finally {
         await second.close();

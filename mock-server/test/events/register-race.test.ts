@@ -5,7 +5,14 @@ import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
 import { gatedStore } from '../helpers/gated-store.js';
 
-const descriptor = { eventTypes: null, narrow: [], allPublicStreams: false, client: clientView({}), applyMarkdown: false, clientGravatar: false };
+const descriptor = {
+  eventTypes: null,
+  narrow: [],
+  allPublicStreams: false,
+  client: clientView({}),
+  applyMarkdown: false,
+  clientGravatar: false,
+};
 
 describe('a register during a write that is not yet durable', () => {
   it('does not queue the event of a change its snapshot already shows', async () => {

@@ -18,9 +18,25 @@ const descriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor =
 const channelMessage = (subject: string) => ({
   type: 'message',
   flags: ['mentioned'],
-  message: { type: 'stream', stream_id: 7, display_recipient: 'Denmark', subject, sender_email: 'a@x.test', content: '**x**', rendered_content: '<p><strong>x</strong></p>', avatar_url: 'https://g/x', sender_id: 5, _gravatar: true, _email_visibility: 1 },
+  message: {
+    type: 'stream',
+    stream_id: 7,
+    display_recipient: 'Denmark',
+    subject,
+    sender_email: 'a@x.test',
+    content: '**x**',
+    rendered_content: '<p><strong>x</strong></p>',
+    avatar_url: 'https://g/x',
+    sender_id: 5,
+    _gravatar: true,
+    _email_visibility: 1,
+  },
 });
-const directMessage = { type: 'message', flags: [], message: { type: 'private', subject: '', display_recipient: [{ email: 'a@x.test' }, { email: 'b@x.test' }], sender_email: 'a@x.test' } };
+const directMessage = {
+  type: 'message',
+  flags: [],
+  message: { type: 'private', subject: '', display_recipient: [{ email: 'a@x.test' }, { email: 'b@x.test' }], sender_email: 'a@x.test' },
+};
 
 describe('accepts: event_types and narrow (§6.6)', () => {
   it('filters by event_types, letting heartbeats through', () => {
@@ -35,7 +51,14 @@ describe('accepts: event_types and narrow (§6.6)', () => {
     [[['is', 'dm']], channelMessage('t'), false],
     [[['channel', 'denmark']], channelMessage('t'), true],
     [[['stream', 'Sweden']], channelMessage('t'), false],
-    [[['channel', 'Denmark'], ['topic', 'T']], channelMessage('t'), true],
+    [
+      [
+        ['channel', 'Denmark'],
+        ['topic', 'T'],
+      ],
+      channelMessage('t'),
+      true,
+    ],
     [[['topic', 'other']], channelMessage('t'), false],
     [[['sender', 'A@x.test']], channelMessage('t'), true],
     [[['dm', 'b@x.test']], directMessage, true],
@@ -68,7 +91,10 @@ describe('shapeFor: client capabilities (§4.21)', () => {
     const raw = shapeFor(channelMessage('t'), descriptor())[0]!.message as Record<string, unknown>;
     expect(raw).toMatchObject({ content: '**x**', content_type: 'text/x-markdown', avatar_url: 'https://g/x' });
     expect('rendered_content' in raw || '_gravatar' in raw).toBe(false);
-    const html = shapeFor(channelMessage('t'), descriptor({ applyMarkdown: true, clientGravatar: true }), MEMBER)[0]!.message as Record<string, unknown>;
+    const html = shapeFor(channelMessage('t'), descriptor({ applyMarkdown: true, clientGravatar: true }), MEMBER)[0]!.message as Record<
+      string,
+      unknown
+    >;
     expect(html).toMatchObject({ content: '<p><strong>x</strong></p>', content_type: 'text/html', avatar_url: null });
   });
 
@@ -77,7 +103,10 @@ describe('shapeFor: client capabilities (§4.21)', () => {
     (hidden.message as Record<string, unknown>)._email_visibility = 3; // administrators only
     const forMember = shapeFor(hidden, descriptor({ clientGravatar: true }), MEMBER)[0]!.message as Record<string, unknown>;
     expect(forMember.avatar_url).toBe('https://g/x');
-    const forAdmin = shapeFor(hidden, descriptor({ clientGravatar: true }), { ...MEMBER, role: 200 })[0]!.message as Record<string, unknown>;
+    const forAdmin = shapeFor(hidden, descriptor({ clientGravatar: true }), { ...MEMBER, role: 200 })[0]!.message as Record<
+      string,
+      unknown
+    >;
     expect(forAdmin.avatar_url).toBeNull();
     expect('_email_visibility' in forMember).toBe(false);
   });
@@ -85,14 +114,21 @@ describe('shapeFor: client capabilities (§4.21)', () => {
   it('splits bulk deletions for clients without bulk_message_deletion', () => {
     const event = { type: 'delete_message', message_type: 'stream', message_ids: [9, 3], stream_id: 1, topic: 't' };
     expect(shapeFor(event, descriptor()).map((e) => e.message_id)).toEqual([9, 3]);
-    expect(shapeFor(event, descriptor({ client: clientView({ bulk_message_deletion: true }) }))).toEqual([{ ...event, message_ids: [3, 9] }]);
+    expect(shapeFor(event, descriptor({ client: clientView({ bulk_message_deletion: true }) }))).toEqual([
+      { ...event, message_ids: [3, 9] },
+    ]);
   });
 
   it('adds the legacy settings events for clients without user_settings_object', () => {
     const event = { type: 'user_settings', op: 'update', property: 'presence_enabled', value: false };
     expect(shapeFor(event, descriptor()).map((e) => e.type)).toEqual(['user_settings', 'update_global_notifications']);
-    expect(shapeFor({ ...event, property: 'emojiset', value: 'text' }, descriptor()).map((e) => e.type)).toEqual(['user_settings', 'update_display_settings']);
-    expect(shapeFor(event, descriptor({ client: clientView({ user_settings_object: true }) })).map((e) => e.type)).toEqual(['user_settings']);
+    expect(shapeFor({ ...event, property: 'emojiset', value: 'text' }, descriptor()).map((e) => e.type)).toEqual([
+      'user_settings',
+      'update_display_settings',
+    ]);
+    expect(shapeFor(event, descriptor({ client: clientView({ user_settings_object: true }) })).map((e) => e.type)).toEqual([
+      'user_settings',
+    ]);
   });
 
   it('sends realm_linkifiers only to clients with linkifier_url_template', () => {

@@ -13,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const inject = (type: string, extra: Record<string, unknown> = {}) =>
-  call(server, 'POST', '/__mock/realms/demo/events', { form: { event: JSON.stringify({ type, ...extra }), user_ids: JSON.stringify([member.user_id]) } });
+  call(server, 'POST', '/__mock/realms/demo/events', {
+    form: { event: JSON.stringify({ type, ...extra }), user_ids: JSON.stringify([member.user_id]) },
+  });
 const advance = (seconds: number) => call(server, 'POST', '/__mock/realms/demo/clock/advance', { form: { seconds: String(seconds) } });
 const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,7 +50,10 @@ describe('stock event loops', () => {
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 8000))]);
     if (code !== 0) child.kill();
     expect(code, out).toBe(0);
-    const events = out.trim().split('\n').map((line) => JSON.parse(line) as { type: string; id: number });
+    const events = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; id: number });
     expect(events.map((e) => e.type)).toEqual(['custom_one', 'heartbeat', 'custom_two']);
     expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
   }, 30_000);
@@ -59,13 +64,19 @@ describe('stock event loops', () => {
     let queueId = '';
     let last = -1;
     const registerQueue = async () => {
-      const res = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["custom"]', fetch_event_types: '[]' } });
+      const res = await call(server, 'POST', '/api/v1/register', {
+        as: member,
+        form: { event_types: '["custom"]', fetch_event_types: '[]' },
+      });
       registrations++;
       queueId = res.body.queue_id as string;
       last = res.body.last_event_id as number;
     };
     const pollOnce = async () => {
-      const res = await call(server, 'GET', '/api/v1/events', { as: member, query: { queue_id: queueId, last_event_id: String(last), dont_block: 'false' } });
+      const res = await call(server, 'GET', '/api/v1/events', {
+        as: member,
+        query: { queue_id: queueId, last_event_id: String(last), dont_block: 'false' },
+      });
       if (res.body.code === 'BAD_EVENT_QUEUE_ID') return registerQueue();
       for (const e of res.body.events as { id: number; type: string; n?: number }[]) {
         last = Math.max(last, e.id);

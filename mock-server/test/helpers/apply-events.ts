@@ -26,7 +26,9 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     else if (e.op === 'add') {
       upsertAll(s, 'navigation_views', 'fragment', [e.navigation_view as Row]);
       // The server lists views by fragment (domain/navigation-views.ts), so a client keeps that order.
-      ((s.navigation_views ?? []) as Row[]).sort((a, b) => (String(a.fragment) < String(b.fragment) ? -1 : String(a.fragment) > String(b.fragment) ? 1 : 0));
+      ((s.navigation_views ?? []) as Row[]).sort((a, b) =>
+        String(a.fragment) < String(b.fragment) ? -1 : String(a.fragment) > String(b.fragment) ? 1 : 0,
+      );
     } else {
       const view = byKey(s.navigation_views, 'fragment').get(e.fragment);
       if (view) Object.assign(view, e.data);
@@ -35,7 +37,13 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
   // Clients keep both lists in delivery order (reference §2), ties by ID.
   scheduled_messages: (s, e) => {
     if (e.op === 'remove') removeOne(s, 'scheduled_messages', 'scheduled_message_id', e.scheduled_message_id);
-    else if (e.op === 'add' || e.op === 'update') upsertAll(s, 'scheduled_messages', 'scheduled_message_id', e.op === 'add' ? (e.scheduled_messages as Row[]) : [e.scheduled_message as Row]);
+    else if (e.op === 'add' || e.op === 'update')
+      upsertAll(
+        s,
+        'scheduled_messages',
+        'scheduled_message_id',
+        e.op === 'add' ? (e.scheduled_messages as Row[]) : [e.scheduled_message as Row],
+      );
     else throw new Error(`apply-events: scheduled_messages/${e.op} is not handled`);
     sortByDelivery(s, 'scheduled_messages', 'scheduled_message_id');
   },
@@ -78,7 +86,9 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     if (e.op === 'create') {
       for (const stream of e.streams as Row[]) {
         upsertAll(s, 'streams', 'stream_id', [structuredClone(stream)]);
-        const known = [...((s.subscriptions ?? []) as Row[]), ...((s.unsubscribed ?? []) as Row[])].some((r) => r.stream_id === stream.stream_id);
+        const known = [...((s.subscriptions ?? []) as Row[]), ...((s.unsubscribed ?? []) as Row[])].some(
+          (r) => r.stream_id === stream.stream_id,
+        );
         // A client cannot know the subscribers of a channel it just learnt of: peer_add events follow.
         if (!known) upsertAll(s, 'never_subscribed', 'stream_id', [{ ...structuredClone(stream), subscribers: [] }]);
       }
@@ -92,7 +102,8 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     } else if (e.op === 'update') {
       for (const row of channelRows(s, e.stream_id as number)) {
         row[e.property as string] = e.value;
-        for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public']) if (extra in e) row[extra] = e[extra];
+        for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public'])
+          if (extra in e) row[extra] = e[extra];
       }
     } else throw new Error(`apply-events: stream/${e.op} is not handled`);
   },
@@ -107,7 +118,8 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     if (!flags.includes('read')) addUnread(s, m, flags);
   },
   update_message_flags: (s, e) => {
-    if (e.flag !== 'read' || e.op !== 'add') throw new Error(`apply-events: update_message_flags ${String(e.op)} ${String(e.flag)} is not handled`);
+    if (e.flag !== 'read' || e.op !== 'add')
+      throw new Error(`apply-events: update_message_flags ${String(e.op)} ${String(e.flag)} is not handled`);
     const ids = new Set(e.messages as number[]);
     const unread = s.unread_msgs as Record<string, Row[] | number[] | number> | undefined;
     if (!unread) return;
@@ -122,7 +134,10 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
 
 function sortByDelivery(s: Snapshot, field: string, key: string): void {
   const rows = (s[field] ?? []) as Row[];
-  rows.sort((a, b) => (a.scheduled_delivery_timestamp as number) - (b.scheduled_delivery_timestamp as number) || (a[key] as number) - (b[key] as number));
+  rows.sort(
+    (a, b) =>
+      (a.scheduled_delivery_timestamp as number) - (b.scheduled_delivery_timestamp as number) || (a[key] as number) - (b[key] as number),
+  );
 }
 
 /** Every list of channel objects in a snapshot, and in each the row of one channel. */
@@ -193,7 +208,10 @@ function updateRecentConversations(s: Snapshot, m: Row): void {
   const list = s.recent_private_conversations as Row[] | undefined;
   if (!list) return;
   const me = s.user_id as number;
-  const others = (m.display_recipient as Row[]).map((u) => u.id as number).filter((id) => id !== me).sort((a, b) => a - b);
+  const others = (m.display_recipient as Row[])
+    .map((u) => u.id as number)
+    .filter((id) => id !== me)
+    .sort((a, b) => a - b);
   const entry = list.find((r) => String(r.user_ids) === String(others));
   if (entry) entry.max_message_id = Math.max(entry.max_message_id as number, m.id as number);
   else list.push({ max_message_id: m.id, user_ids: others });

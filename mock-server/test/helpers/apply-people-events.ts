@@ -29,10 +29,20 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
   presence: (s, e) => {
     type Times = { active_timestamp: number; idle_timestamp: number } | null;
     const fromLegacy = (clients: { status: string; timestamp: number }[]): Times =>
-      clients.length === 0 ? null : { active_timestamp: Math.max(0, ...clients.filter((c) => c.status === 'active').map((c) => c.timestamp)), idle_timestamp: Math.max(...clients.map((c) => c.timestamp)) };
+      clients.length === 0
+        ? null
+        : {
+            active_timestamp: Math.max(0, ...clients.filter((c) => c.status === 'active').map((c) => c.timestamp)),
+            idle_timestamp: Math.max(...clients.map((c) => c.timestamp)),
+          };
     const changes: [number, Times][] =
       e.presences !== undefined
-        ? Object.entries(e.presences as Record<string, Partial<NonNullable<Times>>>).map(([id, p]) => [Number(id), p.active_timestamp === undefined && p.idle_timestamp === undefined ? null : { active_timestamp: p.active_timestamp ?? 0, idle_timestamp: p.idle_timestamp ?? 0 }])
+        ? Object.entries(e.presences as Record<string, Partial<NonNullable<Times>>>).map(([id, p]) => [
+            Number(id),
+            p.active_timestamp === undefined && p.idle_timestamp === undefined
+              ? null
+              : { active_timestamp: p.active_timestamp ?? 0, idle_timestamp: p.idle_timestamp ?? 0 },
+          ])
         : [[e.user_id as number, fromLegacy(Object.values(e.presence as Record<string, { status: string; timestamp: number }>))]];
     const presences = (s.presences ?? {}) as Record<string, Row>;
     const keys = Object.keys(presences);
@@ -40,7 +50,16 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
     for (const [userId, t] of changes) {
       const key = slim ? String(userId) : (byKey(s.realm_users ?? [], 'user_id').get(userId)?.email as string);
       if (t === null) delete presences[key];
-      else presences[key] = slim ? t : { aggregated: { status: t.active_timestamp >= t.idle_timestamp ? 'active' : 'idle', timestamp: Math.max(t.active_timestamp, t.idle_timestamp), client: 'website' } };
+      else
+        presences[key] = slim
+          ? t
+          : {
+              aggregated: {
+                status: t.active_timestamp >= t.idle_timestamp ? 'active' : 'idle',
+                timestamp: Math.max(t.active_timestamp, t.idle_timestamp),
+                client: 'website',
+              },
+            };
     }
     s.presences = presences;
   },
@@ -90,7 +109,7 @@ function updateRealmUser(s: Snapshot, person: Row): void {
   }
   if (typeof newEmail === 'string') {
     const presences = s.presences as Record<string, unknown> | undefined;
-    if (presences && user.email !== newEmail && user.email as string in presences) {
+    if (presences && user.email !== newEmail && (user.email as string) in presences) {
       presences[newEmail] = presences[user.email as string];
       delete presences[user.email as string];
     }

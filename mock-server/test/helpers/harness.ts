@@ -85,7 +85,11 @@ export function send(server: MockServer, as: Who, form: Record<string, string>, 
 }
 
 /** Registers a queue; returns its ID and the snapshot. */
-export async function openQueue(server: MockServer, as: Who, form: Record<string, string> = {}): Promise<{ queueId: string; snapshot: Json }> {
+export async function openQueue(
+  server: MockServer,
+  as: Who,
+  form: Record<string, string> = {},
+): Promise<{ queueId: string; snapshot: Json }> {
   const res = await call(server, 'POST', '/api/v1/register', { as, form });
   if (res.status !== 200) throw new Error(`register failed: ${res.text}`);
   return { queueId: res.body.queue_id as string, snapshot: res.body };
@@ -102,7 +106,12 @@ export async function drain(server: MockServer, as: Who, queueId: string): Promi
  * What a change tells whom: opens a queue (register `form`) for every role, runs the change, and returns
  * what each role's queue received. Queues opened before the change, so its events alone are seen.
  */
-export async function observeEvents(env: TestRealm, roles: readonly string[], form: Record<string, string>, change: () => Promise<unknown>): Promise<Record<string, Event[]>> {
+export async function observeEvents(
+  env: TestRealm,
+  roles: readonly string[],
+  form: Record<string, string>,
+  change: () => Promise<unknown>,
+): Promise<Record<string, Event[]>> {
   const queues: Record<string, string> = {};
   for (const role of roles) queues[role] = (await openQueue(env.server, env.who[role]!, form)).queueId;
   await change();

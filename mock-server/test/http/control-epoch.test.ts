@@ -26,7 +26,8 @@ const serve = async (epoch: number | undefined) => {
   open.push(server);
   return server;
 };
-const control = (server: MockServer, method: string, path: string, form?: Record<string, string>) => call(server, method, `/__mock${path}`, form ? { form } : {});
+const control = (server: MockServer, method: string, path: string, form?: Record<string, string>) =>
+  call(server, method, `/__mock${path}`, form ? { form } : {});
 const tablesOf = (server: MockServer, realmId: string) => server.control.exportRealm(realmId).realm;
 const LATER = 1_900_000_000;
 
@@ -46,7 +47,9 @@ describe('a realm’s start', () => {
     expect((await control(server, 'POST', '/clock/advance', { seconds: '3600' })).status).toBe(200);
     const reset = await control(server, 'POST', '/realms/demo/reset');
     expect(reset.body.now).toBe(serverNow + 3600);
-    expect(content(tablesOf(server, 'demo'))).toEqual(content(generateDemoRealm({ realmId: 'demo', seed: 42, featureLevel: 412, epoch: serverNow + 3600 })));
+    expect(content(tablesOf(server, 'demo'))).toEqual(
+      content(generateDemoRealm({ realmId: 'demo', seed: 42, featureLevel: 412, epoch: serverNow + 3600 })),
+    );
   });
 
   it('is the configured epoch, and a realm of its own can name another; resets go back to it', async () => {
@@ -55,7 +58,9 @@ describe('a realm’s start', () => {
     const made = await control(server, 'POST', '/realms', { realm_id: 'later', epoch: String(LATER) });
     expect(made.status).toBe(201);
     expect(made.body.now).toBe(LATER);
-    expect(content(tablesOf(server, 'later'))).toEqual(content(generateDemoRealm({ realmId: 'later', seed: 42, featureLevel: 412, epoch: LATER })));
+    expect(content(tablesOf(server, 'later'))).toEqual(
+      content(generateDemoRealm({ realmId: 'later', seed: 42, featureLevel: 412, epoch: LATER })),
+    );
     await control(server, 'POST', '/realms/later/clock/advance', { seconds: '86400' });
     expect((await control(server, 'POST', '/realms/later/reset')).body.now).toBe(LATER);
     expect(nowOf(server, 'demo')).toBe(DEMO_REALM_EPOCH);
@@ -87,7 +92,9 @@ describe('a realm’s start', () => {
     const moved = await control(server, 'POST', '/realms', { realm_id: 'moved', fixture: file, epoch: String(LATER) });
     expect(moved.body.now).toBe(LATER);
     // As if generated at the new epoch (emails keep the exported realm's ID: an export is copied, not regenerated).
-    expect(content(tablesOf(server, 'moved'))).toEqual(content(generateDemoRealm({ realmId: 'src', seed: 42, featureLevel: 412, epoch: LATER })));
+    expect(content(tablesOf(server, 'moved'))).toEqual(
+      content(generateDemoRealm({ realmId: 'src', seed: 42, featureLevel: 412, epoch: LATER })),
+    );
     await control(server, 'POST', '/realms/moved/clock/advance', { seconds: '600' });
     expect((await control(server, 'POST', '/realms/moved/reset')).body.now).toBe(LATER);
   });
@@ -104,6 +111,8 @@ describe('teamchat serve --epoch', () => {
     } finally {
       await stop(served);
     }
-    await expect(spawnServer(['--in-memory', '--epoch', '-1', '--zuliprc-dir', dir])).rejects.toThrow(/exited 2: teamchat serve: epoch must be a UNIX time/);
+    await expect(spawnServer(['--in-memory', '--epoch', '-1', '--zuliprc-dir', dir])).rejects.toThrow(
+      /exited 2: teamchat serve: epoch must be a UNIX time/,
+    );
   });
 });

@@ -51,7 +51,11 @@ describe('where the control API may be open', () => {
     });
     expect(run.status).toBe(2);
     expect(run.stdout).not.toContain('listening');
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^teamchat serve: the control API would be open to every machine that reaches 0\.0\.0\.0: pass --control-token/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^teamchat serve: the control API would be open to every machine that reaches 0\.0\.0\.0: pass --control-token/,
+      ),
+    ]);
   });
 });
 
@@ -60,7 +64,12 @@ describe('a control API behind a token', () => {
 
   it('answers 401 JSON without the token or with another one, and serves with it', async () => {
     server = await startTestServer({ controlToken: TOKEN });
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${TOKEN}x` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: `Basic ${TOKEN}` },
+      { authorization: `Bearer ${TOKEN}x` },
+    ]) {
       const refused = await call(server, 'GET', '/__mock/realms', { headers });
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: expect.stringContaining('Authorization: Bearer') });

@@ -8,14 +8,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const control = (method: string, path: string, form?: Record<string, string>) => call(server, method, `/__mock${path}`, form ? { form } : {});
-const renderAs = (who: Who, extra: Record<string, string> = {}) => call(server, 'POST', '/api/v1/messages/render', { as: who, form: { content: 'x', ...extra } });
+const control = (method: string, path: string, form?: Record<string, string>) =>
+  call(server, method, `/__mock${path}`, form ? { form } : {});
+const renderAs = (who: Who, extra: Record<string, string> = {}) =>
+  call(server, 'POST', '/api/v1/messages/render', { as: who, form: { content: 'x', ...extra } });
 
 describe('control API: isolated realms', () => {
   it('creates a realm from the demo fixture whose credentials work and differ from the default realm’s', async () => {
     const res = await control('POST', '/realms', { seed: '42', feature_level: '300' });
     expect(res.status).toBe(201);
-    const realm = res.body as { realm_id: string; feature_level: number; credentials: (Who & { role: number })[]; world: { credentials: Record<string, Who> } };
+    const realm = res.body as {
+      realm_id: string;
+      feature_level: number;
+      credentials: (Who & { role: number })[];
+      world: { credentials: Record<string, Who> };
+    };
     expect(realm.feature_level).toBe(300);
     const member = realm.world.credentials.member!;
     expect(member.api_key).not.toBe(credentials(server).member!.api_key);
@@ -31,7 +38,10 @@ describe('control API: isolated realms', () => {
   });
 
   it('sets a realm’s feature level, visible through server_settings', async () => {
-    const { realm_id, world } = (await control('POST', '/realms')).body as { realm_id: string; world: { credentials: Record<string, Who> } };
+    const { realm_id, world } = (await control('POST', '/realms')).body as {
+      realm_id: string;
+      world: { credentials: Record<string, Who> };
+    };
     expect((await call(server, 'PUT', `/__mock/realms/${realm_id}/feature-level`, { form: { feature_level: '208' } })).status).toBe(200);
     const settings = await call(server, 'GET', '/api/v1/server_settings', { as: world.credentials.member! });
     expect(settings.body.service_feature_level).toBe(208);
@@ -47,7 +57,10 @@ describe('control API: isolated realms', () => {
   });
 
   it('deletes a realm, after which its keys no longer authenticate', async () => {
-    const { realm_id, world } = (await control('POST', '/realms')).body as { realm_id: string; world: { credentials: Record<string, Who> } };
+    const { realm_id, world } = (await control('POST', '/realms')).body as {
+      realm_id: string;
+      world: { credentials: Record<string, Who> };
+    };
     expect((await control('DELETE', `/realms/${realm_id}`)).status).toBe(200);
     expect((await renderAs(world.credentials.member!)).body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Invalid API key' });
     expect((await control('DELETE', '/realms/demo')).status).toBe(400);
@@ -61,7 +74,11 @@ describe('control API: isolated realms', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'teamchat-export-')), 'realm.json');
     const { result: _r, msg: _m, ...body } = exported.body;
     await writeFile(file, JSON.stringify(body));
-    const copy = (await control('POST', '/realms', { fixture: file })).body as { realm_id: string; world: { credentials: Record<string, Who> }; users: number };
+    const copy = (await control('POST', '/realms', { fixture: file })).body as {
+      realm_id: string;
+      world: { credentials: Record<string, Who> };
+      users: number;
+    };
     expect(copy.users).toBe(server.control.summary('demo').users);
     expect(copy.world.credentials.member!.api_key).not.toBe(credentials(server).member!.api_key);
     expect((await renderAs(copy.world.credentials.member!)).status).toBe(200);

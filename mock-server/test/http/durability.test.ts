@@ -17,7 +17,11 @@ afterAll(async () => {
 const serve = (statePath: string) => spawnServer(['--state', statePath]);
 
 async function post(url: string, form: Record<string, string>) {
-  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
@@ -33,8 +37,13 @@ describe('durability of the JSON state file', () => {
     await stopped(first.child);
     const second = await serve(state);
     try {
-      const realms = (await (await request(`${second.url}/__mock/realms`)).body.json()) as { realms: { realm_id: string; feature_level: number }[] };
-      expect(realms.realms.map((r) => [r.realm_id, r.feature_level]).sort()).toEqual([['demo', 412], ['kept', 300]]);
+      const realms = (await (await request(`${second.url}/__mock/realms`)).body.json()) as {
+        realms: { realm_id: string; feature_level: number }[];
+      };
+      expect(realms.realms.map((r) => [r.realm_id, r.feature_level]).sort()).toEqual([
+        ['demo', 412],
+        ['kept', 300],
+      ]);
     } finally {
       second.child.kill('SIGTERM');
       await stopped(second.child);

@@ -55,7 +55,10 @@ describe('POST /api/v1/messages/render (§4.20) through the pipeline', () => {
 
   it.each([
     ['no body', {}],
-    ['an empty multipart body with Content-Length 0', { headers: { 'content-type': 'multipart/form-data;boundary=xyz', 'content-length': '0' }, body: '' }],
+    [
+      'an empty multipart body with Content-Length 0',
+      { headers: { 'content-type': 'multipart/form-data;boundary=xyz', 'content-length': '0' }, body: '' },
+    ],
     ['a JSON body (never read as parameters)', { headers: { 'content-type': 'application/json' }, body: '{"content":"x"}' }],
     ['an empty form body', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }],
   ])('answers REQUEST_VARIABLE_MISSING for %s', async (_name, options) => {
@@ -65,10 +68,25 @@ describe('POST /api/v1/messages/render (§4.20) through the pipeline', () => {
   });
 
   it.each([
-    ['a broken multipart body', { headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nunterminated' }, 400],
+    [
+      'a broken multipart body',
+      {
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        body: '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nunterminated',
+      },
+      400,
+    ],
     ['multipart without a boundary', { headers: { 'content-type': 'multipart/form-data' }, body: 'x' }, 400],
-    ['an unsupported charset', { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=klingon' }, body: 'content=x' }, 415],
-    ['a body over the size limit', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `content=${'x'.repeat(1024 * 1024 + 10)}` }, 413],
+    [
+      'an unsupported charset',
+      { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=klingon' }, body: 'content=x' },
+      415,
+    ],
+    [
+      'a body over the size limit',
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `content=${'x'.repeat(1024 * 1024 + 10)}` },
+      413,
+    ],
     ['a multipart field over the size limit', { multipart: { content: 'x'.repeat(1024 * 1024 + 10) } }, 413],
   ])('answers a JSON error for %s', async (_name, options, status) => {
     const res = await render(options as Parameters<typeof call>[3]);
@@ -85,13 +103,28 @@ describe('authentication (§5)', () => {
     ['three tokens', 'Basic a b', 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
     ['bad base64', 'Basic !!!', 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
     ['no colon', `Basic ${Buffer.from('nocolon').toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
-    ['unpadded base64', `Basic ${Buffer.from('a@b.c:xyzw').toString('base64').replace(/=+$/, '')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
-    ['invalid UTF-8', `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x61]).toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid authorization header for basic auth'],
+    [
+      'unpadded base64',
+      `Basic ${Buffer.from('a@b.c:xyzw').toString('base64').replace(/=+$/, '')}`,
+      401,
+      'UNAUTHORIZED',
+      'Invalid authorization header for basic auth',
+    ],
+    [
+      'invalid UTF-8',
+      `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x61]).toString('base64')}`,
+      401,
+      'UNAUTHORIZED',
+      'Invalid authorization header for basic auth',
+    ],
     ['a malformed key', `Basic ${Buffer.from('a@b.c:short').toString('base64')}`, 401, 'UNAUTHORIZED', 'Malformed API key'],
     ['an unknown key', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(32)}`).toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid API key'],
   ];
   it.each(cases)('%s → %i %s', async (_name, header, status, code, msg) => {
-    const res = await call(server, 'POST', '/api/v1/messages/render', { headers: header ? { authorization: header } : {}, form: { content: 'x' } });
+    const res = await call(server, 'POST', '/api/v1/messages/render', {
+      headers: header ? { authorization: header } : {},
+      form: { content: 'x' },
+    });
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ result: 'error', code, msg });
     if (status === 401) expect(res.headers['www-authenticate']).toMatch(/^Basic realm=/);
@@ -99,7 +132,11 @@ describe('authentication (§5)', () => {
 
   it('refuses a key presented with another user’s email', async () => {
     const other = credentials(server).owner!;
-    const res = await render({ as: null, headers: { authorization: basic({ email: other.email, api_key: member.api_key }) }, form: { content: 'x' } });
+    const res = await render({
+      as: null,
+      headers: { authorization: basic({ email: other.email, api_key: member.api_key }) },
+      form: { content: 'x' },
+    });
     expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Invalid API key' });
   });
 
@@ -125,7 +162,12 @@ describe('routing and wire quirks of stock clients', () => {
   it('answers a wrong method with 405, allowed_methods and a code (C24)', async () => {
     const res = await call(server, 'GET', '/api/v1/messages/render', { as: member });
     expect(res.status).toBe(405);
-    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Method Not Allowed', allowed_methods: ['POST', 'OPTIONS'] });
+    expect(res.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Method Not Allowed',
+      allowed_methods: ['POST', 'OPTIONS'],
+    });
     expect(res.headers.allow).toBe('POST, OPTIONS');
   });
 
@@ -154,7 +196,11 @@ describe('routing and wire quirks of stock clients', () => {
   it('answers JSON when the HTTP parser refuses the request (headers over 64 KiB)', async () => {
     const res = await call(server, 'GET', '/api/v1/streams', { as: member, query: { include_all: 'x'.repeat(70_000) } });
     expect(res.status).toBe(431);
-    expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: expect.stringMatching(/^Request headers are too large \(limit: \d+ bytes\)\.$/) });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: expect.stringMatching(/^Request headers are too large \(limit: \d+ bytes\)\.$/),
+    });
   });
 
   it('answers a malformed request line with a JSON 400', async () => {

@@ -11,8 +11,10 @@ import { call, credentials, startTestServer } from '../helpers/test-server.js';
 let server: MockServer;
 afterEach(async () => server?.close());
 
-const control = (method: string, path: string, form?: Record<string, string>) => call(server, method, `/__mock${path}`, form ? { form } : {});
-const register = (who: { email: string; api_key: string }) => call(server, 'POST', '/api/v1/register', { as: who, form: { event_types: '["message"]' } });
+const control = (method: string, path: string, form?: Record<string, string>) =>
+  call(server, method, `/__mock${path}`, form ? { form } : {});
+const register = (who: { email: string; api_key: string }) =>
+  call(server, 'POST', '/api/v1/register', { as: who, form: { event_types: '["message"]' } });
 
 describe('live realms', () => {
   it('are capped: one more answers a JSON error naming the cap and the way out, and creates nothing', async () => {
@@ -21,7 +23,11 @@ describe('live realms', () => {
     expect((await control('POST', '/realms')).status).toBe(201);
     const refused = await control('POST', '/realms');
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: expect.stringMatching(/^Too many realms \(limit: 3\)\. Delete realms .*--max-realms/) });
+    expect(refused.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: expect.stringMatching(/^Too many realms \(limit: 3\)\. Delete realms .*--max-realms/),
+    });
     const realms = (await control('GET', '/realms')).body.realms as { realm_id: string }[];
     expect(realms.map((r) => r.realm_id).sort()).toEqual(['demo', 'realm-2', 'realm-3']);
     // A reset replaces a realm: it is not one more.
@@ -42,10 +48,15 @@ describe('live realms', () => {
   it('deleted, free their queues, timers, snapshots and compiled linkifier patterns', async () => {
     server = await startTestServer();
     const timersBefore = server.context.clock.pendingTimers;
-    const created = (await control('POST', '/realms', { realm_id: 'scratch' })).body as { credentials: { email: string; api_key: string; role: number; is_bot: boolean }[] };
+    const created = (await control('POST', '/realms', { realm_id: 'scratch' })).body as {
+      credentials: { email: string; api_key: string; role: number; is_bot: boolean }[];
+    };
     const admin = created.credentials.find((c) => c.role === 200 && !c.is_bot)!;
     const pattern = 'SCRATCH-(?P<id>[0-9]+)';
-    const added = await call(server, 'POST', '/api/v1/realm/filters', { as: admin, form: { pattern, url_template: 'https://s.example/{id}' } });
+    const added = await call(server, 'POST', '/api/v1/realm/filters', {
+      as: admin,
+      form: { pattern, url_template: 'https://s.example/{id}' },
+    });
     expect(added.status, added.text).toBe(200);
     const rendered = await call(server, 'POST', '/api/v1/messages/render', { as: admin, form: { content: 'SCRATCH-9' } });
     expect(rendered.body.rendered).toContain('https://s.example/9');
@@ -76,7 +87,11 @@ describe('event queues per user', () => {
     expect((await register(member!)).status).toBe(200);
     const refused = await register(member!);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: expect.stringMatching(/^Too many event queues for this user \(limit: 2\)\. .*DELETE \/api\/v1\/events.*10 minutes/) });
+    expect(refused.body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: expect.stringMatching(/^Too many event queues for this user \(limit: 2\)\. .*DELETE \/api\/v1\/events.*10 minutes/),
+    });
     expect(server.context.queues.countOf('demo', member!.user_id)).toBe(2);
     // Another user is not affected.
     expect((await register(member_2!)).status).toBe(200);

@@ -23,9 +23,28 @@ describe('responses match the OpenAPI document', () => {
     ['get-server-settings', 'GET', '/api/v1/server_settings', () => ({}), 200],
     ['get-server-settings', 'GET', '/api/v1/server_settings', () => ({ as: member() }), 200],
     ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: member(), form: { content: 'x', to: 'nope' } }), 400],
-    ['edit-navigation-view', 'PATCH', '/api/v1/navigation_views/narrow/is/alerted', () => ({ as: member(), form: { is_pinned: 'yes' } }), 400],
+    [
+      'edit-navigation-view',
+      'PATCH',
+      '/api/v1/navigation_views/narrow/is/alerted',
+      () => ({ as: member(), form: { is_pinned: 'yes' } }),
+      400,
+    ],
     ['register-queue', 'POST', '/api/v1/register', () => ({ as: member() }), 200],
-    ['register-queue', 'POST', '/api/v1/register', () => ({ as: member(), form: { client_capabilities: '{"empty_topic_name": true, "archived_channels": true}', include_subscribers: 'partial', slim_presence: 'true' } }), 200],
+    [
+      'register-queue',
+      'POST',
+      '/api/v1/register',
+      () => ({
+        as: member(),
+        form: {
+          client_capabilities: '{"empty_topic_name": true, "archived_channels": true}',
+          include_subscribers: 'partial',
+          slim_presence: 'true',
+        },
+      }),
+      200,
+    ],
     ['register-queue', 'POST', '/api/v1/register', () => ({}), 200],
     ['register-queue', 'POST', '/api/v1/register', () => ({ form: { client_gravatar: 'true' } }), 400],
     ['get-events', 'GET', '/api/v1/events', () => ({ as: member(), query: { dont_block: 'true' } }), 200],
@@ -34,7 +53,13 @@ describe('responses match the OpenAPI document', () => {
     ['get-stream', 'GET', '/api/v1/streams/1', () => ({}), 401],
     ['archive-stream', 'DELETE', '/api/v1/streams/1', () => ({}), 401],
     ['update-subscription-settings', 'POST', '/api/v1/users/me/subscriptions/properties', () => ({ as: member() }), 400],
-    ['update-subscription-settings', 'POST', '/api/v1/users/me/subscriptions/properties', () => ({ as: member(), form: { subscription_data: '[{"stream_id": 1, "property": "color", "value": "#f00f00", "stream": "x"}]' } }), 400],
+    [
+      'update-subscription-settings',
+      'POST',
+      '/api/v1/users/me/subscriptions/properties',
+      () => ({ as: member(), form: { subscription_data: '[{"stream_id": 1, "property": "color", "value": "#f00f00", "stream": "x"}]' } }),
+      400,
+    ],
   ];
   it.each(cases)('%s %s %s → %i', async (operationId, method, path, options, status) => {
     const res = await call(server, method, path, options());

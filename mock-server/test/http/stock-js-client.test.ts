@@ -67,7 +67,14 @@ describe('the stock JavaScript client on channels, subscriptions and sending (is
       subscriptions: { retrieve(p?: Record<string, unknown>): Promise<Record<string, unknown>> };
       topics: { retrieve(p: Record<string, unknown>): Promise<Record<string, unknown>> };
     };
-    users: { me: { subscriptions: { add(p: Record<string, unknown>): Promise<Record<string, unknown>>; remove(p: Record<string, unknown>): Promise<Record<string, unknown>> } } };
+    users: {
+      me: {
+        subscriptions: {
+          add(p: Record<string, unknown>): Promise<Record<string, unknown>>;
+          remove(p: Record<string, unknown>): Promise<Record<string, unknown>>;
+        };
+      };
+    };
     messages: { send(p: Record<string, unknown>): Promise<Record<string, unknown>> };
   }
   const member = () => connect({ zuliprc: join(dir, 'zuliprc-member') }) as Promise<Full>;

@@ -44,7 +44,10 @@ describe('unknown linkifiers', () => {
     ['update', () => update(env, env.who.administrator!, 999, RT.pattern, RT.url_template)],
     ['remove', () => remove(env, env.who.administrator!, 999)],
     ['remove, twice', async () => (await remove(env, env.who.administrator!, 1), remove(env, env.who.administrator!, 1))],
-    ['update, after removal', async () => (await remove(env, env.who.administrator!, 1), update(env, env.who.administrator!, 1, RT.pattern, RT.url_template))],
+    [
+      'update, after removal',
+      async () => (await remove(env, env.who.administrator!, 1), update(env, env.who.administrator!, 1, RT.pattern, RT.url_template)),
+    ],
   ] as const)('%s of an unknown ID → Linkifier not found.', async (_case, run) => {
     const res = await run();
     expect(res.status).toBe(400);
@@ -84,7 +87,12 @@ describe('reorder-linkifiers', () => {
 
   it('requires the list', async () => {
     const res = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', { as: env.who.administrator! });
-    expect(res.body).toEqual({ result: 'error', code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'ordered_linkifier_ids' argument", var_name: 'ordered_linkifier_ids' });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'REQUEST_VARIABLE_MISSING',
+      msg: "Missing 'ordered_linkifier_ids' argument",
+      var_name: 'ordered_linkifier_ids',
+    });
   });
 
   it('re-sends the list even when the order is unchanged (the reference writes and notifies anyway)', async () => {
@@ -95,7 +103,9 @@ describe('reorder-linkifiers', () => {
   it('in a realm without linkifiers, [] succeeds without an event and anything else names a missing one', async () => {
     await remove(env, env.who.administrator!, 1);
     await remove(env, env.who.administrator!, 2);
-    const events = await eventsOf(env, async () => expect((await reorder(env, env.who.administrator!, [])).body).toEqual({ result: 'success', msg: '' }));
+    const events = await eventsOf(env, async () =>
+      expect((await reorder(env, env.who.administrator!, [])).body).toEqual({ result: 'success', msg: '' }),
+    );
     expect(events).toEqual([]);
     expect((await reorder(env, env.who.administrator!, [1])).body).toEqual(NOT_ALL);
     expect(await list(env)).toEqual([]);
@@ -107,7 +117,11 @@ describe('realm_linkifiers events (spec §4.21 linkifier_url_template)', () => {
 
   it.each([
     ['add', () => add(env, env.who.owner!, RT.pattern, RT.url_template), [TICKETS, ISSUES, RT]],
-    ['update', () => update(env, env.who.owner!, 2, ISSUES.pattern, 'https://gitlab.example.com/{org}/{repo}/-/issues/{id}'), [TICKETS, { ...ISSUES, url_template: 'https://gitlab.example.com/{org}/{repo}/-/issues/{id}' }]],
+    [
+      'update',
+      () => update(env, env.who.owner!, 2, ISSUES.pattern, 'https://gitlab.example.com/{org}/{repo}/-/issues/{id}'),
+      [TICKETS, { ...ISSUES, url_template: 'https://gitlab.example.com/{org}/{repo}/-/issues/{id}' }],
+    ],
     ['reorder', () => reorder(env, env.who.owner!, [2, 1]), [ISSUES, TICKETS]],
     ['remove', () => remove(env, env.who.owner!, 1), [ISSUES]],
   ] as const)('%s: the whole list, in display order, to every user whose queue declares the capability', async (_op, change, expected) => {
@@ -117,12 +131,19 @@ describe('realm_linkifiers events (spec §4.21 linkifier_url_template)', () => {
 
   it('queues without the capability, or not asking for the type, get nothing', async () => {
     const without = await openQueue(env.server, env.who.member!);
-    const declinedCapability = await openQueue(env.server, env.who.guest!, { client_capabilities: JSON.stringify({ linkifier_url_template: false }) });
+    const declinedCapability = await openQueue(env.server, env.who.guest!, {
+      client_capabilities: JSON.stringify({ linkifier_url_template: false }),
+    });
     const otherTypes = await openQueue(env.server, env.who.owner!, { ...CAPABLE, event_types: JSON.stringify(['message']) });
     const asked = await openQueue(env.server, env.who.bot!, { ...CAPABLE, event_types: JSON.stringify(['realm_linkifiers']) });
     await add(env, env.who.administrator!, RT.pattern, RT.url_template);
     const poll = async (who: string, queueId: string) =>
-      (await call(env.server, 'GET', '/api/v1/events', { as: env.who[who]!, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } })).body.events;
+      (
+        await call(env.server, 'GET', '/api/v1/events', {
+          as: env.who[who]!,
+          query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
+        })
+      ).body.events;
     expect(await poll('member', without.queueId)).toEqual([]);
     expect(await poll('guest', declinedCapability.queueId)).toEqual([]);
     expect(await poll('owner', otherTypes.queueId)).toEqual([]);

@@ -111,6 +111,10 @@ describe('the administrator check comes before the parameters (reference: the de
       msg: "Missing 'pattern' argument",
       var_name: 'pattern',
     });
-    expect((await reorder(env, admin, '2,1')).body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'ordered_linkifier_ids is not valid JSON' });
+    expect((await reorder(env, admin, '2,1')).body).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'ordered_linkifier_ids is not valid JSON',
+    });
   });
 });

@@ -12,8 +12,10 @@ import { add, NEXT_ID, remove, reorder, update } from './support.js';
 const env = useTestRealm();
 
 const link = (url: string, text: string) => `<a href="${url}" title="${url}">${text}</a>`;
-const render = async (content: string) => (await call(env.server, 'POST', '/api/v1/messages/render', { as: env.who.member!, form: { content } })).body.rendered;
-const fetch = async (id: number) => (await call(env.server, 'GET', `/api/v1/messages/${id}`, { as: env.who.member! })).body.message as Record<string, unknown>;
+const render = async (content: string) =>
+  (await call(env.server, 'POST', '/api/v1/messages/render', { as: env.who.member!, form: { content } })).body.rendered;
+const fetch = async (id: number) =>
+  (await call(env.server, 'GET', `/api/v1/messages/${id}`, { as: env.who.member! })).body.message as Record<string, unknown>;
 const sendTo51 = async (topic: string, content: string) => {
   const res = await send(env.server, env.who.member!, { type: 'stream', to: '51', topic, content });
   expect(res.status, res.text).toBe(200);
@@ -57,7 +59,9 @@ describe('adding, updating and removing', () => {
 
   it('a removed demo linkifier no longer links, the other one still does', async () => {
     await remove(env, env.who.administrator!, 1);
-    expect(await render('#42 and acme/rockets#7')).toBe(`<p>#42 and ${link('https://github.com/acme/rockets/issues/7', 'acme/rockets#7')}</p>`);
+    expect(await render('#42 and acme/rockets#7')).toBe(
+      `<p>#42 and ${link('https://github.com/acme/rockets/issues/7', 'acme/rockets#7')}</p>`,
+    );
   });
 });
 

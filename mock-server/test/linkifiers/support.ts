@@ -9,7 +9,11 @@ import { call, type Reply, type Who } from '../helpers/test-server.js';
 
 /** The demo realm's linkifiers, in display order (fixtures/personal.ts generateLinkifiers). */
 export const TICKETS = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tickets.example.com/ticket/{id}', id: 1 };
-export const ISSUES = { pattern: '(?P<org>[a-zA-Z0-9_-]+)/(?P<repo>[a-zA-Z0-9_.-]+)#(?P<id>[0-9]+)', url_template: 'https://github.com/{org}/{repo}/issues/{id}', id: 2 };
+export const ISSUES = {
+  pattern: '(?P<org>[a-zA-Z0-9_-]+)/(?P<repo>[a-zA-Z0-9_.-]+)#(?P<id>[0-9]+)',
+  url_template: 'https://github.com/{org}/{repo}/issues/{id}',
+  id: 2,
+};
 export const DEMO = [TICKETS, ISSUES];
 /** The ID the next added linkifier gets in a fresh demo realm. */
 export const NEXT_ID = 3;
@@ -23,10 +27,14 @@ export const add = (env: TestRealm, as: Who, pattern: string, urlTemplate: strin
 export const update = (env: TestRealm, as: Who, id: number | string, pattern: string, urlTemplate: string): Promise<Reply> =>
   call(env.server, 'PATCH', `/api/v1/realm/filters/${id}`, { as, form: { pattern, url_template: urlTemplate } });
 
-export const remove = (env: TestRealm, as: Who, id: number | string): Promise<Reply> => call(env.server, 'DELETE', `/api/v1/realm/filters/${id}`, { as });
+export const remove = (env: TestRealm, as: Who, id: number | string): Promise<Reply> =>
+  call(env.server, 'DELETE', `/api/v1/realm/filters/${id}`, { as });
 
 export const reorder = (env: TestRealm, as: Who, ids: number[] | string): Promise<Reply> =>
-  call(env.server, 'PATCH', '/api/v1/realm/linkifiers', { as, form: { ordered_linkifier_ids: typeof ids === 'string' ? ids : JSON.stringify(ids) } });
+  call(env.server, 'PATCH', '/api/v1/realm/linkifiers', {
+    as,
+    form: { ordered_linkifier_ids: typeof ids === 'string' ? ids : JSON.stringify(ids) },
+  });
 
 /** GET /realm/linkifiers as a member (any user may list them). */
 export async function list(env: TestRealm, as: Who = env.who.member!): Promise<Json[]> {

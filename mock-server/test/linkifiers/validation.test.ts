@@ -20,11 +20,36 @@ const REFUSED: [string, string, string, object][] = [
   ['bad repetition', 'ZUL-(?P<id>\\d????)', TEMPLATE, invalid('pattern', 'Bad regular expression: bad repetition operator: ????')],
   ['blank template', 'ZUL-(?P<id>\\d+)', '', invalid('url_template', 'This field cannot be blank.')],
   ['unclosed template expression', '#(?P<id>[123])', '{id', invalid('url_template', 'Invalid URL template.')],
-  ['pattern group missing from a text template', 'ZUL-(?P<id>\\d+)', '$fgfg', invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template.")],
-  ['pattern group missing from the template', 'ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/', invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template.")],
-  ['template variable missing from the pattern', 'ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}', invalid('__all__', "Group 'hello' in URL template is not present in linkifier pattern.")],
-  ['one of two groups missing', 'ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/my_realm_filter/{hello}', invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template.")],
-  ['a pattern the realm already has', TICKETS.pattern, 'https://elsewhere.example.com/{id}', invalid('__all__', 'Realm filter with this Realm and Pattern already exists.')],
+  [
+    'pattern group missing from a text template',
+    'ZUL-(?P<id>\\d+)',
+    '$fgfg',
+    invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template."),
+  ],
+  [
+    'pattern group missing from the template',
+    'ZUL-(?P<id>\\d+)',
+    'https://realm.com/my_realm_filter/',
+    invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template."),
+  ],
+  [
+    'template variable missing from the pattern',
+    'ZUL-(?P<id>\\d+)',
+    'https://realm.com/my_realm_filter/{hello}',
+    invalid('__all__', "Group 'hello' in URL template is not present in linkifier pattern."),
+  ],
+  [
+    'one of two groups missing',
+    'ZUL-(?P<id>\\d+)-(?P<hello>\\d+)',
+    'https://realm.com/my_realm_filter/{hello}',
+    invalid('__all__', "Group 'id' in linkifier pattern is not present in URL template."),
+  ],
+  [
+    'a pattern the realm already has',
+    TICKETS.pattern,
+    'https://elsewhere.example.com/{id}',
+    invalid('__all__', 'Realm filter with this Realm and Pattern already exists.'),
+  ],
 ];
 
 /** [case, pattern, url_template] accepted by the reference server. */
@@ -66,7 +91,7 @@ describe('add-linkifier validation', () => {
     ['pattern', { url_template: TEMPLATE }],
     ['url_template', { pattern: 'ZUL-(?P<id>\\d+)' }],
     ['pattern', {}],
-  ] as const)("answers a missing %s with REQUEST_VARIABLE_MISSING (parse order: pattern, url_template)", async (name, form) => {
+  ] as const)('answers a missing %s with REQUEST_VARIABLE_MISSING (parse order: pattern, url_template)', async (name, form) => {
     const res = await call(env.server, 'POST', '/api/v1/realm/filters', { as: env.who.administrator!, form });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ result: 'error', code: 'REQUEST_VARIABLE_MISSING', msg: `Missing '${name}' argument`, var_name: name });
@@ -75,13 +100,16 @@ describe('add-linkifier validation', () => {
 });
 
 describe('update-linkifier validation', () => {
-  it.each(REFUSED.filter(([name]) => name !== 'a pattern the realm already has'))('refuses %s, and changes nothing', async (_case, pattern, template, expected) => {
-    let res!: Awaited<ReturnType<typeof update>>;
-    const events = await eventsOf(env, async () => (res = await update(env, env.who.administrator!, TICKETS.id, pattern, template)));
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(expected);
-    await expectUnchanged(env, DEMO, events);
-  });
+  it.each(REFUSED.filter(([name]) => name !== 'a pattern the realm already has'))(
+    'refuses %s, and changes nothing',
+    async (_case, pattern, template, expected) => {
+      let res!: Awaited<ReturnType<typeof update>>;
+      const events = await eventsOf(env, async () => (res = await update(env, env.who.administrator!, TICKETS.id, pattern, template)));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(expected);
+      await expectUnchanged(env, DEMO, events);
+    },
+  );
 
   it.each(ACCEPTED)('accepts %s, in place', async (_case, pattern, template) => {
     const res = await update(env, env.who.administrator!, TICKETS.id, pattern, template);
@@ -104,6 +132,11 @@ describe('update-linkifier validation', () => {
 
   it('parses pattern and url_template before looking the linkifier up (x-parse-order)', async () => {
     const res = await call(env.server, 'PATCH', '/api/v1/realm/filters/999', { as: env.who.administrator!, form: { pattern: 'x' } });
-    expect(res.body).toEqual({ result: 'error', code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'url_template' argument", var_name: 'url_template' });
+    expect(res.body).toEqual({
+      result: 'error',
+      code: 'REQUEST_VARIABLE_MISSING',
+      msg: "Missing 'url_template' argument",
+      var_name: 'url_template',
+    });
   });
 });

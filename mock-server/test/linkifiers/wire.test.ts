@@ -20,12 +20,24 @@ describe('Python client', () => {
     const as = env.who.administrator!;
     const added = await call(env.server, 'POST', '/api/v1/realm/filters', { as, headers: PYTHON, form: RT });
     expect(added.body).toEqual({ result: 'success', msg: '', id: NEXT_ID });
-    const updated = await call(env.server, 'PATCH', `/api/v1/realm/filters/${NEXT_ID}`, { as, headers: PYTHON, form: { ...RT, url_template: 'https://rt2.example.com/{id}' } });
+    const updated = await call(env.server, 'PATCH', `/api/v1/realm/filters/${NEXT_ID}`, {
+      as,
+      headers: PYTHON,
+      form: { ...RT, url_template: 'https://rt2.example.com/{id}' },
+    });
     expect(updated.body).toEqual({ result: 'success', msg: '' });
-    const reordered = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', { as, headers: PYTHON, form: { ordered_linkifier_ids: `[${NEXT_ID}, 2, 1]` } });
+    const reordered = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', {
+      as,
+      headers: PYTHON,
+      form: { ordered_linkifier_ids: `[${NEXT_ID}, 2, 1]` },
+    });
     expect(reordered.body).toEqual({ result: 'success', msg: '' });
     expect(await list(env)).toEqual([{ ...RT, url_template: 'https://rt2.example.com/{id}', id: NEXT_ID }, ISSUES, TICKETS]);
-    const removed = await call(env.server, 'DELETE', `/api/v1/realm/filters/${NEXT_ID}`, { as, headers: { ...PYTHON, 'content-length': '0' }, body: '' });
+    const removed = await call(env.server, 'DELETE', `/api/v1/realm/filters/${NEXT_ID}`, {
+      as,
+      headers: { ...PYTHON, 'content-length': '0' },
+      body: '',
+    });
     expect(removed.body).toEqual({ result: 'success', msg: '' });
     expect(await list(env)).toEqual([ISSUES, TICKETS]);
   });
@@ -36,7 +48,11 @@ describe('Python client', () => {
   });
 
   it('the pre-176 name url_format_string is not read: sent alongside url_template it is only reported as unused', async () => {
-    const res = await call(env.server, 'POST', '/api/v1/realm/filters', { as: env.who.administrator!, headers: PYTHON, form: { ...RT, url_format_string: 'https://old.example.com/{id}' } });
+    const res = await call(env.server, 'POST', '/api/v1/realm/filters', {
+      as: env.who.administrator!,
+      headers: PYTHON,
+      form: { ...RT, url_format_string: 'https://old.example.com/{id}' },
+    });
     expect(res.body).toEqual({ result: 'success', msg: '', id: NEXT_ID, ignored_parameters_unsupported: ['url_format_string'] });
     expect((await list(env)).at(-1)).toEqual({ ...RT, id: NEXT_ID });
   });
@@ -52,9 +68,19 @@ describe('JavaScript client', () => {
   it('updates, reorders (list pre-encoded by the caller) and removes with query strings and empty bodies', async () => {
     const as = env.who.owner!;
     const headers = { ...JAVASCRIPT, 'content-length': '0' };
-    const updated = await call(env.server, 'PATCH', '/api/v1/realm/filters/2', { as, headers, body: '', query: { pattern: ISSUES.pattern, url_template: 'https://gh.example.com/{org}/{repo}/{id}' } });
+    const updated = await call(env.server, 'PATCH', '/api/v1/realm/filters/2', {
+      as,
+      headers,
+      body: '',
+      query: { pattern: ISSUES.pattern, url_template: 'https://gh.example.com/{org}/{repo}/{id}' },
+    });
     expect(updated.body).toEqual({ result: 'success', msg: '' });
-    const reordered = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', { as, headers, body: '', query: { ordered_linkifier_ids: '[2,1]' } });
+    const reordered = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', {
+      as,
+      headers,
+      body: '',
+      query: { ordered_linkifier_ids: '[2,1]' },
+    });
     expect(reordered.body).toEqual({ result: 'success', msg: '' });
     expect(await list(env)).toEqual([{ ...ISSUES, url_template: 'https://gh.example.com/{org}/{repo}/{id}' }, TICKETS]);
     const removed = await call(env.server, 'DELETE', '/api/v1/realm/filters/1', { as, headers, body: '' });
@@ -63,7 +89,11 @@ describe('JavaScript client', () => {
   });
 
   it('a list the caller did not encode is malformed JSON and changes nothing', async () => {
-    const res = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', { as: env.who.owner!, headers: JAVASCRIPT, query: { ordered_linkifier_ids: '2,1' } });
+    const res = await call(env.server, 'PATCH', '/api/v1/realm/linkifiers', {
+      as: env.who.owner!,
+      headers: JAVASCRIPT,
+      query: { ordered_linkifier_ids: '2,1' },
+    });
     expect(res.body).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'ordered_linkifier_ids is not valid JSON' });
     expect(await list(env)).toEqual(DEMO);
   });

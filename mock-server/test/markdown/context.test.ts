@@ -10,7 +10,10 @@ const trac = (n: number) => `<a href="https://trac.example.com/ticket/${n}" titl
 const CASES: [string, string][] = [
   // User mentions (reference §4.20): normal, silent, |ID forms, case-insensitive names shown as stored.
   ['@**king HAMLET**', `<p>${hamlet}</p>`],
-  ['@**Othello|2** @**|2** @**othello|2**', '<p><span class="user-mention" data-user-id="2">@Othello</span> <span class="user-mention" data-user-id="2">@Othello</span> <span class="user-mention" data-user-id="2">@Othello</span></p>'],
+  [
+    '@**Othello|2** @**|2** @**othello|2**',
+    '<p><span class="user-mention" data-user-id="2">@Othello</span> <span class="user-mention" data-user-id="2">@Othello</span> <span class="user-mention" data-user-id="2">@Othello</span></p>',
+  ],
   ['@**Cordelia Lear|2**', '<p>@<strong>Cordelia Lear|2</strong></p>'],
   ['@_**Nobody**', '<p>@_<strong>Nobody</strong></p>'],
   // Two users named alike: only the |ID form mentions either.
@@ -20,9 +23,15 @@ const CASES: [string, string][] = [
   ['@**Ghost** @**Notification Bot**', '<p>@<strong>Ghost</strong> @<strong>Notification Bot</strong></p>'],
   ['@**Helper Bot**', '<p><span class="user-mention" data-user-id="8">@Helper Bot</span></p>'],
   // Wildcards.
-  ['@**everyone** @**channel** @**stream**', '<p><span class="user-mention channel-wildcard-mention" data-user-id="*">@everyone</span> <span class="user-mention channel-wildcard-mention" data-user-id="*">@channel</span> <span class="user-mention channel-wildcard-mention" data-user-id="*">@stream</span></p>'],
+  [
+    '@**everyone** @**channel** @**stream**',
+    '<p><span class="user-mention channel-wildcard-mention" data-user-id="*">@everyone</span> <span class="user-mention channel-wildcard-mention" data-user-id="*">@channel</span> <span class="user-mention channel-wildcard-mention" data-user-id="*">@stream</span></p>',
+  ],
   ['@**topic**', '<p><span class="topic-mention">@topic</span></p>'],
-  ['@_**all** @_**topic**', '<p><span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span> <span class="topic-mention silent">topic</span></p>'],
+  [
+    '@_**all** @_**topic**',
+    '<p><span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span> <span class="topic-mention silent">topic</span></p>',
+  ],
   // Group mentions; system and deactivated groups are not mentionable by name.
   ['@*backend*', '<p><span class="user-group-mention" data-user-group-id="20">@backend</span></p>'],
   ['@*BACKEND*', '<p><span class="user-group-mention" data-user-group-id="20">@backend</span></p>'],
@@ -31,14 +40,32 @@ const CASES: [string, string][] = [
   // Where a mention may start; never inside code; silent inside quotes.
   ['hi @**King Hamlet**, (@**King Hamlet**)', `<p>hi ${hamlet}, (${hamlet})</p>`],
   ['me@**King Hamlet**', '<p>me@<strong>King Hamlet</strong></p>'],
-  ['`@**King Hamlet**`\n\n    @**all**', '<p><code>@**King Hamlet**</code></p>\n<div class="codehilite"><pre><span></span><code>@**all**\n</code></pre></div>'],
-  ['> @**King Hamlet** @**all**', '<blockquote>\n<p><span class="user-mention silent" data-user-id="1">King Hamlet</span> <span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>'],
-  ['```quote\n@*backend*\n```', '<blockquote>\n<p><span class="user-group-mention silent" data-user-group-id="20">backend</span></p>\n</blockquote>'],
+  [
+    '`@**King Hamlet**`\n\n    @**all**',
+    '<p><code>@**King Hamlet**</code></p>\n<div class="codehilite"><pre><span></span><code>@**all**\n</code></pre></div>',
+  ],
+  [
+    '> @**King Hamlet** @**all**',
+    '<blockquote>\n<p><span class="user-mention silent" data-user-id="1">King Hamlet</span> <span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>',
+  ],
+  [
+    '```quote\n@*backend*\n```',
+    '<blockquote>\n<p><span class="user-group-mention silent" data-user-group-id="20">backend</span></p>\n</blockquote>',
+  ],
   // Channel and topic links (reference §4.20); LATEST is the topic's newest message, topics case-insensitive.
-  ['#**core>no messages**', '<p><a class="stream-topic" data-stream-id="2" href="/#narrow/channel/2-core/topic/no.20messages">#core &gt; no messages</a></p>'],
-  ['#**a b.c>some topic.x/é**', '<p><a class="stream-topic" data-stream-id="5" href="/#narrow/channel/5-a-b.2Ec/topic/some.20topic.2Ex.2F.C3.A9">#a b.c &gt; some topic.x/é</a></p>'],
+  [
+    '#**core>no messages**',
+    '<p><a class="stream-topic" data-stream-id="2" href="/#narrow/channel/2-core/topic/no.20messages">#core &gt; no messages</a></p>',
+  ],
+  [
+    '#**a b.c>some topic.x/é**',
+    '<p><a class="stream-topic" data-stream-id="5" href="/#narrow/channel/5-a-b.2Ec/topic/some.20topic.2Ex.2F.C3.A9">#a b.c &gt; some topic.x/é</a></p>',
+  ],
   ['#**x>y**', '<p><a class="stream" data-stream-id="6" href="/#narrow/channel/6-x.3Ey">#x&gt;y</a></p>'],
-  ['#**core>**', '<p><a class="stream-topic" data-stream-id="2" href="/#narrow/channel/2-core/topic/">#core &gt; <span class="empty-topic-display">general chat</span></a></p>'],
+  [
+    '#**core>**',
+    '<p><a class="stream-topic" data-stream-id="2" href="/#narrow/channel/2-core/topic/">#core &gt; <span class="empty-topic-display">general chat</span></a></p>',
+  ],
   ['#**nowhere** #**nowhere>t**', '<p>#<strong>nowhere</strong> #<strong>nowhere&gt;t</strong></p>'],
   ['#**secret**', '<p><a class="stream" data-stream-id="3" href="/#narrow/channel/3-secret">#secret</a></p>'],
   ['a#**Denmark**', '<p>a#<strong>Denmark</strong></p>'],
@@ -50,7 +77,10 @@ const CASES: [string, string][] = [
   ['see #1 and (#2), #3.', `<p>see ${trac(1)} and (${trac(2)}), ${trac(3)}.</p>`],
   ['a#4 #5a', '<p>a#4 #5a</p>'],
   ['**#99**', `<p><strong>${trac(99)}</strong></p>`],
-  ['zulip/server#12', '<p><a href="https://github.com/zulip/server/issues/12" title="https://github.com/zulip/server/issues/12">zulip/server#12</a></p>'],
+  [
+    'zulip/server#12',
+    '<p><a href="https://github.com/zulip/server/issues/12" title="https://github.com/zulip/server/issues/12">zulip/server#12</a></p>',
+  ],
   ['`#1234`\n\n```\n#1234\n```', '<p><code>#1234</code></p>\n<div class="codehilite"><pre><span></span><code>#1234\n</code></pre></div>'],
   ['[ticket #7](https://example.com/7)', '<p><a href="https://example.com/7">ticket #7</a></p>'],
   ['https://example.com/#8', '<p><a href="https://example.com/#8">https://example.com/#8</a></p>'],
@@ -67,7 +97,8 @@ describe('renderMessage: mentions, channel links, realm emoji and linkifiers', (
 });
 
 describe('channel links follow what the author may know (channelMetadataAccess)', () => {
-  const link = (id: number, name: string) => `<p><a class="stream" data-stream-id="${id}" href="/#narrow/channel/${id}-${name}">#${name}</a></p>`;
+  const link = (id: number, name: string) =>
+    `<p><a class="stream" data-stream-id="${id}" href="/#narrow/channel/${id}-${name}">#${name}</a></p>`;
   it.each([
     ['subscriber of a private channel', USERS.hamlet, '#**secret**', link(3, 'secret')],
     ['administrator, not subscribed', USERS.othello, '#**secret**', link(3, 'secret')],

@@ -27,8 +27,16 @@ describe('checkLinkifier', () => {
     ['(?P<id>x)', 'https://example.com/{id}}', template('Invalid URL template.')],
     ['ZUL-(?P<id>\\d+)', 'https://example.com/{id', template('Invalid URL template.')],
     ['ZUL-(?P<id>\\d+)', '$fgfg', whole("Group 'id' in linkifier pattern is not present in URL template.")],
-    ['ZUL-(?P<id>\\d+)', 'https://realm.com/my_realm_filter/{hello}', whole("Group 'hello' in URL template is not present in linkifier pattern.")],
-    ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://realm.com/my_realm_filter/{hello}', whole("Group 'id' in linkifier pattern is not present in URL template.")],
+    [
+      'ZUL-(?P<id>\\d+)',
+      'https://realm.com/my_realm_filter/{hello}',
+      whole("Group 'hello' in URL template is not present in linkifier pattern."),
+    ],
+    [
+      'ZUL-(?P<id>\\d+)-(?P<hello>\\d+)',
+      'https://realm.com/my_realm_filter/{hello}',
+      whole("Group 'id' in linkifier pattern is not present in URL template."),
+    ],
     ['(?P<b>x)(?P<a>y)', 'https://example.com/{z}/{y}', whole("Group 'y' in URL template is not present in linkifier pattern.")],
     ['(?P<b>x)(?P<a>y)', 'https://example.com/', whole("Group 'a' in linkifier pattern is not present in URL template.")],
     // Accepted patterns must also compile as the renderer runs them, or they would never apply.
@@ -50,7 +58,9 @@ describe('checkLinkifier', () => {
   });
 
   it('refuses a pattern too large for RE2 with the RE2 text, without compiling it', () => {
-    expect(checkLinkifier('a'.repeat(10_001), 'https://example.com/')).toEqual(pattern('Bad regular expression: pattern too large - compile failed'));
+    expect(checkLinkifier('a'.repeat(10_001), 'https://example.com/')).toEqual(
+      pattern('Bad regular expression: pattern too large - compile failed'),
+    );
     expect(checkLinkifier('a'.repeat(2_000), 'https://example.com/')).toBeNull();
   });
 });
@@ -68,10 +78,25 @@ describe('topicLinks', () => {
     ['one match', 'bug #1234', LINKIFIERS, [trac(1234)]],
     ['several, by position', '#3 then #1, (#2)', LINKIFIERS, [trac(3), trac(1), trac(2)]],
     ['not inside words', 'a#1 #2b #3_ #4.', LINKIFIERS, [trac(3), trac(4)]],
-    ['linkifier order before position', '#1 zulip/server#2', LINKIFIERS, [trac(1), { text: 'zulip/server#2', url: 'https://github.com/zulip/server/issues/2' }]],
+    [
+      'linkifier order before position',
+      '#1 zulip/server#2',
+      LINKIFIERS,
+      [trac(1), { text: 'zulip/server#2', url: 'https://github.com/zulip/server/issues/2' }],
+    ],
     ['order field, then ID', 'ZUL-5 #6', [...LINKIFIERS, ...extra], [{ text: 'ZUL-5', url: 'https://z.example.com/5?q=5' }, trac(6)]],
-    ['the earlier linkifier wins an overlap', 'ab#5', [extra[1]!, { ...LINKIFIERS[1]!, order: 5 }], [{ text: 'ab#5', url: 'https://w.example.com/ab/5' }]],
-    ['template expansion encodes', 'x#5 and ZUL-7', [{ id: 3, pattern: '(?P<q>x#5)', url_template: 'https://e.example.com/?q={q}', order: 0 }], [{ text: 'x#5', url: 'https://e.example.com/?q=x%235' }]],
+    [
+      'the earlier linkifier wins an overlap',
+      'ab#5',
+      [extra[1]!, { ...LINKIFIERS[1]!, order: 5 }],
+      [{ text: 'ab#5', url: 'https://w.example.com/ab/5' }],
+    ],
+    [
+      'template expansion encodes',
+      'x#5 and ZUL-7',
+      [{ id: 3, pattern: '(?P<q>x#5)', url_template: 'https://e.example.com/?q={q}', order: 0 }],
+      [{ text: 'x#5', url: 'https://e.example.com/?q=x%235' }],
+    ],
     ['after astral characters', '😀 #8 😀#9', LINKIFIERS, [trac(8)]],
     ['a broken stored pattern is skipped', '#1', [{ id: 5, pattern: '(', url_template: 'x', order: -5 }, ...LINKIFIERS], [trac(1)]],
   ])('%s', (_label, topic, linkifiers, links) => {
@@ -106,14 +131,32 @@ describe('linkifiers on long texts', () => {
 // A linkifier's expanded URL passes the same link validation as every link (links.ts: http, https, mailto,
 // tel, sms and relative URLs); anything else leaves the matched text as text.
 describe('linkifier URLs outside the allowed schemes', () => {
-  const withLinkifiers = (rows: LinkifierRow[]): MarkdownContext => ({ tables: { ...TABLES, linkifiers: Object.fromEntries(rows.map((l) => [String(l.id), l])) }, author: as().author });
+  const withLinkifiers = (rows: LinkifierRow[]): MarkdownContext => ({
+    tables: { ...TABLES, linkifiers: Object.fromEntries(rows.map((l) => [String(l.id), l])) },
+    author: as().author,
+  });
   const row = (id: number, pattern: string, url_template: string, order = id): LinkifierRow => ({ id, pattern, url_template, order });
   it.each<[string, LinkifierRow[], string, string]>([
     ['javascript: stays text', [row(1, '#(?P<id>[0-9]+)', 'javascript:x({id})')], 'see #12', '<p>see #12</p>'],
     ['JavaScript: in capitals too', [row(1, '#(?P<id>[0-9]+)', 'JavaScript:alert({id})')], '#12', '<p>#12</p>'],
-    ['data: and ftp: stay text', [row(1, 'D(?P<id>[0-9]+)', 'data:text/html,{id}'), row(2, 'F(?P<id>[0-9]+)', 'ftp://f.example.com/{id}')], 'D1 F2', '<p>D1 F2</p>'],
-    ['relative and mailto: link', [row(1, 'R(?P<id>[0-9]+)', '/r/{id}'), row(2, 'M(?P<id>[a-z]+)', 'mailto:{id}@example.com')], 'R1 Mab', '<p><a href="/r/1" title="/r/1">R1</a> <a href="mailto:ab@example.com" title="mailto:ab@example.com">Mab</a></p>'],
-    ['other matches still link', [row(1, 'J(?P<id>[0-9]+)', 'javascript:x({id})'), row(2, '#(?P<id>[0-9]+)', 'https://t.example.com/{id}')], 'J1 #2', '<p>J1 <a href="https://t.example.com/2" title="https://t.example.com/2">#2</a></p>'],
+    [
+      'data: and ftp: stay text',
+      [row(1, 'D(?P<id>[0-9]+)', 'data:text/html,{id}'), row(2, 'F(?P<id>[0-9]+)', 'ftp://f.example.com/{id}')],
+      'D1 F2',
+      '<p>D1 F2</p>',
+    ],
+    [
+      'relative and mailto: link',
+      [row(1, 'R(?P<id>[0-9]+)', '/r/{id}'), row(2, 'M(?P<id>[a-z]+)', 'mailto:{id}@example.com')],
+      'R1 Mab',
+      '<p><a href="/r/1" title="/r/1">R1</a> <a href="mailto:ab@example.com" title="mailto:ab@example.com">Mab</a></p>',
+    ],
+    [
+      'other matches still link',
+      [row(1, 'J(?P<id>[0-9]+)', 'javascript:x({id})'), row(2, '#(?P<id>[0-9]+)', 'https://t.example.com/{id}')],
+      'J1 #2',
+      '<p>J1 <a href="https://t.example.com/2" title="https://t.example.com/2">#2</a></p>',
+    ],
   ])('%s', (_label, rows, input, html) => {
     expect(renderMessage(input, withLinkifiers(rows)).html).toBe(html);
   });

@@ -17,7 +17,10 @@ const twoLinkifiers: LinkifierRow[] = [
   { id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://a.example.com/{id}', order: 0 },
   { id: 2, pattern: '!(?P<id>[0-9]+)', url_template: 'https://b.example.com/{id}', order: 1 },
 ];
-const withLinkifiers: MarkdownContext = { tables: { ...TABLES, linkifiers: Object.fromEntries(twoLinkifiers.map((l) => [String(l.id), l])) }, author: as().author };
+const withLinkifiers: MarkdownContext = {
+  tables: { ...TABLES, linkifiers: Object.fromEntries(twoLinkifiers.map((l) => [String(l.id), l])) },
+  author: as().author,
+};
 
 const preview = (url: string, title: string | null) => {
   const enc = encodeURIComponent(url);
@@ -26,8 +29,16 @@ const preview = (url: string, title: string | null) => {
 
 describe.each(SIZES)('repetitive inputs, %i times', (n) => {
   it.each<[string, string, string]>([
-    ['nested strong+em pairs', repeat(n, '***a ') + repeat(n, 'a***'), `<p>${repeat(n, '<strong><em>a ')}a${repeat(n - 1, '</em></strong>a')}</em></strong></p>`],
-    ['em around strong with text between stays em outside', repeat(n, '*__**a ') + repeat(n, 'a***'), `<p>${repeat(n, '<em>__<strong>a ')}a${repeat(n - 1, '</strong></em>a')}</strong></em></p>`],
+    [
+      'nested strong+em pairs',
+      repeat(n, '***a ') + repeat(n, 'a***'),
+      `<p>${repeat(n, '<strong><em>a ')}a${repeat(n - 1, '</em></strong>a')}</em></strong></p>`,
+    ],
+    [
+      'em around strong with text between stays em outside',
+      repeat(n, '*__**a ') + repeat(n, 'a***'),
+      `<p>${repeat(n, '<em>__<strong>a ')}a${repeat(n - 1, '</strong></em>a')}</strong></em></p>`,
+    ],
     [
       'pairs across line breaks stay literal',
       repeat(n, '***a\n') + repeat(n, 'a***\n'),

@@ -52,34 +52,42 @@ describe('RE2 programs', () => {
     program.free();
   });
 
-  it('1,000 compile/free cycles of distinct programs fit in the heap, where keeping them exhausts it', () => {
-    // ~650 of these programs fill the heap (next test); freed, any number fit.
-    for (let i = 0; i < 1_000; i++) {
-      const program = compileRe2(`[a-q]{500}${i}`);
-      expect(program).toBeInstanceOf(Re2Program);
-      (program as Re2Program).free();
-    }
-    const last = compileRe2('#(?P<id>[0-9]+)') as Re2Program;
-    expect(last.exec('see #12', 0)?.groups).toEqual({ id: '12' });
-    last.free();
-  }, SLOW);
+  it(
+    '1,000 compile/free cycles of distinct programs fit in the heap, where keeping them exhausts it',
+    () => {
+      // ~650 of these programs fill the heap (next test); freed, any number fit.
+      for (let i = 0; i < 1_000; i++) {
+        const program = compileRe2(`[a-q]{500}${i}`);
+        expect(program).toBeInstanceOf(Re2Program);
+        (program as Re2Program).free();
+      }
+      const last = compileRe2('#(?P<id>[0-9]+)') as Re2Program;
+      expect(last.exec('see #12', 0)?.groups).toEqual({ id: '12' });
+      last.free();
+    },
+    SLOW,
+  );
 
-  it('an exhausted heap reloads the engine: the refusal says so, later patterns compile, old programs report stale', () => {
-    const kept: Re2Program[] = [];
-    let refused: { error: string; aborted?: true } | null = null;
-    for (let i = 0; i < 5_000 && refused === null; i++) {
-      const compiled = compileRe2(`[a-q]{500}${i}`);
-      if (compiled instanceof Re2Program) kept.push(compiled);
-      else refused = compiled;
-    }
-    expect(refused).toEqual({ error: PATTERN_TOO_LARGE, aborted: true });
-    expect(kept.length).toBeGreaterThan(10);
-    expect(kept.every((p) => !p.live)).toBe(true);
-    const fresh = compileRe2('#(?P<id>[0-9]+)') as Re2Program;
-    expect(fresh.exec('#5', 0)?.groups).toEqual({ id: '5' });
-    fresh.free();
-    for (const p of kept) p.free(); // nothing to free: their engine is gone
-  }, SLOW);
+  it(
+    'an exhausted heap reloads the engine: the refusal says so, later patterns compile, old programs report stale',
+    () => {
+      const kept: Re2Program[] = [];
+      let refused: { error: string; aborted?: true } | null = null;
+      for (let i = 0; i < 5_000 && refused === null; i++) {
+        const compiled = compileRe2(`[a-q]{500}${i}`);
+        if (compiled instanceof Re2Program) kept.push(compiled);
+        else refused = compiled;
+      }
+      expect(refused).toEqual({ error: PATTERN_TOO_LARGE, aborted: true });
+      expect(kept.length).toBeGreaterThan(10);
+      expect(kept.every((p) => !p.live)).toBe(true);
+      const fresh = compileRe2('#(?P<id>[0-9]+)') as Re2Program;
+      expect(fresh.exec('#5', 0)?.groups).toEqual({ id: '5' });
+      fresh.free();
+      for (const p of kept) p.free(); // nothing to free: their engine is gone
+    },
+    SLOW,
+  );
 });
 
 describe('the linkifier program cache', () => {

@@ -33,7 +33,12 @@ describe('POST /messages/render', () => {
   it('answers a missing content with REQUEST_VARIABLE_MISSING', async () => {
     const reply = await call(server, 'POST', '/api/v1/messages/render', { as: who.member_3!, form: {} });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ result: 'error', msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' });
+    expect(reply.body).toEqual({
+      result: 'error',
+      msg: "Missing 'content' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'content',
+    });
   });
 
   it('resolves mentions of demo users and groups', async () => {
@@ -60,7 +65,11 @@ describe('POST /messages/render', () => {
 
   it('links a topic with its newest message ID', async () => {
     const topic = Object.values(tables().messages).find((m) => m.stream_id === 51 && m.subject !== '')!.subject;
-    const latest = Math.max(...Object.values(tables().messages).filter((m) => m.stream_id === 51 && m.subject === topic).map((m) => m.id));
+    const latest = Math.max(
+      ...Object.values(tables().messages)
+        .filter((m) => m.stream_id === 51 && m.subject === topic)
+        .map((m) => m.id),
+    );
     const reply = await render(`#**home>${topic}** #**home>no such topic**`);
     expect(reply.body.rendered).toBe(
       `<p><a class="stream-topic" data-stream-id="51" href="/#narrow/channel/51-home/topic/${topic.replace(/ /g, '.20')}/with/${latest}">#home &gt; ${topic}</a> ` +
@@ -75,18 +84,32 @@ describe('POST /messages/render', () => {
     const member2 = who.member_2!.user_id;
     const inTopic = (topic: string) => Object.values(tables().messages).filter((m) => m.stream_id === 53 && m.subject === topic);
     const received = (id: number) => tables().user_messages[String(id)]?.flags[String(member2)] !== undefined;
-    const topics = [...new Set(Object.values(tables().messages).filter((m) => m.stream_id === 53).map((m) => m.subject))];
+    const topics = [
+      ...new Set(
+        Object.values(tables().messages)
+          .filter((m) => m.stream_id === 53)
+          .map((m) => m.subject),
+      ),
+    ];
     const before = topics.find((t) => inTopic(t).every((m) => !received(m.id)))!;
     const after = topics.find((t) => inTopic(t).some((m) => received(m.id)))!;
-    const newest = (topic: string, only: (id: number) => boolean = () => true) => Math.max(...inTopic(topic).map((m) => m.id).filter(only));
+    const newest = (topic: string, only: (id: number) => boolean = () => true) =>
+      Math.max(
+        ...inTopic(topic)
+          .map((m) => m.id)
+          .filter(only),
+      );
     const href = (topic: string, latest?: number) =>
       `/#narrow/channel/53-${channel.name.replace(/ /g, '-')}/topic/${topic.replace(/ /g, '.20')}${latest === undefined ? '' : `/with/${latest}`}`;
-    const link = (topic: string, latest?: number) => `<a class="stream-topic" data-stream-id="53" href="${href(topic, latest)}">#${channel.name} &gt; ${topic}</a>`;
+    const link = (topic: string, latest?: number) =>
+      `<a class="stream-topic" data-stream-id="53" href="${href(topic, latest)}">#${channel.name} &gt; ${topic}</a>`;
     const input = `#**${channel.name}>${before}** #**${channel.name}>${after}**`;
 
     expect((await render(input, who.member_2!)).body.rendered).toBe(`<p>${link(before)} ${link(after, newest(after, received))}</p>`);
     // A subscriber from the start (the administrator) has read the whole history.
-    expect((await render(input, who.administrator!)).body.rendered).toBe(`<p>${link(before, newest(before))} ${link(after, newest(after))}</p>`);
+    expect((await render(input, who.administrator!)).body.rendered).toBe(
+      `<p>${link(before, newest(before))} ${link(after, newest(after))}</p>`,
+    );
   });
 
   it('gives an administrator with metadata access only the link of a topic without messages', async () => {

@@ -12,16 +12,42 @@ import { userRow } from '../../src/store/user-row.js';
 const NOBODY: GroupSettingValue = { direct_members: [], direct_subgroups: [] };
 
 function user(user_id: number, full_name: string, extra: Partial<UserRow> = {}): UserRow {
-  return userRow({ user_id, full_name, email: `u${user_id}@x.test`, api_key: `key${user_id}`, recipient_id: 100 + user_id, date_joined: 0, ...extra });
+  return userRow({
+    user_id,
+    full_name,
+    email: `u${user_id}@x.test`,
+    api_key: `key${user_id}`,
+    recipient_id: 100 + user_id,
+    date_joined: 0,
+    ...extra,
+  });
 }
 
 function group(id: number, name: string, extra: Partial<UserGroupRow> = {}): UserGroupRow {
-  return { id, name, description: '', is_system_group: false, members: [], direct_subgroup_ids: [], deactivated: false, ...extra } as UserGroupRow;
+  return {
+    id,
+    name,
+    description: '',
+    is_system_group: false,
+    members: [],
+    direct_subgroup_ids: [],
+    deactivated: false,
+    ...extra,
+  } as UserGroupRow;
 }
 
 function channel(stream_id: number, name: string, extra: Partial<ChannelRow> = {}): ChannelRow {
   const settings = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((s) => [s, NOBODY]));
-  return { stream_id, name, invite_only: false, is_web_public: false, history_public_to_subscribers: true, is_archived: false, ...settings, ...extra } as ChannelRow;
+  return {
+    stream_id,
+    name,
+    invite_only: false,
+    is_web_public: false,
+    history_public_to_subscribers: true,
+    is_archived: false,
+    ...settings,
+    ...extra,
+  } as ChannelRow;
 }
 
 function message(id: number, stream_id: number, subject: string): MessageRow {
@@ -42,7 +68,12 @@ export const USERS = {
 
 export const LINKIFIERS: LinkifierRow[] = [
   { id: 1, pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}', order: 0 },
-  { id: 2, pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)', url_template: 'https://github.com/{org}/{repo}/issues/{id}', order: 1 },
+  {
+    id: 2,
+    pattern: '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>[0-9]+)',
+    url_template: 'https://github.com/{org}/{repo}/issues/{id}',
+    order: 1,
+  },
 ];
 
 const byKey = <T>(rows: T[], key: (row: T) => string | number) => Object.fromEntries(rows.map((r) => [String(key(r)), r]));

@@ -2,7 +2,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // The stock JavaScript client, unmodified (npm zulip-js 2.1.0).
 import zulip from 'zulip-js';
 import type { MessageRow, RealmState, UserRow } from '../../src/store/state.js';
-import { INVALID_MESSAGE, channelId, error, fetchMessage, freshRealm, pick, putRow, receivedFlags, tables, userOf, type Creds, type Json, useDemo } from './support.js';
+import {
+  INVALID_MESSAGE,
+  channelId,
+  error,
+  fetchMessage,
+  freshRealm,
+  pick,
+  putRow,
+  receivedFlags,
+  tables,
+  userOf,
+  type Creds,
+  type Json,
+  useDemo,
+} from './support.js';
 
 /**
  * GET /messages/{id} parameters and viewer-dependent fields (spec §1 topic names, §2.5 avatar_url, §4.3,
@@ -15,7 +29,11 @@ const env = useDemo();
 
 const EMPTY_TOPIC_ONLY = channelId('empty_topic_only');
 const emptyTopicMessage = (rt: RealmState, sender?: number) =>
-  pick(rt, 'message in the empty topic of the empty_topic_only channel', (m) => m.stream_id === EMPTY_TOPIC_ONLY && m.subject === '' && (sender === undefined || m.sender_id === sender));
+  pick(
+    rt,
+    'message in the empty topic of the empty_topic_only channel',
+    (m) => m.stream_id === EMPTY_TOPIC_ONLY && m.subject === '' && (sender === undefined || m.sender_id === sender),
+  );
 const message = (body: Json) => body.message as Json;
 
 describe('the empty topic (spec §1 "Topic names", §4.3 allow_empty_topic_name)', () => {
@@ -33,7 +51,8 @@ describe('the empty topic (spec §1 "Topic names", §4.3 allow_empty_topic_name)
 
   it('a direct message keeps subject "" whatever allow_empty_topic_name says', async () => {
     const dm = pick(env.t, 'direct message of member', (m) => m.type === 'private' && m.dm_user_ids!.includes(env.who.member!.user_id));
-    for (const value of ['false', 'true']) expect(message((await fetchMessage(env.server, env.who.member!, dm.id, { allow_empty_topic_name: value })).body).subject).toBe('');
+    for (const value of ['false', 'true'])
+      expect(message((await fetchMessage(env.server, env.who.member!, dm.id, { allow_empty_topic_name: value })).body).subject).toBe('');
   });
 
   it.each([
@@ -60,19 +79,29 @@ describe('the empty topic (spec §1 "Topic names", §4.3 allow_empty_topic_name)
   it.each([
     [333, 'general chat', ['allow_empty_topic_name']],
     [334, '', undefined],
-  ])('at feature level %i allow_empty_topic_name=true gives subject %j (the parameter exists from 334, §9)', async (level, subject, ignored) => {
-    const { realm, who: w } = await freshRealm(env.server, level);
-    const m = emptyTopicMessage(tables(env.server, realm), w.member_2!.user_id);
-    const res = await fetchMessage(env.server, w.member!, m.id, { allow_empty_topic_name: 'true' });
-    expect(res.status).toBe(200);
-    expect(message(res.body).subject).toBe(subject);
-    expect(res.body.ignored_parameters_unsupported).toEqual(ignored);
-  });
+  ])(
+    'at feature level %i allow_empty_topic_name=true gives subject %j (the parameter exists from 334, §9)',
+    async (level, subject, ignored) => {
+      const { realm, who: w } = await freshRealm(env.server, level);
+      const m = emptyTopicMessage(tables(env.server, realm), w.member_2!.user_id);
+      const res = await fetchMessage(env.server, w.member!, m.id, { allow_empty_topic_name: 'true' });
+      expect(res.status).toBe(200);
+      expect(message(res.body).subject).toBe(subject);
+      expect(res.body.ignored_parameters_unsupported).toEqual(ignored);
+    },
+  );
 });
 
 describe('avatar_url, computed as if client_gravatar were true (spec §2.5, reference §4.3)', () => {
   it('a URL for a sender with an uploaded avatar, whoever looks', async () => {
-    const m = pick(env.t, 'message of an uploaded-avatar sender everyone received', (x) => userOf(env.t, x.sender_id).avatar_source === 'U' && x.stream_id === channelId('public') && receivedFlags(env.t, env.who.guest!.user_id, x.id) !== undefined);
+    const m = pick(
+      env.t,
+      'message of an uploaded-avatar sender everyone received',
+      (x) =>
+        userOf(env.t, x.sender_id).avatar_source === 'U' &&
+        x.stream_id === channelId('public') &&
+        receivedFlags(env.t, env.who.guest!.user_id, x.id) !== undefined,
+    );
     for (const role of ['owner', 'member', 'guest'] as const) {
       const url = message((await fetchMessage(env.server, env.who[role]!, m.id)).body).avatar_url;
       expect(typeof url === 'string' && url.length > 0).toBe(true);
@@ -101,19 +130,31 @@ describe('avatar_url, computed as if client_gravatar were true (spec §2.5, refe
     const rt = tables(env.server, realm);
     // The owner's own avatar is uploaded; make it a Gravatar so that only email visibility decides.
     const owner = { ...userOf(rt, w.owner!.user_id), avatar_source: 'G' as const };
-    const m = pick(rt, 'owner message every role received', (x) => x.sender_id === owner.user_id && ['administrator', 'moderator', 'member', 'guest'].every((r) => rt.user_messages[String(x.id)]?.flags[String(w[r]!.user_id)]));
+    const m = pick(
+      rt,
+      'owner message every role received',
+      (x) =>
+        x.sender_id === owner.user_id &&
+        ['administrator', 'moderator', 'member', 'guest'].every((r) => rt.user_messages[String(x.id)]?.flags[String(w[r]!.user_id)]),
+    );
     avatars = { realm, who: w, m, owner };
   });
 
-  it.each(Object.keys(MAY_SEE).map(Number))('email_address_visibility %i: null exactly for those who may see the real email, and the sender', async (level) => {
-    const { realm, who: w, m, owner } = avatars;
-    await putRow(env.server, realm, 'users', owner.user_id, { ...owner, settings: { ...owner.settings, email_address_visibility: level } });
-    for (const role of ['owner', 'administrator', 'moderator', 'member', 'guest']) {
-      const url = message((await fetchMessage(env.server, w[role]!, m.id)).body).avatar_url;
-      const visible = role === 'owner' || MAY_SEE[level]!.includes(role);
-      expect([role, visible ? url : typeof url]).toEqual([role, visible ? null : 'string']);
-    }
-  });
+  it.each(Object.keys(MAY_SEE).map(Number))(
+    'email_address_visibility %i: null exactly for those who may see the real email, and the sender',
+    async (level) => {
+      const { realm, who: w, m, owner } = avatars;
+      await putRow(env.server, realm, 'users', owner.user_id, {
+        ...owner,
+        settings: { ...owner.settings, email_address_visibility: level },
+      });
+      for (const role of ['owner', 'administrator', 'moderator', 'member', 'guest']) {
+        const url = message((await fetchMessage(env.server, w[role]!, m.id)).body).avatar_url;
+        const visible = role === 'owner' || MAY_SEE[level]!.includes(role);
+        expect([role, visible ? url : typeof url]).toEqual([role, visible ? null : 'string']);
+      }
+    },
+  );
 });
 
 describe('the JavaScript client repeats message_id in the query (reference §1, "What arrives on the wire")', () => {
@@ -133,12 +174,21 @@ describe('the JavaScript client repeats message_id in the query (reference §1, 
   });
 
   it('zulip-js messages.getById fetches a message', async () => {
-    const client = (await (zulip as unknown as (c: Json) => Promise<unknown>)({ username: env.who.member!.email, apiKey: env.who.member!.api_key, realm: env.server.url })) as {
+    const client = (await (zulip as unknown as (c: Json) => Promise<unknown>)({
+      username: env.who.member!.email,
+      apiKey: env.who.member!.api_key,
+      realm: env.server.url,
+    })) as {
       messages: { getById(p: Json): Promise<Json> };
     };
     const m = emptyTopicMessage(env.t, env.who.member_2!.user_id);
     const res = await client.messages.getById({ message_id: m.id, apply_markdown: false });
-    expect(res).toMatchObject({ result: 'success', raw_content: m.content, message: { id: m.id, content: m.content }, ignored_parameters_unsupported: ['message_id'] });
+    expect(res).toMatchObject({
+      result: 'success',
+      raw_content: m.content,
+      message: { id: m.id, content: m.content },
+      ignored_parameters_unsupported: ['message_id'],
+    });
     expect(await client.messages.getById({ message_id: 0 })).toEqual(INVALID_MESSAGE);
   });
 });
@@ -167,7 +217,14 @@ describe('malformed booleans (reference §1 value parsing; parse order allow_emp
   });
 
   it('a parse error beats a missing or invisible message', async () => {
-    const hidden = pick(env.t, 'direct message member_3 is not in', (x) => x.type === 'private' && !x.dm_user_ids!.includes(env.who.member_3!.user_id));
-    for (const id of [0, hidden.id]) expect((await fetchMessage(env.server, env.who.member_3!, id, { apply_markdown: 'True' })).body).toEqual(error('apply_markdown is not valid JSON'));
+    const hidden = pick(
+      env.t,
+      'direct message member_3 is not in',
+      (x) => x.type === 'private' && !x.dm_user_ids!.includes(env.who.member_3!.user_id),
+    );
+    for (const id of [0, hidden.id])
+      expect((await fetchMessage(env.server, env.who.member_3!, id, { apply_markdown: 'True' })).body).toEqual(
+        error('apply_markdown is not valid JSON'),
+      );
   });
 });

@@ -24,7 +24,8 @@ const SAMPLES: Record<string, (t: RealmState) => MessageRow> = {
   'a message with a service emoji reaction': (t) => pick(t, 'service_extra_emoji reaction', hasReaction('service_extra_emoji')),
   'a /me message': (t) => pick(t, '/me message', (m) => m.is_me_message),
   'a message in the empty topic': (t) => pick(t, 'empty-topic message', (m) => m.type === 'stream' && m.subject === ''),
-  'a 1:1 direct message': (t) => pick(t, 'direct message', (m) => m.type === 'private' && m.dm_user_ids!.length === 2 && !!roleOf(m.dm_user_ids![0]!)),
+  'a 1:1 direct message': (t) =>
+    pick(t, 'direct message', (m) => m.type === 'private' && m.dm_user_ids!.length === 2 && !!roleOf(m.dm_user_ids![0]!)),
   'a group direct message': (t) => pick(t, 'group direct message', (m) => m.type === 'private' && m.dm_user_ids!.length >= 3),
   'a direct message to oneself': (t) => pick(t, 'self direct message', (m) => m.type === 'private' && m.dm_user_ids!.length === 1),
 };
@@ -65,11 +66,14 @@ function expectedMessage(t: RealmState, m: MessageRow, viewerId: number, html: b
   return out;
 }
 
-const CASES = Object.keys(SAMPLES).flatMap((name) => [
-  [name, 'default (HTML)', {}, true],
-  [name, 'apply_markdown=true', { apply_markdown: 'true' }, true],
-  [name, 'apply_markdown=false', { apply_markdown: 'false' }, false],
-] as [string, string, Record<string, string>, boolean][]);
+const CASES = Object.keys(SAMPLES).flatMap(
+  (name) =>
+    [
+      [name, 'default (HTML)', {}, true],
+      [name, 'apply_markdown=true', { apply_markdown: 'true' }, true],
+      [name, 'apply_markdown=false', { apply_markdown: 'false' }, false],
+    ] as [string, string, Record<string, string>, boolean][],
+);
 
 describe('every §2.5 field, against the stored row', () => {
   it.each(CASES)('%s, %s', async (name, _label, query, html) => {
@@ -78,8 +82,14 @@ describe('every §2.5 field, against the stored row', () => {
     const res = await fetchMessage(env.server, env.who[role]!, m.id, query);
     expect(res.status).toBe(200);
     // Exactly these keys: nothing internal (rendered_content, _gravatar) leaks, nothing is missing.
-    expect(res.body).toEqual({ result: 'success', msg: '', message: expectedMessage(env.t, m, env.who[role]!.user_id, html), raw_content: m.content });
-    for (const link of (res.body.message as Json).topic_links as Json[]) expect(link).toEqual({ text: expect.any(String), url: expect.any(String) });
+    expect(res.body).toEqual({
+      result: 'success',
+      msg: '',
+      message: expectedMessage(env.t, m, env.who[role]!.user_id, html),
+      raw_content: m.content,
+    });
+    for (const link of (res.body.message as Json).topic_links as Json[])
+      expect(link).toEqual({ text: expect.any(String), url: expect.any(String) });
   });
 
   it('apply_markdown=null means "not given": HTML (reference §1 value parsing)', async () => {
@@ -94,7 +104,11 @@ describe('field details', () => {
   it('a channel message names its channel and has stream_id; a direct message has neither and subject ""', async () => {
     const channel = SAMPLES['a moved message']!(env.t);
     const c = (await fetchMessage(env.server, env.who[readerOf(channel)]!, channel.id)).body.message as Json;
-    expect([c.display_recipient, c.stream_id, c.type]).toEqual([env.t.channels[String(channel.stream_id)]!.name, channel.stream_id, 'stream']);
+    expect([c.display_recipient, c.stream_id, c.type]).toEqual([
+      env.t.channels[String(channel.stream_id)]!.name,
+      channel.stream_id,
+      'stream',
+    ]);
     for (const name of ['a 1:1 direct message', 'a group direct message', 'a direct message to oneself']) {
       const m = SAMPLES[name]!(env.t);
       const d = (await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json;
@@ -107,7 +121,11 @@ describe('field details', () => {
 
   it('reactions carry the three reaction_type namespaces (spec §2.5)', async () => {
     const seen = new Set<string>();
-    for (const name of ['a message with a unicode reaction', 'a message with a custom-emoji reaction', 'a message with a service emoji reaction']) {
+    for (const name of [
+      'a message with a unicode reaction',
+      'a message with a custom-emoji reaction',
+      'a message with a service emoji reaction',
+    ]) {
       const m = SAMPLES[name]!(env.t);
       const reactions = ((await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json).reactions as Json[];
       for (const r of reactions) {
@@ -125,16 +143,18 @@ describe('field details', () => {
 
   it('a content edit: edit_history with only the content keys, last_edit_timestamp, no last_moved_timestamp', async () => {
     const m = SAMPLES['a content-edited message']!(env.t);
-    const got = ((await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json);
+    const got = (await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json;
     const history = got.edit_history as Json[];
-    expect(history.map((e) => Object.keys(e).sort())).toEqual(m.edit_history.map(() => ['prev_content', 'prev_rendered_content', 'timestamp', 'user_id']));
+    expect(history.map((e) => Object.keys(e).sort())).toEqual(
+      m.edit_history.map(() => ['prev_content', 'prev_rendered_content', 'timestamp', 'user_id']),
+    );
     expect(got.last_edit_timestamp).toBe(history[0]!.timestamp);
     expect(got).not.toHaveProperty('last_moved_timestamp');
   });
 
   it('a move: edit_history with only the topic or channel keys, last_moved_timestamp, no last_edit_timestamp', async () => {
     const m = SAMPLES['a moved message']!(env.t);
-    const got = ((await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json);
+    const got = (await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json;
     const history = got.edit_history as Json[];
     for (const entry of history) {
       const keys = Object.keys(entry).filter((k) => k !== 'user_id' && k !== 'timestamp');
@@ -147,20 +167,37 @@ describe('field details', () => {
 
   it('a never-edited message has no edit_history and neither timestamp', async () => {
     const m = pick(env.t, 'unedited message', (x) => x.edit_history.length === 0 && x.type === 'stream');
-    const got = ((await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json);
+    const got = (await fetchMessage(env.server, env.who[readerOf(m)]!, m.id)).body.message as Json;
     for (const key of ['edit_history', 'last_edit_timestamp', 'last_moved_timestamp']) expect(got).not.toHaveProperty(key);
   });
 
   it('edit_history keeps newest first, and submessages carry their five fields', async () => {
     const { realm, who: w } = await freshRealm(env.server);
     const rt = tables(env.server, realm);
-    const m = pick(rt, 'member message in the public channel', (x) => x.sender_id === w.member!.user_id && x.stream_id === 51 && x.edit_history.length === 0);
+    const m = pick(
+      rt,
+      'member message in the public channel',
+      (x) => x.sender_id === w.member!.user_id && x.stream_id === 51 && x.edit_history.length === 0,
+    );
     const edit_history = [
       { user_id: w.moderator!.user_id, timestamp: m.timestamp + 200, prev_topic: 'older', topic: m.subject },
-      { user_id: w.member!.user_id, timestamp: m.timestamp + 100, prev_content: 'first draft', prev_rendered_content: '<p>first draft</p>' },
+      {
+        user_id: w.member!.user_id,
+        timestamp: m.timestamp + 100,
+        prev_content: 'first draft',
+        prev_rendered_content: '<p>first draft</p>',
+      },
     ];
-    const submessages = [{ id: 9001, msg_type: 'widget', content: '{"widget_type": "poll"}', message_id: m.id, sender_id: w.member!.user_id }];
-    await putRow(env.server, realm, 'messages', m.id, { ...m, edit_history, submessages, last_edit_timestamp: m.timestamp + 100, last_moved_timestamp: m.timestamp + 200 });
+    const submessages = [
+      { id: 9001, msg_type: 'widget', content: '{"widget_type": "poll"}', message_id: m.id, sender_id: w.member!.user_id },
+    ];
+    await putRow(env.server, realm, 'messages', m.id, {
+      ...m,
+      edit_history,
+      submessages,
+      last_edit_timestamp: m.timestamp + 100,
+      last_moved_timestamp: m.timestamp + 200,
+    });
     const got = (await fetchMessage(env.server, w.member!, m.id)).body.message as Json;
     expect(got.edit_history).toEqual(edit_history);
     expect(got.submessages).toEqual(submessages);

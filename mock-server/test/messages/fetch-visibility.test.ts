@@ -40,8 +40,10 @@ const dmOfRoles = (size: (n: number) => boolean) => (m: MessageRow) =>
 
 /** One message of each kind, chosen from the store by what makes it that kind (never by a fixed ID). */
 const KINDS: Record<string, (t: RealmState) => MessageRow> = {
-  'public channel, received by every role': (t) => pick(t, 'public message everyone got', (m) => inChannel('public')(m) && ROLES.every((r) => received(m, r))),
-  'public channel, from before the guest subscribed': (t) => pick(t, 'public message the guest missed', (m) => inChannel('public')(m) && !received(m, 'guest')),
+  'public channel, received by every role': (t) =>
+    pick(t, 'public message everyone got', (m) => inChannel('public')(m) && ROLES.every((r) => received(m, r))),
+  'public channel, from before the guest subscribed': (t) =>
+    pick(t, 'public message the guest missed', (m) => inChannel('public')(m) && !received(m, 'guest')),
   'public channel, never received by a former subscriber': (t) =>
     pick(t, 'public_2 message member_3 missed', (m) => inChannel('public_2')(m) && !received(m, 'member_3')),
   'private protected history, from before member_2 joined': (t) =>
@@ -50,12 +52,28 @@ const KINDS: Record<string, (t: RealmState) => MessageRow> = {
     pick(t, 'protected message member_2 got', (m) => inChannel('private_protected')(m) && received(m, 'member_2')),
   'private shared history, not received by the administrator': (t) =>
     pick(t, 'shared-history message', (m) => inChannel('private_shared')(m) && !received(m, 'administrator')),
-  'web-public channel, not received by the guest': (t) => pick(t, 'web-public message', (m) => inChannel('web_public')(m) && !received(m, 'guest')),
+  'web-public channel, not received by the guest': (t) =>
+    pick(t, 'web-public message', (m) => inChannel('web_public')(m) && !received(m, 'guest')),
   'archived channel': (t) => pick(t, 'archived-channel message', inChannel('archived')),
   'moderation channel (private, shared history)': (t) => pick(t, 'moderation message', inChannel('moderation')),
-  'direct message between two roles': (t) => pick(t, '1:1 direct message', dmOfRoles((n) => n === 2)),
-  'group direct message': (t) => pick(t, 'group direct message', dmOfRoles((n) => n >= 3)),
-  'direct message to oneself': (t) => pick(t, 'self direct message', dmOfRoles((n) => n === 1)),
+  'direct message between two roles': (t) =>
+    pick(
+      t,
+      '1:1 direct message',
+      dmOfRoles((n) => n === 2),
+    ),
+  'group direct message': (t) =>
+    pick(
+      t,
+      'group direct message',
+      dmOfRoles((n) => n >= 3),
+    ),
+  'direct message to oneself': (t) =>
+    pick(
+      t,
+      'self direct message',
+      dmOfRoles((n) => n === 1),
+    ),
 };
 
 const ROWS = Object.keys(KINDS).flatMap((kind) => ROLES.map((role) => [kind, role] as [string, Role]));
@@ -103,7 +121,10 @@ describe('the cases the table exists for, stated without the model', () => {
   it('a private channel with shared history is read through a granting group, a subscription, or not at all', async () => {
     const m = KINDS['private shared history, not received by the administrator']!(env.t);
     // 54: can_add_subscribers_group = member_3 + administrators; the administrator is not subscribed.
-    expect((await fetchMessage(env.server, env.who.administrator!, m.id)).body).toMatchObject({ result: 'success', message: { flags: HISTORICAL } });
+    expect((await fetchMessage(env.server, env.who.administrator!, m.id)).body).toMatchObject({
+      result: 'success',
+      message: { flags: HISTORICAL },
+    });
     expect((await fetchMessage(env.server, env.who.moderator!, m.id)).body).toEqual(INVALID_MESSAGE);
     const notJoined = KINDS['public channel, never received by a former subscriber']!(env.t);
     expect((await fetchMessage(env.server, env.who.guest!, notJoined.id)).body).toEqual(INVALID_MESSAGE);
@@ -116,7 +137,10 @@ describe('the cases the table exists for, stated without the model', () => {
     const prot = pick(rt, 'protected message', inChannel('private_protected'));
     expect((await fetchMessage(env.server, w.member_2!, shared.id)).body).toEqual(INVALID_MESSAGE);
     expect((await fetchMessage(env.server, w.member_3!, prot.id)).body).toEqual(INVALID_MESSAGE);
-    for (const [kind, role] of [['private_shared', 'member_2'], ['private_protected', 'member_3']] as const) {
+    for (const [kind, role] of [
+      ['private_shared', 'member_2'],
+      ['private_protected', 'member_3'],
+    ] as const) {
       const form = { subscriptions: JSON.stringify([{ name: WORLD.channels[kind]!.name }]), principals: JSON.stringify([uid(role)]) };
       const res = await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: w.administrator!, form });
       expect(res.status).toBe(200);
@@ -162,7 +186,11 @@ describe('an invisible message answers exactly like a missing one (reference "Sh
   ])('%s', async (_label, id) => {
     // member_2 joined the protected-history channel after this message.
     const missing = await fetchMessage(env.server, env.who.member_2!, id());
-    const invisible = await fetchMessage(env.server, env.who.member_2!, KINDS['private protected history, from before member_2 joined']!(env.t).id);
+    const invisible = await fetchMessage(
+      env.server,
+      env.who.member_2!,
+      KINDS['private protected history, from before member_2 joined']!(env.t).id,
+    );
     expect(invisible.body).toEqual(INVALID_MESSAGE);
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual(INVALID_MESSAGE);

@@ -2,7 +2,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { MessageRow, RealmState } from '../../src/store/state.js';
 import { call, startTestServer } from '../helpers/test-server.js';
-import { ROLES, WORLD, channelId, fetchMessage, freshRealm, messages, observe, pick, putRow, receivedFlags, report, tables, userOf, type Creds } from './support.js';
+import {
+  ROLES,
+  WORLD,
+  channelId,
+  fetchMessage,
+  freshRealm,
+  messages,
+  observe,
+  pick,
+  putRow,
+  receivedFlags,
+  report,
+  tables,
+  userOf,
+  type Creds,
+} from './support.js';
 
 /**
  * What a successful report does (spec §4.13; reference §4.13): success with no extra field; the
@@ -31,7 +46,8 @@ afterAll(() => server.close());
 const uid = (role: string) => WORLD.credentials[role]!.user_id;
 const MODERATION = channelId('moderation');
 const SUCCESS = { result: 'success', msg: '' };
-const publicMessageOf = (role: string) => pick(t, `public message by ${role}`, (m) => m.stream_id === channelId('public') && m.sender_id === uid(role));
+const publicMessageOf = (role: string) =>
+  pick(t, `public message by ${role}`, (m) => m.stream_id === channelId('public') && m.sender_id === uid(role));
 const newest = (): MessageRow => messages(t).at(-1)!;
 const silent = (userId: number) => `@_**${userOf(t, userId).full_name}|${userId}**`;
 
@@ -42,7 +58,10 @@ function block(content: string, kind: 'quote' | 'spoiler'): string | undefined {
     const start = lines.findIndex((l) => l.startsWith('>'));
     if (start < 0) return undefined;
     const end = lines.findIndex((l, i) => i > start && !l.startsWith('>'));
-    return lines.slice(start, end < 0 ? undefined : end).map((l) => l.replace(/^> ?/, '')).join('\n');
+    return lines
+      .slice(start, end < 0 ? undefined : end)
+      .map((l) => l.replace(/^> ?/, ''))
+      .join('\n');
   }
   const match = new RegExp(`^(\`{3,})${kind}[^\\n]*\\n([\\s\\S]*?)\\n\\1$`, 'm').exec(content);
   return match?.[2];
@@ -60,7 +79,11 @@ async function reportOne(role: string, m: MessageRow, form: Record<string, strin
 
 function expectReportOf(posted: MessageRow, reporter: string, m: MessageRow, quote: string) {
   const sender = userOf(t, m.sender_id);
-  expect(posted).toMatchObject({ type: 'stream', stream_id: t.realm.realm.moderation_request_channel_id, sender_id: t.realm.realm.notification_bot_id });
+  expect(posted).toMatchObject({
+    type: 'stream',
+    stream_id: t.realm.realm.moderation_request_channel_id,
+    sender_id: t.realm.realm.notification_bot_id,
+  });
   expect(posted.stream_id).toBe(MODERATION);
   expect(posted.subject).toBe(`${sender.full_name} moderation`);
   const [firstLine] = posted.content.split('\n');
@@ -103,7 +126,14 @@ describe('a successful report (spec §4.13)', () => {
     const posted = await reportOne('member', m, { report_type: 'spam', description: 'x' });
     const res = await fetchMessage(server, who.moderator!, posted.id, { apply_markdown: 'false' });
     expect(res.body).toMatchObject({
-      message: { id: posted.id, stream_id: MODERATION, display_recipient: WORLD.channels.moderation!.name, sender_id: WORLD.realm.notification_bot.user_id, subject: posted.subject, content: posted.content },
+      message: {
+        id: posted.id,
+        stream_id: MODERATION,
+        display_recipient: WORLD.channels.moderation!.name,
+        sender_id: WORLD.realm.notification_bot.user_id,
+        subject: posted.subject,
+        content: posted.content,
+      },
     });
     // The reporter is not subscribed to the private moderation channel: the report stays hidden from them.
     expect((await fetchMessage(server, who.member!, posted.id)).status).toBe(400);
@@ -112,7 +142,11 @@ describe('a successful report (spec §4.13)', () => {
 
 describe('what can be reported', () => {
   it('a public-channel message the reporter never received (reference §4.13), without delivering it to them', async () => {
-    const m = pick(t, 'public_2 message member_3 never received', (x) => x.stream_id === channelId('public_2') && receivedFlags(t, uid('member_3'), x.id) === undefined);
+    const m = pick(
+      t,
+      'public_2 message member_3 never received',
+      (x) => x.stream_id === channelId('public_2') && receivedFlags(t, uid('member_3'), x.id) === undefined,
+    );
     const posted = await reportOne('member_3', m, { report_type: 'spam' });
     expect(posted.subject).toBe(`${userOf(t, m.sender_id).full_name} moderation`);
     expect(block(posted.content, 'spoiler')).toBe(m.content);
@@ -129,7 +163,11 @@ describe('what can be reported', () => {
   });
 
   it('a direct message the reporter received', async () => {
-    const m = pick(t, 'DM from member_2 to member', (x) => x.type === 'private' && x.sender_id === uid('member_2') && x.dm_user_ids!.includes(uid('member')));
+    const m = pick(
+      t,
+      'DM from member_2 to member',
+      (x) => x.type === 'private' && x.sender_id === uid('member_2') && x.dm_user_ids!.includes(uid('member')),
+    );
     const posted = await reportOne('member', m, { report_type: 'harassment', description: 'Rude.' });
     expectReportOf(posted, 'member', m, '**Harassment**. Rude.');
   });
@@ -146,7 +184,10 @@ describe('what can be reported', () => {
 
   it('an original message containing a code fence stays whole inside the spoiler', async () => {
     const content = 'Look:\n```\nrm -rf /\n```\nand ````quad````';
-    const sent = await call(server, 'POST', '/api/v1/messages', { as: who.member_2!, form: { type: 'stream', to: String(channelId('public')), topic: 'fences', content } });
+    const sent = await call(server, 'POST', '/api/v1/messages', {
+      as: who.member_2!,
+      form: { type: 'stream', to: String(channelId('public')), topic: 'fences', content },
+    });
     expect(sent.status).toBe(200);
     const m = t.messages[String(sent.body.id)]!;
     const posted = await reportOne('member', m, { report_type: 'other', description: 'Dangerous ``` advice' });
@@ -156,7 +197,10 @@ describe('what can be reported', () => {
 
   it('fences the original message or the description leave open cannot swallow the rest of the post', async () => {
     const content = 'Careful:\n~~~\nnever closed';
-    const sent = await call(server, 'POST', '/api/v1/messages', { as: who.member_2!, form: { type: 'stream', to: String(channelId('public')), topic: 'fences', content } });
+    const sent = await call(server, 'POST', '/api/v1/messages', {
+      as: who.member_2!,
+      form: { type: 'stream', to: String(channelId('public')), topic: 'fences', content },
+    });
     const m = t.messages[String(sent.body.id)]!;
     const posted = await reportOne('member', m, { report_type: 'other', description: 'See below\n~~~' });
     // The spoiler holds the message, its open fence closed before the spoiler's own fence.
@@ -167,7 +211,10 @@ describe('what can be reported', () => {
 
   it('a message too long to quote whole is cut and marked, and the post stays within max_message_length', async () => {
     const content = 'x'.repeat(10_000);
-    const sent = await call(server, 'POST', '/api/v1/messages', { as: who.member_2!, form: { type: 'stream', to: String(channelId('public')), topic: 'long', content } });
+    const sent = await call(server, 'POST', '/api/v1/messages', {
+      as: who.member_2!,
+      form: { type: 'stream', to: String(channelId('public')), topic: 'long', content },
+    });
     const m = t.messages[String(sent.body.id)]!;
     const posted = await reportOne('member', m, { report_type: 'other', description: 'y'.repeat(1000) });
     expect(block(posted.content, 'spoiler')).toBe(`${'x'.repeat(8500)}\n[message truncated]`);
@@ -212,8 +259,12 @@ describe('events (reference §4.13: only the message events of the post)', () =>
 
   it('the report’s recipients are the moderation channel’s subscribers (and the bot as sender)', async () => {
     const posted = await reportOne('member', publicMessageOf('member_2'), { report_type: 'spam' });
-    const receivers = Object.keys(t.user_messages[String(posted.id)]!.flags).map(Number).sort((a, b) => a - b);
-    const subscribers = Object.values(t.subscriptions).filter((s) => s.active && s.stream_id === MODERATION).map((s) => s.user_id);
+    const receivers = Object.keys(t.user_messages[String(posted.id)]!.flags)
+      .map(Number)
+      .sort((a, b) => a - b);
+    const subscribers = Object.values(t.subscriptions)
+      .filter((s) => s.active && s.stream_id === MODERATION)
+      .map((s) => s.user_id);
     // The bot is the sender; whether a sender holds a row of its own is not the report's business.
     expect(receivers.filter((id) => id !== WORLD.realm.notification_bot.user_id)).toEqual(subscribers.sort((a, b) => a - b));
   });

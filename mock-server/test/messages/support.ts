@@ -67,7 +67,13 @@ export async function freshRealm(server: MockServer, featureLevel?: number): Pro
 }
 
 /** Replaces one row of a realm of the test's own (never the shared demo realm). */
-export function putRow<T extends 'messages' | 'users' | 'channels' | 'realm'>(server: MockServer, realm: string, table: T, key: number | string, row: RealmState[T][keyof RealmState[T]]): Promise<void> {
+export function putRow<T extends 'messages' | 'users' | 'channels' | 'realm'>(
+  server: MockServer,
+  realm: string,
+  table: T,
+  key: number | string,
+  row: RealmState[T][keyof RealmState[T]],
+): Promise<void> {
   if (realm === 'demo') throw new Error('tests write only to realms of their own');
   return server.context.store.transact(realm, (tx) => tx.put(table, key, row as never));
 }
@@ -89,7 +95,12 @@ export async function drain(server: MockServer, as: Who, queueId: string): Promi
 }
 
 /** Opens a queue for each role, runs `change`, and returns what each queue received. */
-export async function observe(server: MockServer, who: Creds, roles: readonly string[], change: () => Promise<unknown>): Promise<Record<string, Event[]>> {
+export async function observe(
+  server: MockServer,
+  who: Creds,
+  roles: readonly string[],
+  change: () => Promise<unknown>,
+): Promise<Record<string, Event[]>> {
   const queues: Record<string, string> = {};
   for (const role of roles) queues[role] = await openQueue(server, who[role]!);
   await change();

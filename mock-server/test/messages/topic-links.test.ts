@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const fetch = async (as: Who, id: number) => (await call(server, 'GET', `/api/v1/messages/${id}`, { as })).body.message as Record<string, unknown>;
+const fetch = async (as: Who, id: number) =>
+  (await call(server, 'GET', `/api/v1/messages/${id}`, { as })).body.message as Record<string, unknown>;
 
 describe('topic_links', () => {
   it('lists each linkifier match of the topic, in linkifier order, in the fetch and in the message event', async () => {

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../helpers/test-server.js';
 import { drain, openQueue, useTestRealm, type Event } from '../helpers/harness.js';
-import { addView, createSnippet, deleteSnippet, editSnippet, editView, LINK_VIEW, LINK_VIEW_NAME, listSnippets, listViews, removeView } from './support.js';
+import {
+  addView,
+  createSnippet,
+  deleteSnippet,
+  editSnippet,
+  editView,
+  LINK_VIEW,
+  LINK_VIEW_NAME,
+  listSnippets,
+  listViews,
+  removeView,
+} from './support.js';
 
 /**
  * Events of snippets and views (reference §6, "Event payloads"): per-user data, so each change goes to
@@ -15,10 +26,14 @@ const OTHERS = ['owner', 'administrator', 'moderator', 'member_2', 'guest', 'bot
 async function observe(change: () => Promise<Reply>): Promise<{ reply: Reply; mine: Event[][]; others: Record<string, Event[]> }> {
   const member = env.who.member!;
   const mineQueues = [(await openQueue(env.server, member)).queueId, (await openQueue(env.server, member)).queueId];
-  const otherQueues = Object.fromEntries(await Promise.all(OTHERS.map(async (r) => [r, (await openQueue(env.server, env.who[r]!)).queueId] as const)));
+  const otherQueues = Object.fromEntries(
+    await Promise.all(OTHERS.map(async (r) => [r, (await openQueue(env.server, env.who[r]!)).queueId] as const)),
+  );
   const reply = await change();
   const mine = await Promise.all(mineQueues.map((q) => drain(env.server, member, q)));
-  const others = Object.fromEntries(await Promise.all(OTHERS.map(async (r) => [r, await drain(env.server, env.who[r]!, otherQueues[r]!)] as const)));
+  const others = Object.fromEntries(
+    await Promise.all(OTHERS.map(async (r) => [r, await drain(env.server, env.who[r]!, otherQueues[r]!)] as const)),
+  );
   return { reply, mine, others };
 }
 
@@ -45,7 +60,10 @@ describe('saved_snippets events', () => {
 
   it('delete: `remove` with saved_snippet_id', async () => {
     const { mine, others } = await observe(() => deleteSnippet(env.server, env.who.member!, 2));
-    expect(mine).toEqual([[{ type: 'saved_snippets', op: 'remove', saved_snippet_id: 2 }], [{ type: 'saved_snippets', op: 'remove', saved_snippet_id: 2 }]]);
+    expect(mine).toEqual([
+      [{ type: 'saved_snippets', op: 'remove', saved_snippet_id: 2 }],
+      [{ type: 'saved_snippets', op: 'remove', saved_snippet_id: 2 }],
+    ]);
     expect(others).toEqual(nobodyElse);
   });
 });
@@ -59,15 +77,24 @@ describe('navigation_view events', () => {
   });
 
   it('add a custom view: `add` with its name', async () => {
-    const { mine } = await observe(() => addView(env.server, env.who.member!, { fragment: 'narrow/is/alerted', is_pinned: 'true', name: ' Alerts ' }));
-    expect(mine[0]).toEqual([{ type: 'navigation_view', op: 'add', navigation_view: { fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' } }]);
+    const { mine } = await observe(() =>
+      addView(env.server, env.who.member!, { fragment: 'narrow/is/alerted', is_pinned: 'true', name: ' Alerts ' }),
+    );
+    expect(mine[0]).toEqual([
+      { type: 'navigation_view', op: 'add', navigation_view: { fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' } },
+    ]);
   });
 
   const edits: [string, string, Record<string, string>, Record<string, unknown>][] = [
     ['is_pinned only', LINK_VIEW, { is_pinned: 'true' }, { is_pinned: true }],
     ['name only', LINK_VIEW, { name: ' Links ' }, { name: 'Links' }],
     ['both', LINK_VIEW, { name: 'Links', is_pinned: 'true' }, { is_pinned: true, name: 'Links' }],
-    ['a value equal to the stored one is still sent', LINK_VIEW, { is_pinned: 'false', name: LINK_VIEW_NAME }, { is_pinned: false, name: LINK_VIEW_NAME }],
+    [
+      'a value equal to the stored one is still sent',
+      LINK_VIEW,
+      { is_pinned: 'false', name: LINK_VIEW_NAME },
+      { is_pinned: false, name: LINK_VIEW_NAME },
+    ],
     ['a built-in view, through a percent-encoded path', 'inbox', { is_pinned: 'false' }, { is_pinned: false }],
   ];
   it.each(edits)('edit, %s: `update` with the fragment and only the fields sent', async (_name, fragment, form, data) => {
@@ -79,7 +106,10 @@ describe('navigation_view events', () => {
 
   it('remove: `remove` with the fragment', async () => {
     const { mine, others } = await observe(() => removeView(env.server, env.who.member!, LINK_VIEW));
-    expect(mine).toEqual([[{ type: 'navigation_view', op: 'remove', fragment: LINK_VIEW }], [{ type: 'navigation_view', op: 'remove', fragment: LINK_VIEW }]]);
+    expect(mine).toEqual([
+      [{ type: 'navigation_view', op: 'remove', fragment: LINK_VIEW }],
+      [{ type: 'navigation_view', op: 'remove', fragment: LINK_VIEW }],
+    ]);
     expect(others).toEqual(nobodyElse);
   });
 });

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { error, success, useTestRealm } from '../helpers/harness.js';
-import { addView, BUILT_IN_NAMED, CUSTOM_UNNAMED, editView, LINK_VIEW, LINK_VIEW_NAME, listViews, personalState, removeView, TOPIC_VIEW, VIEW_EXISTS, VIEW_MISSING } from './support.js';
+import {
+  addView,
+  BUILT_IN_NAMED,
+  CUSTOM_UNNAMED,
+  editView,
+  LINK_VIEW,
+  LINK_VIEW_NAME,
+  listViews,
+  personalState,
+  removeView,
+  TOPIC_VIEW,
+  VIEW_EXISTS,
+  VIEW_MISSING,
+} from './support.js';
 
 /**
  * Navigation views (spec §2.9, §4.12, C14; reference §2, §4.12): add, list, edit and remove with the
@@ -17,7 +30,11 @@ const MEMBER_VIEWS = [
 ];
 
 /** A request that must fail with `expected` and leave every view (and snippet) as it was. */
-async function refused(request: Promise<{ status: number; body: Record<string, unknown> }>, status: number, expected: Record<string, unknown>) {
+async function refused(
+  request: Promise<{ status: number; body: Record<string, unknown> }>,
+  status: number,
+  expected: Record<string, unknown>,
+) {
   const before = personalState(env.server, env.realm);
   const res = await request;
   expect([res.status, res.body]).toEqual([status, expected]);
@@ -39,15 +56,28 @@ describe('add-navigation-view: parameters in the order fragment, is_pinned, name
     ['a fragment already stored (custom, another name)', { fragment: LINK_VIEW, is_pinned: 'true', name: 'Other' }, VIEW_EXISTS],
     ['a name another view uses', { fragment: 'narrow/is/alerted', is_pinned: 'true', name: ` ${LINK_VIEW_NAME} ` }, VIEW_EXISTS],
     ['a stored built-in view with a name: the name rule first', { fragment: 'inbox', is_pinned: 'true', name: 'Mine' }, BUILT_IN_NAMED],
-    ...BUILT_INS.map((fragment): [string, Record<string, string>, Record<string, unknown>] => [`built-in ${fragment} with a name`, { fragment, is_pinned: 'true', name: 'Mine' }, BUILT_IN_NAMED]),
+    ...BUILT_INS.map((fragment): [string, Record<string, string>, Record<string, unknown>] => [
+      `built-in ${fragment} with a name`,
+      { fragment, is_pinned: 'true', name: 'Mine' },
+      BUILT_IN_NAMED,
+    ]),
   ];
   it.each(cases)('%s', async (_name, form, expected) => {
     await refused(addView(env.server, env.who.member!, form), 400, expected);
   });
 
   it('stores a built-in view without a name and a custom one with its stripped name, listed by fragment', async () => {
-    expect(await addView(env.server, env.who.member!, { fragment: ' recent ', is_pinned: 'false' })).toMatchObject({ status: 200, body: success() });
-    expect(await addView(env.server, env.who.member!, { fragment: 'narrow/channel/52-alarm/topic/a.20b', is_pinned: 'true', name: '  Alarm talk ' })).toMatchObject({ status: 200, body: success() });
+    expect(await addView(env.server, env.who.member!, { fragment: ' recent ', is_pinned: 'false' })).toMatchObject({
+      status: 200,
+      body: success(),
+    });
+    expect(
+      await addView(env.server, env.who.member!, {
+        fragment: 'narrow/channel/52-alarm/topic/a.20b',
+        is_pinned: 'true',
+        name: '  Alarm talk ',
+      }),
+    ).toMatchObject({ status: 200, body: success() });
     expect(await listViews(env.server, env.who.member!)).toEqual([
       MEMBER_VIEWS[0],
       MEMBER_VIEWS[1],
@@ -58,13 +88,16 @@ describe('add-navigation-view: parameters in the order fragment, is_pinned, name
   });
 
   it('every built-in fragment can be stored (once)', async () => {
-    for (const fragment of BUILT_INS.slice(1)) expect((await addView(env.server, env.who.member_2!, { fragment, is_pinned: 'true' })).body).toEqual(success());
+    for (const fragment of BUILT_INS.slice(1))
+      expect((await addView(env.server, env.who.member_2!, { fragment, is_pinned: 'true' })).body).toEqual(success());
     expect((await listViews(env.server, env.who.member_2!)).map((v) => v.fragment)).toEqual([...BUILT_INS.slice(1)].sort());
     await refused(addView(env.server, env.who.member_2!, { fragment: 'feed', is_pinned: 'true' }), 400, VIEW_EXISTS);
   });
 
   it('fragments and names are unique per user only: another user may use member’s', async () => {
-    expect((await addView(env.server, env.who.member_2!, { fragment: LINK_VIEW, is_pinned: 'true', name: LINK_VIEW_NAME })).body).toEqual(success());
+    expect((await addView(env.server, env.who.member_2!, { fragment: LINK_VIEW, is_pinned: 'true', name: LINK_VIEW_NAME })).body).toEqual(
+      success(),
+    );
     expect((await addView(env.server, env.who.member_2!, { fragment: 'inbox', is_pinned: 'false' })).body).toEqual(success());
     expect(await listViews(env.server, env.who.member!)).toEqual(MEMBER_VIEWS);
   });
@@ -85,9 +118,21 @@ describe('edit-navigation-view (§4.12): parse order fragment, is_pinned, name; 
     ['an empty name', LINK_VIEW, { name: '' }, 400, error('name cannot be blank')],
     ['a blank name for an unknown view: parsing first', 'narrow/is/alerted', { name: '  ' }, 400, error('name cannot be blank')],
     ['a name for a stored built-in view', 'inbox', { name: 'Mine' }, 400, BUILT_IN_NAMED],
-    ['a name for a built-in view never stored: the name rule before existence', 'recent', { name: 'Mine', is_pinned: 'true' }, 400, BUILT_IN_NAMED],
+    [
+      'a name for a built-in view never stored: the name rule before existence',
+      'recent',
+      { name: 'Mine', is_pinned: 'true' },
+      400,
+      BUILT_IN_NAMED,
+    ],
     ['a name another view uses', TOPIC_VIEW.replace(/%/g, '%25'), { name: LINK_VIEW_NAME }, 400, VIEW_EXISTS],
-    ['a used name for an unknown view: the duplicate rule before existence', 'narrow/is/alerted', { name: LINK_VIEW_NAME }, 400, VIEW_EXISTS],
+    [
+      'a used name for an unknown view: the duplicate rule before existence',
+      'narrow/is/alerted',
+      { name: LINK_VIEW_NAME },
+      400,
+      VIEW_EXISTS,
+    ],
     ['an unknown custom view (C14)', 'narrow/is/alerted', { is_pinned: 'true' }, 404, VIEW_MISSING],
     ['a built-in view never stored (C14)', 'recent', { is_pinned: 'true' }, 404, VIEW_MISSING],
     ['an unknown view with nothing sent', 'narrow/is/alerted', {}, 404, VIEW_MISSING],
@@ -101,7 +146,10 @@ describe('edit-navigation-view (§4.12): parse order fragment, is_pinned, name; 
   it('pins, hides and renames; each change only touches its field', async () => {
     expect(await editView(env.server, env.who.member!, LINK_VIEW, { is_pinned: 'true' })).toMatchObject({ status: 200, body: success() });
     expect(await editView(env.server, env.who.member!, 'inbox', { is_pinned: 'false' })).toMatchObject({ status: 200, body: success() });
-    expect(await editView(env.server, env.who.member!, LINK_VIEW, { name: '  Shared links ' })).toMatchObject({ status: 200, body: success() });
+    expect(await editView(env.server, env.who.member!, LINK_VIEW, { name: '  Shared links ' })).toMatchObject({
+      status: 200,
+      body: success(),
+    });
     expect(await listViews(env.server, env.who.member!)).toEqual([
       { fragment: 'inbox', is_pinned: false },
       MEMBER_VIEWS[1],
@@ -112,7 +160,9 @@ describe('edit-navigation-view (§4.12): parse order fragment, is_pinned, name; 
   it('renaming a view to its own name is no duplicate; the old name is free afterwards', async () => {
     expect((await editView(env.server, env.who.member!, LINK_VIEW, { name: LINK_VIEW_NAME, is_pinned: 'false' })).body).toEqual(success());
     expect((await editView(env.server, env.who.member!, LINK_VIEW, { name: 'Elsewhere' })).body).toEqual(success());
-    expect((await addView(env.server, env.who.member!, { fragment: 'narrow/is/alerted', is_pinned: 'true', name: LINK_VIEW_NAME })).body).toEqual(success());
+    expect(
+      (await addView(env.server, env.who.member!, { fragment: 'narrow/is/alerted', is_pinned: 'true', name: LINK_VIEW_NAME })).body,
+    ).toEqual(success());
   });
 
   it('neither field sent and the view exists: success, nothing changes', async () => {

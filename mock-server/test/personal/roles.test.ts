@@ -65,10 +65,18 @@ describe.each(ACTING_ROLES)('%s', (role) => {
     const state = personalState(env.server, env.realm);
     expect((await listSnippets(env.server, as)).map((s) => s.id)).not.toContain(id);
     expect((await listViews(env.server, as)).map((v) => v.fragment)).not.toContain('narrow/is/alerted');
-    for (const res of [await editSnippet(env.server, as, id, { title: 'Taken' }), await editSnippet(env.server, as, id, {}), await deleteSnippet(env.server, as, id)]) {
+    for (const res of [
+      await editSnippet(env.server, as, id, { title: 'Taken' }),
+      await editSnippet(env.server, as, id, {}),
+      await deleteSnippet(env.server, as, id),
+    ]) {
       expect([res.status, res.body]).toEqual([404, SNIPPET_MISSING]);
     }
-    for (const res of [await editView(env.server, as, 'narrow/is/alerted', { is_pinned: 'false' }), await editView(env.server, as, 'recent', { is_pinned: 'false' }), await removeView(env.server, as, 'narrow/is/alerted')]) {
+    for (const res of [
+      await editView(env.server, as, 'narrow/is/alerted', { is_pinned: 'false' }),
+      await editView(env.server, as, 'recent', { is_pinned: 'false' }),
+      await removeView(env.server, as, 'narrow/is/alerted'),
+    ]) {
       expect([res.status, res.body]).toEqual([404, VIEW_MISSING]);
     }
     expect(personalState(env.server, env.realm)).toBe(state);
@@ -90,7 +98,10 @@ describe('deactivated credentials: 401 on every operation, nothing changes', () 
   ];
   it.each(operations)('%s', async (_op, method, path, params) => {
     const state = personalState(env.server, env.realm);
-    const res = await call(env.server, method, path, { as: deactivatedWho(env.server, env.realm, env.who.deactivated!.user_id), ...(method === 'GET' ? { query: params } : { form: params }) });
+    const res = await call(env.server, method, path, {
+      as: deactivatedWho(env.server, env.realm, env.who.deactivated!.user_id),
+      ...(method === 'GET' ? { query: params } : { form: params }),
+    });
     expect([res.status, res.body]).toEqual([401, DEACTIVATED]);
     expect(personalState(env.server, env.realm)).toBe(state);
   });

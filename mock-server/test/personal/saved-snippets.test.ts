@@ -68,10 +68,22 @@ describe('get-saved-snippets', () => {
 describe('edit-saved-snippet: parse order content, path ID, title; then existence (C15)', () => {
   const cases: [string, number | string, Record<string, string>, number, Record<string, unknown>][] = [
     ['a blank content beats a blank title', 1, { content: ' ', title: ' ' }, 400, error('content cannot be blank')],
-    ['a too long content beats a too long title', 1, { content: X(10_001), title: X(61) }, 400, error('content is too long (limit: 10000 characters)')],
+    [
+      'a too long content beats a too long title',
+      1,
+      { content: X(10_001), title: X(61) },
+      400,
+      error('content is too long (limit: 10000 characters)'),
+    ],
     ['a blank content beats an unknown ID', 999, { content: '' }, 400, error('content cannot be blank')],
     ['a blank title beats an unknown ID', 999, { title: '' }, 400, error('title cannot be blank')],
-    ["a too long title beats another user's snippet", OWNER_SNIPPET, { title: X(61) }, 400, error('title is too long (limit: 60 characters)')],
+    [
+      "a too long title beats another user's snippet",
+      OWNER_SNIPPET,
+      { title: X(61) },
+      400,
+      error('title is too long (limit: 60 characters)'),
+    ],
     ['an unknown ID', 999, { title: 'New' }, 404, SNIPPET_MISSING],
     ["another user's snippet", OWNER_SNIPPET, { title: 'New', content: 'New' }, 404, SNIPPET_MISSING],
     ['an unknown ID with nothing sent (C15)', 999, {}, 404, SNIPPET_MISSING],

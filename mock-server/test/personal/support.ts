@@ -32,7 +32,8 @@ export const createSnippet = (server: MockServer, as: Who, form: Record<string, 
 export const editSnippet = (server: MockServer, as: Who, id: number | string, form: Record<string, string>) =>
   call(server, 'PATCH', `/api/v1/saved_snippets/${id}`, { as, form });
 
-export const deleteSnippet = (server: MockServer, as: Who, id: number | string) => call(server, 'DELETE', `/api/v1/saved_snippets/${id}`, { as });
+export const deleteSnippet = (server: MockServer, as: Who, id: number | string) =>
+  call(server, 'DELETE', `/api/v1/saved_snippets/${id}`, { as });
 
 export async function listSnippets(server: MockServer, as: Who): Promise<Json[]> {
   const res = await call(server, 'GET', '/api/v1/saved_snippets', { as });
@@ -40,13 +41,15 @@ export async function listSnippets(server: MockServer, as: Who): Promise<Json[]>
   return res.body.saved_snippets as Json[];
 }
 
-export const addView = (server: MockServer, as: Who, form: Record<string, string>) => call(server, 'POST', '/api/v1/navigation_views', { as, form });
+export const addView = (server: MockServer, as: Who, form: Record<string, string>) =>
+  call(server, 'POST', '/api/v1/navigation_views', { as, form });
 
 /** `fragment` goes into the path as given: unencoded, as the JavaScript client sends it. */
 export const editView = (server: MockServer, as: Who, fragment: string, form: Record<string, string>): Promise<Reply> =>
   call(server, 'PATCH', `/api/v1/navigation_views/${fragment}`, { as, form });
 
-export const removeView = (server: MockServer, as: Who, fragment: string) => call(server, 'DELETE', `/api/v1/navigation_views/${fragment}`, { as });
+export const removeView = (server: MockServer, as: Who, fragment: string) =>
+  call(server, 'DELETE', `/api/v1/navigation_views/${fragment}`, { as });
 
 export async function listViews(server: MockServer, as: Who): Promise<Json[]> {
   const res = await call(server, 'GET', '/api/v1/navigation_views', { as });

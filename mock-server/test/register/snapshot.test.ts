@@ -27,14 +27,29 @@ const privateChannels = channels.filter((c) => c.invite_only);
 
 function opts(over: Partial<SnapshotOptions> = {}): SnapshotOptions {
   return {
-    fetchEventTypes: null, eventTypes: null, client: FULL_CLIENT, applyMarkdown: true, clientGravatar: true,
-    includeSubscribers: false, slimPresence: true, presenceHistoryLimitDays: 14, now: NOW, features: features(412), ...over,
+    fetchEventTypes: null,
+    eventTypes: null,
+    client: FULL_CLIENT,
+    applyMarkdown: true,
+    clientGravatar: true,
+    includeSubscribers: false,
+    slimPresence: true,
+    presenceHistoryLimitDays: 14,
+    now: NOW,
+    features: features(412),
+    ...over,
   };
 }
 const without = (cap: keyof ClientView): ClientView => ({ ...FULL_CLIENT, [cap]: false });
-const snap = (viewer: UserRow | null, over: Partial<SnapshotOptions> = {}, tables: RealmState = realm) => registerSnapshot(tables, viewer, opts(over));
+const snap = (viewer: UserRow | null, over: Partial<SnapshotOptions> = {}, tables: RealmState = realm) =>
+  registerSnapshot(tables, viewer, opts(over));
 const ids = (list: unknown): number[] => (list as { stream_id: number }[]).map((c) => c.stream_id);
-const subscribed = (u: UserRow) => new Set(Object.values(realm.subscriptions).filter((s) => s.user_id === u.user_id && s.active).map((s) => s.stream_id));
+const subscribed = (u: UserRow) =>
+  new Set(
+    Object.values(realm.subscriptions)
+      .filter((s) => s.user_id === u.user_id && s.active)
+      .map((s) => s.stream_id),
+  );
 
 let validate: ValidateFunction;
 beforeAll(async () => {
@@ -47,7 +62,14 @@ function expectValid(keys: Record<string, unknown>) {
 }
 
 describe('register snapshot: schema', () => {
-  const viewers: [string, UserRow | null][] = [['owner', owner], ['admin', admin], ['member', member], ['guest', guest], ['bot', bot], ['spectator', null]];
+  const viewers: [string, UserRow | null][] = [
+    ['owner', owner],
+    ['admin', admin],
+    ['member', member],
+    ['guest', guest],
+    ['bot', bot],
+    ['spectator', null],
+  ];
   for (const [name, viewer] of viewers) {
     for (const variant of [
       { includeSubscribers: viewer ? (true as const) : false, slimPresence: true },
@@ -66,19 +88,26 @@ describe('register snapshot: channels', () => {
   it('the guest sees no unsubscribed public channel', () => {
     const keys = snap(guest);
     const mine = subscribed(guest);
-    for (const c of publicChannels) if (!mine.has(c.stream_id)) {
-      expect(ids(keys.streams)).not.toContain(c.stream_id);
-      expect(ids(keys.never_subscribed)).not.toContain(c.stream_id);
-    }
+    for (const c of publicChannels)
+      if (!mine.has(c.stream_id)) {
+        expect(ids(keys.streams)).not.toContain(c.stream_id);
+        expect(ids(keys.never_subscribed)).not.toContain(c.stream_id);
+      }
     expect(ids(keys.subscriptions).sort()).toEqual([...mine].filter((id) => realm.channels[String(id)]).sort());
   });
 
   it('private channels: subscribers and administrators (metadata) only', () => {
     for (const c of privateChannels) {
-      const subs = Object.values(realm.subscriptions).filter((s) => s.stream_id === c.stream_id && s.active).map((s) => s.user_id);
+      const subs = Object.values(realm.subscriptions)
+        .filter((s) => s.stream_id === c.stream_id && s.active)
+        .map((s) => s.user_id);
       for (const viewer of [member, guest, admin, owner]) {
         const streams = ids(snap(viewer).streams);
-        const expected = subs.includes(viewer.user_id) || viewer.role <= 200 || channelContentAccess(realm, viewer, c) || channelMetadataAccess(realm, viewer, c);
+        const expected =
+          subs.includes(viewer.user_id) ||
+          viewer.role <= 200 ||
+          channelContentAccess(realm, viewer, c) ||
+          channelMetadataAccess(realm, viewer, c);
         expect(streams.includes(c.stream_id)).toBe(expected);
         if (viewer.role <= 200) expect(streams).toContain(c.stream_id);
         if (viewer.role === 600) expect(streams.includes(c.stream_id)).toBe(subs.includes(viewer.user_id));
@@ -100,7 +129,8 @@ describe('register snapshot: channels', () => {
   it('deprecated fields agree with their replacements', () => {
     const groups = Object.values(realm.user_groups);
     const sys = (name: string) => groups.find((g) => g.is_system_group && g.name === name)!.id;
-    const expectedPolicy = (v: unknown) => (v === sys('role:administrators') ? 2 : v === sys('role:moderators') ? 4 : v === sys('role:fullmembers') ? 3 : 1);
+    const expectedPolicy = (v: unknown) =>
+      v === sys('role:administrators') ? 2 : v === sys('role:moderators') ? 4 : v === sys('role:fullmembers') ? 3 : 1;
     const keys = snap(admin);
     for (const s of keys.subscriptions as Record<string, unknown>[]) {
       expect(s.in_home_view).toBe(!s.is_muted);
@@ -109,7 +139,9 @@ describe('register snapshot: channels', () => {
     }
     const first = keys.streams as Record<string, unknown>[];
     for (const c of first) {
-      const own = Object.values(realm.messages).filter((m) => m.stream_id === c.stream_id).map((m) => m.id);
+      const own = Object.values(realm.messages)
+        .filter((m) => m.stream_id === c.stream_id)
+        .map((m) => m.id);
       expect(c.first_message_id).toBe(own.length ? Math.min(...own) : null);
     }
   });
@@ -117,7 +149,8 @@ describe('register snapshot: channels', () => {
   it('archived_channels off (or below level 315) drops the archived channel', () => {
     expect(ids(snap(admin).streams)).toContain(archived.stream_id);
     for (const keys of [snap(admin, { client: without('archived_channels') }), snap(admin, { features: features(314) })]) {
-      for (const k of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed']) expect(ids(keys[k])).not.toContain(archived.stream_id);
+      for (const k of ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'])
+        expect(ids(keys[k])).not.toContain(archived.stream_id);
     }
     const old = snap(admin, { features: features(314) }).streams as Record<string, unknown>[];
     expect(old[0]).not.toHaveProperty('is_archived');
@@ -138,7 +171,8 @@ describe('register snapshot: include_subscribers', () => {
     const sub = first(snap(member, { includeSubscribers: true }));
     const expected = Object.values(realm.subscriptions)
       .filter((s) => s.stream_id === sub.stream_id && s.active && realm.users[String(s.user_id)]!.is_active)
-      .map((s) => s.user_id).sort((a, b) => a - b);
+      .map((s) => s.user_id)
+      .sort((a, b) => a - b);
     expect(sub.subscribers).toEqual(expected);
     expect(sub.subscriber_count).toBe(expected.length);
   });
@@ -159,15 +193,27 @@ describe('register snapshot: include_subscribers', () => {
     const fresh: number[] = [];
     const stale: number[] = [];
     const bots: number[] = [];
-    while (Object.values(big.subscriptions).filter((s) => s.stream_id === target.stream_id && s.active && big.users[String(s.user_id)]!.is_active).length < 300) {
+    while (
+      Object.values(big.subscriptions).filter(
+        (s) => s.stream_id === target.stream_id && s.active && big.users[String(s.user_id)]!.is_active,
+      ).length < 300
+    ) {
       const id = next++;
       const kind = id % 3;
       const last = kind === 0 ? NOW - 13 * DAY : NOW - 15 * DAY;
       big.users[String(id)] = { ...member, user_id: id, email: `u${id}@x.test`, is_bot: kind === 2, last_active: last };
       (kind === 0 ? fresh : kind === 2 ? bots : stale).push(id);
-      big.subscriptions[`${id}:${target.stream_id}`] = { ...Object.values(realm.subscriptions)[0]!, user_id: id, stream_id: target.stream_id, active: true };
+      big.subscriptions[`${id}:${target.stream_id}`] = {
+        ...Object.values(realm.subscriptions)[0]!,
+        user_id: id,
+        stream_id: target.stream_id,
+        active: true,
+      };
     }
-    const find = (keys: Record<string, unknown>, id: number) => [...(keys.subscriptions as Record<string, unknown>[]), ...(keys.never_subscribed as Record<string, unknown>[])].find((s) => s.stream_id === id)!;
+    const find = (keys: Record<string, unknown>, id: number) =>
+      [...(keys.subscriptions as Record<string, unknown>[]), ...(keys.never_subscribed as Record<string, unknown>[])].find(
+        (s) => s.stream_id === id,
+      )!;
 
     it('250+ subscribers: partial_subscribers = bots + users active within 14 days', () => {
       const c = find(snap(admin, { includeSubscribers: 'partial' }, big), target.stream_id);
@@ -181,9 +227,14 @@ describe('register snapshot: include_subscribers', () => {
 
     it('smaller channels still get full subscribers; true gives the full list; below 412 partial acts as true', () => {
       const keys = snap(admin, { includeSubscribers: 'partial' }, big);
-      for (const s of keys.subscriptions as Record<string, unknown>[]) if (s.stream_id !== target.stream_id) expect(s).toHaveProperty('subscribers');
-      expect((find(snap(admin, { includeSubscribers: true }, big), target.stream_id).subscribers as number[]).length).toBeGreaterThanOrEqual(300);
-      expect(find(snap(admin, { includeSubscribers: 'partial', features: features(411) }, big), target.stream_id)).toHaveProperty('subscribers');
+      for (const s of keys.subscriptions as Record<string, unknown>[])
+        if (s.stream_id !== target.stream_id) expect(s).toHaveProperty('subscribers');
+      expect(
+        (find(snap(admin, { includeSubscribers: true }, big), target.stream_id).subscribers as number[]).length,
+      ).toBeGreaterThanOrEqual(300);
+      expect(find(snap(admin, { includeSubscribers: 'partial', features: features(411) }, big), target.stream_id)).toHaveProperty(
+        'subscribers',
+      );
       expectValid(keys);
     });
   });
@@ -193,18 +244,33 @@ describe('register snapshot: unread and messages', () => {
   it('unread_msgs only when both message and update_message_flags are in event_types', () => {
     expect(snap(member)).toHaveProperty('unread_msgs');
     expect(snap(member, { eventTypes: new Set(['message']) })).not.toHaveProperty('unread_msgs');
-    expect(snap(member, { eventTypes: new Set(['message', 'update_message_flags']), fetchEventTypes: new Set(['realm']) })).toHaveProperty('unread_msgs');
+    expect(snap(member, { eventTypes: new Set(['message', 'update_message_flags']), fetchEventTypes: new Set(['realm']) })).toHaveProperty(
+      'unread_msgs',
+    );
   });
 
   it('unread_msgs is consistent', () => {
-    const u = snap(member).unread_msgs as { count: number; pms: { other_user_id: number; sender_id: number; unread_message_ids: number[] }[]; streams: { stream_id: number; topic: string; unread_message_ids: number[] }[]; huddles: { user_ids_string: string; unread_message_ids: number[] }[]; mentions: number[]; old_unreads_missing: boolean };
+    const u = snap(member).unread_msgs as {
+      count: number;
+      pms: { other_user_id: number; sender_id: number; unread_message_ids: number[] }[];
+      streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+      huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+      mentions: number[];
+      old_unreads_missing: boolean;
+    };
     expect(u.old_unreads_missing).toBe(false);
     const asc = (l: number[]) => expect([...l].sort((a, b) => a - b)).toEqual(l);
     let count = 0;
-    for (const p of u.pms) { expect(p.sender_id).toBe(p.other_user_id); asc(p.unread_message_ids); count += p.unread_message_ids.length; }
+    for (const p of u.pms) {
+      expect(p.sender_id).toBe(p.other_user_id);
+      asc(p.unread_message_ids);
+      count += p.unread_message_ids.length;
+    }
     for (const h of u.huddles) {
       const list = h.user_ids_string.split(',').map(Number);
-      asc(list); expect(list).toContain(member.user_id); count += h.unread_message_ids.length;
+      asc(list);
+      expect(list).toContain(member.user_id);
+      count += h.unread_message_ids.length;
     }
     for (const s of u.streams) {
       asc(s.unread_message_ids);
@@ -229,7 +295,9 @@ describe('register snapshot: unread and messages', () => {
 
   it('max_message_id and recent_private_conversations', () => {
     const keys = snap(member);
-    const received = Object.values(realm.user_messages).filter((r) => r.flags[String(member.user_id)]).map((r) => r.message_id);
+    const received = Object.values(realm.user_messages)
+      .filter((r) => r.flags[String(member.user_id)])
+      .map((r) => r.message_id);
     expect(keys.max_message_id).toBe(Math.max(...received));
     const rpc = keys.recent_private_conversations as { max_message_id: number; user_ids: number[] }[];
     expect(rpc.length).toBeGreaterThan(0);
@@ -240,10 +308,19 @@ describe('register snapshot: unread and messages', () => {
 
 describe('register snapshot: other keys', () => {
   it('fetch_event_types limits the keys; unknown types are ignored', () => {
-    const keys = snap(member, { fetchEventTypes: new Set(['realm_linkifiers', 'no_such_type']), eventTypes: new Set(['realm_linkifiers']) });
+    const keys = snap(member, {
+      fetchEventTypes: new Set(['realm_linkifiers', 'no_such_type']),
+      eventTypes: new Set(['realm_linkifiers']),
+    });
     expect(Object.keys(keys).sort()).toEqual(['realm_filters', 'realm_linkifiers']);
     const realmKeys = snap(member, { fetchEventTypes: new Set(['realm']), eventTypes: new Set(['realm']) });
-    expect(realmKeys).toMatchObject({ realm_empty_topic_display_name: 'general chat', max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024 });
+    expect(realmKeys).toMatchObject({
+      realm_empty_topic_display_name: 'general chat',
+      max_message_length: 10000,
+      max_topic_length: 60,
+      max_stream_name_length: 60,
+      max_stream_description_length: 1024,
+    });
     expect(realmKeys).not.toHaveProperty('streams');
   });
 
@@ -254,7 +331,9 @@ describe('register snapshot: other keys', () => {
   });
 
   it('deactivated groups only with include_deactivated_groups', () => {
-    const deactivated = Object.values(realm.user_groups).filter((g) => g.deactivated).map((g) => g.id);
+    const deactivated = Object.values(realm.user_groups)
+      .filter((g) => g.deactivated)
+      .map((g) => g.id);
     expect(deactivated.length).toBeGreaterThan(0);
     const groupIds = (keys: Record<string, unknown>) => (keys.realm_user_groups as { id: number }[]).map((g) => g.id);
     expect(groupIds(snap(member))).toEqual(expect.arrayContaining(deactivated));
@@ -267,10 +346,21 @@ describe('register snapshot: other keys', () => {
     const keys = snap(member);
     const realmUsers = keys.realm_users as { user_id: number; avatar_url: string | null }[];
     expect(realmUsers.map((u) => u.user_id)).toContain(bot.user_id);
-    expect((keys.cross_realm_bots as { user_id: number }[]).map((u) => u.user_id)).toEqual(users.filter((u) => u.is_system_bot).map((u) => u.user_id));
+    expect((keys.cross_realm_bots as { user_id: number }[]).map((u) => u.user_id)).toEqual(
+      users.filter((u) => u.is_system_bot).map((u) => u.user_id),
+    );
     expect((keys.realm_non_active_users as unknown[]).length).toBe(users.filter((u) => !u.is_active).length);
-    expect(keys).toMatchObject({ user_id: member.user_id, email: member.email, role: 400, is_admin: false, is_guest: false, is_moderator: false });
-    const gravatarUser = users.find((u) => u.avatar_source === 'G' && u.is_active && !u.is_system_bot && u.settings.email_address_visibility === 1)!;
+    expect(keys).toMatchObject({
+      user_id: member.user_id,
+      email: member.email,
+      role: 400,
+      is_admin: false,
+      is_guest: false,
+      is_moderator: false,
+    });
+    const gravatarUser = users.find(
+      (u) => u.avatar_source === 'G' && u.is_active && !u.is_system_bot && u.settings.email_address_visibility === 1,
+    )!;
     expect(realmUsers.find((u) => u.user_id === gravatarUser.user_id)!.avatar_url).toBeNull();
     const noGravatar = snap(member, { clientGravatar: false }).realm_users as { user_id: number; avatar_url: string | null }[];
     expect(noGravatar.every((u) => typeof u.avatar_url === 'string')).toBe(true);
@@ -306,7 +396,8 @@ describe('register snapshot: other keys', () => {
     }
     for (const { h, keys } of owners) {
       const s = keys.scheduled_messages as { scheduled_delivery_timestamp: number; type: string }[];
-      for (let i = 1; i < s.length; i++) expect(s[i - 1]!.scheduled_delivery_timestamp).toBeLessThanOrEqual(s[i]!.scheduled_delivery_timestamp);
+      for (let i = 1; i < s.length; i++)
+        expect(s[i - 1]!.scheduled_delivery_timestamp).toBeLessThanOrEqual(s[i]!.scheduled_delivery_timestamp);
       for (const m of s) expect(['stream', 'private']).toContain(m.type);
       const stored = Object.values(realm.navigation_views).filter((v) => v.user_id === h.user_id).length;
       expect((keys.navigation_views as unknown[]).length).toBe(stored);
@@ -317,4 +408,3 @@ describe('register snapshot: other keys', () => {
     expect(JSON.stringify(snap(admin, { includeSubscribers: true }))).toBe(JSON.stringify(snap(admin, { includeSubscribers: true })));
   });
 });
-

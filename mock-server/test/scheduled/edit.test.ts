@@ -19,20 +19,50 @@ describe('update-scheduled-message: the checks, in order', () => {
     ['1. nothing to change (before the message is looked up)', 99, () => ({}), 400, error('Nothing to change')],
     ['1. unknown keys change nothing either', 1, () => ({ read_by_sender: 'true' }), 400, error('Nothing to change')],
     ['2. a type without to', 99, () => ({ type: 'direct' }), 400, error('Recipient required when updating type of scheduled message.')],
-    ['2. even the current type', 1, () => ({ type: 'stream', topic: 'x' }), 400, error('Recipient required when updating type of scheduled message.')],
-    ['3. a channel type without topic', 99, () => ({ type: 'channel', to: '51' }), 400, error('Topic required when updating scheduled message type to channel.')],
-    ['4. a time now is not in the future', 99, () => ({ scheduled_delivery_timestamp: String(nowOf(env.server, env.realm)) }), 400, error(FUTURE)],
+    [
+      '2. even the current type',
+      1,
+      () => ({ type: 'stream', topic: 'x' }),
+      400,
+      error('Recipient required when updating type of scheduled message.'),
+    ],
+    [
+      '3. a channel type without topic',
+      99,
+      () => ({ type: 'channel', to: '51' }),
+      400,
+      error('Topic required when updating scheduled message type to channel.'),
+    ],
+    [
+      '4. a time now is not in the future',
+      99,
+      () => ({ scheduled_delivery_timestamp: String(nowOf(env.server, env.realm)) }),
+      400,
+      error(FUTURE),
+    ],
     ["5. another user's message: 404", 4, () => ({ content: 'mine now' }), 404, NOT_FOUND],
     ['5. a reminder is not a scheduled message', 5, () => ({ content: 'x' }), 404, NOT_FOUND],
     ['5. an unknown ID', 99, () => ({ content: 'x' }), 404, NOT_FOUND],
     ['7. a failed message needs a new time', 3, () => ({ content: 'again' }), 400, error(FUTURE)],
     ['8. to must suit the current type', 1, () => ({ to: '[15]' }), 400, error('Invalid data type for channel ID')],
-    ['8. an unknown channel', 1, () => ({ to: '999' }), 400, error("Channel with ID '999' does not exist", 'STREAM_DOES_NOT_EXIST', { stream_id: 999 })],
+    [
+      '8. an unknown channel',
+      1,
+      () => ({ to: '999' }),
+      400,
+      error("Channel with ID '999' does not exist", 'STREAM_DOES_NOT_EXIST', { stream_id: 999 }),
+    ],
     ['8. an unknown user', 2, () => ({ to: '[15, 999]' }), 400, error('Invalid user ID 999')],
     ['8. a new type with an unknown user', 1, () => ({ type: 'direct', to: '[999]' }), 400, error('Invalid user ID 999')],
     ['8. empty content', 2, () => ({ content: '   ' }), 400, error('Message must not be empty')],
     ['8. a channel the member may not post in', 1, () => ({ to: '55' }), 400, error('You do not have permission to post in this channel.')],
-    ['8. a topic the channel refuses, with a new channel', 1, () => ({ to: '58' }), 400, error('Only the general chat topic is allowed in this channel.')],
+    [
+      '8. a topic the channel refuses, with a new channel',
+      1,
+      () => ({ to: '58' }),
+      400,
+      error('Only the general chat topic is allowed in this channel.'),
+    ],
   ];
   it.each(cases)('%s', async (_name, id, form, status, expected) => {
     const before = JSON.stringify(tables(env.server, env.realm).scheduled_messages);
@@ -49,9 +79,14 @@ describe('update-scheduled-message: the checks, in order', () => {
   });
 
   it('8. a content change checks the posting permission again; a time change alone does not', async () => {
-    const patch = await call(env.server, 'PATCH', '/api/v1/streams/51', { as: env.who.administrator!, form: { can_send_message_group: JSON.stringify({ new: 3 }) } });
+    const patch = await call(env.server, 'PATCH', '/api/v1/streams/51', {
+      as: env.who.administrator!,
+      form: { can_send_message_group: JSON.stringify({ new: 3 }) },
+    });
     expect(patch.body.result).toBe('success');
-    expect((await editScheduled(env.server, env.who.member!, 1, { content: 'Edited' })).body).toEqual(error('You do not have permission to post in this channel.'));
+    expect((await editScheduled(env.server, env.who.member!, 1, { content: 'Edited' })).body).toEqual(
+      error('You do not have permission to post in this channel.'),
+    );
     expect((await editScheduled(env.server, env.who.member!, 1, { scheduled_delivery_timestamp: later() })).body).toEqual(success());
   });
 
@@ -87,7 +122,9 @@ describe('update-scheduled-message: what changes', () => {
   });
 
   it('a channel message becomes a direct one and back (the topic goes and comes)', async () => {
-    expect((await editScheduled(env.server, env.who.member!, 1, { type: 'direct', to: '[16, 15, 16]', topic: 'ignored' })).body).toEqual(success());
+    expect((await editScheduled(env.server, env.who.member!, 1, { type: 'direct', to: '[16, 15, 16]', topic: 'ignored' })).body).toEqual(
+      success(),
+    );
     expect(row(1)).toMatchObject({ type: 'private', to: [15, 16], topic: '' });
     expect((await editScheduled(env.server, env.who.member!, 1, { type: 'channel', to: '52', topic: 'back' })).body).toEqual(success());
     const listed = (await listScheduled(env.server, env.who.member!)).find((s) => s.scheduled_message_id === 1);
@@ -99,7 +136,10 @@ describe('update-scheduled-message: what changes', () => {
   });
 
   it('parameters come from the query string too (the JavaScript client sends PATCH that way)', async () => {
-    const res = await call(env.server, 'PATCH', '/api/v1/scheduled_messages/1', { as: env.who.member!, query: { content: 'Edited content' } });
+    const res = await call(env.server, 'PATCH', '/api/v1/scheduled_messages/1', {
+      as: env.who.member!,
+      query: { content: 'Edited content' },
+    });
     expect(res.body).toEqual(success());
     expect(row(1).content).toBe('Edited content');
   });

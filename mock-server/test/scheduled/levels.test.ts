@@ -11,7 +11,10 @@ describe('level 184: editing moved to its own operation, scheduled_message_id le
   it('below 184 the path has no PATCH (405 with the methods it has); from 184 it does', async () => {
     const old = await freshRealm(env.server, 183);
     const res = await editScheduled(env.server, old.who.member!, 1, { content: 'x' });
-    expect([res.status, res.body]).toEqual([405, { result: 'error', code: 'BAD_REQUEST', msg: 'Method Not Allowed', allowed_methods: ['DELETE', 'OPTIONS'] }]);
+    expect([res.status, res.body]).toEqual([
+      405,
+      { result: 'error', code: 'BAD_REQUEST', msg: 'Method Not Allowed', allowed_methods: ['DELETE', 'OPTIONS'] },
+    ]);
     expect(res.headers.allow).toBe('DELETE, OPTIONS');
     const current = await freshRealm(env.server, 184);
     expect((await editScheduled(env.server, current.who.member!, 1, { content: 'x' })).body).toEqual(success());
@@ -20,7 +23,11 @@ describe('level 184: editing moved to its own operation, scheduled_message_id le
   it('below 184 creation with scheduled_message_id replaces that message, answers its ID and sends an update', async () => {
     const { realm, who } = await freshRealm(env.server, 183);
     const { queueId } = await openQueue(env.server, who.member!);
-    const res = await schedule(env.server, who.member!, directForm(env.server, realm, [16, 15], { content: 'Replaced', scheduled_message_id: '1' }));
+    const res = await schedule(
+      env.server,
+      who.member!,
+      directForm(env.server, realm, [16, 15], { content: 'Replaced', scheduled_message_id: '1' }),
+    );
     expect(res.body).toEqual(success({ scheduled_message_id: 1 }));
     const listed = await listScheduled(env.server, who.member!);
     expect(listed.map((s) => s.scheduled_message_id).sort()).toEqual([1, 2, 3]);
@@ -51,7 +58,11 @@ describe('level 184: editing moved to its own operation, scheduled_message_id le
 
   it('below 184 the request is checked before the message is looked up, and a sent one cannot be edited', async () => {
     const { realm, who } = await freshRealm(env.server, 183);
-    const past = await schedule(env.server, who.member!, channelForm(env.server, realm, { scheduled_message_id: '4', scheduled_delivery_timestamp: String(nowOf(env.server, realm)) }));
+    const past = await schedule(
+      env.server,
+      who.member!,
+      channelForm(env.server, realm, { scheduled_message_id: '4', scheduled_delivery_timestamp: String(nowOf(env.server, realm)) }),
+    );
     expect(past.body).toEqual(error('Scheduled delivery time must be in the future.'));
     await advance(env.server, realm, 4 * HOUR);
     const sent = await schedule(env.server, who.member!, channelForm(env.server, realm, { scheduled_message_id: '2' }));
@@ -80,14 +91,18 @@ describe('level 248: channel as a type value', () => {
 
   it('direct is a value at every level', async () => {
     const { realm, who } = await freshRealm(env.server, 247);
-    expect((await schedule(env.server, who.member!, directForm(env.server, realm, [15]))).body).toEqual(success({ scheduled_message_id: 7 }));
+    expect((await schedule(env.server, who.member!, directForm(env.server, realm, [15]))).body).toEqual(
+      success({ scheduled_message_id: 7 }),
+    );
   });
 });
 
 describe('levels 334 and 370: the empty topic', () => {
   it('below 334 the empty topic does not exist; from 334 it is stored as "" and shown by capability', async () => {
     const old = await freshRealm(env.server, 333);
-    expect((await schedule(env.server, old.who.member!, channelForm(env.server, old.realm, { topic: 'general chat' }))).body).toEqual(error("Topic can't be empty!"));
+    expect((await schedule(env.server, old.who.member!, channelForm(env.server, old.realm, { topic: 'general chat' }))).body).toEqual(
+      error("Topic can't be empty!"),
+    );
     expect((await editScheduled(env.server, old.who.member!, 1, { topic: '' })).body).toEqual(error("Topic can't be empty!"));
 
     const { realm, who } = await freshRealm(env.server, 334);
@@ -98,7 +113,8 @@ describe('levels 334 and 370: the empty topic', () => {
     expect((await listScheduled(env.server, who.member!)).find((s) => s.scheduled_message_id === id)!.topic).toBe('general chat');
     const modern = await openQueue(env.server, who.member!, { client_capabilities: '{"empty_topic_name": true}' });
     const legacy = await openQueue(env.server, who.member!);
-    const topicIn = (snapshot: Record<string, unknown>) => (snapshot.scheduled_messages as { scheduled_message_id: number; topic: string }[]).find((s) => s.scheduled_message_id === id)!.topic;
+    const topicIn = (snapshot: Record<string, unknown>) =>
+      (snapshot.scheduled_messages as { scheduled_message_id: number; topic: string }[]).find((s) => s.scheduled_message_id === id)!.topic;
     expect([topicIn(modern.snapshot), topicIn(legacy.snapshot)]).toEqual(['', 'general chat']);
   });
 

@@ -18,8 +18,10 @@ describe('get-scheduled-messages', () => {
 
   it('orders equal times by ID, and drops what was delivered', async () => {
     const at = String(nowOf(env.server, env.realm) + 2 * HOUR);
-    const a = (await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: at }))).body.scheduled_message_id;
-    const b = (await schedule(env.server, env.who.member!, directForm(env.server, env.realm, [15], { scheduled_delivery_timestamp: at }))).body.scheduled_message_id;
+    const a = (await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: at }))).body
+      .scheduled_message_id;
+    const b = (await schedule(env.server, env.who.member!, directForm(env.server, env.realm, [15], { scheduled_delivery_timestamp: at })))
+      .body.scheduled_message_id;
     expect(await ids()).toEqual([3, a, b, 2, 1]);
     await advance(env.server, env.realm, 3 * HOUR + 3600);
     expect(await ids()).toEqual([3, 1]);
@@ -57,7 +59,8 @@ describe('scheduled_messages events: to every queue of the sender, nobody else',
   it('add carries the object as the list presents it (here to a legacy client: the empty topic renamed)', async () => {
     let id = 0;
     const events = await observeEvents(env, ROLES, {}, async () => {
-      id = (await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { topic: '' }))).body.scheduled_message_id as number;
+      id = (await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { topic: '' }))).body
+        .scheduled_message_id as number;
     });
     const listed = (await listScheduled(env.server, env.who.member!)).find((s) => s.scheduled_message_id === id)!;
     expect(listed.topic).toBe('general chat');
@@ -65,7 +68,9 @@ describe('scheduled_messages events: to every queue of the sender, nobody else',
   });
 
   it('a client declaring empty_topic_name gets the empty topic as ""', async () => {
-    const events = await observeEvents(env, ['member'], { client_capabilities: '{"empty_topic_name": true}' }, () => schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { topic: '' })));
+    const events = await observeEvents(env, ['member'], { client_capabilities: '{"empty_topic_name": true}' }, () =>
+      schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { topic: '' })),
+    );
     expect((events.member![0]!.scheduled_messages as { topic: string }[])[0]!.topic).toBe('');
   });
 
@@ -78,7 +83,16 @@ describe('scheduled_messages events: to every queue of the sender, nobody else',
     const update = {
       type: 'scheduled_messages',
       op: 'update',
-      scheduled_message: { scheduled_message_id: 2, type: 'private', to: [15], content: 'Changed', rendered_content: '<p>Changed</p>', scheduled_delivery_timestamp: at, read_by_sender: true, failed: false },
+      scheduled_message: {
+        scheduled_message_id: 2,
+        type: 'private',
+        to: [15],
+        content: 'Changed',
+        rendered_content: '<p>Changed</p>',
+        scheduled_delivery_timestamp: at,
+        read_by_sender: true,
+        failed: false,
+      },
     };
     const remove = { type: 'scheduled_messages', op: 'remove', scheduled_message_id: 2 };
     expect(await drain(env.server, env.who.member!, first.queueId)).toEqual([update, remove]);

@@ -35,11 +35,17 @@ describe('group mentions', () => {
   });
 
   it('fails at delivery when the permission was lost since, with the reason in the Notification Bot notice', async () => {
-    const created = await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { content: 'Hello @*support*', scheduled_delivery_timestamp: String(nowPlus(60)) }));
+    const created = await schedule(
+      env.server,
+      env.who.member!,
+      channelForm(env.server, env.realm, { content: 'Hello @*support*', scheduled_delivery_timestamp: String(nowPlus(60)) }),
+    );
     expect(created.status).toBe(200);
     await forbidMentions();
     await advance(env.server, env.realm, 60);
-    const listed = (await listScheduled(env.server, env.who.member!)).find((s) => s.scheduled_message_id === created.body.scheduled_message_id);
+    const listed = (await listScheduled(env.server, env.who.member!)).find(
+      (s) => s.scheduled_message_id === created.body.scheduled_message_id,
+    );
     expect(listed).toMatchObject({ failed: true });
     const notice = newestMessage(env.server, env.realm);
     expect(notice).toMatchObject({ sender_id: BOT, type: 'private' });
@@ -49,8 +55,14 @@ describe('group mentions', () => {
 
 describe('delivery time limits', () => {
   it.each([
-    ['create-scheduled-message', () => schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: '253402300800' }))],
-    ['create-message-reminder', () => remind(env.server, env.who.member!, { message_id: String(firstMessageOf51()), scheduled_delivery_timestamp: '253402300800' })],
+    [
+      'create-scheduled-message',
+      () => schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: '253402300800' })),
+    ],
+    [
+      'create-message-reminder',
+      () => remind(env.server, env.who.member!, { message_id: String(firstMessageOf51()), scheduled_delivery_timestamp: '253402300800' }),
+    ],
   ])('%s refuses a time after 9999-12-31T23:59:59Z', async (_op, request) => {
     const res = await request();
     expect(res.status).toBe(400);
@@ -58,7 +70,11 @@ describe('delivery time limits', () => {
   });
 
   it('accepts the last representable second', async () => {
-    const res = await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: '253402300799' }));
+    const res = await schedule(
+      env.server,
+      env.who.member!,
+      channelForm(env.server, env.realm, { scheduled_delivery_timestamp: '253402300799' }),
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -68,5 +84,9 @@ function nowPlus(seconds: number): number {
 }
 
 function firstMessageOf51(): number {
-  return Math.min(...Object.values(tables(env.server, env.realm).messages).filter((m) => m.stream_id === 51).map((m) => m.id));
+  return Math.min(
+    ...Object.values(tables(env.server, env.realm).messages)
+      .filter((m) => m.stream_id === 51)
+      .map((m) => m.id),
+  );
 }

@@ -17,7 +17,9 @@ const shortly = () => String(nowOf(env.server, env.realm) + 300);
 /** A message of #alarm (public, shared history) that neither member_3 (16) nor the guest (19) received. */
 function alarmMessage(): number {
   const t = tables(env.server, env.realm);
-  const unseen = Object.values(t.messages).filter((m) => m.stream_id === 52 && !['16', '19'].some((u) => t.user_messages[String(m.id)]!.flags[u]));
+  const unseen = Object.values(t.messages).filter(
+    (m) => m.stream_id === 52 && !['16', '19'].some((u) => t.user_messages[String(m.id)]!.flags[u]),
+  );
   return Math.min(...unseen.map((m) => m.id));
 }
 
@@ -28,13 +30,38 @@ describe('create-message-reminder: every parameter optional (C20), the checks in
     ['a message but no time', 'member', () => ({ message_id: '1090' }), FUTURE],
     ['message_id not JSON', 'member', () => ({ message_id: 'x' }), error('message_id is not valid JSON')],
     ['message_id quoted', 'member', () => ({ message_id: '"1090"' }), error('message_id is not an integer')],
-    ['the time comes before the message', 'member_3', () => ({ message_id: '1079', scheduled_delivery_timestamp: String(nowOf(env.server, env.realm)) }), FUTURE],
+    [
+      'the time comes before the message',
+      'member_3',
+      () => ({ message_id: '1079', scheduled_delivery_timestamp: String(nowOf(env.server, env.realm)) }),
+      FUTURE,
+    ],
     ['an unknown message', 'member', () => ({ message_id: '99999', scheduled_delivery_timestamp: soon() }), INVALID],
     ["someone else's direct message", 'member_3', () => ({ message_id: '1079', scheduled_delivery_timestamp: soon() }), INVALID],
-    ['protected history from before the subscription', 'member_2', () => ({ message_id: '1030', scheduled_delivery_timestamp: soon() }), INVALID],
-    ['a guest and a public channel they are not in', 'guest', () => ({ message_id: String(alarmMessage()), scheduled_delivery_timestamp: soon() }), INVALID],
-    ['the message comes before the note', 'member_3', () => ({ message_id: '1079', scheduled_delivery_timestamp: soon(), note: 'x'.repeat(1001) }), INVALID],
-    ['a note longer than max_reminder_note_length', 'member', () => ({ message_id: '1090', scheduled_delivery_timestamp: soon(), note: 'x'.repeat(1001) }), error('Maximum reminder note length: 1000 characters')],
+    [
+      'protected history from before the subscription',
+      'member_2',
+      () => ({ message_id: '1030', scheduled_delivery_timestamp: soon() }),
+      INVALID,
+    ],
+    [
+      'a guest and a public channel they are not in',
+      'guest',
+      () => ({ message_id: String(alarmMessage()), scheduled_delivery_timestamp: soon() }),
+      INVALID,
+    ],
+    [
+      'the message comes before the note',
+      'member_3',
+      () => ({ message_id: '1079', scheduled_delivery_timestamp: soon(), note: 'x'.repeat(1001) }),
+      INVALID,
+    ],
+    [
+      'a note longer than max_reminder_note_length',
+      'member',
+      () => ({ message_id: '1090', scheduled_delivery_timestamp: soon(), note: 'x'.repeat(1001) }),
+      error('Maximum reminder note length: 1000 characters'),
+    ],
   ];
   it.each(cases)('%s', async (_name, role, form, expected) => {
     const res = await remind(env.server, env.who[role]!, form());
@@ -48,11 +75,16 @@ describe('create-message-reminder: every parameter optional (C20), the checks in
     ['shared history of a public channel they are not in', 'member_3', () => String(alarmMessage())],
   ];
   it.each(visible)('accepts %s', async (_name, role, id) => {
-    expect((await remind(env.server, env.who[role]!, { message_id: id(), scheduled_delivery_timestamp: soon() })).body).toEqual(success({ reminder_id: 7 }));
+    expect((await remind(env.server, env.who[role]!, { message_id: id(), scheduled_delivery_timestamp: soon() })).body).toEqual(
+      success({ reminder_id: 7 }),
+    );
   });
 
   it('counts the note in characters: 1000 emoji fit', async () => {
-    expect((await remind(env.server, env.who.member!, { message_id: '1090', scheduled_delivery_timestamp: soon(), note: '🙂'.repeat(1000) })).body.result).toBe('success');
+    expect(
+      (await remind(env.server, env.who.member!, { message_id: '1090', scheduled_delivery_timestamp: soon(), note: '🙂'.repeat(1000) }))
+        .body.result,
+    ).toBe('success');
   });
 });
 
@@ -61,7 +93,16 @@ describe('get-reminders and delete-reminder', () => {
     await remind(env.server, env.who.member!, { message_id: '1079', scheduled_delivery_timestamp: soon() });
     const reminders = await listReminders(env.server, env.who.member!);
     expect(reminders.map((r) => r.reminder_id)).toEqual([7, 5]);
-    expect(reminders[0]).toEqual({ reminder_id: 7, message_id: 1079, scheduled_delivery_timestamp: Number(soon()), note: '', type: 'private', to: [14], failed: false, reminder_target_message_id: 1079 });
+    expect(reminders[0]).toEqual({
+      reminder_id: 7,
+      message_id: 1079,
+      scheduled_delivery_timestamp: Number(soon()),
+      note: '',
+      type: 'private',
+      to: [14],
+      failed: false,
+      reminder_target_message_id: 1079,
+    });
     expect((await listReminders(env.server, env.who.member_2!)).map((r) => r.reminder_id)).toEqual([6]);
   });
 
@@ -93,7 +134,22 @@ describe('reminders events and delivery', () => {
     expect(object).toBeUndefined();
     expect(events).toEqual({
       member: [
-        { type: 'reminders', op: 'add', reminders: [{ reminder_id: 7, message_id: 1090, scheduled_delivery_timestamp: Number(soon()), note: 'n', type: 'private', to: [14], failed: false, reminder_target_message_id: 1090 }] },
+        {
+          type: 'reminders',
+          op: 'add',
+          reminders: [
+            {
+              reminder_id: 7,
+              message_id: 1090,
+              scheduled_delivery_timestamp: Number(soon()),
+              note: 'n',
+              type: 'private',
+              to: [14],
+              failed: false,
+              reminder_target_message_id: 1090,
+            },
+          ],
+        },
         { type: 'reminders', op: 'remove', reminder_id: 7 },
       ],
       member_2: [],
@@ -101,14 +157,18 @@ describe('reminders events and delivery', () => {
   });
 
   it('at its time the Notification Bot links the message and quotes the note; the reminder leaves the list', async () => {
-    const id = (await remind(env.server, env.who.member!, { message_id: '1090', scheduled_delivery_timestamp: shortly(), note: 'Reply\nbefore noon' })).body.reminder_id as number;
+    const id = (
+      await remind(env.server, env.who.member!, { message_id: '1090', scheduled_delivery_timestamp: shortly(), note: 'Reply\nbefore noon' })
+    ).body.reminder_id as number;
     const queue = await openQueue(env.server, env.who.member!, { event_types: '["message", "reminders"]', apply_markdown: 'false' });
     await advance(env.server, env.realm, 300);
     const message = newestMessage(env.server, env.realm);
     expect(message).toMatchObject({ sender_id: 22, dm_user_ids: [14, 22], timestamp: nowOf(env.server, env.realm), client: 'Internal' });
     const topic = tables(env.server, env.realm).messages['1090']!.subject;
     const link = `#narrow/channel/51-home/topic/${encodeURIComponent(topic).replace(/%/g, '.')}/near/1090`;
-    expect(message.content).toBe(`Here is the reminder you asked for: [this message](${link}) from @_**Maribel Kunze|15** in #**home>${topic}**.\n\n> Reply\n> before noon`);
+    expect(message.content).toBe(
+      `Here is the reminder you asked for: [this message](${link}) from @_**Maribel Kunze|15** in #**home>${topic}**.\n\n> Reply\n> before noon`,
+    );
     expect(tables(env.server, env.realm).reminders[String(id)]).toMatchObject({ delivered_message_id: message.id, failed: false });
     expect(await drain(env.server, env.who.member!, queue.queueId)).toEqual([
       expect.objectContaining({ type: 'message', flags: [], message: expect.objectContaining({ id: message.id }) }),
@@ -118,17 +178,30 @@ describe('reminders events and delivery', () => {
   });
 
   it('fails when the message is no longer visible: removed from the list, and the user is told', async () => {
-    const id = (await remind(env.server, env.who.member_3!, { message_id: String(alarmMessage()), scheduled_delivery_timestamp: shortly(), note: 'why' })).body.reminder_id as number;
+    const id = (
+      await remind(env.server, env.who.member_3!, {
+        message_id: String(alarmMessage()),
+        scheduled_delivery_timestamp: shortly(),
+        note: 'why',
+      })
+    ).body.reminder_id as number;
     // #alarm turns private with protected history (and stops being a default channel, which it must):
     // member_3, never subscribed, no longer sees its history.
-    const patched = await call(env.server, 'PATCH', '/api/v1/streams/52', { as: env.who.owner!, form: { is_private: 'true', history_public_to_subscribers: 'false', is_default_stream: 'false' } });
+    const patched = await call(env.server, 'PATCH', '/api/v1/streams/52', {
+      as: env.who.owner!,
+      form: { is_private: 'true', history_public_to_subscribers: 'false', is_default_stream: 'false' },
+    });
     expect(patched.body.result).toBe('success');
     const queue = await openQueue(env.server, env.who.member_3!, { event_types: '["reminders"]' });
     await advance(env.server, env.realm, 300);
     expect(tables(env.server, env.realm).reminders[String(id)]).toMatchObject({ failed: true, delivered_message_id: null });
     expect(await drain(env.server, env.who.member_3!, queue.queueId)).toEqual([{ type: 'reminders', op: 'remove', reminder_id: id }]);
     expect(await listReminders(env.server, env.who.member_3!)).toEqual([]);
-    expect(newestMessage(env.server, env.realm)).toMatchObject({ sender_id: 22, dm_user_ids: [16, 22], content: "I couldn't deliver a reminder you asked for. Reason: The message is no longer visible to you.\n\n> why" });
+    expect(newestMessage(env.server, env.realm)).toMatchObject({
+      sender_id: 22,
+      dm_user_ids: [16, 22],
+      content: "I couldn't deliver a reminder you asked for. Reason: The message is no longer visible to you.\n\n> why",
+    });
   });
 
   it('fails without a notice for a deactivated user', async () => {

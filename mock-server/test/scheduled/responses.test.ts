@@ -16,16 +16,40 @@ describe('responses match the OpenAPI document', () => {
   const soon = () => String(nowOf(env.server, env.realm) + HOUR);
   const cases: [string, string, string, () => CallOptions, number][] = [
     ['get-scheduled-messages', 'GET', '/api/v1/scheduled_messages', () => ({ as: env.who.member! }), 200],
-    ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: env.who.member!, form: channelForm(env.server, env.realm) }), 200],
-    ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: env.who.member!, form: channelForm(env.server, env.realm, { to: '999' }) }), 400],
-    ['create-scheduled-message', 'POST', '/api/v1/scheduled_messages', () => ({ as: env.who.member!, form: channelForm(env.server, env.realm, { to: '[51]' }) }), 400],
+    [
+      'create-scheduled-message',
+      'POST',
+      '/api/v1/scheduled_messages',
+      () => ({ as: env.who.member!, form: channelForm(env.server, env.realm) }),
+      200,
+    ],
+    [
+      'create-scheduled-message',
+      'POST',
+      '/api/v1/scheduled_messages',
+      () => ({ as: env.who.member!, form: channelForm(env.server, env.realm, { to: '999' }) }),
+      400,
+    ],
+    [
+      'create-scheduled-message',
+      'POST',
+      '/api/v1/scheduled_messages',
+      () => ({ as: env.who.member!, form: channelForm(env.server, env.realm, { to: '[51]' }) }),
+      400,
+    ],
     ['update-scheduled-message', 'PATCH', '/api/v1/scheduled_messages/1', () => ({ as: env.who.member!, form: { content: 'x' } }), 200],
     ['update-scheduled-message', 'PATCH', '/api/v1/scheduled_messages/4', () => ({ as: env.who.member!, form: { content: 'x' } }), 404],
     ['update-scheduled-message', 'PATCH', '/api/v1/scheduled_messages/1', () => ({ as: env.who.member!, form: {} }), 400],
     ['delete-scheduled-message', 'DELETE', '/api/v1/scheduled_messages/1', () => ({ as: env.who.member! }), 200],
     ['delete-scheduled-message', 'DELETE', '/api/v1/scheduled_messages/4', () => ({ as: env.who.member! }), 404],
     ['get-reminders', 'GET', '/api/v1/reminders', () => ({ as: env.who.member! }), 200],
-    ['create-message-reminder', 'POST', '/api/v1/reminders', () => ({ as: env.who.member!, form: { message_id: '1090', scheduled_delivery_timestamp: soon(), note: 'n' } }), 200],
+    [
+      'create-message-reminder',
+      'POST',
+      '/api/v1/reminders',
+      () => ({ as: env.who.member!, form: { message_id: '1090', scheduled_delivery_timestamp: soon(), note: 'n' } }),
+      200,
+    ],
     ['create-message-reminder', 'POST', '/api/v1/reminders', () => ({ as: env.who.member!, form: { message_id: '1079' } }), 400],
     ['delete-reminder', 'DELETE', '/api/v1/reminders/5', () => ({ as: env.who.member! }), 200],
     ['delete-reminder', 'DELETE', '/api/v1/reminders/6', () => ({ as: env.who.member! }), 404],
@@ -42,7 +66,10 @@ describe('responses match the OpenAPI document', () => {
     const { realm, who } = await freshRealm(env.server, 183);
     const patch = await call(env.server, 'PATCH', '/api/v1/scheduled_messages/1', { as: who.member!, form: { content: 'x' } });
     expect(schemaOf('update-scheduled-message', patch.status)(patch.body)).toBe(true);
-    const edit = await call(env.server, 'POST', '/api/v1/scheduled_messages', { as: who.member!, form: channelForm(env.server, realm, { scheduled_message_id: '4' }) });
+    const edit = await call(env.server, 'POST', '/api/v1/scheduled_messages', {
+      as: who.member!,
+      form: channelForm(env.server, realm, { scheduled_message_id: '4' }),
+    });
     expect([edit.status, schemaOf('create-scheduled-message', edit.status)(edit.body)]).toEqual([404, true]);
   });
 });

@@ -34,10 +34,19 @@ describe('delivery at start-up', () => {
     const who = credentials(first);
     const t0 = nowOf(first, 'demo');
     const at = (seconds: number) => ({ scheduled_delivery_timestamp: String(t0 + seconds) });
-    const late = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Missed', ...at(60) }))).body.scheduled_message_id as number;
-    const edge = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Exactly ten minutes late', ...at(20 * 60 - LATE_AFTER_SECONDS) }))).body.scheduled_message_id as number;
-    const slightly = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Slightly late', ...at(15 * 60) }))).body.scheduled_message_id as number;
-    const waiting = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Later', ...at(30 * 60) }))).body.scheduled_message_id as number;
+    const late = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Missed', ...at(60) }))).body
+      .scheduled_message_id as number;
+    const edge = (
+      await schedule(
+        first,
+        who.member!,
+        channelForm(first, 'demo', { content: 'Exactly ten minutes late', ...at(20 * 60 - LATE_AFTER_SECONDS) }),
+      )
+    ).body.scheduled_message_id as number;
+    const slightly = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Slightly late', ...at(15 * 60) }))).body
+      .scheduled_message_id as number;
+    const waiting = (await schedule(first, who.member!, channelForm(first, 'demo', { content: 'Later', ...at(30 * 60) }))).body
+      .scheduled_message_id as number;
     const reminder = (await remind(first, who.member!, { message_id: '1090', note: 'call back', ...at(120) })).body.reminder_id as number;
     await first.close();
 
@@ -59,7 +68,9 @@ describe('delivery at start-up', () => {
       "I couldn't send the following message to #**home>plans** at the scheduled time. Reason: Message could not be sent at the scheduled time.\n\n> Missed",
     ]);
     const listed = await listScheduled(second, credentials(second).member!);
-    expect(listed.filter((s) => [late, waiting].includes(s.scheduled_message_id as number)).map((s) => [s.scheduled_message_id, s.failed])).toEqual([
+    expect(
+      listed.filter((s) => [late, waiting].includes(s.scheduled_message_id as number)).map((s) => [s.scheduled_message_id, s.failed]),
+    ).toEqual([
       [late, true],
       [waiting, false],
     ]);

@@ -69,7 +69,11 @@ describe('a server with the default clock', () => {
   it('delivers a message scheduled for wall-clock now + 60 s about 60 s later', async () => {
     const member = credentials(server).member!;
     const at = wallNow() + 60;
-    const res = await schedule(server, member, channelForm(server, 'demo', { content: 'In a minute', scheduled_delivery_timestamp: String(at) }));
+    const res = await schedule(
+      server,
+      member,
+      channelForm(server, 'demo', { content: 'In a minute', scheduled_delivery_timestamp: String(at) }),
+    );
     expect(res.status, res.text).toBe(200);
     const id = res.body.scheduled_message_id as number;
 

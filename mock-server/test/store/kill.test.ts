@@ -88,7 +88,10 @@ async function killSeries(name: string, plans: Plan[], ballast: number): Promise
     const journal = await readFile(`${image}.journal`, 'utf8').catch(() => '');
     images.push({
       staleLines: journal.split('\n').some((l) => Number(/^\{"seq":(\d+)/.exec(l)?.[1] ?? Infinity) <= snapshotSeq),
-      tempLeft: await access(join(dir, `.${name}.json.tmp`)).then(() => true, () => false),
+      tempLeft: await access(join(dir, `.${name}.json.tmp`)).then(
+        () => true,
+        () => false,
+      ),
       torn: journal.length > 0 && !journal.endsWith('\n'),
     });
 
@@ -97,7 +100,9 @@ async function killSeries(name: string, plans: Plan[], ballast: number): Promise
     await p.close();
     // Transactions are durable as a prefix: k puts message k and deletes k-25, so the state must be
     // exactly the window (M-25, M] for some M at or beyond the last acknowledged transaction.
-    const ids = Object.keys(state.realms.k!.messages).map(Number).sort((a, b) => a - b);
+    const ids = Object.keys(state.realms.k!.messages)
+      .map(Number)
+      .sort((a, b) => a - b);
     const m = ids[ids.length - 1]!;
     expect(m).toBeGreaterThanOrEqual(maxAcked);
     const width = Math.min(25, m);

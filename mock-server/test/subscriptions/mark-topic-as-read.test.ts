@@ -17,7 +17,14 @@ const CIRCUIT = '51/indexing the circuit';
 
 const env = useTestRealm();
 
-const readEvent = (messages: number[]) => ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: false });
+const readEvent = (messages: number[]) => ({
+  type: 'update_message_flags',
+  op: 'add',
+  operation: 'add',
+  flag: 'read',
+  messages,
+  all: false,
+});
 
 /** Marks as the guest and returns the unread map before and after, and the events received. */
 async function markAsGuest(streamId: number, topicName: string) {
@@ -79,7 +86,10 @@ describe('marking a topic (§4.9)', () => {
   });
 
   it('takes the parameters from a multipart body, as the JavaScript client sends them', async () => {
-    const res = await call(env.server, 'POST', '/api/v1/mark_topic_as_read', { as: env.who.guest!, multipart: { stream_id: '51', topic_name: 'indexing the circuit' } });
+    const res = await call(env.server, 'POST', '/api/v1/mark_topic_as_read', {
+      as: env.who.guest!,
+      multipart: { stream_id: '51', topic_name: 'indexing the circuit' },
+    });
     expect(res.body).toEqual(success());
     expect((await unreadByTopic(env.server, env.who.guest!))[CIRCUIT]).toBeUndefined();
   });

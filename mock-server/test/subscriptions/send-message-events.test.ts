@@ -91,7 +91,12 @@ describe('the sender’s read flag (reference §4.1)', () => {
   });
 
   it('is false for a message to oneself, even from an interactive client', async () => {
-    const res = await send(env.server, env.who.member!, { type: 'direct', to: `[${env.who.member!.user_id}]`, content: 'note to self' }, { 'user-agent': 'ZulipMobile/27.200 (Android 14)' });
+    const res = await send(
+      env.server,
+      env.who.member!,
+      { type: 'direct', to: `[${env.who.member!.user_id}]`, content: 'note to self' },
+      { 'user-agent': 'ZulipMobile/27.200 (Android 14)' },
+    );
     expect(senderFlags(res.body.id, env.who.member!.user_id)).toEqual([]);
   });
 

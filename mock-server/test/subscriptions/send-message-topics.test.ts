@@ -33,11 +33,17 @@ const stored = (topic: string): Expect => ({ stored: topic });
 const refused = (body: Record<string, unknown>): Expect => ({ refused: body });
 
 /** The cases of one level and channel, as topic parameter → what it becomes, in the table's order. */
-const at = (level: Level, streamId: number, topics: Record<string, Expect>) => Object.entries(topics).map(([topic, outcome]) => [level, streamId, topic, outcome] as const);
+const at = (level: Level, streamId: number, topics: Record<string, Expect>) =>
+  Object.entries(topics).map(([topic, outcome]) => [level, streamId, topic, outcome] as const);
 
 const CASES = [
   // Level 333: no empty topic yet.
-  ...at(333, 51, { '': refused(EMPTY_REFUSED_OLD), 'general chat': refused(EMPTY_REFUSED_OLD), '(no topic)': stored('(no topic)'), lunch: stored('lunch') }),
+  ...at(333, 51, {
+    '': refused(EMPTY_REFUSED_OLD),
+    'general chat': refused(EMPTY_REFUSED_OLD),
+    '(no topic)': stored('(no topic)'),
+    lunch: stored('lunch'),
+  }),
   // Level 334: "" is a topic; (no topic) still a literal name.
   ...at(334, 51, { '': stored(''), 'general chat': stored(''), '(no topic)': stored('(no topic)') }),
   ...at(369, 51, { '(no topic)': stored('(no topic)'), '  general chat  ': stored('') }),
@@ -45,7 +51,12 @@ const CASES = [
   ...at(370, 51, { '(no topic)': stored(''), '': stored('') }),
   ...at(412, 51, { '(no topic)': stored(''), '   ': stored(''), '  padded  ': stored('padded') }),
   // disable_empty_topic (59): every spelling of the empty topic is refused.
-  ...at(412, 59, { '': refused(EMPTY_REFUSED_BY_CHANNEL), 'general chat': refused(EMPTY_REFUSED_BY_CHANNEL), '(no topic)': refused(EMPTY_REFUSED_BY_CHANNEL), tickets: stored('tickets') }),
+  ...at(412, 59, {
+    '': refused(EMPTY_REFUSED_BY_CHANNEL),
+    'general chat': refused(EMPTY_REFUSED_BY_CHANNEL),
+    '(no topic)': refused(EMPTY_REFUSED_BY_CHANNEL),
+    tickets: stored('tickets'),
+  }),
   ...at(369, 59, { '(no topic)': stored('(no topic)') }),
   // empty_topic_only (58): only the empty topic.
   ...at(412, 58, { '': stored(''), 'general chat': stored(''), '(no topic)': stored(''), chatter: refused(ONLY_EMPTY) }),
@@ -73,7 +84,12 @@ describe('topic rules of sending (§1, §3, §9)', () => {
     const channel = Object.values(tables(env.server, realm).channels).find((c) => c.name === 'new place')!;
     expect(channel.topics_policy).toBe('inherit');
     // The demo realm's default is allow_empty_topic.
-    const res = await send(env.server, who.member!, { type: 'stream', to: String(channel.stream_id), topic: '', content: 'empty topic welcome' });
+    const res = await send(env.server, who.member!, {
+      type: 'stream',
+      to: String(channel.stream_id),
+      topic: '',
+      content: 'empty topic welcome',
+    });
     expect(res.status).toBe(200);
     expect(tables(env.server, realm).messages[String(res.body.id)]?.subject).toBe('');
   });

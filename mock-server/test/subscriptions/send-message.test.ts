@@ -61,7 +61,9 @@ describe('channel recipients', () => {
   });
 
   it('lets a subscriber post to a private channel, a guest included', async () => {
-    expect((await send(env.server, env.who.guest!, { type: 'stream', to: '54', topic: 't', content: 'guest speaking' })).body).toEqual(success({ id: expect.any(Number) }));
+    expect((await send(env.server, env.who.guest!, { type: 'stream', to: '54', topic: 't', content: 'guest speaking' })).body).toEqual(
+      success({ id: expect.any(Number) }),
+    );
   });
 
   it('lets a bot post to a private channel its owner is subscribed to (permissions.ts, reference server)', async () => {
@@ -83,7 +85,9 @@ describe('who may post (§2.3 can_send_message_group)', () => {
   });
 
   it('channel 57 (moderators and up, private): a moderator subscriber may post', async () => {
-    expect((await send(env.server, env.who.moderator!, { type: 'stream', to: '57', topic: 'report', content: 'reviewed' })).status).toBe(200);
+    expect((await send(env.server, env.who.moderator!, { type: 'stream', to: '57', topic: 'report', content: 'reviewed' })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -97,12 +101,20 @@ describe('direct recipients', () => {
     for (const type of ['direct', 'private']) {
       const res = await send(env.server, env.who.member!, { type, to: to(env.who), content: 'psst' });
       expect(res.status).toBe(200);
-      expect(stored(res.body.id)).toMatchObject({ type: 'private', dm_user_ids: [env.who.member!.user_id, env.who.member_2!.user_id], subject: '' });
+      expect(stored(res.body.id)).toMatchObject({
+        type: 'private',
+        dm_user_ids: [env.who.member!.user_id, env.who.member_2!.user_id],
+        subject: '',
+      });
     }
   });
 
   it('sends to several users as one conversation', async () => {
-    const res = await send(env.server, env.who.member!, { type: 'direct', to: JSON.stringify([env.who.member_2!.user_id, env.who.member_3!.email]), content: 'group' });
+    const res = await send(env.server, env.who.member!, {
+      type: 'direct',
+      to: JSON.stringify([env.who.member_2!.user_id, env.who.member_3!.email]),
+      content: 'group',
+    });
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
     expect(stored(res.body.id).dm_user_ids).toEqual([14, 15, 16]);
   });
@@ -122,13 +134,25 @@ describe('parameters (reference §1, §4.1)', () => {
     ['no topic for a channel message', { type: 'stream', to: '51', content: 'hi' }, error('Missing topic')],
     ['empty content', { type: 'stream', to: '51', topic: 't', content: '' }, error('Message must not be empty')],
     ['blank content', { type: 'stream', to: '51', topic: 't', content: '  \n ' }, error('Message must not be empty')],
-    ['no content', { type: 'stream', to: '51', topic: 't' }, error("Missing 'content' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'content' })],
+    [
+      'no content',
+      { type: 'stream', to: '51', topic: 't' },
+      error("Missing 'content' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'content' }),
+    ],
     ['no type', { to: '51', topic: 't', content: 'x' }, error("Missing 'type' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'type' })],
     ['no to', { type: 'stream', topic: 't', content: 'x' }, error("Missing 'to' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'to' })],
     ['an unknown type', { type: 'broadcast', to: '51', topic: 't', content: 'x' }, error('Invalid type')],
-    ['topic and subject together', { type: 'stream', to: '51', topic: 'a', subject: 'b', content: 'x' }, error("Can't decide between 'topic' and 'subject' arguments", 'REQUEST_CONFUSING_VAR', { var_name1: 'topic', var_name2: 'subject' })],
+    [
+      'topic and subject together',
+      { type: 'stream', to: '51', topic: 'a', subject: 'b', content: 'x' },
+      error("Can't decide between 'topic' and 'subject' arguments", 'REQUEST_CONFUSING_VAR', { var_name1: 'topic', var_name2: 'subject' }),
+    ],
     ['a list of IDs for a channel', { type: 'stream', to: '[51]', topic: 't', content: 'x' }, error('Invalid data type for channel ID')],
-    ['read_by_sender not a boolean', { type: 'stream', to: '51', topic: 't', content: 'x', read_by_sender: 'yes' }, error('read_by_sender is not valid JSON')],
+    [
+      'read_by_sender not a boolean',
+      { type: 'stream', to: '51', topic: 't', content: 'x', read_by_sender: 'yes' },
+      error('read_by_sender is not valid JSON'),
+    ],
   ])('refuses %s', async (_label, form, body) => {
     const res = await send(env.server, env.who.member!, form);
     expect(res.status).toBe(400);
@@ -141,7 +165,10 @@ describe('parameters (reference §1, §4.1)', () => {
   });
 
   it('accepts a multipart body, as the JavaScript client sends it', async () => {
-    const res = await call(env.server, 'POST', '/api/v1/messages', { as: env.who.member!, multipart: { type: 'stream', to: '51', topic: 'js', content: 'from js' } });
+    const res = await call(env.server, 'POST', '/api/v1/messages', {
+      as: env.who.member!,
+      multipart: { type: 'stream', to: '51', topic: 'js', content: 'from js' },
+    });
     expect(res.body).toEqual(success({ id: expect.any(Number) }));
   });
 

@@ -44,19 +44,27 @@ describe('events of joining an existing channel', () => {
     expect(added!.subscriber_count).toBe(7);
     expect(added).toHaveProperty('can_remove_subscribers_group');
 
-    for (const role of ['owner', 'member', 'member_2']) expect(got[role], role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [52], user_ids: [member3] }]);
+    for (const role of ['owner', 'member', 'member_2'])
+      expect(got[role], role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [52], user_ids: [member3] }]);
     // A guest cannot see a public channel it is not in.
     expect(got.guest).toEqual([]);
   });
 
   it('a private channel: peer_add only to those with access to it', async () => {
-    const got = await observe(async () => expect((await subscribe(env.server, env.who.member_3!, ['models team'], { principals: `[${KIRA}]` })).status).toBe(200));
-    for (const role of ['owner', 'member', 'member_3', 'guest']) expect(got[role], role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [54], user_ids: [KIRA] }]);
+    const got = await observe(async () =>
+      expect((await subscribe(env.server, env.who.member_3!, ['models team'], { principals: `[${KIRA}]` })).status).toBe(200),
+    );
+    for (const role of ['owner', 'member', 'member_3', 'guest'])
+      expect(got[role], role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [54], user_ids: [KIRA] }]);
     expect(got.member_2).toEqual([]);
   });
 
   it('nothing when everyone asked for was already subscribed', async () => {
-    const got = await observe(async () => expect((await subscribe(env.server, env.who.member!, ['home'])).body.already_subscribed).toEqual({ [String(env.who.member!.user_id)]: ['home'] }));
+    const got = await observe(async () =>
+      expect((await subscribe(env.server, env.who.member!, ['home'])).body.already_subscribed).toEqual({
+        [String(env.who.member!.user_id)]: ['home'],
+      }),
+    );
     for (const role of OBSERVERS) expect(got[role], role).toEqual([]);
   });
 
@@ -74,7 +82,13 @@ describe('events of creating a channel', () => {
     const create = ofKind(got.member, 'stream', 'create');
     expect(create).toHaveLength(1);
     const [stream] = create[0]!.streams as Json[];
-    expect(stream).toMatchObject({ name: 'fresh paint', invite_only: false, topics_policy: 'inherit', creator_id: member, history_public_to_subscribers: true });
+    expect(stream).toMatchObject({
+      name: 'fresh paint',
+      invite_only: false,
+      topics_policy: 'inherit',
+      creator_id: member,
+      history_public_to_subscribers: true,
+    });
     const streamId = stream!.stream_id as number;
 
     const [sub] = ofKind(got.member, 'subscription', 'add')[0]!.subscriptions as Json[];
@@ -82,15 +96,22 @@ describe('events of creating a channel', () => {
     expect(ofKind(got.member, 'subscription', 'peer_add')).toEqual([]);
 
     for (const role of ['owner', 'member_2', 'member_3']) {
-      expect(ofKind(got[role], 'stream', 'create').map((e) => (e.streams as Json[])[0]!.stream_id), role).toEqual([streamId]);
-      expect(ofKind(got[role], 'subscription', 'peer_add'), role).toEqual([{ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [member] }]);
+      expect(
+        ofKind(got[role], 'stream', 'create').map((e) => (e.streams as Json[])[0]!.stream_id),
+        role,
+      ).toEqual([streamId]);
+      expect(ofKind(got[role], 'subscription', 'peer_add'), role).toEqual([
+        { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [member] },
+      ]);
       expect(ofKind(got[role], 'subscription', 'add'), role).toEqual([]);
     }
     expect(got.guest).toEqual([]);
   });
 
   it('a private channel is announced only to its subscribers and administrators', async () => {
-    const got = await observe(async () => expect((await subscribe(env.server, env.who.member!, ['hush'], { invite_only: 'true' })).status).toBe(200));
+    const got = await observe(async () =>
+      expect((await subscribe(env.server, env.who.member!, ['hush'], { invite_only: 'true' })).status).toBe(200),
+    );
     expect(ofKind(got.member, 'stream', 'create')).toHaveLength(1);
     expect(ofKind(got.owner, 'stream', 'create')).toHaveLength(1);
     for (const role of ['member_2', 'member_3', 'guest']) expect(got[role], role).toEqual([]);

@@ -48,8 +48,13 @@ describe('joining channels', () => {
     expect(guest.status).toBe(200);
     expect(guest.body).toMatchObject(success({ subscribed: {}, already_subscribed: {}, unauthorized: ['alarm'] }));
     // The allowed channels are still joined.
-    const member2 = await subscribe(env.server, env.who.member_2!, ['models team', 'home', 'majestic chatter'], { authorization_errors_fatal: 'false' });
-    expect(member2.body).toMatchObject({ already_subscribed: { [id('member_2')]: ['home', 'majestic chatter'] }, unauthorized: ['models team'] });
+    const member2 = await subscribe(env.server, env.who.member_2!, ['models team', 'home', 'majestic chatter'], {
+      authorization_errors_fatal: 'false',
+    });
+    expect(member2.body).toMatchObject({
+      already_subscribed: { [id('member_2')]: ['home', 'majestic chatter'] },
+      unauthorized: ['models team'],
+    });
     const member3 = await subscribe(env.server, env.who.member_3!, ['port moderation', 'alarm'], { authorization_errors_fatal: 'false' });
     expect(member3.body).toMatchObject({ subscribed: { [id('member_3')]: ['alarm'] }, unauthorized: ['port moderation'] });
   });
@@ -77,7 +82,9 @@ describe('joining channels', () => {
       form: { can_subscribe_group: JSON.stringify({ new: { direct_members: [env.who.member_2!.user_id], direct_subgroups: [] } }) },
     });
     expect(patch.body).toEqual(success());
-    expect((await subscribe(env.server, env.who.member_2!, ['port moderation'])).body).toMatchObject({ subscribed: { [id('member_2')]: ['port moderation'] } });
+    expect((await subscribe(env.server, env.who.member_2!, ['port moderation'])).body).toMatchObject({
+      subscribed: { [id('member_2')]: ['port moderation'] },
+    });
     expect((await subscribe(env.server, env.who.member_3!, ['port moderation'])).body).toEqual(unableToAccess('port moderation'));
   });
 });
@@ -124,7 +131,9 @@ describe('adding others with principals (§2.2 can_add_subscribers_group)', () =
   });
 
   it('refuses adding to a private channel the caller may not see as "Unable to access"', async () => {
-    expect((await subscribe(env.server, env.who.member_2!, ['models team'], { principals: `[${KIRA}]` })).body).toEqual(unableToAccess('models team'));
+    expect((await subscribe(env.server, env.who.member_2!, ['models team'], { principals: `[${KIRA}]` })).body).toEqual(
+      unableToAccess('models team'),
+    );
   });
 
   it.each([
@@ -166,7 +175,9 @@ describe('creating channels (§3 creation defaults)', () => {
     // role:nobody, so only subscribers (and administrators, for metadata) know the channel.
     await subscribe(env.server, env.who.member!, ['secret one'], { invite_only: 'true' });
     const streamId = created('secret one')!.stream_id;
-    expect((await call(env.server, 'GET', `/api/v1/users/me/${streamId}/topics`, { as: env.who.member_2! })).body).toEqual(error('Invalid channel ID'));
+    expect((await call(env.server, 'GET', `/api/v1/users/me/${streamId}/topics`, { as: env.who.member_2! })).body).toEqual(
+      error('Invalid channel ID'),
+    );
     expect((await subscribe(env.server, env.who.member_2!, ['secret one'])).body).toEqual(unableToAccess('secret one'));
     expect(created('secret one')).toMatchObject({ can_add_subscribers_group: 1, can_subscribe_group: 1, can_remove_subscribers_group: 3 });
   });
@@ -182,7 +193,9 @@ describe('creating channels (§3 creation defaults)', () => {
   });
 
   it('takes topics_policy only from those allowed to set it (can_set_topics_policy_group: moderators)', async () => {
-    expect((await subscribe(env.server, env.who.member!, ['no empties'], { topics_policy: 'disable_empty_topic' })).body).toEqual(INSUFFICIENT);
+    expect((await subscribe(env.server, env.who.member!, ['no empties'], { topics_policy: 'disable_empty_topic' })).body).toEqual(
+      INSUFFICIENT,
+    );
     expect(created('no empties')).toBeUndefined();
     expect((await subscribe(env.server, env.who.moderator!, ['no empties'], { topics_policy: 'disable_empty_topic' })).status).toBe(200);
     expect(created('no empties')?.topics_policy).toBe('disable_empty_topic');

@@ -33,7 +33,13 @@ describe('GET /users/me/subscriptions', () => {
       expect(sub.in_home_view, String(sub.name)).toBe(!sub.is_muted);
       expect(typeof sub.color).toBe('string');
       expect(typeof sub.pin_to_top).toBe('boolean');
-      for (const key of ['desktop_notifications', 'email_notifications', 'wildcard_mentions_notify', 'push_notifications', 'audible_notifications']) {
+      for (const key of [
+        'desktop_notifications',
+        'email_notifications',
+        'wildcard_mentions_notify',
+        'push_notifications',
+        'audible_notifications',
+      ]) {
         expect([true, false, null], key).toContain(sub[key]);
       }
     }
@@ -46,7 +52,10 @@ describe('GET /users/me/subscriptions', () => {
   });
 
   it('refuses a non-boolean include_subscribers', async () => {
-    const res = await call(env.server, 'GET', '/api/v1/users/me/subscriptions', { as: env.who.member!, query: { include_subscribers: '1' } });
+    const res = await call(env.server, 'GET', '/api/v1/users/me/subscriptions', {
+      as: env.who.member!,
+      query: { include_subscribers: '1' },
+    });
     expect(res.body).toEqual(error('include_subscribers is not a boolean'));
   });
 });
@@ -69,7 +78,9 @@ describe('POST /users/me/subscriptions/properties: applying changes', () => {
 
   it('returns a notification setting to the user default with null (§2.3)', async () => {
     expect((await one(env.who.member!, 53)).push_notifications).toBe(true);
-    expect((await updateProperties(env.server, env.who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }])).body).toEqual(success());
+    expect(
+      (await updateProperties(env.server, env.who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }])).body,
+    ).toEqual(success());
     expect((await one(env.who.member!, 53)).push_notifications).toBeNull();
   });
 
@@ -98,12 +109,23 @@ describe('POST /users/me/subscriptions/properties: refusals', () => {
     ['a colour without #', [{ stream_id: 51, property: 'color', value: 'f00f00' }], 'color is not a valid hex color code'],
     ['a string for a boolean', [{ stream_id: 51, property: 'is_muted', value: 'true' }], 'is_muted is not a boolean'],
     ['null for pin_to_top', [{ stream_id: 51, property: 'pin_to_top', value: null }], 'pin_to_top is not a boolean'],
-    ['a string for a notification', [{ stream_id: 51, property: 'push_notifications', value: 'on' }], 'push_notifications is not a boolean'],
+    [
+      'a string for a notification',
+      [{ stream_id: 51, property: 'push_notifications', value: 'on' }],
+      'push_notifications is not a boolean',
+    ],
     ['a private channel without access', [{ stream_id: 57, property: 'pin_to_top', value: true }], 'Invalid channel ID'],
     ['an unknown channel', [{ stream_id: 999, property: 'pin_to_top', value: true }], 'Invalid channel ID'],
     ['a public channel the caller left', [{ stream_id: 52, property: 'pin_to_top', value: true }], 'Not subscribed to channel ID 52'],
     ['a bad value before a bad channel', [{ stream_id: 999, property: 'color', value: 'red' }], 'color is not a valid hex color code'],
-    ['a bad value in a later change before a bad channel in an earlier one', [{ stream_id: 999, property: 'color', value: '#fff' }, { stream_id: 51, property: 'x', value: true }], 'Unknown subscription property: x'],
+    [
+      'a bad value in a later change before a bad channel in an earlier one',
+      [
+        { stream_id: 999, property: 'color', value: '#fff' },
+        { stream_id: 51, property: 'x', value: true },
+      ],
+      'Unknown subscription property: x',
+    ],
   ])('refuses %s', async (_label, changes, msg) => {
     // member_3: not in 57 (private), left 52.
     const res = await updateProperties(env.server, env.who.member_3!, changes);
@@ -112,7 +134,9 @@ describe('POST /users/me/subscriptions/properties: refusals', () => {
   });
 
   it('answers a private channel the caller cannot see like a missing one', async () => {
-    expect((await updateProperties(env.server, env.who.member_2!, [{ stream_id: 54, property: 'pin_to_top', value: true }])).body).toEqual(INVALID_CHANNEL);
+    expect((await updateProperties(env.server, env.who.member_2!, [{ stream_id: 54, property: 'pin_to_top', value: true }])).body).toEqual(
+      INVALID_CHANNEL,
+    );
   });
 
   it('applies nothing when one change fails, and sends no event', async () => {
@@ -129,8 +153,11 @@ describe('POST /users/me/subscriptions/properties: refusals', () => {
   });
 
   it('refuses a malformed subscription_data', async () => {
-    const post = (form: Record<string, string>) => call(env.server, 'POST', '/api/v1/users/me/subscriptions/properties', { as: env.who.member!, form });
-    expect((await post({})).body).toEqual(error("Missing 'subscription_data' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'subscription_data' }));
+    const post = (form: Record<string, string>) =>
+      call(env.server, 'POST', '/api/v1/users/me/subscriptions/properties', { as: env.who.member!, form });
+    expect((await post({})).body).toEqual(
+      error("Missing 'subscription_data' argument", 'REQUEST_VARIABLE_MISSING', { var_name: 'subscription_data' }),
+    );
     expect((await post({ subscription_data: 'color=red' })).body).toEqual(error('subscription_data is not valid JSON'));
   });
 });
@@ -167,10 +194,15 @@ describe('subscription / update events', () => {
   });
 
   it('sends null only to clients declaring notification_settings_null, the inherited value to others (§4.21)', async () => {
-    const modern = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]', client_capabilities: '{"notification_settings_null": true}' });
+    const modern = await openQueue(env.server, env.who.member!, {
+      event_types: '["subscription"]',
+      client_capabilities: '{"notification_settings_null": true}',
+    });
     const legacy = await openQueue(env.server, env.who.member!, { event_types: '["subscription"]' });
     await updateProperties(env.server, env.who.member!, [{ stream_id: 53, property: 'push_notifications', value: null }]);
-    expect(await drain(env.server, env.who.member!, modern.queueId)).toEqual([{ type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications', value: null }]);
+    expect(await drain(env.server, env.who.member!, modern.queueId)).toEqual([
+      { type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications', value: null },
+    ]);
     const [event] = await drain(env.server, env.who.member!, legacy.queueId);
     expect(event).toMatchObject({ type: 'subscription', op: 'update', stream_id: 53, property: 'push_notifications' });
     expect(typeof event!.value).toBe('boolean');

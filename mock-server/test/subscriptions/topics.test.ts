@@ -32,7 +32,9 @@ describe('GET /users/me/{stream_id}/topics (§4.11)', () => {
     ['true', ''],
     ['false', 'general chat'],
   ])('shows the empty topic of channel 58 with allow_empty_topic_name=%s as %j', async (allow, name) => {
-    expect((await topics(env.server, env.who.member!, 58, { allow_empty_topic_name: allow })).body).toEqual(success({ topics: [{ name, max_id: 1082 }] }));
+    expect((await topics(env.server, env.who.member!, 58, { allow_empty_topic_name: allow })).body).toEqual(
+      success({ topics: [{ name, max_id: 1082 }] }),
+    );
   });
 
   it('shows every topic of a channel with shared history to a late subscriber', async () => {
@@ -44,7 +46,12 @@ describe('GET /users/me/{stream_id}/topics (§4.11)', () => {
   it('gives a private channel with shared history to a non-subscriber with content access', async () => {
     // Administrators may add subscribers to 54, which grants content access without a subscription.
     expect((await topics(env.server, env.who.administrator!, 54)).body).toEqual(
-      success({ topics: [{ name: 'navigating the microchip', max_id: 1087 }, { name: 'programming the bandwidth', max_id: 1044 }] }),
+      success({
+        topics: [
+          { name: 'navigating the microchip', max_id: 1087 },
+          { name: 'programming the bandwidth', max_id: 1044 },
+        ],
+      }),
     );
   });
 });
@@ -52,13 +59,20 @@ describe('GET /users/me/{stream_id}/topics (§4.11)', () => {
 describe('protected history (§4.11)', () => {
   it('shows a subscriber from the start every topic', async () => {
     expect((await topics(env.server, env.who.member!, 53)).body).toEqual(
-      success({ topics: [{ name: 'hacking the interface', max_id: 1055 }, { name: 'navigating the bandwidth', max_id: 1030 }] }),
+      success({
+        topics: [
+          { name: 'hacking the interface', max_id: 1055 },
+          { name: 'navigating the bandwidth', max_id: 1030 },
+        ],
+      }),
     );
   });
 
   it('hides from a late subscriber the topics of messages sent before joining', async () => {
     // member_2 joined 53 after message 1035; "navigating the bandwidth" ends at 1030.
-    expect((await topics(env.server, env.who.member_2!, 53)).body).toEqual(success({ topics: [{ name: 'hacking the interface', max_id: 1055 }] }));
+    expect((await topics(env.server, env.who.member_2!, 53)).body).toEqual(
+      success({ topics: [{ name: 'hacking the interface', max_id: 1055 }] }),
+    );
   });
 
   it('counts from a bot’s own subscription, not its owner’s', async () => {
@@ -66,7 +80,9 @@ describe('protected history (§4.11)', () => {
     expect((await subscribe(env.server, w.administrator!, ['directives leads'], { principals: `[${BOT}]` })).status).toBe(200);
     const sent = await send(env.server, w.administrator!, { type: 'stream', to: '53', topic: 'after the bot', content: 'hello' });
     expect(sent.status).toBe(200);
-    expect((await topics(env.server, w.bot!, 53)).body).toEqual(success({ topics: [{ name: 'after the bot', max_id: sent.body.id as number }] }));
+    expect((await topics(env.server, w.bot!, 53)).body).toEqual(
+      success({ topics: [{ name: 'after the bot', max_id: sent.body.id as number }] }),
+    );
     // The member who was there all along sees the new topic first, then the old ones.
     expect(((await topics(env.server, w.member!, 53)).body.topics as { name: string }[]).map((t) => t.name)).toEqual([
       'after the bot',

@@ -17,13 +17,24 @@ const env = useTestRealm();
 /** Opens a subscription-events queue for every role, runs the change, returns what each received. */
 const observe = (change: () => Promise<unknown>) => observeEvents(env, ROLES, SUBSCRIPTION_EVENTS, change);
 
-const removeEvent = (name: string, streamId: number) => ({ type: 'subscription', op: 'remove', subscriptions: [{ name, stream_id: streamId }] });
-const peerRemove = (streamId: number, userIds: number[]) => ({ type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: userIds });
+const removeEvent = (name: string, streamId: number) => ({
+  type: 'subscription',
+  op: 'remove',
+  subscriptions: [{ name, stream_id: streamId }],
+});
+const peerRemove = (streamId: number, userIds: number[]) => ({
+  type: 'subscription',
+  op: 'peer_remove',
+  stream_ids: [streamId],
+  user_ids: userIds,
+});
 
 describe('events of unsubscribing (§4.8)', () => {
   it('a private channel: remove to the user, peer_remove only to those who may know its subscribers', async () => {
     const member = env.who.member!.user_id;
-    const got = await observe(async () => expect((await unsubscribe(env.server, env.who.owner!, ['models team'], [member])).status).toBe(200));
+    const got = await observe(async () =>
+      expect((await unsubscribe(env.server, env.who.owner!, ['models team'], [member])).status).toBe(200),
+    );
     expect(got.member).toEqual([removeEvent('models team', 54)]);
     // Subscribers of 54 and organization administrators (who may administer every channel) see it.
     for (const role of ['owner', 'administrator', 'member_3', 'guest']) expect(got[role], role).toEqual([peerRemove(54, [member])]);
@@ -35,7 +46,8 @@ describe('events of unsubscribing (§4.8)', () => {
     const member2 = env.who.member_2!.user_id;
     const got = await observe(async () => expect((await unsubscribe(env.server, env.who.member!, ['home'], [member2])).status).toBe(200));
     expect(got.member_2).toEqual([removeEvent('home', 51)]);
-    for (const role of ['owner', 'administrator', 'moderator', 'member', 'member_3', 'guest', 'bot']) expect(got[role], role).toEqual([peerRemove(51, [member2])]);
+    for (const role of ['owner', 'administrator', 'moderator', 'member', 'member_3', 'guest', 'bot'])
+      expect(got[role], role).toEqual([peerRemove(51, [member2])]);
   });
 
   it('a public channel a guest is not subscribed to: no peer_remove to the guest', async () => {
@@ -47,13 +59,18 @@ describe('events of unsubscribing (§4.8)', () => {
 
   it('several users and channels: one remove per channel to each, peers hear of every removed user', async () => {
     const [member, member2] = [env.who.member!.user_id, env.who.member_2!.user_id];
-    const got = await observe(async () => expect((await unsubscribe(env.server, env.who.owner!, ['home', 'alarm'], [member, member2])).status).toBe(200));
+    const got = await observe(async () =>
+      expect((await unsubscribe(env.server, env.who.owner!, ['home', 'alarm'], [member, member2])).status).toBe(200),
+    );
     expect(got.member).toEqual(expect.arrayContaining([removeEvent('home', 51), removeEvent('alarm', 52)]));
     expect(got.member!.filter((e) => e.op === 'remove')).toHaveLength(2);
     // Each removed user still sees both channels and learns that the other one left.
     expect(got.member).toEqual(expect.arrayContaining([peerRemove(51, [member2]), peerRemove(52, [member2])]));
     const ids = (events: Event[], streamId: number) =>
-      events.filter((e) => e.op === 'peer_remove' && (e.stream_ids as number[]).includes(streamId)).flatMap((e) => e.user_ids as number[]).sort((a, b) => a - b);
+      events
+        .filter((e) => e.op === 'peer_remove' && (e.stream_ids as number[]).includes(streamId))
+        .flatMap((e) => e.user_ids as number[])
+        .sort((a, b) => a - b);
     expect(ids(got.administrator!, 51)).toEqual([member, member2]);
     expect(ids(got.administrator!, 52)).toEqual([member, member2]);
     expect(ids(got.guest!, 51)).toEqual([member, member2]);
@@ -61,12 +78,16 @@ describe('events of unsubscribing (§4.8)', () => {
   });
 
   it('sends nothing when nobody was subscribed', async () => {
-    const got = await observe(async () => expect((await unsubscribe(env.server, env.who.member_3!, ['alarm'])).body.not_removed).toEqual(['alarm']));
+    const got = await observe(async () =>
+      expect((await unsubscribe(env.server, env.who.member_3!, ['alarm'])).body.not_removed).toEqual(['alarm']),
+    );
     for (const role of ROLES) expect(got[role], role).toEqual([]);
   });
 
   it('sends nothing when the request is refused', async () => {
-    const got = await observe(async () => expect((await unsubscribe(env.server, env.who.member_3!, ['home'], [env.who.member!.user_id])).status).toBe(400));
+    const got = await observe(async () =>
+      expect((await unsubscribe(env.server, env.who.member_3!, ['home'], [env.who.member!.user_id])).status).toBe(400),
+    );
     for (const role of ROLES) expect(got[role], role).toEqual([]);
   });
 

@@ -140,7 +140,14 @@ describe('permission details (§4.8, reference §4.8)', () => {
 
   it('does not let a bot owner remove the bot from a channel the owner cannot access', async () => {
     // member_3 has no access to the moderation channel 57; the bot is added there by an administrator.
-    expect((await call(env.server, 'POST', '/api/v1/users/me/subscriptions', { as: env.who.owner!, form: { subscriptions: '[{"name": "port moderation"}]', principals: `[${BOT}]` } })).status).toBe(200);
+    expect(
+      (
+        await call(env.server, 'POST', '/api/v1/users/me/subscriptions', {
+          as: env.who.owner!,
+          form: { subscriptions: '[{"name": "port moderation"}]', principals: `[${BOT}]` },
+        })
+      ).status,
+    ).toBe(200);
     const res = await unsubscribe(env.server, env.who.member_3!, ['port moderation'], [BOT]);
     expect(res.body).toEqual(streamMissing('port moderation'));
     expect(isSubscribed(env.server, env.realm, BOT, 57)).toBe(true);
@@ -150,7 +157,9 @@ describe('permission details (§4.8, reference §4.8)', () => {
     // member_2 is put into 54's remover group but has no access to 54 (not subscribed, not in its add group).
     const patch = await call(env.server, 'PATCH', '/api/v1/streams/54', {
       as: env.who.owner!,
-      form: { can_remove_subscribers_group: JSON.stringify({ new: { direct_members: [env.who.member_2!.user_id], direct_subgroups: [] } }) },
+      form: {
+        can_remove_subscribers_group: JSON.stringify({ new: { direct_members: [env.who.member_2!.user_id], direct_subgroups: [] } }),
+      },
     });
     expect(patch.body).toEqual(success());
     const res = await unsubscribe(env.server, env.who.member_2!, ['models team'], [env.who.member!.user_id]);

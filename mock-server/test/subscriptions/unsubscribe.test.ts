@@ -11,7 +11,8 @@ import { ASHTON, streamMissing, unsubscribe } from './support.js';
 
 const env = useTestRealm();
 
-const del = (form: Record<string, string>, as = env.who.member!) => call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as, form });
+const del = (form: Record<string, string>, as = env.who.member!) =>
+  call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as, form });
 
 describe('unsubscribing oneself (§4.8)', () => {
   it('removes the caller when principals is absent', async () => {
@@ -27,24 +28,35 @@ describe('unsubscribing oneself (§4.8)', () => {
 
   it('lists a channel the caller had already left under not_removed', async () => {
     // member_3's subscription to 52 is inactive in the fixture.
-    expect((await unsubscribe(env.server, env.who.member_3!, ['alarm', 'home'])).body).toEqual(success({ removed: ['home'], not_removed: ['alarm'] }));
+    expect((await unsubscribe(env.server, env.who.member_3!, ['alarm', 'home'])).body).toEqual(
+      success({ removed: ['home'], not_removed: ['alarm'] }),
+    );
   });
 
   it('matches names case-insensitively, answering with the channel name', async () => {
-    expect((await unsubscribe(env.server, env.who.member!, ['HOME', 'Alarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['HOME', 'Alarm'])).body).toEqual(
+      success({ removed: ['home', 'alarm'], not_removed: [] }),
+    );
   });
 
   it('strips surrounding whitespace from each name (reference §1 value parsing)', async () => {
-    expect((await unsubscribe(env.server, env.who.member!, ['  home ', '\talarm'])).body).toEqual(success({ removed: ['home', 'alarm'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['  home ', '\talarm'])).body).toEqual(
+      success({ removed: ['home', 'alarm'], not_removed: [] }),
+    );
   });
 
   it('accepts the lists in the query string with no body, as the JavaScript client sends DELETE', async () => {
-    const res = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', { as: env.who.member!, query: { subscriptions: '["alarm"]' } });
+    const res = await call(env.server, 'DELETE', '/api/v1/users/me/subscriptions', {
+      as: env.who.member!,
+      query: { subscriptions: '["alarm"]' },
+    });
     expect(res.body).toEqual(success({ removed: ['alarm'], not_removed: [] }));
   });
 
   it('lets anyone leave, even where they could not remove others (a guest from a private channel)', async () => {
-    expect((await unsubscribe(env.server, env.who.guest!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.guest!, ['models team'])).body).toEqual(
+      success({ removed: ['models team'], not_removed: [] }),
+    );
   });
 });
 
@@ -118,13 +130,19 @@ describe('bad principals (§4.8, §7, level 208)', () => {
 
 describe('archived channels (§4.8, §9 level 362)', () => {
   it('can be left and have subscribers removed at the current level', async () => {
-    expect((await unsubscribe(env.server, env.who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
-    expect((await unsubscribe(env.server, env.who.owner!, ['old matrix'], [env.who.member_2!.user_id])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member!, ['old matrix'])).body).toEqual(
+      success({ removed: ['old matrix'], not_removed: [] }),
+    );
+    expect((await unsubscribe(env.server, env.who.owner!, ['old matrix'], [env.who.member_2!.user_id])).body).toEqual(
+      success({ removed: ['old matrix'], not_removed: [] }),
+    );
   });
 
   it('works from level 362', async () => {
     const at362 = await freshRealm(env.server, 362);
-    expect((await unsubscribe(env.server, at362.who.member!, ['old matrix'])).body).toEqual(success({ removed: ['old matrix'], not_removed: [] }));
+    expect((await unsubscribe(env.server, at362.who.member!, ['old matrix'])).body).toEqual(
+      success({ removed: ['old matrix'], not_removed: [] }),
+    );
   });
 
   it('does not exist below level 362', async () => {
@@ -154,7 +172,9 @@ describe('unread messages of a channel one leaves (reference §4.8)', () => {
   it('become read, and only those of that channel', async () => {
     const before = await unreadByTopic(env.server, env.who.member_3!);
     expect(before['54/navigating the microchip']).toEqual([1083, 1084, 1087]);
-    expect((await unsubscribe(env.server, env.who.member_3!, ['models team'])).body).toEqual(success({ removed: ['models team'], not_removed: [] }));
+    expect((await unsubscribe(env.server, env.who.member_3!, ['models team'])).body).toEqual(
+      success({ removed: ['models team'], not_removed: [] }),
+    );
     const after = await unreadByTopic(env.server, env.who.member_3!);
     const { '54/navigating the microchip': _gone, ...rest } = before;
     expect(after).toEqual(rest);

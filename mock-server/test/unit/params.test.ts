@@ -11,7 +11,11 @@ beforeAll(async () => {
   list = ops.find((o) => o.operationId === 'list-things')!;
 });
 
-const sources = (body: Record<string, string>, query: Record<string, string> = {}, path = { thing_id: '7' }): ParamSources => ({ path, body, query });
+const sources = (body: Record<string, string>, query: Record<string, string> = {}, path = { thing_id: '7' }): ParamSources => ({
+  path,
+  body,
+  query,
+});
 const errorOf = (op: () => OperationSpec, s: ParamSources) => {
   try {
     readParams(op(), s);
@@ -23,7 +27,10 @@ const errorOf = (op: () => OperationSpec, s: ParamSources) => {
 
 describe('readParams', () => {
   it('decodes typed values, applies defaults and reads the body before the query string', () => {
-    const { params, ignored } = readParams(edit, sources({ content: 'body wins', to: '[1, 2]', topic: '  t  ' }, { content: 'query', extra: '1' }));
+    const { params, ignored } = readParams(
+      edit,
+      sources({ content: 'body wins', to: '[1, 2]', topic: '  t  ' }, { content: 'query', extra: '1' }),
+    );
     expect(params).toEqual({ content: 'body wins', thing_id: 7, to: [1, 2], flag: false, topic: 't' });
     expect(ignored).toEqual(['extra']);
   });

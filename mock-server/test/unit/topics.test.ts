@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { features } from '../../src/config/features.js';
-import { checkChannelTopic, checkEmptyTopicOnlyTransition, effectiveTopicsPolicy, presentTopic, readTopic } from '../../src/domain/topics.js';
+import {
+  checkChannelTopic,
+  checkEmptyTopicOnlyTransition,
+  effectiveTopicsPolicy,
+  presentTopic,
+  readTopic,
+} from '../../src/domain/topics.js';
 import type { TopicsPolicy } from '../../src/store/state.js';
 
 const now = features(412);
@@ -59,12 +65,16 @@ describe('checkChannelTopic (§1, §3 topics_policy)', () => {
 
   it('resolves inherit to the realm default', () => {
     expect(effectiveTopicsPolicy({ topics_policy: 'inherit' }, { topics_policy: 'disable_empty_topic' })).toBe('disable_empty_topic');
-    expect(refused(() => checkChannelTopic('', { topics_policy: 'inherit' }, { topics_policy: 'disable_empty_topic' }, now))).toBe('BAD_REQUEST');
+    expect(refused(() => checkChannelTopic('', { topics_policy: 'inherit' }, { topics_policy: 'disable_empty_topic' }, now))).toBe(
+      'BAD_REQUEST',
+    );
   });
 
   it('reads "(no topic)" and the display name as the empty topic, so a policy refusing "" refuses them', () => {
     for (const raw of ['(no topic)', 'general chat', ' general chat ']) {
-      expect(refused(() => checkChannelTopic(readTopic(raw, now), { topics_policy: 'disable_empty_topic' }, realm, now))).toBe('BAD_REQUEST');
+      expect(refused(() => checkChannelTopic(readTopic(raw, now), { topics_policy: 'disable_empty_topic' }, realm, now))).toBe(
+        'BAD_REQUEST',
+      );
     }
   });
 });

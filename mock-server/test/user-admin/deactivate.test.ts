@@ -15,7 +15,13 @@ const env = useTestRealm({ realm: 'fresh' });
 
 type Case = [name: string, as: string, target: number, form: Record<string, string>, msg: string];
 const CASES: Case[] = [
-  ['a comment of 2001 characters, before the target', 'administrator', 9999, { deactivation_notification_comment: 'c'.repeat(2001) }, 'deactivation_notification_comment is too long (limit: 2000 characters)'],
+  [
+    'a comment of 2001 characters, before the target',
+    'administrator',
+    9999,
+    { deactivation_notification_comment: 'c'.repeat(2001) },
+    'deactivation_notification_comment is too long (limit: 2000 characters)',
+  ],
   ['an unknown user', 'administrator', 9999, {}, 'No such user'],
   ['a bot', 'administrator', U.bot, {}, 'No such user'],
   ['the system bot', 'owner', U.notificationBot, {}, 'No such user'],
@@ -50,7 +56,12 @@ describe('DELETE /users/{user_id}: refusals in order (§4.17)', () => {
     ['text', 'Thank you for everything'],
     ['2000 characters inside whitespace', `  ${'c'.repeat(2000)}  `],
   ])('deactivation_notification_comment %s is accepted (no email is sent: the mock delivers none)', async (_name, comment) => {
-    const res = await deactivate(env.server, env.who.administrator!, U.member_2, comment === undefined ? undefined : { deactivation_notification_comment: comment });
+    const res = await deactivate(
+      env.server,
+      env.who.administrator!,
+      U.member_2,
+      comment === undefined ? undefined : { deactivation_notification_comment: comment },
+    );
     expect([res.status, res.body]).toEqual([200, OK]);
   });
 });
@@ -84,7 +95,11 @@ describe('what deactivation does', () => {
   });
 
   it('event queues of the user and their bots end: a waiting long-poll gets BAD_EVENT_QUEUE_ID; others go on', async () => {
-    const queues = { member_3: await openQueue(env.server, env.who.member_3!), bot: await openQueue(env.server, env.who.bot!), owner: await openQueue(env.server, env.who.owner!) };
+    const queues = {
+      member_3: await openQueue(env.server, env.who.member_3!),
+      bot: await openQueue(env.server, env.who.bot!),
+      owner: await openQueue(env.server, env.who.owner!),
+    };
     const polls = {
       member_3: longPoll(env.who.member_3!, queues.member_3.queueId),
       bot: longPoll(env.who.bot!, queues.bot.queueId),
@@ -95,9 +110,15 @@ describe('what deactivation does', () => {
     for (const role of ['member_3', 'bot'] as const) {
       const queueId = queues[role].queueId;
       const res = await polls[role];
-      expect([res.status, res.body]).toEqual([400, { result: 'error', code: 'BAD_EVENT_QUEUE_ID', msg: `Bad event queue ID: ${queueId}`, queue_id: queueId }]);
+      expect([res.status, res.body]).toEqual([
+        400,
+        { result: 'error', code: 'BAD_EVENT_QUEUE_ID', msg: `Bad event queue ID: ${queueId}`, queue_id: queueId },
+      ]);
       // And from now on the credentials themselves are refused.
-      const again = await call(env.server, 'GET', '/api/v1/events', { as: env.who[role]!, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+      const again = await call(env.server, 'GET', '/api/v1/events', {
+        as: env.who[role]!,
+        query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
+      });
       expect([again.status, again.body]).toEqual([401, DEACTIVATED_401]);
     }
     expect((await drain(env.server, env.who.owner!, queues.owner.queueId)).length).toBeGreaterThan(0);
@@ -127,7 +148,12 @@ describe('deactivation events (reference §4.17)', () => {
       expect((await deactivate(env.server, env.who.administrator!, U.ashton)).body).toEqual(OK);
     });
     // Archived 56 only for clients declaring archived_channels; the guest knows only 51 (subscribed).
-    expect(legacy).toEqual({ owner: [peer(51), peer(52), inactive], member: [peer(51), peer(52), inactive], guest: [peer(51), inactive], bot: [peer(51), peer(52), inactive] });
+    expect(legacy).toEqual({
+      owner: [peer(51), peer(52), inactive],
+      member: [peer(51), peer(52), inactive],
+      guest: [peer(51), inactive],
+      bot: [peer(51), peer(52), inactive],
+    });
 
     await env.restore();
     const modern = await observeEvents(env, ['owner', 'guest'], { client_capabilities: '{"archived_channels": true}' }, async () => {

@@ -14,8 +14,10 @@ import { expectSnapshotsFollow, OK, patchUser, setUser, U, user } from './suppor
 const env = useTestRealm({ realm: 'fresh' });
 
 const domain = () => user(env, U.owner).email.split('@')[1]!;
-const gravatar = (email: string, version = 1) => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=${version}`;
-const changeEmail = async (target: number, email: string) => expect((await patchUser(env.server, env.who.owner!, target, { new_email: email })).body).toEqual(OK);
+const gravatar = (email: string, version = 1) =>
+  `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=${version}`;
+const changeEmail = async (target: number, email: string) =>
+  expect((await patchUser(env.server, env.who.owner!, target, { new_email: email })).body).toEqual(OK);
 
 describe('new_email: visible to everyone (email_address_visibility 1)', () => {
   it('changes both addresses; authentication follows the new API email', async () => {
@@ -32,7 +34,9 @@ describe('new_email: visible to everyone (email_address_visibility 1)', () => {
   it('tells everyone the new API email, the delivery email and the new Gravatar', async () => {
     const email = `maribel.new@${domain()}`;
     // (member_2's own queue answers to the new address: its events are in the snapshot test below.)
-    const seen = await observeEvents(env, ['owner', 'member', 'guest', 'bot'], { client_gravatar: 'false' }, () => changeEmail(U.member_2, email));
+    const seen = await observeEvents(env, ['owner', 'member', 'guest', 'bot'], { client_gravatar: 'false' }, () =>
+      changeEmail(U.member_2, email),
+    );
     for (const events of Object.values(seen)) {
       expect(events).toEqual([
         { type: 'realm_user', op: 'update', person: { user_id: U.member_2, new_email: email } },
@@ -51,7 +55,12 @@ describe('new_email: visible to everyone (email_address_visibility 1)', () => {
   it('keeps snapshot + events = new snapshot (client_gravatar as registered by default)', async () => {
     const email = `maribel.next@${domain()}`;
     const renamed = { member_2: { email, api_key: env.who.member_2!.api_key } };
-    await expectSnapshotsFollow(env, ['owner', 'administrator', 'member', 'member_2', 'guest'], () => changeEmail(U.member_2, email), renamed);
+    await expectSnapshotsFollow(
+      env,
+      ['owner', 'administrator', 'member', 'member_2', 'guest'],
+      () => changeEmail(U.member_2, email),
+      renamed,
+    );
   });
 });
 
@@ -59,10 +68,13 @@ describe('new_email: a hidden address (the owner: email_address_visibility 3, ad
   it('changes only the delivery email: the API email keeps revealing nothing new', async () => {
     const old = user(env, U.owner);
     const email = `owner.private@${domain()}`;
-    const seen = await observeEvents(env, ['owner', 'administrator', 'moderator', 'member', 'guest'], {}, () => changeEmail(U.owner, email));
+    const seen = await observeEvents(env, ['owner', 'administrator', 'moderator', 'member', 'guest'], {}, () =>
+      changeEmail(U.owner, email),
+    );
     expect(user(env, U.owner)).toMatchObject({ email: old.email, delivery_email: email });
     // An uploaded avatar: no Gravatar event.
-    for (const role of ['owner', 'administrator']) expect(seen[role]).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: U.owner, delivery_email: email } }]);
+    for (const role of ['owner', 'administrator'])
+      expect(seen[role]).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: U.owner, delivery_email: email } }]);
     // Those who may not see the address hear nothing: not even that it changed.
     for (const role of ['moderator', 'member', 'guest']) expect(seen[role]).toEqual([]);
     // The old API email still authenticates the owner.
@@ -74,13 +86,16 @@ describe('new_email: a hidden address (the owner: email_address_visibility 3, ad
     const apiEmail = user(env, U.member_2).email;
     const email = `hidden.maribel@${domain()}`;
     const plain = await observeEvents(env, ['administrator', 'member'], { client_gravatar: 'false' }, () => changeEmail(U.member_2, email));
-    const avatar = (events: typeof plain.member) => events!.find((e) => (e.person as Record<string, unknown>).avatar_url !== undefined)!.person;
+    const avatar = (events: typeof plain.member) =>
+      events!.find((e) => (e.person as Record<string, unknown>).avatar_url !== undefined)!.person;
     expect(avatar(plain.administrator)).toEqual({ user_id: U.member_2, avatar_url: gravatar(email), avatar_version: 1 });
     // The member sees the Gravatar of the API email, which did not change: no event at all.
     expect(plain.member).toEqual([]);
     expect(user(env, U.member_2).email).toBe(apiEmail);
 
-    const computed = await observeEvents(env, ['administrator', 'member'], { client_gravatar: 'true' }, () => changeEmail(U.member_2, `again.${email}`));
+    const computed = await observeEvents(env, ['administrator', 'member'], { client_gravatar: 'true' }, () =>
+      changeEmail(U.member_2, `again.${email}`),
+    );
     expect(avatar(computed.administrator)).toEqual({ user_id: U.member_2, avatar_url: null, avatar_version: 1 });
     expect(computed.member).toEqual([]);
   });

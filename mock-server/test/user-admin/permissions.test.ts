@@ -41,7 +41,9 @@ describe('PATCH /users/{user_id}: callers (§4.7)', () => {
     expect((await patchUser(env.server, env.who.administrator!, U.administrator, { role: '400' })).body).toEqual(OK);
     expect(user(env, U.administrator).role).toBe(400);
     // No longer an administrator: the next attempt is refused.
-    expect((await patchUser(env.server, env.who.administrator!, U.administrator, { role: '200' })).body).toEqual(err('Insufficient permission'));
+    expect((await patchUser(env.server, env.who.administrator!, U.administrator, { role: '200' })).body).toEqual(
+      err('Insufficient permission'),
+    );
   });
 });
 
@@ -66,18 +68,30 @@ describe('feature levels 166 and 167: ignored_parameters_unsupported (spec §1, 
   ])('at level %i', async (level, extra) => {
     const { realm, who } = await freshRealm(env.server, level);
     // user_id in the body duplicates the path (the Python client's habit): ignored, not an error.
-    const patched = await call(env.server, 'PATCH', `/api/v1/users/${U.member_2}`, { as: who.administrator!, form: { full_name: 'Level Test', colour: 'red', user_id: '15' } });
+    const patched = await call(env.server, 'PATCH', `/api/v1/users/${U.member_2}`, {
+      as: who.administrator!,
+      form: { full_name: 'Level Test', colour: 'red', user_id: '15' },
+    });
     expect([patched.status, patched.body]).toEqual([200, { ...OK, ...extra }]);
-    const removed = await call(env.server, 'DELETE', `/api/v1/users/${U.member_2}`, { as: who.administrator!, form: { deactivation_notification_comment: 'Bye', colour: 'red', user_id: '15' } });
+    const removed = await call(env.server, 'DELETE', `/api/v1/users/${U.member_2}`, {
+      as: who.administrator!,
+      form: { deactivation_notification_comment: 'Bye', colour: 'red', user_id: '15' },
+    });
     expect([removed.status, removed.body]).toEqual([200, { ...OK, ...extra }]);
     expect(env.server.context.store.realm(realm)!.users[String(U.member_2)]).toMatchObject({ full_name: 'Level Test', is_active: false });
   });
 
   it('the JavaScript client sends PATCH and DELETE parameters in the query string', async () => {
-    const patched = await call(env.server, 'PATCH', `/api/v1/users/${U.member_2}`, { as: env.who.administrator!, query: { full_name: 'From Query', role: '300' } });
+    const patched = await call(env.server, 'PATCH', `/api/v1/users/${U.member_2}`, {
+      as: env.who.administrator!,
+      query: { full_name: 'From Query', role: '300' },
+    });
     expect(patched.body).toEqual(OK);
     expect(user(env, U.member_2)).toMatchObject({ full_name: 'From Query', role: 300 });
-    const removed = await call(env.server, 'DELETE', `/api/v1/users/${U.member_2}`, { as: env.who.administrator!, query: { deactivation_notification_comment: 'Bye' } });
+    const removed = await call(env.server, 'DELETE', `/api/v1/users/${U.member_2}`, {
+      as: env.who.administrator!,
+      query: { deactivation_notification_comment: 'Bye' },
+    });
     expect(removed.body).toEqual(OK);
     expect(user(env, U.member_2).is_active).toBe(false);
   });

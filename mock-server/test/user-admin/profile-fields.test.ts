@@ -15,7 +15,12 @@ const env = useTestRealm({ realm: 'fresh' });
 const EXTRA = { about: 4, editor: 5, birthday: 6, mentor: 7, github: 8 } as const;
 const EXTRA_FIELDS: Omit<CustomProfileFieldRow, 'order' | 'editable_by_user' | 'display_in_profile_summary' | 'hint'>[] = [
   { id: EXTRA.about, name: 'About', type: 2, field_data: '' },
-  { id: EXTRA.editor, name: 'Editor', type: 3, field_data: JSON.stringify({ 0: { text: 'Vim', order: '1' }, 1: { text: 'Emacs', order: '2' } }) },
+  {
+    id: EXTRA.editor,
+    name: 'Editor',
+    type: 3,
+    field_data: JSON.stringify({ 0: { text: 'Vim', order: '1' }, 1: { text: 'Emacs', order: '2' } }),
+  },
   { id: EXTRA.birthday, name: 'Birthday', type: 4, field_data: '' },
   { id: EXTRA.mentor, name: 'Mentor', type: 6, field_data: '' },
   { id: EXTRA.github, name: 'GitHub', type: 7, field_data: JSON.stringify({ subtype: 'github' }) },
@@ -23,11 +28,14 @@ const EXTRA_FIELDS: Omit<CustomProfileFieldRow, 'order' | 'editable_by_user' | '
 
 async function addFields(): Promise<void> {
   await env.server.context.store.transact(env.realm, (tx) => {
-    EXTRA_FIELDS.forEach((f, i) => tx.put('custom_profile_fields', f.id, { ...f, hint: '', order: 3 + i, editable_by_user: true, display_in_profile_summary: false }));
+    EXTRA_FIELDS.forEach((f, i) =>
+      tx.put('custom_profile_fields', f.id, { ...f, hint: '', order: 3 + i, editable_by_user: true, display_in_profile_summary: false }),
+    );
   });
 }
 
-const set = (id: number, value: unknown, as = env.who.administrator!) => patchUser(env.server, as, U.member_2, { profile_data: JSON.stringify([{ id, value }]) });
+const set = (id: number, value: unknown, as = env.who.administrator!) =>
+  patchUser(env.server, as, U.member_2, { profile_data: JSON.stringify([{ id, value }]) });
 
 const ACCEPTED: [string, number, unknown, { value: string; rendered_value?: string }][] = [
   ['short text, rendered', FIELD.team, 'Ops **team**', { value: 'Ops **team**', rendered_value: '<p>Ops <strong>team</strong></p>' }],
@@ -95,13 +103,31 @@ describe('profile_data: events', () => {
   it('one custom_profile_field update per changed field, to every active user; unchanged fields send nothing', async () => {
     const current = user(env, U.member_2).profile_data[String(FIELD.team)]!.value;
     const seen = await observeEvents(env, ['owner', 'member', 'member_2', 'guest', 'bot'], {}, async () => {
-      const form = { profile_data: JSON.stringify([{ id: FIELD.team, value: current }, { id: FIELD.website, value: 'https://example.org' }, { id: FIELD.pronouns, value: null }, { id: FIELD.team, value: 'Edge *team*' }]) };
+      const form = {
+        profile_data: JSON.stringify([
+          { id: FIELD.team, value: current },
+          { id: FIELD.website, value: 'https://example.org' },
+          { id: FIELD.pronouns, value: null },
+          { id: FIELD.team, value: 'Edge *team*' },
+        ]),
+      };
       expect((await patchUser(env.server, env.who.administrator!, U.member_2, form)).body).toEqual(OK);
     });
     for (const events of Object.values(seen)) {
       expect(events).toEqual([
-        { type: 'realm_user', op: 'update', person: { user_id: U.member_2, custom_profile_field: { id: FIELD.team, value: 'Edge *team*', rendered_value: '<p>Edge <em>team</em></p>' } } },
-        { type: 'realm_user', op: 'update', person: { user_id: U.member_2, custom_profile_field: { id: FIELD.website, value: 'https://example.org' } } },
+        {
+          type: 'realm_user',
+          op: 'update',
+          person: {
+            user_id: U.member_2,
+            custom_profile_field: { id: FIELD.team, value: 'Edge *team*', rendered_value: '<p>Edge <em>team</em></p>' },
+          },
+        },
+        {
+          type: 'realm_user',
+          op: 'update',
+          person: { user_id: U.member_2, custom_profile_field: { id: FIELD.website, value: 'https://example.org' } },
+        },
         { type: 'realm_user', op: 'update', person: { user_id: U.member_2, custom_profile_field: { id: FIELD.pronouns, value: null } } },
       ]);
     }
@@ -109,14 +135,22 @@ describe('profile_data: events', () => {
 
   it('keeps snapshot + events = new snapshot', async () => {
     await expectSnapshotsFollow(env, ['owner', 'member_2', 'guest'], async () => {
-      const form = { profile_data: JSON.stringify([{ id: FIELD.team, value: 'New **team**' }, { id: FIELD.pronouns, value: '' }, { id: FIELD.website, value: 'https://example.net' }]) };
+      const form = {
+        profile_data: JSON.stringify([
+          { id: FIELD.team, value: 'New **team**' },
+          { id: FIELD.pronouns, value: '' },
+          { id: FIELD.website, value: 'https://example.net' },
+        ]),
+      };
       expect((await patchUser(env.server, env.who.owner!, U.member_2, form)).body).toEqual(OK);
     });
   });
 
   it("a bot's values are kept, but a bot's user object has no profile_data, so no event", async () => {
     const seen = await observeEvents(env, ['owner'], {}, async () => {
-      expect((await patchUser(env.server, env.who.owner!, U.bot, { profile_data: JSON.stringify([{ id: FIELD.team, value: 'Bots' }]) })).body).toEqual(OK);
+      expect(
+        (await patchUser(env.server, env.who.owner!, U.bot, { profile_data: JSON.stringify([{ id: FIELD.team, value: 'Bots' }]) })).body,
+      ).toEqual(OK);
     });
     expect(seen.owner).toEqual([]);
     expect(user(env, U.bot).profile_data[String(FIELD.team)]).toEqual({ value: 'Bots', rendered_value: '<p>Bots</p>' });

@@ -41,7 +41,10 @@ describe('role changes: snapshot + events = new snapshot, for the target and oth
       expect((await patchUser(env.server, env.who[t.by]!, targetId, { role: String(t.role) })).body).toEqual(OK);
     });
     // Everyone hears of the role.
-    for (const role of roles) expect(events[role]).toContainEqual(expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: targetId, role: t.role } }));
+    for (const role of roles)
+      expect(events[role]).toContainEqual(
+        expect.objectContaining({ type: 'realm_user', op: 'update', person: { user_id: targetId, role: t.role } }),
+      );
   });
 });
 
@@ -63,7 +66,8 @@ describe('role change events in detail', () => {
     const legacy = await observeEvents(env, ['guest'], {}, async () => {
       expect((await patchUser(env.server, env.who.administrator!, U.guest, { role: '400' })).body).toEqual(OK);
     });
-    const created = (events: typeof legacy.guest) => events!.filter((e) => e.type === 'stream' && e.op === 'create').map((e) => (e.streams as { stream_id: number }[])[0]!.stream_id);
+    const created = (events: typeof legacy.guest) =>
+      events!.filter((e) => e.type === 'stream' && e.op === 'create').map((e) => (e.streams as { stream_id: number }[])[0]!.stream_id);
     // 52, 58, 59 public; 53 private but open to role:members (can_add_subscribers_group).
     expect(created(legacy.guest).sort()).toEqual([52, 53, 58, 59]);
     // The default channels it now sees (51 as a subscriber already, 52 new).
@@ -83,10 +87,16 @@ describe('role change events in detail', () => {
       expect((await patchUser(env.server, env.who.owner!, U.member, { role: '200' })).body).toEqual(OK);
     });
     const member = seen.member!;
-    expect(member.filter((e) => e.type === 'stream').map((e) => [e.op, (e.streams as { stream_id: number }[])[0]!.stream_id])).toEqual([['create', 57]]);
+    expect(member.filter((e) => e.type === 'stream').map((e) => [e.op, (e.streams as { stream_id: number }[])[0]!.stream_id])).toEqual([
+      ['create', 57],
+    ]);
     expect(member).toContainEqual({ type: 'subscription', op: 'peer_add', stream_ids: [57], user_ids: expect.any(Array) });
     // The owner's email_address_visibility is 3 (administrators): now visible to the member.
-    expect(member).toContainEqual({ type: 'realm_user', op: 'update', person: { user_id: U.owner, delivery_email: user(env, U.owner).delivery_email } });
+    expect(member).toContainEqual({
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: U.owner, delivery_email: user(env, U.owner).delivery_email },
+    });
     // Others learn the role and the groups only.
     expect(seen.member_2!.map((e) => e.type)).toEqual(['realm_user', 'user_group', 'user_group']);
   });
@@ -98,7 +108,9 @@ describe('role change events in detail', () => {
     const events = seen.administrator!;
     // 54 lets administrators add subscribers (so read it); the administrator is not subscribed. They are
     // subscribed to the moderation channel 57, which therefore stays.
-    expect(events.filter((e) => e.type === 'stream')).toEqual([{ type: 'stream', op: 'delete', streams: [{ stream_id: 54 }], stream_ids: [54] }]);
+    expect(events.filter((e) => e.type === 'stream')).toEqual([
+      { type: 'stream', op: 'delete', streams: [{ stream_id: 54 }], stream_ids: [54] },
+    ]);
     expect(events).toContainEqual({ type: 'realm_user', op: 'update', person: { user_id: U.owner, delivery_email: null } });
   });
 
@@ -119,7 +131,8 @@ describe('name changes and combined updates', () => {
     const seen = await observeEvents(env, ['owner', 'member', 'member_2', 'guest', 'bot'], {}, async () => {
       expect((await patchUser(env.server, env.who.administrator!, U.member_2, { full_name: '  Maribel Renamed\t' })).body).toEqual(OK);
     });
-    for (const events of Object.values(seen)) expect(events).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: U.member_2, full_name: 'Maribel Renamed' } }]);
+    for (const events of Object.values(seen))
+      expect(events).toEqual([{ type: 'realm_user', op: 'update', person: { user_id: U.member_2, full_name: 'Maribel Renamed' } }]);
     expect(user(env, U.member_2).full_name).toBe('Maribel Renamed');
   });
 

@@ -13,7 +13,13 @@ import { deactivate, err, G, OK, patchUser, U, user } from './support.js';
 const env = useTestRealm({ realm: 'fresh' });
 
 const ROLES: RoleCode[] = [100, 200, 300, 400, 600];
-const ROLE_GROUP: Record<RoleCode, number> = { 100: G.owners, 200: G.administrators, 300: G.moderators, 400: G.fullmembers, 600: G.everyone };
+const ROLE_GROUP: Record<RoleCode, number> = {
+  100: G.owners,
+  200: G.administrators,
+  300: G.moderators,
+  400: G.fullmembers,
+  600: G.everyone,
+};
 const OWNER_ONLY = 'Must be an organization owner';
 const GUEST = 'Guests cannot be organization administrators.';
 
@@ -24,10 +30,13 @@ function expected(by: 'owner' | 'administrator', from: RoleCode, to: RoleCode): 
   return 'ok';
 }
 
-const PAIRS = (['owner', 'administrator'] as const).flatMap((by) => ROLES.flatMap((from) => ROLES.map((to) => [by, from, to, expected(by, from, to)] as const)));
+const PAIRS = (['owner', 'administrator'] as const).flatMap((by) =>
+  ROLES.flatMap((from) => ROLES.map((to) => [by, from, to, expected(by, from, to)] as const)),
+);
 
 /** The role groups holding the user directly (each user is in exactly one). */
-const roleGroupsOf = (id: number) => Object.values(ROLE_GROUP).filter((g) => tables(env.server, env.realm).user_groups[String(g)]!.members.includes(id));
+const roleGroupsOf = (id: number) =>
+  Object.values(ROLE_GROUP).filter((g) => tables(env.server, env.realm).user_groups[String(g)]!.members.includes(id));
 
 describe('PATCH /users/{user_id} role: the transition matrix', () => {
   it.each(PAIRS)('by %s: %i → %i: %s', async (by, from, to, outcome) => {
@@ -59,7 +68,9 @@ describe('the only owner (§4.7)', () => {
   it('a deactivated owner does not count: the active one is still the only owner', async () => {
     expect((await patchUser(env.server, env.who.owner!, U.member_2, { role: '100' })).body).toEqual(OK);
     expect((await deactivate(env.server, env.who.owner!, U.member_2)).body).toEqual(OK);
-    expect((await patchUser(env.server, env.who.owner!, U.owner, { role: '200' })).body).toEqual(err('The owner permission cannot be removed from the only organization owner.'));
+    expect((await patchUser(env.server, env.who.owner!, U.owner, { role: '200' })).body).toEqual(
+      err('The owner permission cannot be removed from the only organization owner.'),
+    );
     // The deactivated owner's role may still be removed: they are not the only active owner.
     expect((await patchUser(env.server, env.who.owner!, U.member_2, { role: '400' })).body).toEqual(OK);
   });

@@ -77,7 +77,19 @@ export async function setUser(env: TestRealm, id: number, change: Partial<UserRo
 
 /** Every capability declared, as invariant.test.ts registers, so snapshot and events speak one dialect. */
 const REGISTER = {
-  client_capabilities: JSON.stringify({ notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: true, stream_typing_notifications: true, user_settings_object: true, linkifier_url_template: true, user_list_incomplete: true, include_deactivated_groups: true, archived_channels: true, empty_topic_name: true, simplified_presence_events: true }),
+  client_capabilities: JSON.stringify({
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    linkifier_url_template: true,
+    user_list_incomplete: true,
+    include_deactivated_groups: true,
+    archived_channels: true,
+    empty_topic_name: true,
+    simplified_presence_events: true,
+  }),
   include_subscribers: 'true',
   apply_markdown: 'true',
 };
@@ -88,7 +100,12 @@ const REGISTER = {
  * Returns each observer's events, for further checks. `renamed` gives the credentials of observers whose
  * API email the change replaces.
  */
-export async function expectSnapshotsFollow(env: TestRealm, roles: readonly string[], change: () => Promise<unknown>, renamed: Record<string, Who> = {}): Promise<Record<string, Event[]>> {
+export async function expectSnapshotsFollow(
+  env: TestRealm,
+  roles: readonly string[],
+  change: () => Promise<unknown>,
+  renamed: Record<string, Who> = {},
+): Promise<Record<string, Event[]>> {
   const before: Record<string, { snapshot: Record<string, unknown>; queueId: string }> = {};
   for (const role of roles) {
     const res = await call(env.server, 'POST', '/api/v1/register', { as: env.who[role]!, form: REGISTER });
@@ -98,7 +115,10 @@ export async function expectSnapshotsFollow(env: TestRealm, roles: readonly stri
   const events: Record<string, Event[]> = {};
   for (const role of roles) {
     const as = renamed[role] ?? env.who[role]!;
-    const polled = await call(env.server, 'GET', '/api/v1/events', { as, query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' } });
+    const polled = await call(env.server, 'GET', '/api/v1/events', {
+      as,
+      query: { queue_id: before[role]!.queueId, last_event_id: '-1', dont_block: 'true' },
+    });
     events[role] = polled.body.events as Event[];
     const after = await call(env.server, 'POST', '/api/v1/register', { as, form: REGISTER });
     expect(comparable(applyEvents(before[role]!.snapshot, events[role])), `observer ${role}`).toEqual(comparable(after.body));

@@ -21,20 +21,37 @@ describe('user_status events', () => {
   const member = () => env.who.member!;
 
   it.each([
-    ['text and an emoji by name alone', { status_text: 'Lunch', emoji_name: 'car' }, { status_text: 'Lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }],
+    [
+      'text and an emoji by name alone',
+      { status_text: 'Lunch', emoji_name: 'car' },
+      { status_text: 'Lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
+    ],
     ['the text alone', { status_text: 'Lunch' }, { status_text: 'Lunch' }],
     ['a cleared emoji', { emoji_name: '' }, { emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' }],
     ['the current value again', { status_text: 'In a meeting' }, { status_text: 'In a meeting' }],
-    ['the extra emoji, code and type given', { emoji_name: 'teamchat', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' }, { emoji_name: 'teamchat', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' }],
+    [
+      'the extra emoji, code and type given',
+      { emoji_name: 'teamchat', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' },
+      { emoji_name: 'teamchat', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' },
+    ],
   ])('%s: to every active account, only what was sent', async (_name, form, fields) => {
-    const seen = await observeEvents(env, EVERYONE, {}, async () => expect((await setOwn(env.server, member(), form)).body).toEqual(success()));
-    for (const role of EVERYONE) expect({ role, events: seen[role] }).toEqual({ role, events: [{ type: 'user_status', user_id: member().user_id, ...fields }] });
+    const seen = await observeEvents(env, EVERYONE, {}, async () =>
+      expect((await setOwn(env.server, member(), form)).body).toEqual(success()),
+    );
+    for (const role of EVERYONE)
+      expect({ role, events: seen[role] }).toEqual({ role, events: [{ type: 'user_status', user_id: member().user_id, ...fields }] });
   });
 
   it("§4.4: the event carries the target's user_id; an ignored away sends nothing more", async () => {
     const target = env.who.member_2!.user_id;
-    const seen = await observeEvents(env, EVERYONE, {}, () => setFor(env.server, env.who.administrator!, target, { status_text: 'Set for you', away: 'true' }));
-    for (const role of EVERYONE) expect({ role, events: seen[role] }).toEqual({ role, events: [{ type: 'user_status', user_id: target, status_text: 'Set for you' }] });
+    const seen = await observeEvents(env, EVERYONE, {}, () =>
+      setFor(env.server, env.who.administrator!, target, { status_text: 'Set for you', away: 'true' }),
+    );
+    for (const role of EVERYONE)
+      expect({ role, events: seen[role] }).toEqual({
+        role,
+        events: [{ type: 'user_status', user_id: target, status_text: 'Set for you' }],
+      });
   });
 
   it('event_types filters them like any other type', async () => {
@@ -46,8 +63,17 @@ describe('user_status events', () => {
 
 describe('away: user_settings, legacy settings and presence events by capability', () => {
   async function queues() {
-    const open = async (role: string, capabilities: string) => ({ role, as: env.who[role]!, queueId: (await openQueue(env.server, env.who[role]!, { client_capabilities: capabilities })).queueId });
-    return { own: await open('member', SIMPLIFIED), ownLegacy: await open('member', '{}'), other: await open('owner', SIMPLIFIED), otherLegacy: await open('owner', '{}') };
+    const open = async (role: string, capabilities: string) => ({
+      role,
+      as: env.who[role]!,
+      queueId: (await openQueue(env.server, env.who[role]!, { client_capabilities: capabilities })).queueId,
+    });
+    return {
+      own: await open('member', SIMPLIFIED),
+      ownLegacy: await open('member', '{}'),
+      other: await open('owner', SIMPLIFIED),
+      otherLegacy: await open('owner', '{}'),
+    };
   }
   const read = (q: { as: Parameters<typeof drain>[1]; queueId: string }) => drain(env.server, q.as, q.queueId);
 
@@ -64,7 +90,12 @@ describe('away: user_settings, legacy settings and presence events by capability
     expect(await read(q.otherLegacy)).toEqual([legacy, status]);
     const own = await read(q.ownLegacy);
     expect(own.map((e) => e.type)).toEqual(['user_settings', 'update_global_notifications', 'presence', 'user_status']);
-    expect(own).toEqual([setting, { type: 'update_global_notifications', notification_name: 'presence_enabled', setting: false, user: m.email }, legacy, status]);
+    expect(own).toEqual([
+      setting,
+      { type: 'update_global_notifications', notification_name: 'presence_enabled', setting: false, user: m.email },
+      legacy,
+      status,
+    ]);
   });
 
   it('away false: the user is active now, in both forms', async () => {
@@ -80,13 +111,21 @@ describe('away: user_settings, legacy settings and presence events by capability
       status,
     ]);
     expect(await read(q.otherLegacy)).toEqual([
-      { type: 'presence', user_id: m.user_id, email: m.email, server_timestamp: t, presence: { website: { client: 'website', status: 'active', timestamp: t, pushable: false } } },
+      {
+        type: 'presence',
+        user_id: m.user_id,
+        email: m.email,
+        server_timestamp: t,
+        presence: { website: { client: 'website', status: 'active', timestamp: t, pushable: false } },
+      },
       status,
     ]);
   });
 
   it('away sent with its current value still sets and announces it', async () => {
-    const seen = await observeEvents(env, ['member', 'owner'], { client_capabilities: SIMPLIFIED }, () => setOwn(env.server, env.who.member!, { away: 'false' }));
+    const seen = await observeEvents(env, ['member', 'owner'], { client_capabilities: SIMPLIFIED }, () =>
+      setOwn(env.server, env.who.member!, { away: 'false' }),
+    );
     expect(seen.member!.map((e) => e.type)).toEqual(['user_settings', 'presence', 'user_status']);
     expect(seen.owner!.map((e) => e.type)).toEqual(['presence', 'user_status']);
   });
@@ -143,13 +182,20 @@ describe('the events match the OpenAPI document', () => {
     for (const form of forms) {
       expect((await setOwn(env.server, owner, form)).body).toEqual(success());
     }
-    const res = await call(env.server, 'GET', '/api/v1/events', { as: owner, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } });
+    const res = await call(env.server, 'GET', '/api/v1/events', {
+      as: owner,
+      query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
+    });
     expect((res.body.events as Event[]).filter((e) => e.type === 'presence')).toHaveLength(2);
     expect(validateEvents(res.body), JSON.stringify(validateEvents.errors?.slice(-3))).toBe(true);
   });
 
   it('a presence event with neither form, or a described type with a wrong payload, fails the document', () => {
-    for (const event of [{ id: 1, type: 'presence' }, { id: 2, type: 'presence', presences: {}, user_id: 3 }, { id: 3, type: 'user_status' }]) {
+    for (const event of [
+      { id: 1, type: 'presence' },
+      { id: 2, type: 'presence', presences: {}, user_id: 3 },
+      { id: 3, type: 'user_status' },
+    ]) {
       expect(validateEvents({ result: 'success', msg: '', events: [event] }), JSON.stringify(event)).toBe(false);
     }
   });

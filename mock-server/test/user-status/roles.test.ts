@@ -44,7 +44,15 @@ const OPERATIONS: OperationCase[] = [
   },
   {
     name: 'update-status-for-user',
-    outcomes: { owner: 'ok', administrator: 'ok', moderator: 'insufficient', member: 'insufficient', guest: 'insufficient', bot: 'bot', deactivated: 'unauthorized' },
+    outcomes: {
+      owner: 'ok',
+      administrator: 'ok',
+      moderator: 'insufficient',
+      member: 'insufficient',
+      guest: 'insufficient',
+      bot: 'bot',
+      deactivated: 'unauthorized',
+    },
     run: (as) => setFor(env.server, as, env.who.member_2!.user_id, { status_text: 'Role test' }),
     check: (_as, res) => {
       expect(res.body).toEqual(success());
@@ -56,7 +64,9 @@ const OPERATIONS: OperationCase[] = [
     outcomes: { owner: 'ok', administrator: 'ok', moderator: 'ok', member: 'ok', guest: 'ok', bot: 'ok', deactivated: 'unauthorized' },
     run: (as) => getStatus(env.server, as, env.who.member!.user_id),
     check: (_as, res) => {
-      expect(res.body).toEqual(success({ status: { status_text: 'In a meeting', emoji_name: 'computer', emoji_code: '1f4bb', reaction_type: 'unicode_emoji' } }));
+      expect(res.body).toEqual(
+        success({ status: { status_text: 'In a meeting', emoji_name: 'computer', emoji_code: '1f4bb', reaction_type: 'unicode_emoji' } }),
+      );
     },
   },
 ];

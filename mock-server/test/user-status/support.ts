@@ -11,8 +11,10 @@ import { drain, openQueue, tables, type Cred, type Json, type TestRealm } from '
 export const OWN = '/api/v1/users/me/status';
 export const of = (userId: number) => `/api/v1/users/${userId}/status`;
 
-export const setOwn = (server: MockServer, as: Who, form: Record<string, string>, extra: CallOptions = {}) => call(server, 'POST', OWN, { as, form, ...extra });
-export const setFor = (server: MockServer, as: Who, userId: number, form: Record<string, string>) => call(server, 'POST', of(userId), { as, form });
+export const setOwn = (server: MockServer, as: Who, form: Record<string, string>, extra: CallOptions = {}) =>
+  call(server, 'POST', OWN, { as, form, ...extra });
+export const setFor = (server: MockServer, as: Who, userId: number, form: Record<string, string>) =>
+  call(server, 'POST', of(userId), { as, form });
 export const getStatus = (server: MockServer, as: Who, userId: number) => call(server, 'GET', of(userId), { as });
 
 export const BOT_REFUSED = 'This endpoint does not accept bot requests.';
@@ -20,7 +22,10 @@ export const NO_NEW_VALUES = 'Client did not pass any new values.';
 export const NAME_REQUIRED = 'Client must pass emoji_name if they pass either emoji_code or reaction_type.';
 
 /** The demo realm's custom emoji (fixtures/emoji.ts: one active, one deactivated). */
-export function customEmoji(server: MockServer, realm: string): { active: { id: number; name: string }; deactivated: { id: number; name: string } } {
+export function customEmoji(
+  server: MockServer,
+  realm: string,
+): { active: { id: number; name: string }; deactivated: { id: number; name: string } } {
   const rows = Object.values(tables(server, realm).custom_emoji);
   return { active: rows.find((r) => !r.deactivated)!, deactivated: rows.find((r) => r.deactivated)! };
 }
@@ -34,7 +39,11 @@ export function deactivatedCredentials(server: MockServer, realm: string): Cred 
 /** What a status request may change: statuses, settings (away) and presence rows. */
 export function statusState(server: MockServer, realm: string): Json {
   const t = tables(server, realm);
-  return structuredClone({ statuses: t.user_statuses, presence: t.presence, settings: Object.values(t.users).map((u) => [u.user_id, u.settings]) });
+  return structuredClone({
+    statuses: t.user_statuses,
+    presence: t.presence,
+    settings: Object.values(t.users).map((u) => [u.user_id, u.settings]),
+  });
 }
 
 /**

@@ -13,7 +13,8 @@ const ROLES = ['owner', 'administrator', 'moderator', 'member', 'member_2', 'mem
 const NEW_ID = 23;
 const EMAIL = 'grace.hopper@example.com';
 const ROLE_MEMBERS_GROUP = 6; // role:members of the demo realm
-const gravatar = (email: string) => `https://secure.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}?d=identicon&version=1`;
+const gravatar = (email: string) =>
+  `https://secure.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}?d=identicon&version=1`;
 
 const create = () => createUser(env.server, env.who.administrator!, { email: EMAIL, password: 'cobol-1959', full_name: 'Grace Hopper' });
 
@@ -59,7 +60,12 @@ describe('events of POST /users', () => {
   });
 
   it('clients that do not compute Gravatars get the URL', async () => {
-    const events = await observeEvents(env, ['member', 'administrator'], { client_gravatar: 'false', event_types: '["realm_user"]' }, create);
+    const events = await observeEvents(
+      env,
+      ['member', 'administrator'],
+      { client_gravatar: 'false', event_types: '["realm_user"]' },
+      create,
+    );
     expect(events.member).toEqual([{ type: 'realm_user', op: 'add', person: person(gravatar(EMAIL)) }]);
     expect(events.administrator).toEqual(events.member);
   });
@@ -68,20 +74,32 @@ describe('events of POST /users', () => {
     // Make 54 (private, "models team") a default channel: the new user joins it, and only those who
     // may know its subscribers hear of that.
     const realm = tables(env.server, env.realm).realm.realm;
-    await env.server.context.store.transact(env.realm, (tx) => tx.put('realm', 'realm', { ...realm, default_stream_ids: [...realm.default_stream_ids, 54] }));
+    await env.server.context.store.transact(env.realm, (tx) =>
+      tx.put('realm', 'realm', { ...realm, default_stream_ids: [...realm.default_stream_ids, 54] }),
+    );
     const channel = tables(env.server, env.realm).channels['54']!;
     expect(channel.invite_only).toBe(true);
     const events = await observeEvents(env, ROLES, { event_types: '["subscription"]' }, create);
-    const subscribers = new Set(Object.values(tables(env.server, env.realm).subscriptions).filter((s) => s.stream_id === 54 && s.active && s.user_id !== NEW_ID).map((s) => s.user_id));
+    const subscribers = new Set(
+      Object.values(tables(env.server, env.realm).subscriptions)
+        .filter((s) => s.stream_id === 54 && s.active && s.user_id !== NEW_ID)
+        .map((s) => s.user_id),
+    );
     const hears54 = ROLES.filter((role) => events[role]!.some((e) => (e.stream_ids as number[]).includes(54)));
     // Subscribers know the subscribers; so do organization administrators (metadata access, access.ts).
-    expect(hears54).toEqual(ROLES.filter((role) => subscribers.has(env.who[role]!.user_id) || role === 'owner' || role === 'administrator'));
+    expect(hears54).toEqual(
+      ROLES.filter((role) => subscribers.has(env.who[role]!.user_id) || role === 'owner' || role === 'administrator'),
+    );
     expect(hears54).toEqual(['owner', 'administrator', 'member', 'member_3', 'guest']);
-    expect(Object.values(tables(env.server, env.realm).subscriptions).some((s) => s.user_id === NEW_ID && s.stream_id === 54 && s.active)).toBe(true);
+    expect(
+      Object.values(tables(env.server, env.realm).subscriptions).some((s) => s.user_id === NEW_ID && s.stream_id === 54 && s.active),
+    ).toBe(true);
   });
 
   it('a refused creation sends nothing', async () => {
-    const events = await observeEvents(env, ROLES, {}, () => createUser(env.server, env.who.administrator!, { email: EMAIL, password: 'short', full_name: 'Grace Hopper' }));
+    const events = await observeEvents(env, ROLES, {}, () =>
+      createUser(env.server, env.who.administrator!, { email: EMAIL, password: 'short', full_name: 'Grace Hopper' }),
+    );
     for (const role of ROLES) expect(events[role], role).toEqual([]);
   });
 });

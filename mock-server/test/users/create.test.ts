@@ -70,13 +70,25 @@ describe('checks in the reference order; a refused request changes nothing', () 
     ['name too long', { ...GOOD, full_name: 'n'.repeat(101) }, error('Name too long!')],
     ['mention syntax in the name', { ...GOOD, full_name: 'Ann @ Home' }, error('Invalid characters in name!')],
     ['a name ending in |digits', { ...GOOD, full_name: 'Ann|12' }, error('Invalid format!')],
-    ['malformed email beats an email in use and a weak password', { email: 'andrew@demo', password: weak, full_name: 'Ann' }, error('Bad name or username')],
+    [
+      'malformed email beats an email in use and a weak password',
+      { email: 'andrew@demo', password: weak, full_name: 'Ann' },
+      error('Bad name or username'),
+    ],
     ['no @', { ...GOOD, email: 'new.person.example.com' }, error('Bad name or username')],
     ['spaces', { ...GOOD, email: 'new person@example.com' }, error('Bad name or username')],
     ['empty email', { ...GOOD, email: '' }, error('Bad name or username')],
-    ['an address longer than 254 characters', { ...GOOD, email: `${'a'.repeat(64)}@${'b'.repeat(190)}.com` }, error('Bad name or username')],
+    [
+      'an address longer than 254 characters',
+      { ...GOOD, email: `${'a'.repeat(64)}@${'b'.repeat(190)}.com` },
+      error('Bad name or username'),
+    ],
     // {d}: the realm's mail domain (each realm made from the demo fixture has its own).
-    ['email in use beats a weak password (case-insensitive)', { email: 'ANDREW@{d}', password: weak, full_name: 'Ann' }, error("Email 'ANDREW@{d}' already in use")],
+    [
+      'email in use beats a weak password (case-insensitive)',
+      { email: 'ANDREW@{d}', password: weak, full_name: 'Ann' },
+      error("Email 'ANDREW@{d}' already in use"),
+    ],
     ["a deactivated user's email", { ...GOOD, email: 'arnulfo@{d}' }, error("Email 'arnulfo@{d}' already in use")],
     ["a bot's email", { ...GOOD, email: 'array-bot@{d}' }, error("Email 'array-bot@{d}' already in use")],
     ["the system bot's email", { ...GOOD, email: 'notification-bot@{d}' }, error("Email 'notification-bot@{d}' already in use")],
@@ -134,14 +146,20 @@ describe('the new account', () => {
     expect(others.map((u) => u.api_key)).not.toContain(row.api_key);
     expect(verifyPassword('six ch', row.password_hash!)).toBe(true);
     expect(verifyPassword('six ch!', row.password_hash!)).toBe(false);
-    const recipients = Object.values(tables(env.server, env.realm).channels).map((c) => c.recipient_id).concat(others.map((u) => u.recipient_id));
+    const recipients = Object.values(tables(env.server, env.realm).channels)
+      .map((c) => c.recipient_id)
+      .concat(others.map((u) => u.recipient_id));
     expect(recipients).not.toContain(row.recipient_id);
     // The realm's default channels (51 home, 52 alarm), and no other.
-    const subscribed = Object.values(tables(env.server, env.realm).subscriptions).filter((s) => s.user_id === NEXT_ID && s.active).map((s) => s.stream_id);
+    const subscribed = Object.values(tables(env.server, env.realm).subscriptions)
+      .filter((s) => s.user_id === NEXT_ID && s.active)
+      .map((s) => s.stream_id);
     expect(subscribed.sort()).toEqual([51, 52]);
     expect(isSubscribed(env.server, env.realm, NEXT_ID, 51)).toBe(true);
     // Joined just now, inside the realm's waiting period: role:members, not role:fullmembers.
-    const groups = Object.values(tables(env.server, env.realm).user_groups).filter((g) => g.members.includes(NEXT_ID)).map((g) => g.name);
+    const groups = Object.values(tables(env.server, env.realm).user_groups)
+      .filter((g) => g.members.includes(NEXT_ID))
+      .map((g) => g.name);
     expect(groups).toEqual(['role:members']);
   });
 
@@ -156,9 +174,15 @@ describe('the new account', () => {
   it('can use the API at once with its key, may send to a default channel and sees itself in a register', async () => {
     await create('administrator', GOOD);
     const who = { email: GOOD.email, api_key: userRow(env.server, env.realm, NEXT_ID).api_key };
-    const sent = await call(env.server, 'POST', '/api/v1/messages', { as: who, form: { type: 'stream', to: '51', topic: 'hello', content: 'Hi all' } });
+    const sent = await call(env.server, 'POST', '/api/v1/messages', {
+      as: who,
+      form: { type: 'stream', to: '51', topic: 'hello', content: 'Hi all' },
+    });
     expect(sent.body).toMatchObject({ result: 'success' });
-    const register = await call(env.server, 'POST', '/api/v1/register', { as: who, form: { fetch_event_types: '["realm_user", "subscription"]' } });
+    const register = await call(env.server, 'POST', '/api/v1/register', {
+      as: who,
+      form: { fetch_event_types: '["realm_user", "subscription"]' },
+    });
     expect(register.body).toMatchObject({ user_id: NEXT_ID, email: GOOD.email, full_name: GOOD.full_name, role: 400, is_admin: false });
     expect((register.body.realm_users as { user_id: number }[]).map((u) => u.user_id)).toContain(NEXT_ID);
     expect((register.body.subscriptions as { stream_id: number }[]).map((s) => s.stream_id).sort()).toEqual([51, 52]);
@@ -170,15 +194,22 @@ describe('the new account', () => {
   it('can use the API at once with a key fetched with its password', async () => {
     await create('owner', GOOD);
     // Anonymous: the Host header's first label names the realm (http/pipeline.ts).
-    const fetched = await call(env.server, 'POST', '/api/v1/fetch_api_key', { form: { username: GOOD.email, password: GOOD.password }, headers: { host: `${env.realm}.localhost` } });
-    expect(fetched.body).toEqual(success({ api_key: userRow(env.server, env.realm, NEXT_ID).api_key, email: GOOD.email, user_id: NEXT_ID }));
+    const fetched = await call(env.server, 'POST', '/api/v1/fetch_api_key', {
+      form: { username: GOOD.email, password: GOOD.password },
+      headers: { host: `${env.realm}.localhost` },
+    });
+    expect(fetched.body).toEqual(
+      success({ api_key: userRow(env.server, env.realm, NEXT_ID).api_key, email: GOOD.email, user_id: NEXT_ID }),
+    );
   });
 
   it('is a full member at once in a realm without a waiting period', async () => {
     const realm = tables(env.server, env.realm).realm.realm;
     await env.server.context.store.transact(env.realm, (tx) => tx.put('realm', 'realm', { ...realm, waiting_period_threshold: 0 }));
     await create('administrator', GOOD);
-    const groups = Object.values(tables(env.server, env.realm).user_groups).filter((g) => g.members.includes(NEXT_ID)).map((g) => g.name);
+    const groups = Object.values(tables(env.server, env.realm).user_groups)
+      .filter((g) => g.members.includes(NEXT_ID))
+      .map((g) => g.name);
     expect(groups).toEqual(['role:fullmembers']);
   });
 });

@@ -75,9 +75,15 @@ describe('refusals: 401 UNAUTHORIZED with a WWW-Authenticate challenge', () => {
   });
 
   it('credentials sent anyway are still authenticated: deactivated ones → 401', async () => {
-    const res = await call(env.server, 'POST', '/api/v1/fetch_api_key', { as: deactivatedWho(env.server, env.realm), form: { username: env.who.member!.email, password: DEMO_PASSWORD } });
+    const res = await call(env.server, 'POST', '/api/v1/fetch_api_key', {
+      as: deactivatedWho(env.server, env.realm),
+      form: { username: env.who.member!.email, password: DEMO_PASSWORD },
+    });
     expect([res.status, res.body]).toEqual([401, DEACTIVATED_401]);
-    const bad = await call(env.server, 'POST', '/api/v1/fetch_api_key', { as: { email: env.who.member!.email, api_key: 'x'.repeat(32) }, form: { username: env.who.member!.email, password: DEMO_PASSWORD } });
+    const bad = await call(env.server, 'POST', '/api/v1/fetch_api_key', {
+      as: { email: env.who.member!.email, api_key: 'x'.repeat(32) },
+      form: { username: env.who.member!.email, password: DEMO_PASSWORD },
+    });
     expect([bad.status, bad.body]).toEqual([401, unauthorizedError('Invalid API key')]);
   });
 });
@@ -102,7 +108,14 @@ describe('the realm of an anonymous request', () => {
     await env.server.control.createRealm({ realm_id: realm, feature_level: level });
     const who = credentials(env.server, realm).owner!;
     const res = await fetchKey(env.server, { username: who.email, password: DEMO_PASSWORD, realm: 'x' }, { host: `${realm}.example.test` });
-    expect(res.body).toEqual(success({ api_key: who.api_key, email: who.email, user_id: who.user_id, ...(ignored ? { ignored_parameters_unsupported: ignored } : {}) }));
+    expect(res.body).toEqual(
+      success({
+        api_key: who.api_key,
+        email: who.email,
+        user_id: who.user_id,
+        ...(ignored ? { ignored_parameters_unsupported: ignored } : {}),
+      }),
+    );
   });
 });
 
@@ -144,7 +157,12 @@ describe('the OpenAPI document and the stock JavaScript client', () => {
     const created = await admin.users.create({ email: 'js.newcomer@example.com', password: 'from-js-1', full_name: 'Js Newcomer' });
     expect(created).toMatchObject({ result: 'success' });
     const newcomer = await connect({ username: 'js.newcomer@example.com', password: 'from-js-1', realm: env.server.url });
-    expect(await newcomer.users.me.getProfile()).toMatchObject({ result: 'success', user_id: created.user_id, full_name: 'Js Newcomer', max_message_id: -1 });
+    expect(await newcomer.users.me.getProfile()).toMatchObject({
+      result: 'success',
+      user_id: created.user_id,
+      full_name: 'Js Newcomer',
+      max_message_id: -1,
+    });
     const members = (await newcomer.users.retrieve()).members as { user_id: number }[];
     expect(members.map((u) => u.user_id)).toContain(created.user_id);
   });

@@ -24,12 +24,16 @@ const NOTIFICATION_BOT = 22; // system bot
 const ALL_ACCOUNTS = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
 
 const users = (as: string, query: Record<string, string> = {}) => call(env.server, 'GET', '/api/v1/users', { as: env.who[as]!, query });
-const user = (as: string, id: number | string, query: Record<string, string> = {}) => call(env.server, 'GET', `/api/v1/users/${id}`, { as: env.who[as]!, query });
+const user = (as: string, id: number | string, query: Record<string, string> = {}) =>
+  call(env.server, 'GET', `/api/v1/users/${id}`, { as: env.who[as]!, query });
 const me = (as: string) => call(env.server, 'GET', '/api/v1/users/me', { as: env.who[as]! });
 
 /** realm_users and realm_non_active_users of a register with these options, by user ID. */
 async function snapshotUsers(as: string, clientGravatar: boolean): Promise<Map<number, User>> {
-  const { snapshot } = await openQueue(env.server, env.who[as]!, { fetch_event_types: '["realm_user"]', client_gravatar: String(clientGravatar) });
+  const { snapshot } = await openQueue(env.server, env.who[as]!, {
+    fetch_event_types: '["realm_user"]',
+    client_gravatar: String(clientGravatar),
+  });
   const all = [...(snapshot.realm_users as User[]), ...(snapshot.realm_non_active_users as User[])];
   return new Map(all.map((u) => [u.user_id, u]));
 }
@@ -69,14 +73,17 @@ describe('GET /users', () => {
     expect(members.some((u) => u.user_id === NOTIFICATION_BOT)).toBe(false);
   });
 
-  it.each(['member', 'administrator', 'guest', 'owner'])('shows %s exactly the register snapshot users (profile_data when asked for)', async (role) => {
-    for (const clientGravatar of [true, false]) {
-      const expected = await snapshotUsers(role, clientGravatar);
-      const query = { client_gravatar: String(clientGravatar), include_custom_profile_fields: 'true' };
-      const members = (await users(role, query)).body.members as User[];
-      expect(members).toEqual([...expected.values()].sort((a, b) => a.user_id - b.user_id));
-    }
-  });
+  it.each(['member', 'administrator', 'guest', 'owner'])(
+    'shows %s exactly the register snapshot users (profile_data when asked for)',
+    async (role) => {
+      for (const clientGravatar of [true, false]) {
+        const expected = await snapshotUsers(role, clientGravatar);
+        const query = { client_gravatar: String(clientGravatar), include_custom_profile_fields: 'true' };
+        const members = (await users(role, query)).body.members as User[];
+        expect(members).toEqual([...expected.values()].sort((a, b) => a.user_id - b.user_id));
+      }
+    },
+  );
 
   it('defaults: client_gravatar true, no profile_data', async () => {
     const expected = await snapshotUsers('member', true);
@@ -89,7 +96,9 @@ describe('GET /users', () => {
 
   it('client_gravatar false gives every avatar as a URL', async () => {
     const members = (await users('member', { client_gravatar: 'false' })).body.members as User[];
-    expect(members.find((u) => u.user_id === ADMINISTRATOR)!.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?/);
+    expect(members.find((u) => u.user_id === ADMINISTRATOR)!.avatar_url).toMatch(
+      /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?/,
+    );
     expect(members.every((u) => typeof u.avatar_url === 'string')).toBe(true);
   });
 
@@ -112,11 +121,18 @@ describe('GET /users', () => {
 });
 
 describe('GET /users/{id}', () => {
-  it.each([OWNER, ADMINISTRATOR, 14, 19, DEACTIVATED, BOT])('user %i is the snapshot user (bots and deactivated users included)', async (id) => {
-    const expected = await snapshotUsers('member', true);
-    expect((await user('member', id, { include_custom_profile_fields: 'true' })).body).toEqual({ result: 'success', msg: '', user: expected.get(id) });
-    expect((await user('member', id)).body.user).toEqual(withoutProfile(expected.get(id)!));
-  });
+  it.each([OWNER, ADMINISTRATOR, 14, 19, DEACTIVATED, BOT])(
+    'user %i is the snapshot user (bots and deactivated users included)',
+    async (id) => {
+      const expected = await snapshotUsers('member', true);
+      expect((await user('member', id, { include_custom_profile_fields: 'true' })).body).toEqual({
+        result: 'success',
+        msg: '',
+        user: expected.get(id),
+      });
+      expect((await user('member', id)).body.user).toEqual(withoutProfile(expected.get(id)!));
+    },
+  );
 
   it.each([[9999], [NOTIFICATION_BOT], [0]])('user %i → No such user', async (id) => {
     const res = await user('member', id);
@@ -125,22 +141,36 @@ describe('GET /users/{id}', () => {
 });
 
 describe('GET /users/me', () => {
-  it.each(ACTIVE_ROLES)('%s: own user object at the top level (avatar as a URL, profile_data) and max_message_id as register gives it', async (role) => {
-    const { snapshot } = await openQueue(env.server, env.who[role]!, { fetch_event_types: '["realm_user", "message"]', client_gravatar: 'false' });
-    const self = (snapshot.realm_users as User[]).find((u) => u.user_id === env.who[role]!.user_id)!;
-    const res = await me(role);
-    expect(res.body).toEqual({ result: 'success', msg: '', ...self, max_message_id: snapshot.max_message_id });
-    expect(snapshot.max_message_id).toBeGreaterThan(0);
-  });
+  it.each(ACTIVE_ROLES)(
+    '%s: own user object at the top level (avatar as a URL, profile_data) and max_message_id as register gives it',
+    async (role) => {
+      const { snapshot } = await openQueue(env.server, env.who[role]!, {
+        fetch_event_types: '["realm_user", "message"]',
+        client_gravatar: 'false',
+      });
+      const self = (snapshot.realm_users as User[]).find((u) => u.user_id === env.who[role]!.user_id)!;
+      const res = await me(role);
+      expect(res.body).toEqual({ result: 'success', msg: '', ...self, max_message_id: snapshot.max_message_id });
+      expect(snapshot.max_message_id).toBeGreaterThan(0);
+    },
+  );
 
   it('max_message_id follows a message the caller receives', async () => {
-    const sent = await send(env.server, env.who.member!, { type: 'direct', to: JSON.stringify([env.who.guest!.user_id]), content: 'newest' });
+    const sent = await send(env.server, env.who.member!, {
+      type: 'direct',
+      to: JSON.stringify([env.who.guest!.user_id]),
+      content: 'newest',
+    });
     expect((await me('guest')).body.max_message_id).toBe(sent.body.id);
   });
 
   it('is -1 for a user who received nothing', async () => {
     const { realm, who } = await freshRealm(env.server);
-    const created = await createUser(env.server, who.administrator!, { email: 'quiet@example.com', password: 'secret-enough', full_name: 'Quiet One' });
+    const created = await createUser(env.server, who.administrator!, {
+      email: 'quiet@example.com',
+      password: 'secret-enough',
+      full_name: 'Quiet One',
+    });
     const key = env.server.context.store.realm(realm)!.users[String(created.body.user_id)]!.api_key;
     const res = await call(env.server, 'GET', '/api/v1/users/me', { as: { email: 'quiet@example.com', api_key: key } });
     expect(res.body).toMatchObject({ result: 'success', user_id: created.body.user_id, max_message_id: -1, profile_data: {} });

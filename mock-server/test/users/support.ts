@@ -12,7 +12,12 @@ export const unauthorizedError = (msg: string) => ({ result: 'error', msg, code:
 export const DEACTIVATED_401 = unauthorizedError('Account is deactivated');
 export const NOT_LOGGED_IN = unauthorizedError('Not logged in: API authentication or user session required');
 export const INCORRECT = unauthorizedError('Your username or password is incorrect');
-export const missing = (name: string) => ({ result: 'error', msg: `Missing '${name}' argument`, code: 'REQUEST_VARIABLE_MISSING', var_name: name });
+export const missing = (name: string) => ({
+  result: 'error',
+  msg: `Missing '${name}' argument`,
+  code: 'REQUEST_VARIABLE_MISSING',
+  var_name: name,
+});
 
 export function createUser(server: MockServer, as: Who | null, form: Record<string, string>): Promise<Reply> {
   return call(server, 'POST', '/api/v1/users', { as, form });

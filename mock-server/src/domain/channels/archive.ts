@@ -18,6 +18,10 @@ export function archiveChannel(tx: Tx, actor: ActorContext, streamId: number): v
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
   const next = { ...channel, is_archived: true };
   tx.put('channels', channel.stream_id, next);
-  emitArchiveChange(ctx, next, metadataAudience(tx, next).map((u) => u.user_id));
+  emitArchiveChange(
+    ctx,
+    next,
+    metadataAudience(tx, next).map((u) => u.user_id),
+  );
   if (tx.tables.realm.realm.default_stream_ids.includes(channel.stream_id)) setDefault(tx, ctx, next, false);
 }

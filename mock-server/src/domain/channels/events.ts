@@ -49,19 +49,30 @@ export function emitStreamCreate(ctx: EmitContext, channel: ChannelRow, userIds:
   emitAbout(ctx, channel, { type: 'stream', op: 'create', streams: [stream] }, userIds);
 }
 
-const streamDeleteEvent = (channel: ChannelRow): Event => ({ type: 'stream', op: 'delete', streams: [{ stream_id: channel.stream_id }], stream_ids: [channel.stream_id] });
+const streamDeleteEvent = (channel: ChannelRow): Event => ({
+  type: 'stream',
+  op: 'delete',
+  streams: [{ stream_id: channel.stream_id }],
+  stream_ids: [channel.stream_id],
+});
 
 /**
  * Introduces a channel to users who just gained sight of it: `stream` / `create` with no subscribers
  * yet known, then one `peer_add` of every current subscriber, except to `newSubscribers`, whose own
  * `subscription` / `add` carries the list. So each ends up knowing what a fresh register would show.
  */
-export function emitChannelIntroduction(ctx: EmitContext, channel: ChannelRow, userIds: number[], newSubscribers: readonly number[] = []): void {
+export function emitChannelIntroduction(
+  ctx: EmitContext,
+  channel: ChannelRow,
+  userIds: number[],
+  newSubscribers: readonly number[] = [],
+): void {
   if (userIds.length === 0) return;
   emitStreamCreate(ctx, channel, userIds, 0);
   const quiet = userIds.filter((id) => !newSubscribers.includes(id));
   const subscribers = activeSubscriberIds(ctx.tx.tables, channel.stream_id);
-  if (quiet.length > 0 && subscribers.length > 0) emitAbout(ctx, channel, { type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: subscribers }, quiet);
+  if (quiet.length > 0 && subscribers.length > 0)
+    emitAbout(ctx, channel, { type: 'subscription', op: 'peer_add', stream_ids: [channel.stream_id], user_ids: subscribers }, quiet);
 }
 
 export function emitStreamDelete(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
@@ -69,8 +80,20 @@ export function emitStreamDelete(ctx: EmitContext, channel: ChannelRow, userIds:
 }
 
 /** `stream` / `update`: `name` is the channel's name before the change (a rename's old name). */
-export function emitStreamUpdate(ctx: EmitContext, channel: ChannelRow, userIds: number[], property: string, value: unknown, extra: Record<string, unknown> = {}): void {
-  emitAbout(ctx, channel, { type: 'stream', op: 'update', stream_id: channel.stream_id, name: channel.name, property, value, ...extra }, userIds);
+export function emitStreamUpdate(
+  ctx: EmitContext,
+  channel: ChannelRow,
+  userIds: number[],
+  property: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): void {
+  emitAbout(
+    ctx,
+    channel,
+    { type: 'stream', op: 'update', stream_id: channel.stream_id, name: channel.name, property, value, ...extra },
+    userIds,
+  );
 }
 
 /**
@@ -81,7 +104,14 @@ export function emitStreamUpdate(ctx: EmitContext, channel: ChannelRow, userIds:
 export function emitArchiveChange(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
   if (userIds.length === 0) return;
   const { features, tx } = ctx;
-  const update: Event = { type: 'stream', op: 'update', stream_id: channel.stream_id, name: channel.name, property: 'is_archived', value: channel.is_archived };
+  const update: Event = {
+    type: 'stream',
+    op: 'update',
+    stream_id: channel.stream_id,
+    name: channel.name,
+    property: 'is_archived',
+    value: channel.is_archived,
+  };
   const legacy: Event = channel.is_archived
     ? streamDeleteEvent(channel)
     : { type: 'stream', op: 'create', streams: [presentChannel(tx.tables, channel, features, { now: ctx.now })] };
@@ -99,11 +129,24 @@ export function emitArchiveChange(ctx: EmitContext, channel: ChannelRow, userIds
  * `subscription` / `add` with the full subscription object, subscribers included, in the client's
  * notification-setting dialect (§4.21 notification_settings_null), to the clients `wanted` accepts.
  */
-function emitSubscriptionAddTo(ctx: EmitContext, user: UserRow, sub: SubscriptionRow, channel: ChannelRow, wanted: (client: ClientView) => boolean): void {
+function emitSubscriptionAddTo(
+  ctx: EmitContext,
+  user: UserRow,
+  sub: SubscriptionRow,
+  channel: ChannelRow,
+  wanted: (client: ClientView) => boolean,
+): void {
   const make = (notification_settings_null: boolean): Event => ({
     type: 'subscription',
     op: 'add',
-    subscriptions: [presentSubscription(ctx.tx.tables, sub, channel, user, { features: ctx.features, client: { notification_settings_null }, includeSubscribers: true, now: ctx.now })],
+    subscriptions: [
+      presentSubscription(ctx.tx.tables, sub, channel, user, {
+        features: ctx.features,
+        client: { notification_settings_null },
+        includeSubscribers: true,
+        now: ctx.now,
+      }),
+    ],
   });
   const withNull = make(true);
   const inherited = make(false);
@@ -118,7 +161,9 @@ export function emitSubscriptionAdd(ctx: EmitContext, user: UserRow, sub: Subscr
 
 /** `subscription` / `remove` to the unsubscribed user. */
 export function emitSubscriptionRemove(ctx: EmitContext, userId: number, channel: ChannelRow): void {
-  emitAbout(ctx, channel, { type: 'subscription', op: 'remove', subscriptions: [{ name: channel.name, stream_id: channel.stream_id }] }, [userId]);
+  emitAbout(ctx, channel, { type: 'subscription', op: 'remove', subscriptions: [{ name: channel.name, stream_id: channel.stream_id }] }, [
+    userId,
+  ]);
 }
 
 /**
@@ -127,7 +172,13 @@ export function emitSubscriptionRemove(ctx: EmitContext, userId: number, channel
  * `exclude` (who just learnt every subscriber another way). A removed user who still may know the
  * subscribers hears of the others removed in the same request.
  */
-export function emitPeers(ctx: EmitContext, op: 'peer_add' | 'peer_remove', channel: ChannelRow, changed: number[], exclude: ReadonlySet<number> = new Set()): void {
+export function emitPeers(
+  ctx: EmitContext,
+  op: 'peer_add' | 'peer_remove',
+  channel: ChannelRow,
+  changed: number[],
+  exclude: ReadonlySet<number> = new Set(),
+): void {
   if (changed.length === 0) return;
   const changedSet = new Set(changed);
   const byList = new Map<string, { userIds: number[]; users: number[] }>();

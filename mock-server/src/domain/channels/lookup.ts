@@ -53,7 +53,8 @@ export const MAX_CHANNEL_DESCRIPTION_LENGTH = 1024;
  */
 export function readChannelDescription(raw: string): string {
   const description = raw.replace(/\r?\n/g, ' ');
-  if ([...description].length > MAX_CHANNEL_DESCRIPTION_LENGTH) throw badRequest(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
+  if ([...description].length > MAX_CHANNEL_DESCRIPTION_LENGTH)
+    throw badRequest(`description is too long (limit: ${MAX_CHANNEL_DESCRIPTION_LENGTH} characters)`);
   return description;
 }
 
@@ -66,7 +67,14 @@ export function checkChannelName(name: string): void {
     const code = chars[i]!.codePointAt(0)!;
     // Control characters and the Unicode non-characters are refused, as the reference server does; so are
     // lone surrogates (JSON can carry them, but they are no character and no URL can encode them).
-    if ((code >= 0xd800 && code <= 0xdfff) || code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0) || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe) {
+    if (
+      (code >= 0xd800 && code <= 0xdfff) ||
+      code < 0x20 ||
+      code === 0x7f ||
+      (code >= 0x80 && code < 0xa0) ||
+      (code >= 0xfdd0 && code <= 0xfdef) ||
+      (code & 0xfffe) === 0xfffe
+    ) {
       throw badRequest(`Invalid character in channel name, at position ${i + 1}.`);
     }
   }

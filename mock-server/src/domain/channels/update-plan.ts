@@ -59,12 +59,15 @@ function resultingPrivacy(channel: ChannelRow, p: UpdateChannelParams): Privacy 
   const invite_only = p.is_private ?? channel.invite_only;
   const is_web_public = p.is_web_public ?? (p.is_private === true ? false : channel.is_web_public);
   const madePrivate = invite_only && !channel.invite_only;
-  const history_public_to_subscribers = p.history_public_to_subscribers ?? (invite_only ? (madePrivate ? false : channel.history_public_to_subscribers) : true);
+  const history_public_to_subscribers =
+    p.history_public_to_subscribers ?? (invite_only ? (madePrivate ? false : channel.history_public_to_subscribers) : true);
   return { invite_only, is_web_public, history_public_to_subscribers };
 }
 
 const samePrivacy = (a: Privacy, b: Privacy) =>
-  a.invite_only === b.invite_only && a.is_web_public === b.is_web_public && a.history_public_to_subscribers === b.history_public_to_subscribers;
+  a.invite_only === b.invite_only &&
+  a.is_web_public === b.is_web_public &&
+  a.history_public_to_subscribers === b.history_public_to_subscribers;
 
 export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow, p: UpdateChannelParams, features: Features): UpdatePlan {
   // Reference: a malformed retention value is a parse error, before the channel is looked up.
@@ -75,15 +78,23 @@ export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow
   if (!may.mayAdministerChannel(tables, user, channel)) throw badRequest('You do not have permission to administer this channel.');
 
   // 2. The resulting privacy combination.
-  const current: Privacy = { invite_only: channel.invite_only, is_web_public: channel.is_web_public, history_public_to_subscribers: channel.history_public_to_subscribers };
+  const current: Privacy = {
+    invite_only: channel.invite_only,
+    is_web_public: channel.is_web_public,
+    history_public_to_subscribers: channel.history_public_to_subscribers,
+  };
   const next = resultingPrivacy(channel, p);
   const isDefaultNow = realm.default_stream_ids.includes(channel.stream_id);
   const isDefault = p.is_default_stream ?? isDefaultNow;
-  if ((next.is_web_public && (next.invite_only || !next.history_public_to_subscribers)) || (!next.invite_only && !next.history_public_to_subscribers)) {
+  if (
+    (next.is_web_public && (next.invite_only || !next.history_public_to_subscribers)) ||
+    (!next.invite_only && !next.history_public_to_subscribers)
+  ) {
     throw badRequest('Invalid parameters');
   }
   if (next.invite_only && isDefault) throw badRequest('A default channel cannot be private.');
-  if (!next.invite_only && realm.moderation_request_channel_id === channel.stream_id) throw badRequest('Moderation request channel must be private.');
+  if (!next.invite_only && realm.moderation_request_channel_id === channel.stream_id)
+    throw badRequest('Moderation request channel must be private.');
 
   // 3. A privacy change: a private channel's needs a subscribed administrator (§4.16, C18); archived
   //    channels' privacy can change only from level 362 (§9).
@@ -105,7 +116,11 @@ export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow
   if (p.topics_policy !== undefined && p.topics_policy !== channel.topics_policy) {
     if (!may.maySetTopicsPolicy(tables, realm, user)) throw insufficientPermission();
     if (p.topics_policy === 'empty_topic_only') {
-      checkEmptyTopicOnlyTransition(Object.values(tables.messages).filter((m) => m.stream_id === channel.stream_id).map((m) => m.subject));
+      checkEmptyTopicOnlyTransition(
+        Object.values(tables.messages)
+          .filter((m) => m.stream_id === channel.stream_id)
+          .map((m) => m.subject),
+      );
     }
   }
 
@@ -120,7 +135,10 @@ export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow
   const unarchive = p.is_archived !== undefined && channel.is_archived;
 
   // 9. The channel-level delete groups (level 407) need the realm's delete-policy permission.
-  if ((p.groups.can_delete_any_message_group || p.groups.can_delete_own_message_group) && !may.maySetDeleteMessagePolicy(tables, realm, user)) {
+  if (
+    (p.groups.can_delete_any_message_group || p.groups.can_delete_own_message_group) &&
+    !may.maySetDeleteMessagePolicy(tables, realm, user)
+  ) {
     throw insufficientPermission();
   }
 

@@ -5,7 +5,14 @@ import type { ActorContext } from '../actor.js';
 import { channelMetadataAccess } from '../access.js';
 import { renderMarkdown } from '../markdown.js';
 import { buildChannelIndex, presentChannel, streamPostPolicy } from '../present/channels.js';
-import { emitArchiveChange, emitChannelIntroduction, emitStreamDelete, emitStreamUpdate, metadataAudience, type EmitContext } from './events.js';
+import {
+  emitArchiveChange,
+  emitChannelIntroduction,
+  emitStreamDelete,
+  emitStreamUpdate,
+  metadataAudience,
+  type EmitContext,
+} from './events.js';
 import { planChannelUpdate, type UpdateChannelParams } from './update-plan.js';
 
 /**
@@ -17,7 +24,8 @@ export function updateChannel(tx: Tx, actor: ActorContext, params: UpdateChannel
   const plan = planChannelUpdate(tx.tables, actor.realm, actor.user, params, actor.features);
   const before = plan.channel;
   const next: ChannelRow = { ...before, ...plan.fields, ...plan.groups };
-  if (plan.fields.description !== undefined) next.rendered_description = renderMarkdown(plan.fields.description, { tables: tx.tables, author: actor.user });
+  if (plan.fields.description !== undefined)
+    next.rendered_description = renderMarkdown(plan.fields.description, { tables: tx.tables, author: actor.user });
   if (plan.privacy) Object.assign(next, plan.privacy);
   if (plan.retention) next.message_retention_days = plan.retention.value;
   if (plan.unarchive) next.is_archived = false;
@@ -79,7 +87,10 @@ export function setDefault(tx: Tx, ctx: EmitContext, channel: ChannelRow, isDefa
   const others = realm.default_stream_ids.filter((id) => id !== channel.stream_id);
   const ids = isDefault ? [...others, channel.stream_id].sort((a, b) => a - b) : others;
   tx.put('realm', 'realm', { ...realm, default_stream_ids: ids });
-  emitDefaultStreams(ctx, Object.values(tx.tables.users).filter((u) => u.is_active && !u.is_system_bot));
+  emitDefaultStreams(
+    ctx,
+    Object.values(tx.tables.users).filter((u) => u.is_active && !u.is_system_bot),
+  );
 }
 
 /**
@@ -101,6 +112,12 @@ export function emitDefaultStreams(ctx: EmitContext, users: UserRow[]): void {
     groups.set(key, group);
   }
   for (const { ids, channels } of groups.values()) {
-    tx.emit({ type: 'default_streams', default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now, index })) }, ids);
+    tx.emit(
+      {
+        type: 'default_streams',
+        default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now, index })),
+      },
+      ids,
+    );
   }
 }

@@ -65,7 +65,11 @@ export function draftsSnapshot(tables: Pick<RealmState, 'drafts'>, userId: numbe
  * nested drafts are shaped here, at the realm's level when the change happened.
  */
 export function emitDraftsAdd(tx: Tx, userId: number, rows: readonly DraftRow[], features: Features): void {
-  const event = (client: DraftView['client']) => ({ type: 'drafts', op: 'add', drafts: rows.map((row) => presentDraft(row, { features, client })) });
+  const event = (client: DraftView['client']) => ({
+    type: 'drafts',
+    op: 'add',
+    drafts: rows.map((row) => presentDraft(row, { features, client })),
+  });
   tx.emit(event({ empty_topic_name: true }), [userId], event);
 }
 

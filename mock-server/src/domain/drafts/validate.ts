@@ -48,7 +48,11 @@ export function checkContentsNotBlank(drafts: readonly DraftInput[], location: (
 }
 
 /** Reference §4.6 checks 1–5 for one draft; throws the first failure. `now` fills a missing timestamp. */
-export function checkDraft(tables: Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions'>, actor: ActorContext, draft: DraftInput): CheckedDraft {
+export function checkDraft(
+  tables: Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions'>,
+  actor: ActorContext,
+  draft: DraftInput,
+): CheckedDraft {
   // Check 1 (the text names messages: the reference shares it with its message layer).
   if (draft.content.includes('\u0000')) throw badRequest('Message must not contain null bytes');
   const timestamp = readTimestamp(draft.timestamp, actor.now);

@@ -4,7 +4,10 @@ import { messageVisibleTo } from '../messages/visibility.js';
 
 /** What a rendering may resolve names against (spec §4.20, §2.5): the realm's tables and the author. */
 export interface MarkdownContext {
-  tables: Pick<RealmState, 'realm' | 'users' | 'user_groups' | 'channels' | 'subscriptions' | 'messages' | 'user_messages' | 'custom_emoji' | 'linkifiers'>;
+  tables: Pick<
+    RealmState,
+    'realm' | 'users' | 'user_groups' | 'channels' | 'subscriptions' | 'messages' | 'user_messages' | 'custom_emoji' | 'linkifiers'
+  >;
   /**
    * The author. Channel/topic links resolve only to channels the author may know (channelMetadataAccess
    * in domain/access.ts), and a topic link's newest message only among messages the author may read

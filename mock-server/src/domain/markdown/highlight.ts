@@ -206,7 +206,11 @@ function toPygments(html: string): string {
       // One span per line, and whitespace-only runs outside any span, as Pygments writes them.
       return escaped
         .split('\n')
-        .map((line) => line.replace(/^(\s*)(.*?)(\s*)$/, (_m, lead: string, body: string, tail: string) => (body ? `${lead}<span class="${cls}">${body}</span>${tail}` : lead + tail)))
+        .map((line) =>
+          line.replace(/^(\s*)(.*?)(\s*)$/, (_m, lead: string, body: string, tail: string) =>
+            body ? `${lead}<span class="${cls}">${body}</span>${tail}` : lead + tail,
+          ),
+        )
         .join('\n');
     })
     .join('');

@@ -89,9 +89,11 @@ export function checkLinkifier(pattern: string, urlTemplate: string): LinkifierE
   if (variables === null) return { field: 'url_template', message: 'Invalid URL template.' };
   const groups = patternGroups(pattern);
   const [notInPattern] = variables.filter((v) => !groups.includes(v)).sort();
-  if (notInPattern !== undefined) return { field: '__all__', message: `Group '${notInPattern}' in URL template is not present in linkifier pattern.` };
+  if (notInPattern !== undefined)
+    return { field: '__all__', message: `Group '${notInPattern}' in URL template is not present in linkifier pattern.` };
   const [notInTemplate] = groups.filter((g) => !variables.includes(g)).sort();
-  if (notInTemplate !== undefined) return { field: '__all__', message: `Group '${notInTemplate}' in linkifier pattern is not present in URL template.` };
+  if (notInTemplate !== undefined)
+    return { field: '__all__', message: `Group '${notInTemplate}' in linkifier pattern is not present in URL template.` };
   return null;
 }
 

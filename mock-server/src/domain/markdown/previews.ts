@@ -29,7 +29,8 @@ function isImageUrl(href: string): boolean {
   }
 }
 
-const encodeAll = (s: string) => encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeAll = (s: string) =>
+  encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function previewHtml(href: string, title: string | null): string {
   const thumbnail = `/thumbnail?url=${encodeAll(href)}`;

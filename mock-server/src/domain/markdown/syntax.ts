@@ -61,7 +61,10 @@ function openFences(text: string): string[] {
 }
 
 /** The web app's link to a message in its conversation (`#narrow/…/near/{id}`). */
-export function messageLink(tables: Pick<RealmState, 'channels'>, message: Pick<MessageRow, 'id' | 'stream_id' | 'subject' | 'dm_user_ids'>): string {
+export function messageLink(
+  tables: Pick<RealmState, 'channels'>,
+  message: Pick<MessageRow, 'id' | 'stream_id' | 'subject' | 'dm_user_ids'>,
+): string {
   const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
   if (channel) return `#narrow/channel/${channelSlug(channel)}/topic/${encodeHashComponent(message.subject)}/near/${message.id}`;
   return `#narrow/dm/${(message.dm_user_ids ?? []).join(',')}/near/${message.id}`;

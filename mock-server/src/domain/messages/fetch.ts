@@ -14,7 +14,12 @@ export interface FetchOptions {
  * shared channel history they never received. Avatars are computed as if client_gravatar were true:
  * null only for a Gravatar sender whose real email the caller may see (§2.5 avatar_url).
  */
-export function fetchMessage(tables: RealmState, viewer: UserRow, messageId: number, options: FetchOptions): { message: Record<string, unknown>; raw_content: string } {
+export function fetchMessage(
+  tables: RealmState,
+  viewer: UserRow,
+  messageId: number,
+  options: FetchOptions,
+): { message: Record<string, unknown>; raw_content: string } {
   const message = visibleMessage(tables, viewer, messageId);
   if (!message) throw invalidMessage();
   const wire = presentMessage(tables, message);

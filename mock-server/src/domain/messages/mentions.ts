@@ -11,7 +11,11 @@ export interface MentionData {
 }
 
 /** Reference server: a non-silent group mention needs the group's can_mention_group (checked before sending). */
-export function checkGroupMentions(tables: Pick<RealmState, 'users' | 'user_groups' | 'subscriptions'>, sender: UserRow, mentions: MentionData): void {
+export function checkGroupMentions(
+  tables: Pick<RealmState, 'users' | 'user_groups' | 'subscriptions'>,
+  sender: UserRow,
+  mentions: MentionData,
+): void {
   for (const id of mentions.groupIds) {
     const group = tables.user_groups[String(id)];
     if (group && !mayMentionGroup(tables, sender, group)) throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
@@ -25,7 +29,11 @@ export function checkGroupMentions(tables: Pick<RealmState, 'users' | 'user_grou
  * topic's participants, the people who already posted in it (reference server's rule); either adds the
  * legacy `wildcard_mentioned` (§2.5). Wildcards only apply to channel messages.
  */
-export function mentionFlags(tables: Pick<RealmState, 'users' | 'user_groups' | 'messages'>, message: MessageRow, mentions: MentionData): (userId: number) => string[] {
+export function mentionFlags(
+  tables: Pick<RealmState, 'users' | 'user_groups' | 'messages'>,
+  message: MessageRow,
+  mentions: MentionData,
+): (userId: number) => string[] {
   const direct = new Set(mentions.userIds);
   for (const groupId of mentions.groupIds) for (const id of groupMembers(tables, groupId)) direct.add(id);
   const isStream = message.type === 'stream';

@@ -26,7 +26,8 @@ const LABELS: Record<string, string> = {
 export function reportMessage(tx: Tx, actor: ActorContext, messageId: number, reportType: string, description: string): MessageRow {
   const { realm, user } = actor;
   if (reportType === 'other' && description.trim() === '') throw badRequest('An explanation is required.');
-  const channel = realm.moderation_request_channel_id === null ? undefined : tx.tables.channels[String(realm.moderation_request_channel_id)];
+  const channel =
+    realm.moderation_request_channel_id === null ? undefined : tx.tables.channels[String(realm.moderation_request_channel_id)];
   if (!channel) throw badRequest('Message reporting is not enabled in this organization.');
   const message = visibleMessage(tx.tables, user, messageId);
   if (!message) throw invalidMessage();
@@ -36,7 +37,13 @@ export function reportMessage(tx: Tx, actor: ActorContext, messageId: number, re
   if (!bot || !sender || channel.is_archived) throw badRequest('Failed to send the message report.');
   const topic = truncate(`${sender.full_name} moderation`, MAX_TOPIC_LENGTH);
   const content = reportText(tx, user, sender, message, LABELS[reportType]!, description, actor.now);
-  return sendMessage(tx, actor, { sender: bot, recipient: { type: 'stream', channel, topic }, content, client: 'Internal', readBySender: false });
+  return sendMessage(tx, actor, {
+    sender: bot,
+    recipient: { type: 'stream', channel, topic },
+    content,
+    client: 'Internal',
+    readBySender: false,
+  });
 }
 
 /**
@@ -49,11 +56,28 @@ const REPORTED_CONTENT_LIMIT = MAX_MESSAGE_LENGTH - 1000 - 500;
  * The report's text (ours; the reference's shape): who reported whose message and when, the reason as a
  * quote, and the original message in a spoiler so that moderators choose to read it.
  */
-function reportText(tx: Tx, reporter: UserRow, sender: UserRow, message: MessageRow, label: string, description: string, now: number): string {
+function reportText(
+  tx: Tx,
+  reporter: UserRow,
+  sender: UserRow,
+  message: MessageRow,
+  label: string,
+  description: string,
+  now: number,
+): string {
   const when = new Date(now * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
   const channel = message.type === 'stream' ? tx.tables.channels[String(message.stream_id)] : undefined;
   const where = channel ? `a message in ${conversationLink(channel, message.subject)}` : 'a direct message';
   const reason = description.trim() === '' ? `**${label}**.` : `**${label}**. ${description.trim()}`;
-  const original = [...message.content].length > REPORTED_CONTENT_LIMIT ? `${truncate(message.content, REPORTED_CONTENT_LIMIT)}\n[message truncated]` : message.content;
-  return [`${silentMention(reporter)} reported ${where} sent by ${silentMention(sender)} at ${when}.`, '', quote(reason), '', fenced('spoiler Original message', original)].join('\n');
+  const original =
+    [...message.content].length > REPORTED_CONTENT_LIMIT
+      ? `${truncate(message.content, REPORTED_CONTENT_LIMIT)}\n[message truncated]`
+      : message.content;
+  return [
+    `${silentMention(reporter)} reported ${where} sent by ${silentMention(sender)} at ${when}.`,
+    '',
+    quote(reason),
+    '',
+    fenced('spoiler Original message', original),
+  ].join('\n');
 }

@@ -32,7 +32,14 @@ export function senderKnowsChannel(tables: Tables, sender: UserRow, channel: Cha
   return channelMetadataAccess(tables, sender, channel) || mayReachChannelForSending(tables, sender, channel);
 }
 
-export function readRecipient(tables: Tables, sender: UserRow, type: string, toRaw: string, topicRaw: string | undefined, features: Features): Recipient {
+export function readRecipient(
+  tables: Tables,
+  sender: UserRow,
+  type: string,
+  toRaw: string,
+  topicRaw: string | undefined,
+  features: Features,
+): Recipient {
   const to = parseTo(toRaw);
   if (type === 'stream' || type === 'channel') {
     let channel;
@@ -49,7 +56,14 @@ export function readRecipient(tables: Tables, sender: UserRow, type: string, toR
     return { type: 'stream', channel, topic: readTopic(topicRaw, features) };
   }
   // Direct: a list of user IDs or emails, a single ID, or comma-separated emails.
-  const list: unknown[] = Array.isArray(to) ? to : typeof to === 'number' ? [to] : String(to).split(',').map((s) => s.trim()).filter(Boolean);
+  const list: unknown[] = Array.isArray(to)
+    ? to
+    : typeof to === 'number'
+      ? [to]
+      : String(to)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (list.length === 0) throw missingArgument('to');
   const users: UserRow[] = [];
   for (const item of list) {
@@ -77,7 +91,8 @@ export function clientName(userAgent: string): string {
  * read_by_sender when the request does not say (reference §4.1): true only for the interactive clients
  * (web, mobile, desktop, terminal), never for the stock API libraries; and never for a message to oneself.
  */
-const INTERACTIVE = /^(website|zulipandroid|zulipios|zulipdesktop|zulipmobile|zulipelectron|zulipterminal|teamchatweb|teamchatmobile|teamchatdesktop)$/i;
+const INTERACTIVE =
+  /^(website|zulipandroid|zulipios|zulipdesktop|zulipmobile|zulipelectron|zulipterminal|teamchatweb|teamchatmobile|teamchatdesktop)$/i;
 export function defaultReadBySender(client: string, sender: UserRow, recipient: Recipient): boolean {
   const toSelf = recipient.type === 'private' && recipient.users.every((u) => u.user_id === sender.user_id);
   return INTERACTIVE.test(client) && !toSelf;

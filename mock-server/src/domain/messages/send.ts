@@ -39,7 +39,8 @@ export interface SendContext {
 
 /** Posting rules for a channel (reference §4.1 check 5) and its topic rules (§1, §3). */
 export function checkChannelSend(tx: Tx, ctx: SendContext, sender: UserRow, channel: ChannelRow, topic: string): void {
-  if (channel.is_archived || !mayReachChannelForSending(tx.tables, sender, channel)) throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+  if (channel.is_archived || !mayReachChannelForSending(tx.tables, sender, channel))
+    throw badRequest(`Not authorized to send to channel '${channel.name}'`);
   if (!mayPostToChannel(tx.tables, sender, channel)) throw badRequest('You do not have permission to post in this channel.');
   checkChannelTopic(topic, channel, ctx.realm, ctx.features);
 }
@@ -60,7 +61,8 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   checkGroupMentions(tx.tables, sender, rendered.mentions);
   const id = tx.nextId('messages');
   const isStream = recipient.type === 'stream';
-  const dmUsers = recipient.type === 'private' ? [...new Set([sender.user_id, ...recipient.users.map((u) => u.user_id)])].sort((a, b) => a - b) : null;
+  const dmUsers =
+    recipient.type === 'private' ? [...new Set([sender.user_id, ...recipient.users.map((u) => u.user_id)])].sort((a, b) => a - b) : null;
   const message: MessageRow = {
     id,
     sender_id: sender.user_id,
@@ -82,7 +84,8 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   };
   const firstInChannel = recipient.type === 'stream' && !channelHasMessages(tx, recipient.channel);
   tx.put('messages', id, message);
-  if (firstInChannel) tx.put('channels', recipient.channel.stream_id, { ...tx.tables.channels[String(recipient.channel.stream_id)]!, first_message_id: id });
+  if (firstInChannel)
+    tx.put('channels', recipient.channel.stream_id, { ...tx.tables.channels[String(recipient.channel.stream_id)]!, first_message_id: id });
 
   // Who receives it: the channel's active subscribers, or the participants; the sender always.
   const receivers = new Set(isStream ? activeSubscriberIds(tx.tables, recipient.channel.stream_id) : dmUsers!);
@@ -106,13 +109,22 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   // all_public_streams queues (§4.21) get messages of channels that are public now, at emit time.
   const publicChannel = recipient.type === 'stream' && !recipient.channel.invite_only;
   for (const [key, userIds] of byFlags) {
-    tx.emit({ type: 'message', message: wire, flags: key === '' ? [] : key.split(','), ...(publicChannel ? { _public_channel: true } : {}) }, userIds);
+    tx.emit(
+      { type: 'message', message: wire, flags: key === '' ? [] : key.split(','), ...(publicChannel ? { _public_channel: true } : {}) },
+      userIds,
+    );
   }
 
   // §2.2 first_message_id: the channel's first message changes it for everyone who sees the channel.
   if (firstInChannel && recipient.type === 'stream') {
     const channel = recipient.channel;
-    emitStreamUpdate({ tx, features: ctx.features, now: ctx.now }, channel, metadataAudience(tx, channel).map((u) => u.user_id), 'first_message_id', id);
+    emitStreamUpdate(
+      { tx, features: ctx.features, now: ctx.now },
+      channel,
+      metadataAudience(tx, channel).map((u) => u.user_id),
+      'first_message_id',
+      id,
+    );
   }
   return message;
 }

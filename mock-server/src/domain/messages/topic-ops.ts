@@ -17,7 +17,11 @@ const sameTopic = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 function visibleMessageIds(tables: RealmState, user: UserRow, channel: ChannelRow): number[] {
   const me = String(user.user_id);
   return Object.values(tables.messages)
-    .filter((m) => m.stream_id === channel.stream_id && (channel.history_public_to_subscribers || tables.user_messages[String(m.id)]?.flags[me] !== undefined))
+    .filter(
+      (m) =>
+        m.stream_id === channel.stream_id &&
+        (channel.history_public_to_subscribers || tables.user_messages[String(m.id)]?.flags[me] !== undefined),
+    )
     .map((m) => m.id);
 }
 
@@ -25,7 +29,12 @@ function visibleMessageIds(tables: RealmState, user: UserRow, channel: ChannelRo
  * GET /users/me/{stream_id}/topics (spec §4.11): one entry per topic with its newest message, most recent
  * first. Without allow_empty_topic_name the empty topic shows as the display name (§1).
  */
-export function channelTopics(tables: RealmState, user: UserRow, streamId: number, allowEmptyTopicName: boolean): { name: string; max_id: number }[] {
+export function channelTopics(
+  tables: RealmState,
+  user: UserRow,
+  streamId: number,
+  allowEmptyTopicName: boolean,
+): { name: string; max_id: number }[] {
   const channel = channelById(tables, user, streamId, { access: 'content', archived: false });
   const latest = new Map<string, { name: string; max_id: number }>();
   for (const id of visibleMessageIds(tables, user, channel)) {
@@ -51,7 +60,10 @@ export function markTopicAsRead(tx: Tx, user: UserRow, streamId: number, topicNa
   const topic = readTopic(topicName, features);
   const me = String(user.user_id);
   const ids = Object.values(tx.tables.messages)
-    .filter((m) => m.stream_id === channel.stream_id && sameTopic(m.subject, topic) && tx.tables.user_messages[String(m.id)]?.flags[me] !== undefined)
+    .filter(
+      (m) =>
+        m.stream_id === channel.stream_id && sameTopic(m.subject, topic) && tx.tables.user_messages[String(m.id)]?.flags[me] !== undefined,
+    )
     .map((m) => m.id);
   if (topic !== '' && ids.length === 0) throw badRequest(`No such topic '${topicName}'`);
   markRead(tx, user.user_id, ids);

@@ -10,7 +10,10 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
  * so each queue's apply_markdown picks one; `_gravatar` marks senders whose avatar a client computes
  * itself (avatar_url null with client_gravatar). `flags` are per recipient and travel beside the message.
  */
-export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | 'realm' | 'linkifiers'>, m: MessageRow): Record<string, unknown> {
+export function presentMessage(
+  tables: Pick<RealmState, 'users' | 'channels' | 'realm' | 'linkifiers'>,
+  m: MessageRow,
+): Record<string, unknown> {
   const sender = tables.users[String(m.sender_id)];
   const out: Record<string, unknown> = {
     id: m.id,
@@ -88,7 +91,11 @@ export function viewMessage(wire: Record<string, unknown>, view: MessageView): R
     message.content_type = view.applyMarkdown ? 'text/html' : 'text/x-markdown';
     delete message.rendered_content;
   }
-  if (view.clientGravatar && message._gravatar === true && emailVisibleTo(view.viewer, message.sender_id as number, message._email_visibility as number)) {
+  if (
+    view.clientGravatar &&
+    message._gravatar === true &&
+    emailVisibleTo(view.viewer, message.sender_id as number, message._email_visibility as number)
+  ) {
     message.avatar_url = null;
   }
   if (!view.emptyTopicName) {

@@ -26,7 +26,8 @@ export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): 
   checkFuture(p.scheduled_delivery_timestamp, actor.now);
   const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
   if (!message) throw invalidMessage();
-  if ([...p.note].length > MAX_REMINDER_NOTE_LENGTH) throw badRequest(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
+  if ([...p.note].length > MAX_REMINDER_NOTE_LENGTH)
+    throw badRequest(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
   const id = tx.nextId('scheduled_messages');
   const row: ReminderRow = {
     reminder_id: id,
@@ -48,7 +49,8 @@ export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): 
  */
 export function deleteReminder(tx: Tx, user: UserRow, id: number): void {
   const row = tx.tables.reminders[String(id)];
-  if (!row || row.user_id !== user.user_id || row.delivered_message_id !== null || row.failed) throw missingResource('Reminder does not exist');
+  if (!row || row.user_id !== user.user_id || row.delivered_message_id !== null || row.failed)
+    throw missingResource('Reminder does not exist');
   tx.delete('reminders', id);
   emitReminderRemove(tx, row);
 }

@@ -32,7 +32,13 @@ export function deliverReminder(tx: Tx, id: number, options: DeliveryOptions): v
     tx.put('reminders', id, failed);
     emitReminderRemove(tx, failed);
     const reason = options.late ? LATE_REASON : 'The message is no longer visible to you.';
-    if (user) notifyUser(tx, { ...ctx, now: options.late ? options.now : ctx.now }, user, withNote(`I couldn't deliver a reminder you asked for. Reason: ${reason}`, row.note));
+    if (user)
+      notifyUser(
+        tx,
+        { ...ctx, now: options.late ? options.now : ctx.now },
+        user,
+        withNote(`I couldn't deliver a reminder you asked for. Reason: ${reason}`, row.note),
+      );
     return;
   }
   const sent = notifyUser(tx, ctx, user, reminderContent(tx.tables, message, row.note));

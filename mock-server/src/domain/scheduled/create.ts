@@ -28,7 +28,12 @@ export interface CreateParams {
 export function createScheduledMessage(tx: Tx, actor: ActorContext, params: CreateParams, client: string): number {
   const sender = actor.user;
   checkFuture(params.scheduled_delivery_timestamp, actor.now);
-  const checked = checkScheduledMessage(tx, actor, sender, { type: canonicalType(params.type), to: params.to, topic: params.topic, content: params.content });
+  const checked = checkScheduledMessage(tx, actor, sender, {
+    type: canonicalType(params.type),
+    to: params.to,
+    topic: params.topic,
+    content: params.content,
+  });
   const readBySender = params.read_by_sender ?? defaultReadBySender(client, sender, checked.recipient);
   const values = {
     type: checked.type,

@@ -39,7 +39,12 @@ export function deliverScheduledMessage(tx: Tx, id: number, options: DeliveryOpt
   }
   let checked;
   try {
-    checked = checkScheduledMessage(tx, ctx, sender, { type: row.type, to: row.to, topic: row.type === 'stream' ? row.topic : undefined, content: row.content });
+    checked = checkScheduledMessage(tx, ctx, sender, {
+      type: row.type,
+      to: row.to,
+      topic: row.type === 'stream' ? row.topic : undefined,
+      content: row.content,
+    });
   } catch (error) {
     // A refusal the sender would have got had they sent it now is the reason it failed; anything else is a bug.
     if (!(error instanceof ApiError)) throw error;
@@ -48,7 +53,13 @@ export function deliverScheduledMessage(tx: Tx, id: number, options: DeliveryOpt
   }
   let message;
   try {
-    message = sendMessage(tx, ctx, { sender, recipient: checked.recipient, content: checked.content, client: row.client, readBySender: row.read_by_sender });
+    message = sendMessage(tx, ctx, {
+      sender,
+      recipient: checked.recipient,
+      content: checked.content,
+      client: row.client,
+      readBySender: row.read_by_sender,
+    });
   } catch (error) {
     // sendMessage refuses before it writes anything, so the refusal can become the failure reason.
     if (!(error instanceof ApiError)) throw error;
@@ -83,5 +94,8 @@ function destination(tables: RealmState, row: ScheduledMessageRow): string {
   }
   const others = (row.to as number[]).filter((id) => id !== row.sender_id);
   if (others.length === 0) return 'yourself';
-  return others.map((id) => tables.users[String(id)]).map((u, i) => (u ? silentMention(u) : `user ${others[i]}`)).join(', ');
+  return others
+    .map((id) => tables.users[String(id)])
+    .map((u, i) => (u ? silentMention(u) : `user ${others[i]}`))
+    .join(', ');
 }

@@ -35,11 +35,13 @@ export function editableScheduledMessage(tx: Tx, userId: number, id: number): Sc
  */
 export function editScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams): void {
   const { type, to, content, topic, scheduled_delivery_timestamp: timestamp } = p;
-  if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined) throw badRequest('Nothing to change');
+  if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined)
+    throw badRequest('Nothing to change');
   // §4.2 "When changing the type, to is required": a type sent without `to` is refused even when it
   // equals the current one (reference "Readings that are not conflicts").
   if (type !== undefined && to === undefined) throw badRequest('Recipient required when updating type of scheduled message.');
-  if (type !== undefined && canonicalType(type) === 'stream' && topic === undefined) throw badRequest('Topic required when updating scheduled message type to channel.');
+  if (type !== undefined && canonicalType(type) === 'stream' && topic === undefined)
+    throw badRequest('Topic required when updating scheduled message type to channel.');
   if (timestamp !== undefined) checkFuture(timestamp, actor.now);
   const row = editableScheduledMessage(tx, actor.user.user_id, p.scheduled_message_id);
   // §3: "failed scheduled message … scheduled_delivery_timestamp must be supplied".
@@ -51,8 +53,20 @@ export function editScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams)
     // Step 8: the whole message as it would become is checked again, as in §4.1.
     const newType = type === undefined ? row.type : canonicalType(type);
     const keptTopic = row.type === 'stream' ? row.topic : undefined;
-    const checked = checkScheduledMessage(tx, actor, actor.user, { type: newType, to: to ?? row.to, topic: newType === 'stream' ? (topic ?? keptTopic) : undefined, content: content ?? row.content });
-    next = { ...next, type: checked.type, to: checked.to, topic: checked.topic, content: checked.content, rendered_content: checked.rendered_content };
+    const checked = checkScheduledMessage(tx, actor, actor.user, {
+      type: newType,
+      to: to ?? row.to,
+      topic: newType === 'stream' ? (topic ?? keptTopic) : undefined,
+      content: content ?? row.content,
+    });
+    next = {
+      ...next,
+      type: checked.type,
+      to: checked.to,
+      topic: checked.topic,
+      content: checked.content,
+      rendered_content: checked.rendered_content,
+    };
   } else if (topic !== undefined && row.type === 'stream') {
     // Only the topic changed: it alone is read (stripped, truncated) and held to the channel's policy.
     const newTopic = readTopic(topic, actor.features);

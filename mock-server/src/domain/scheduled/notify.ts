@@ -12,5 +12,11 @@ export function notifyUser(tx: Tx, ctx: SendContext, user: UserRow, content: str
   const bot = tx.tables.users[String(ctx.realm.notification_bot_id)];
   // A deactivated user reads nothing; a realm without the bot (an odd import) sends nothing.
   if (!bot || !user.is_active) return null;
-  return sendMessage(tx, ctx, { sender: bot, recipient: { type: 'private', users: [user] }, content: truncate(content, MAX_MESSAGE_LENGTH), client: 'Internal', readBySender: true });
+  return sendMessage(tx, ctx, {
+    sender: bot,
+    recipient: { type: 'private', users: [user] },
+    content: truncate(content, MAX_MESSAGE_LENGTH),
+    client: 'Internal',
+    readBySender: true,
+  });
 }

@@ -34,8 +34,10 @@ export function presentScheduledMessage(row: ScheduledMessageRow, client: TopicV
 }
 
 /** Delivery order, and the order of every list (reference §2: by delivery time); ties by ID. */
-export const byDeliveryTime = <T extends { scheduled_delivery_timestamp: number }>(id: (row: T) => number) => (a: T, b: T) =>
-  a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || id(a) - id(b);
+export const byDeliveryTime =
+  <T extends { scheduled_delivery_timestamp: number }>(id: (row: T) => number) =>
+  (a: T, b: T) =>
+    a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || id(a) - id(b);
 
 /** A user's messages not sent yet, pending and failed alike (reference §2: lists include failed ones). */
 export function undeliveredScheduledMessages(tables: Pick<RealmState, 'scheduled_messages'>, userId: number): ScheduledMessageRow[] {
@@ -49,12 +51,20 @@ export function undeliveredScheduledMessages(tables: Pick<RealmState, 'scheduled
  * each shaped for its client's empty-topic capability.
  */
 export function emitScheduledAdd(tx: Tx, row: ScheduledMessageRow): void {
-  const event = (client: TopicView) => ({ type: 'scheduled_messages', op: 'add', scheduled_messages: [presentScheduledMessage(row, client)] });
+  const event = (client: TopicView) => ({
+    type: 'scheduled_messages',
+    op: 'add',
+    scheduled_messages: [presentScheduledMessage(row, client)],
+  });
   tx.emit(event({ empty_topic_name: true }), [row.sender_id], event);
 }
 
 export function emitScheduledUpdate(tx: Tx, row: ScheduledMessageRow): void {
-  const event = (client: TopicView) => ({ type: 'scheduled_messages', op: 'update', scheduled_message: presentScheduledMessage(row, client) });
+  const event = (client: TopicView) => ({
+    type: 'scheduled_messages',
+    op: 'update',
+    scheduled_message: presentScheduledMessage(row, client),
+  });
   tx.emit(event({ empty_topic_name: true }), [row.sender_id], event);
 }
 

@@ -1,6 +1,14 @@
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
-import { emitChannelIntroduction, emitPeers, emitStreamDelete, emitSubscriptionAdd, emitSubscriptionRemove, metadataAudience, type EmitContext } from '../channels/events.js';
+import {
+  emitChannelIntroduction,
+  emitPeers,
+  emitStreamDelete,
+  emitSubscriptionAdd,
+  emitSubscriptionRemove,
+  metadataAudience,
+  type EmitContext,
+} from '../channels/events.js';
 import { emitDefaultStreams } from '../channels/update.js';
 import { markRead } from '../messages/flags.js';
 import { defaultColor, newSubscriptionRow } from './principals.js';
@@ -31,7 +39,9 @@ export function addSubscribers(ctx: EmitContext, channel: ChannelRow, users: Use
     const key = `${user.user_id}:${channel.stream_id}`;
     const old = tx.tables.subscriptions[key];
     // A returning subscriber keeps their personal settings (colour, muting) from before.
-    const row: SubscriptionRow = old ? { ...old, active: true, subscribed_after_message_id: after } : newSubscriptionRow(user.user_id, channel.stream_id, defaultColor(channel.stream_id), after);
+    const row: SubscriptionRow = old
+      ? { ...old, active: true, subscribed_after_message_id: after }
+      : newSubscriptionRow(user.user_id, channel.stream_id, defaultColor(channel.stream_id), after);
     tx.put('subscriptions', key, row);
     rows.push([user, row]);
   }
@@ -71,11 +81,19 @@ export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: 
   const lost = seenBefore.filter((id) => !seenAfter.has(id));
   if (lost.length > 0) emitStreamDelete(ctx, channel, lost);
   followDefaultStreams(ctx, channel, lost);
-  emitPeers(ctx, 'peer_remove', channel, users.map((u) => u.user_id));
+  emitPeers(
+    ctx,
+    'peer_remove',
+    channel,
+    users.map((u) => u.user_id),
+  );
 }
 
 /** Users who gain or lose sight of a default channel see their default-channel list change. */
 function followDefaultStreams(ctx: EmitContext, channel: ChannelRow, userIds: number[]): void {
   if (userIds.length === 0 || !ctx.tx.tables.realm.realm.default_stream_ids.includes(channel.stream_id)) return;
-  emitDefaultStreams(ctx, userIds.map((id) => ctx.tx.tables.users[String(id)]!));
+  emitDefaultStreams(
+    ctx,
+    userIds.map((id) => ctx.tx.tables.users[String(id)]!),
+  );
 }

@@ -50,7 +50,20 @@ export function newSubscriptionRow(userId: number, streamId: number, color: stri
 }
 
 /** The colours the reference web app assigns to new subscriptions, taken in turn by channel ID. */
-const PALETTE = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5'];
+const PALETTE = [
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+];
 export function defaultColor(streamId: number): string {
   return PALETTE[streamId % PALETTE.length]!;
 }

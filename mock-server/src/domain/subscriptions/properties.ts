@@ -15,7 +15,13 @@ export interface PropertyChange {
   value: boolean | string | null;
 }
 
-const NOTIFICATIONS = ['desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;
+const NOTIFICATIONS = [
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
 type Notification = (typeof NOTIFICATIONS)[number];
 const BOOLEANS = ['is_muted', 'in_home_view', 'pin_to_top'] as const;
 
@@ -40,7 +46,8 @@ export function updateSubscriptionProperties(tx: Tx, user: UserRow, changes: Pro
   for (const change of changes) checkValue(change);
   for (const change of changes) {
     channelById(tx.tables, user, change.stream_id, { access: 'content', archived: true });
-    if (!tx.tables.subscriptions[`${user.user_id}:${change.stream_id}`]?.active) throw badRequest(`Not subscribed to channel ID ${change.stream_id}`);
+    if (!tx.tables.subscriptions[`${user.user_id}:${change.stream_id}`]?.active)
+      throw badRequest(`Not subscribed to channel ID ${change.stream_id}`);
   }
   for (const { stream_id, property, value } of changes) {
     const key = `${user.user_id}:${stream_id}`;

@@ -76,7 +76,8 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Subs
     const channel = channelByName(tables, entry.name);
     // Archived channels are not found by name below level 362 (§9), and never for joining.
     if (channel?.is_archived) throw badRequest(`Invalid channel name '${entry.name}'`);
-    if (!wanted.some((w) => w.name.toLowerCase() === entry.name.toLowerCase())) wanted.push({ name: channel && channelMetadataAccess(tables, user, channel) ? channel.name : entry.name, description, channel });
+    if (!wanted.some((w) => w.name.toLowerCase() === entry.name.toLowerCase()))
+      wanted.push({ name: channel && channelMetadataAccess(tables, user, channel) ? channel.name : entry.name, description, channel });
   }
 
   // A channel the caller may not join (a private one they may not know included) is refused with the
@@ -86,8 +87,11 @@ export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): Subs
     if (!channel) return true;
     // Adding others to a channel one can read but may not add people to is a permission refusal, always
     // fatal (reference server); not being able to join or reach the channel follows authorization_errors_fatal.
-    if (others && channelContentAccess(tables, user, channel) && !may.mayAddSubscribers(tables, user, channel)) throw insufficientPermission();
-    const ok = others ? may.mayAddSubscribers(tables, user, channel) && (!targets.includes(user) || may.maySubscribeSelf(tables, user, channel)) : may.maySubscribeSelf(tables, user, channel);
+    if (others && channelContentAccess(tables, user, channel) && !may.mayAddSubscribers(tables, user, channel))
+      throw insufficientPermission();
+    const ok = others
+      ? may.mayAddSubscribers(tables, user, channel) && (!targets.includes(user) || may.maySubscribeSelf(tables, user, channel))
+      : may.maySubscribeSelf(tables, user, channel);
     if (ok) return true;
     if (p.authorization_errors_fatal) throw badRequest(`Unable to access channel (${name}).`);
     unauthorized.push(name);
@@ -130,8 +134,10 @@ function checkCreation(tx: Tx, actor: ActorContext, p: SubscribeParams): void {
     parseRetention(p.message_retention_days);
     if (!may.mayManageRetention(user)) throw insufficientPermission();
   }
-  if (p.topics_policy !== undefined && p.topics_policy !== 'inherit' && !may.maySetTopicsPolicy(tables, realm, user)) throw insufficientPermission();
-  if (p.folder_id !== undefined && p.folder_id !== null && !tables.channel_folders[String(p.folder_id)]) throw badRequest('Invalid channel folder ID');
+  if (p.topics_policy !== undefined && p.topics_policy !== 'inherit' && !may.maySetTopicsPolicy(tables, realm, user))
+    throw insufficientPermission();
+  if (p.folder_id !== undefined && p.folder_id !== null && !tables.channel_folders[String(p.folder_id)])
+    throw badRequest('Invalid channel folder ID');
   for (const setting of CHANNEL_GROUP_SETTINGS) {
     const value = p.groups[setting];
     if (value !== undefined) validateGroupSetting(tables, setting, value);

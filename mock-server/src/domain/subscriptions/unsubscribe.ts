@@ -26,7 +26,10 @@ export function unsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): 
 
   for (const name of p.subscriptions) checkChannelName(name);
   // A channel the caller may not know, and (before level 362, §9) an archived one, does not exist for them.
-  const found = p.subscriptions.map((name) => ({ name, channel: visibleChannelByName(tables, user, name, features.has('archived_channel_changes')) }));
+  const found = p.subscriptions.map((name) => ({
+    name,
+    channel: visibleChannelByName(tables, user, name, features.has('archived_channel_changes')),
+  }));
 
   if (targets.some((t) => isUnsubscribingOthers(user, t))) {
     for (const { channel } of found) {

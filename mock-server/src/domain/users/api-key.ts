@@ -31,7 +31,11 @@ const incorrect = () => unauthorized('Your username or password is incorrect');
  * checked (the reference server does the same, 401 `Account is deactivated` as in §5); an account
  * without a password, or a wrong password, does not match.
  */
-export function fetchApiKey(tables: Pick<RealmState, 'users'>, username: string, password: string): { api_key: string; email: string; user_id: number } {
+export function fetchApiKey(
+  tables: Pick<RealmState, 'users'>,
+  username: string,
+  password: string,
+): { api_key: string; email: string; user_id: number } {
   if (password === '') throw incorrect();
   const wanted = username.toLowerCase();
   const user = Object.values(tables.users).find((u) => u.delivery_email.toLowerCase() === wanted);

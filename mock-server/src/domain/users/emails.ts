@@ -27,5 +27,7 @@ export function isEmailAddress(value: string): boolean {
  */
 export function emailInUse(tables: Pick<RealmState, 'users'>, email: string, exceptUserId: number | null = null): boolean {
   const wanted = email.toLowerCase();
-  return Object.values(tables.users).some((u) => u.user_id !== exceptUserId && (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted));
+  return Object.values(tables.users).some(
+    (u) => u.user_id !== exceptUserId && (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted),
+  );
 }

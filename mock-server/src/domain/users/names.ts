@@ -22,7 +22,9 @@ export function checkFullName(tables: Pick<RealmState, 'users' | 'realm'>, name:
   if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
   if (tables.realm.realm.require_unique_names) {
     const wanted = name.toLowerCase();
-    const taken = Object.values(tables.users).some((u) => u.user_id !== exceptUserId && !u.is_system_bot && u.full_name.toLowerCase() === wanted);
+    const taken = Object.values(tables.users).some(
+      (u) => u.user_id !== exceptUserId && !u.is_system_bot && u.full_name.toLowerCase() === wanted,
+    );
     if (taken) throw badRequest('Unique names required in this organization.');
   }
   return name;

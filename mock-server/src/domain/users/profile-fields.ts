@@ -142,7 +142,13 @@ function isUrl(value: string): boolean {
     return false;
   }
   const host = url.hostname;
-  return host === 'localhost' || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[') || /^([a-z0-9-]+\.)+[a-z]{2,63}\.?$/i.test(host) || /^([a-z0-9-]+\.)+xn--[a-z0-9-]+\.?$/i.test(host);
+  return (
+    host === 'localhost' ||
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(host) ||
+    host.startsWith('[') ||
+    /^([a-z0-9-]+\.)+[a-z]{2,63}\.?$/i.test(host) ||
+    /^([a-z0-9-]+\.)+xn--[a-z0-9-]+\.?$/i.test(host)
+  );
 }
 
 /**

@@ -18,11 +18,16 @@ const DAY = 86_400;
  */
 function roleGroupName(user: UserRow, waitingDays: number, now: number): string {
   switch (user.role) {
-    case ROLE.owner: return 'role:owners';
-    case ROLE.administrator: return 'role:administrators';
-    case ROLE.moderator: return 'role:moderators';
-    case ROLE.guest: return 'role:everyone';
-    default: return user.date_joined + waitingDays * DAY <= now ? 'role:fullmembers' : 'role:members';
+    case ROLE.owner:
+      return 'role:owners';
+    case ROLE.administrator:
+      return 'role:administrators';
+    case ROLE.moderator:
+      return 'role:moderators';
+    case ROLE.guest:
+      return 'role:everyone';
+    default:
+      return user.date_joined + waitingDays * DAY <= now ? 'role:fullmembers' : 'role:members';
   }
 }
 

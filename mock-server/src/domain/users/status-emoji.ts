@@ -25,7 +25,8 @@ export const NO_EMOJI: Emoji = { emoji_name: '', emoji_code: '', reaction_type: 
 export function resolveStatusEmoji(tables: Pick<RealmState, 'custom_emoji'>, p: StatusEmojiParams): Emoji | undefined {
   const name = p.emoji_name;
   if (name === undefined) {
-    if (p.emoji_code !== undefined || p.reaction_type !== undefined) throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+    if (p.emoji_code !== undefined || p.reaction_type !== undefined)
+      throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
     return undefined;
   }
   if (name === '') return NO_EMOJI;

@@ -57,7 +57,8 @@ export function updateStatusForUser(tx: Tx, actor: ActorContext, userId: number,
  * Only the fields sent change; the others stay.
  */
 function applyStatus(tx: Tx, actor: ActorContext, user: UserRow, p: StatusParams): void {
-  if (p.away === undefined && p.status_text === undefined && p.emoji_name === undefined) throw badRequest('Client did not pass any new values.');
+  if (p.away === undefined && p.status_text === undefined && p.emoji_name === undefined)
+    throw badRequest('Client did not pass any new values.');
   const emoji = resolveStatusEmoji(tx.tables, p);
   if (p.away !== undefined) setAway(tx, actor, user, p.away);
   if (p.status_text !== undefined || emoji !== undefined) writeStatus(tx, user.user_id, p.status_text, emoji);
@@ -154,7 +155,11 @@ function setAway(tx: Tx, actor: ActorContext, user: UserRow, away: boolean): voi
  * timestamp, pushable}}}` (reference "Event payloads"), with the client name `website` that the
  * snapshot's legacy `aggregated` form names too.
  */
-function presencePayloads(user: UserRow, row: PresenceRow | null, now: number): { legacy: Record<string, unknown> & { type: string }; simplified: Record<string, unknown> & { type: string } } {
+function presencePayloads(
+  user: UserRow,
+  row: PresenceRow | null,
+  now: number,
+): { legacy: Record<string, unknown> & { type: string }; simplified: Record<string, unknown> & { type: string } } {
   const clients = row ? { website: { client: 'website', status: 'active', timestamp: row.active_timestamp, pushable: false } } : {};
   const modern = row ? { active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp } : {};
   return {

@@ -50,7 +50,10 @@ export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserPar
   if (role !== null) checkRoleChange(tables, caller, target, role);
 
   // 4. The name: whitespace only (empty once stripped) is ignored silently (reference §4.7).
-  const fullName = p.full_name !== undefined && p.full_name !== '' && p.full_name !== target.full_name ? checkFullName(tables, p.full_name, target.user_id) : null;
+  const fullName =
+    p.full_name !== undefined && p.full_name !== '' && p.full_name !== target.full_name
+      ? checkFullName(tables, p.full_name, target.user_id)
+      : null;
 
   // 5. Custom profile fields.
   const profile = p.profile_data === undefined ? [] : planProfileChanges(tables, target, p.profile_data);
@@ -69,7 +72,8 @@ export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserPar
  */
 function checkRoleChange(tables: Tables, caller: UserRow, target: UserRow, role: RoleCode): void {
   if (!may.mayChangeOwnerRole(caller, target, role)) throw mustBeOwner();
-  if (target.role === ROLE.owner && isOnlyOwner(tables, target)) throw badRequest('The owner permission cannot be removed from the only organization owner.');
+  if (target.role === ROLE.owner && isOnlyOwner(tables, target))
+    throw badRequest('The owner permission cannot be removed from the only organization owner.');
   if (isGuest(target) && role <= ROLE.administrator) throw badRequest('Guests cannot be organization administrators.');
 }
 

@@ -44,7 +44,10 @@ export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams
     // bot's values are kept but there is nothing a client could update.
     if (!user.is_bot) {
       for (const { id, value } of plan.profile) {
-        const field = value === null ? { id, value: null } : { id, value: value.value, ...(value.rendered_value !== undefined ? { rendered_value: value.rendered_value } : {}) };
+        const field =
+          value === null
+            ? { id, value: null }
+            : { id, value: value.value, ...(value.rendered_value !== undefined ? { rendered_value: value.rendered_value } : {}) };
         tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, custom_profile_field: field } }, everyone());
       }
     }
@@ -56,8 +59,13 @@ export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams
     if (api !== null) tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, new_email: api } }, everyone());
     // Only to those who may see the address (as the reference server sends it): the others would learn
     // that, and when, a hidden address changed, though what they see of the user does not change.
-    const seers = everyone().filter((id) => emailVisibleTo(tx.tables.users[String(id)] ?? null, user.user_id, user.settings.email_address_visibility));
-    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.user_id, delivery_email: delivery, ...emailShaping(tx.tables, user) } }, seers);
+    const seers = everyone().filter((id) =>
+      emailVisibleTo(tx.tables.users[String(id)] ?? null, user.user_id, user.settings.email_address_visibility),
+    );
+    tx.emit(
+      { type: 'realm_user', op: 'update', person: { user_id: user.user_id, delivery_email: delivery, ...emailShaping(tx.tables, user) } },
+      seers,
+    );
     // A Gravatar is the picture of an address, so it changes with the address (the spec is silent; the
     // reference server sends its avatar fields after such a change too, likely): for everyone when the
     // API email changed with it, else for those who see the real address.
@@ -72,7 +80,12 @@ export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams
  * mock has neither, so a client keeping that object gets exactly what a new register shows.
  */
 function avatarEvent(tx: Tx, user: UserRow): PendingEvent['event'] {
-  const person = { user_id: user.user_id, avatar_url: avatarUrlOf(tx.tables, user, user.email), avatar_version: user.avatar_version, ...emailShaping(tx.tables, user) };
+  const person = {
+    user_id: user.user_id,
+    avatar_url: avatarUrlOf(tx.tables, user, user.email),
+    avatar_version: user.avatar_version,
+    ...emailShaping(tx.tables, user),
+  };
   return { type: 'realm_user', op: 'update', person };
 }
 
@@ -122,7 +135,14 @@ function emitEmailVisibilityChanges(ctx: EmitContext, before: UserRow, after: Us
     if (other.user_id === after.user_id) continue;
     const visibility = other.settings.email_address_visibility;
     if (emailVisibleTo(before, other.user_id, visibility) === emailVisibleTo(after, other.user_id, visibility)) continue;
-    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: other.user_id, delivery_email: other.delivery_email, ...emailShaping(tx.tables, other) } }, [after.user_id]);
+    tx.emit(
+      {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: other.user_id, delivery_email: other.delivery_email, ...emailShaping(tx.tables, other) },
+      },
+      [after.user_id],
+    );
     if (other.avatar_source === 'G') tx.emit(avatarEvent(tx, other), [after.user_id]);
   }
 }

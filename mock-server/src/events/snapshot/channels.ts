@@ -19,7 +19,13 @@ function channels(ctx: SnapshotContext): ChannelRow[] {
  */
 export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> {
   const { tables, viewer, options } = ctx;
-  const subOpts = { features: options.features, client: options.client, includeSubscribers: options.includeSubscribers, now: options.now, index: ctx.index };
+  const subOpts = {
+    features: options.features,
+    client: options.client,
+    includeSubscribers: options.includeSubscribers,
+    now: options.now,
+    index: ctx.index,
+  };
   const subscriptions: unknown[] = [];
   const unsubscribed: unknown[] = [];
   const never: unknown[] = [];
@@ -58,7 +64,11 @@ export function folderKeys(ctx: SnapshotContext): Record<string, unknown> {
   const { tables, viewer } = ctx;
   let folders = Object.values(tables.channel_folders).sort((a, b) => a.id - b.id);
   if (viewer === null) {
-    const shown = new Set(channels(ctx).filter((c) => c.is_web_public && c.folder_id !== null).map((c) => c.folder_id));
+    const shown = new Set(
+      channels(ctx)
+        .filter((c) => c.is_web_public && c.folder_id !== null)
+        .map((c) => c.folder_id),
+    );
     folders = folders.filter((f) => shown.has(f.id));
   }
   return { channel_folders: folders.map(presentFolder) };

@@ -7,7 +7,8 @@ import { ROLE } from '../../contract/roles.js';
 
 const DAY = 86_400;
 
-const presentUser = (ctx: SnapshotContext, user: UserRow) => presentUserFor(ctx.tables, user, { viewer: ctx.viewer, clientGravatar: ctx.options.clientGravatar });
+const presentUser = (ctx: SnapshotContext, user: UserRow) =>
+  presentUserFor(ctx.tables, user, { viewer: ctx.viewer, clientGravatar: ctx.options.clientGravatar });
 
 /**
  * Type `realm_user` (§4.21): active users and bots, deactivated ones, the system bots apart (they live
