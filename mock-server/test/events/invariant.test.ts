@@ -10,6 +10,7 @@ import { STATUS_OPERATIONS } from './invariant-status.js';
 import { USER_ADMIN_OPERATIONS } from './invariant-user-admin.js';
 import { USER_OPERATIONS } from './invariant-users.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+import { REGISTER_EVERY_CAPABILITY as REGISTER } from '../helpers/register-form.js';
 
 /**
  * The register/events invariant (reference server style; ARCHITECTURE "invariant test"): for every
@@ -34,24 +35,6 @@ const OPERATIONS: Operation[] = [
   ...USER_ADMIN_OPERATIONS,
 ];
 
-// Every capability declared, so the snapshot and the events speak the same dialect.
-const REGISTER = {
-  client_capabilities: JSON.stringify({
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: true,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    linkifier_url_template: true,
-    user_list_incomplete: true,
-    include_deactivated_groups: true,
-    archived_channels: true,
-    empty_topic_name: true,
-    simplified_presence_events: true,
-  }),
-  include_subscribers: 'true',
-  apply_markdown: 'true',
-};
 const OBSERVERS = ['owner', 'administrator', 'moderator', 'member', 'member_2', 'member_3', 'guest', 'bot'];
 
 let server: MockServer;

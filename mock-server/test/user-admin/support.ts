@@ -4,6 +4,7 @@ import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 import { applyEvents, comparable } from '../helpers/apply-events.js';
 import { tables, type Event, type TestRealm } from '../helpers/harness.js';
+import { REGISTER_EVERY_CAPABILITY as REGISTER } from '../helpers/register-form.js';
 
 /**
  * Shared vocabulary of the user-administration tests (spec §4.7, §4.17): the demo realm's people by ID
@@ -74,25 +75,6 @@ export async function setUser(env: TestRealm, id: number, change: Partial<UserRo
     tx.put('users', id, { ...tx.tables.users[String(id)]!, ...change });
   });
 }
-
-/** Every capability declared, as invariant.test.ts registers, so snapshot and events speak one dialect. */
-const REGISTER = {
-  client_capabilities: JSON.stringify({
-    notification_settings_null: true,
-    bulk_message_deletion: true,
-    user_avatar_url_field_optional: true,
-    stream_typing_notifications: true,
-    user_settings_object: true,
-    linkifier_url_template: true,
-    user_list_incomplete: true,
-    include_deactivated_groups: true,
-    archived_channels: true,
-    empty_topic_name: true,
-    simplified_presence_events: true,
-  }),
-  include_subscribers: 'true',
-  apply_markdown: 'true',
-};
 
 /**
  * The register/events invariant for one change and the given observers (as invariant.test.ts checks it
