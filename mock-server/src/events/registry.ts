@@ -82,7 +82,7 @@ export class QueueRegistry {
   *queuesOf(realmId: string, userIds: ReadonlySet<number> | null): Iterable<EventQueue> {
     const users = this.#byRealm.get(realmId);
     if (!users) return;
-    for (const [userId, own] of users) if (userIds === null || userIds.has(userId)) yield* [...own];
+    for (const [userId, own] of users) if (userIds === null || userIds.has(userId)) yield* own;
   }
 
   /** Live queues of one user. */
@@ -92,12 +92,13 @@ export class QueueRegistry {
 
   /** A deleted or replaced realm's queues end (its clients re-register). */
   dropRealm(realmId: string): void {
-    for (const queue of this.queuesOf(realmId, null)) this.delete(queue);
+    // Collected first: deleting changes the index being walked.
+    for (const queue of [...this.queuesOf(realmId, null)]) this.delete(queue);
   }
 
   /** A deactivated user's queues end. */
   dropUser(realmId: string, userId: number): void {
-    for (const queue of this.queuesOf(realmId, new Set([userId]))) this.delete(queue);
+    for (const queue of [...(this.#byRealm.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
   }
 
   /**
