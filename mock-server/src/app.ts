@@ -13,6 +13,7 @@ import { controlRouter } from './control/control.routes.js';
 import { headersTooLarge, malformedHttpRequest, pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
+import { DEMO_SIZE, SIZE_FIELDS } from './fixtures/size.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
@@ -143,6 +144,7 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
       fixture: config.fixture,
       seed: config.seed,
       feature_level: config.featureLevel,
+      ...config.size,
     });
     return;
   }
@@ -153,6 +155,7 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
       fixture: config.fixture,
       seed: config.seed,
       feature_level: config.featureLevel,
+      ...config.size,
       replace: true,
     });
     return;
@@ -161,6 +164,12 @@ async function ensureDefaultRealm(control: Control, context: AppContext): Promis
   if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
     console.warn(
       `teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`,
+    );
+  }
+  const stored = realm.size ?? DEMO_SIZE;
+  if (config.size && SIZE_FIELDS.some((f) => (config.size![f] ?? DEMO_SIZE[f]) !== stored[f])) {
+    console.warn(
+      `teamchat-kit: realm '${realm.id}' in the state file has ${stored.messages} messages, ${stored.users} users and ${stored.channels} channels; keeping it (use --reset to regenerate at the size asked for).`,
     );
   }
   if (config.epoch !== undefined && realm.epoch !== config.epoch) {

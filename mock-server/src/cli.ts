@@ -18,6 +18,7 @@ import {
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
+import { DEMO_SIZE, MAX_SIZE, sizeProblem, type RealmSize } from './fixtures/size.js';
 
 /**
  * `teamchat serve`: the mock server's command line (README "CLI"); cli/teamchat.ts dispatches to `main`.
@@ -43,6 +44,16 @@ function parseFixture(text: string): string {
   return text;
 }
 
+/** `--messages/--users/--channels`: a whole number from the demo realm's own count to the ceiling. */
+function parseSize(field: keyof RealmSize) {
+  return (text: string): number => {
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    const problem = sizeProblem(field, value);
+    if (problem) throw new InvalidArgumentError(problem.charAt(0).toUpperCase() + problem.slice(1));
+    return value;
+  };
+}
+
 function serveCommand(io: Io, done: (code: number) => void): Command {
   const program = usageConventions(new Command('teamchat serve'), io);
   return program
@@ -58,6 +69,13 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       `feature level of the default realm (default: as stored, else ${CURRENT_FEATURE_LEVEL})`,
       integer('feature level'),
     )
+    .option(
+      '--messages <n>',
+      `messages of the generated demo realm (${DEMO_SIZE.messages} to ${MAX_SIZE.messages}; more than ${DEMO_SIZE.messages} adds generated ones)`,
+      parseSize('messages'),
+    )
+    .option('--users <n>', `users of the generated demo realm (${DEMO_SIZE.users} to ${MAX_SIZE.users})`, parseSize('users'))
+    .option('--channels <n>', `channels of the generated demo realm (${DEMO_SIZE.channels} to ${MAX_SIZE.channels})`, parseSize('channels'))
     .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
     .option('--no-control', 'switch off the /__mock/ control API')
     .addOption(
@@ -91,6 +109,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         seed: opts.seed,
         featureLevel: opts.featureLevel,
         reset: opts.reset,
+        size: sizeOf(opts),
         control: opts.control,
         controlToken: opts.controlToken || undefined,
         maxRealms: opts.maxRealms,
@@ -118,6 +137,11 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       await printBanner(server, rcDir);
       done(0);
     });
+}
+
+function sizeOf(opts: Partial<RealmSize>): ServerConfig['size'] {
+  const { messages, users, channels } = opts;
+  return messages === undefined && users === undefined && channels === undefined ? undefined : { messages, users, channels };
 }
 
 async function printBanner(server: MockServer, rcDir: string): Promise<void> {

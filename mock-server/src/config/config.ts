@@ -34,6 +34,12 @@ export interface ServerConfig {
    * time and follow the wall clock (a realm export at its recorded time).
    */
   epoch?: number;
+  /**
+   * Size of the default realm when generated from the demo fixture (`--messages/--users/--channels`,
+   * fixtures/size.ts): absent fields keep the demo realm's own. Bigger realms add generated people,
+   * channels and messages to the demo's.
+   */
+  size?: { messages?: number; users?: number; channels?: number };
   /** Regenerate the default realm from its fixture at start-up, even if the state file holds it. */
   reset: boolean;
   openapiPath?: string;

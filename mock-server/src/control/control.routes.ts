@@ -33,6 +33,9 @@ export function controlRouter(control: Control, token?: string): Router {
       seed: int(req, 'seed'),
       feature_level: int(req, 'feature_level'),
       epoch: int(req, 'epoch'),
+      messages: int(req, 'messages'),
+      users: int(req, 'users'),
+      channels: int(req, 'channels'),
     }),
   );
   route('get', '/realms/:realm', (req) => control.describe(realm(req)));

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
 import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
+import { isDemoSize, realmSize, type RealmSize } from '../fixtures/size.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
@@ -67,6 +68,10 @@ export class Control {
     feature_level?: number;
     epoch?: number;
     replace?: boolean;
+    /** Realm size on demand (fixtures/size.ts): absent fields keep the demo realm's own. */
+    messages?: number;
+    users?: number;
+    channels?: number;
   }) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
@@ -77,9 +82,10 @@ export class Control {
       throw tooManyRealms(this.app.config.maxRealms);
     const featureLevel = checkLevel(options.feature_level ?? CURRENT_FEATURE_LEVEL);
     const epoch = checkEpoch(options.epoch ?? this.app.config.epoch);
+    const size = checkSize(options);
     if (!exists) this.#creating.add(realmId);
     try {
-      await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch);
+      await this.#install(realmId, options.fixture ?? 'demo', options.seed ?? this.app.config.seed, featureLevel, epoch, size);
     } finally {
       if (!exists) this.#creating.delete(realmId);
     }
@@ -92,7 +98,8 @@ export class Control {
    */
   async resetRealm(realmId: string, options: { feature_level?: number } = {}) {
     const realm = this.#tables(realmId).realm.realm;
-    await this.#install(realmId, realm.fixture, realm.seed, checkLevel(options.feature_level ?? realm.feature_level), realm.epoch);
+    const level = checkLevel(options.feature_level ?? realm.feature_level);
+    await this.#install(realmId, realm.fixture, realm.seed, level, realm.epoch, realm.size);
     return this.describe(realmId);
   }
 
@@ -232,11 +239,18 @@ export class Control {
     if (!this.#snapshots.get(realmId)?.delete(name)) throw snapshotNotFound(realmId, name);
   }
 
-  async #install(realmId: string, fixture: string, seed: number, featureLevel: number, epoch: number | undefined): Promise<void> {
+  async #install(
+    realmId: string,
+    fixture: string,
+    seed: number,
+    featureLevel: number,
+    epoch: number | undefined,
+    size: RealmSize | undefined,
+  ): Promise<void> {
     const now = this.app.clock.serverNow();
     let instance;
     try {
-      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now });
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size });
     } catch (error) {
       throw badRequest((error as Error).message);
     }
@@ -278,6 +292,17 @@ function checkEpoch(epoch: number | undefined): number | undefined {
     throw badRequest(`epoch must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
   }
   return epoch;
+}
+
+/** The asked-for size, or undefined for the demo realm's own; a bad field is a 400 naming its range. */
+function checkSize(given: Partial<RealmSize>): RealmSize | undefined {
+  let size: RealmSize;
+  try {
+    size = realmSize(given);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+  return isDemoSize(size) ? undefined : size;
 }
 
 function checkSeconds(seconds: number): void {

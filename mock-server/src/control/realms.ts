@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { deriveApiKey } from '../fixtures/context.js';
 import { generateDemoRealm } from '../fixtures/demo-realm.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
+import type { RealmSize } from '../fixtures/size.js';
 import type { RealmState } from '../store/state.js';
 
 /**
@@ -32,6 +33,8 @@ export interface InstantiateOptions {
   epoch: number | undefined;
   /** The current time, where a demo realm starts by default. */
   now: number;
+  /** Bigger than the demo realm (fixtures/size.ts, already checked); only the demo fixture is generated. */
+  size?: RealmSize;
 }
 
 /**
@@ -41,8 +44,10 @@ export interface InstantiateOptions {
 export async function instantiateFixture(fixture: string, opts: InstantiateOptions): Promise<Instantiated> {
   if (fixture === 'demo') {
     const start = opts.epoch ?? opts.now;
-    return { tables: generateDemoRealm({ realmId: opts.realmId, seed: opts.seed, featureLevel: opts.featureLevel, epoch: start }), start };
+    const { realmId, seed, featureLevel, size } = opts;
+    return { tables: generateDemoRealm({ realmId, seed, featureLevel, epoch: start, size }), start };
   }
+  if (opts.size) throw new Error('messages, users and channels size the generated demo realm; a realm export file has its own size');
   const exported = await readExport(fixture);
   const tables = structuredClone(exported.realm);
   const realm = tables.realm.realm;

@@ -38,6 +38,11 @@ export interface RealmRow {
    * an export's recorded time), and a reset does the same.
    */
   epoch?: number;
+  /**
+   * Asked-for size of a generated demo realm bigger than the demo (fixtures/size.ts), so a reset makes
+   * the same realm again; absent: the demo realm's own size (or not a generated realm).
+   */
+  size?: { messages: number; users: number; channels: number };
   /** Unauthenticated register is allowed (spec §5, C21) and web-public channels are readable. */
   enable_spectator_access: boolean;
   /** The server setting WEB_PUBLIC_STREAMS_ENABLED (spec §4.16); per realm so tests can switch it. */
