@@ -1,0 +1,254 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { benchIdleQueues, benchWriteToPoll } from './events.js';
+import { pinned, rssOf, start, startMock, stop, type Started } from './spawn.js';
+
+/**
+ * The figures of `npm run bench` (issue 17's table), each measured beside its baseline in the same run:
+ * request throughput against a tuned express route and a bare node:http server sending the same bytes,
+ * durable draft writes against a json-server-style whole-file rewrite, cold start and memory.
+ */
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const BIN = here('../bin/teamchat.js');
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+export interface Case {
+  name: string;
+  path: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers: Record<string, string>;
+}
+
+export async function load(url: string, c: Case, limit: { duration: number } | { amount: number }): Promise<Load> {
+  const result = await autocannon({
+    url: url + c.path,
+    connections: CONNECTIONS,
+    method: c.method,
+    headers: c.headers,
+    body: c.body,
+    ...limit,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+}
+
+export interface Who {
+  email: string;
+  api_key: string;
+  user_id: number;
+  full_name: string;
+}
+export interface World {
+  credentials: { member: Who; member_2: Who };
+  channels: { public: { stream_id: number; name: string } };
+}
+
+export async function worldOf(url: string): Promise<World> {
+  const answer = (await (await request(`${url}/__mock/realms/demo/world`)).body.json()) as { world: World };
+  return answer.world;
+}
+
+export const basic = (who: Who) => `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
+const FORM = 'application/x-www-form-urlencoded';
+
+/** The read and write cases of the request table, for the demo realm's member. */
+export function requestCases(world: World): Case[] {
+  const auth = basic(world.credentials.member);
+  const get = (name: string, path: string): Case => ({ name, path, method: 'GET', headers: { authorization: auth } });
+  const post = (name: string, path: string, body: string): Case => ({
+    name,
+    path,
+    method: 'POST',
+    body,
+    headers: { authorization: auth, 'content-type': FORM },
+  });
+  return [
+    get('GET /api/v1/streams', '/api/v1/streams'),
+    get('GET /api/v1/server_settings', '/api/v1/server_settings'),
+    get('GET /api/v1/users', '/api/v1/users'),
+    post('POST /api/v1/messages/render', '/api/v1/messages/render', 'content=**hello** _world_'),
+    // The service syntax: a mention, a channel link, a linkifier match and an emoji.
+    post(
+      'POST /api/v1/messages/render (service syntax)',
+      '/api/v1/messages/render',
+      new URLSearchParams({
+        content: `Hi @**${world.credentials.member_2.full_name}**, see #42 in #**${world.channels.public.name}** :smile:`,
+      }).toString(),
+    ),
+    // A write per request (in memory): message row, flags of every subscriber, events; the realm grows as it runs.
+    post(
+      'POST /api/v1/messages',
+      '/api/v1/messages',
+      new URLSearchParams({ type: 'stream', to: world.channels.public.name, topic: 'bench', content: 'Hello' }).toString(),
+    ),
+  ];
+}
+
+export interface Versus {
+  name: string;
+  mock: Load;
+  baseline: Load;
+  baselineName: string;
+}
+
+/** Each case on the mock, then on a baseline server sending the bytes the mock sent for it. */
+export async function versusBaselines(mock: Started, cases: Case[], withNode: Set<string>): Promise<Versus[]> {
+  const rows: Versus[] = [];
+  for (const c of cases) {
+    const sample = await request(mock.url + c.path, { method: c.method, headers: c.headers, body: c.body });
+    const bytes = await sample.body.text();
+    const m = await load(mock.url, c, { duration: DURATION });
+    for (const [baselineName, script] of [
+      ['tuned express route', './bare-server.ts'],
+      ...(withNode.has(c.name) ? [['bare node:http', './bare-node-server.ts']] : []),
+    ] as const) {
+      const bare = await start([here(script)], { BARE_BODY: bytes });
+      try {
+        rows.push({ name: c.name, mock: m, baseline: await load(bare.url, c, { duration: DURATION }), baselineName });
+      } finally {
+        await stop(bare);
+      }
+    }
+  }
+  return rows;
+}
+
+export const WRITES = 10_000;
+
+export interface DraftFigures {
+  mock: Load;
+  baseline: Load;
+  rssAfterWrites: number | null;
+  stateBytes: number;
+}
+
+/**
+ * Durable POST /api/v1/drafts (state file, fsync before the answer) for WRITES requests, then the
+ * baseline with the same realm's data as its JSON database for DURATION seconds (it is far slower).
+ */
+export async function draftFigures(dir: string): Promise<DraftFigures> {
+  const mock = await startMock(['--state', join(dir, 'state.json'), '--durability', 'fsync', '--zuliprc-dir', dir]);
+  try {
+    const world = await worldOf(mock.url);
+    const draft = JSON.stringify([{ type: 'stream', to: [world.channels.public.stream_id], topic: 'bench', content: 'A draft' }]);
+    const c: Case = {
+      name: 'POST /api/v1/drafts',
+      path: '/api/v1/drafts',
+      method: 'POST',
+      body: new URLSearchParams({ drafts: draft }).toString(),
+      headers: { authorization: basic(world.credentials.member), 'content-type': FORM },
+    };
+    const exported = await (await request(`${mock.url}/__mock/realms/demo/export`)).body.text();
+    const m = await load(mock.url, c, { amount: WRITES });
+    const rssAfterWrites = rssOf(mock.child);
+    await stop(mock);
+    const dbPath = join(dir, 'db.json');
+    await writeFile(dbPath, exported);
+    const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
+    try {
+      const b = await load(bare.url, c, { duration: DURATION });
+      return { mock: m, baseline: b, rssAfterWrites, stateBytes: exported.length };
+    } finally {
+      await stop(bare);
+    }
+  } finally {
+    await stop(mock);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ColdStart {
+  /** Spawn to the first 200 of GET /api/v1/server_settings, median of the runs (ms). */
+  medianMs: number;
+  runsMs: number[];
+  /** VmRSS a second after the first answer, median (bytes). */
+  idleRss: number | null;
+}
+
+/**
+ * `command` (a server taking `--port N`) from spawn to its first 200, `runs` times; the RSS a second
+ * later, when start-up garbage has had a chance to go. Polls every 5 ms.
+ */
+export async function coldStart(command: (port: number) => string[], runs: number): Promise<ColdStart> {
+  const times: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const port = await freePort();
+    const args = pinned(command(port));
+    const began = performance.now();
+    const child = spawn(args[0]!, args.slice(1), { stdio: 'ignore' });
+    try {
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+        const ok = await request(`http://127.0.0.1:${port}/api/v1/server_settings`)
+          .then(async (r) => (await r.body.text(), r.statusCode === 200))
+          .catch(() => false);
+        if (ok) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      times.push(performance.now() - began);
+      await new Promise((r) => setTimeout(r, 1000));
+      const bytes = rssOf(child);
+      if (bytes !== null) rss.push(bytes);
+    } finally {
+      await stop({ child, url: '', listenMs: 0 });
+    }
+  }
+  return { medianMs: median(times), runsMs: times.map(Math.round), idleRss: rss.length > 0 ? median(rss) : null };
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** The mock's first start on a fresh state file, as `node bin/teamchat.js serve` runs it. */
+export const mockCommand = (dir: string) => (port: number) => [
+  process.execPath,
+  BIN,
+  'serve',
+  '--port',
+  String(port),
+  '--state',
+  join(dir, `cold-${port}.json`),
+  '--zuliprc-dir',
+  dir,
+];
+
+/** The floor of any Node server: node:http answering `{}` (same polling). */
+export const bareCommand = () => (port: number) => [
+  process.execPath,
+  '-e',
+  `require('node:http').createServer((q, s) => s.end('{}')).listen(${port}, '127.0.0.1')`,
+];
+
+/** Event → waiting long-poll latency and idle queue memory (issue 3), on the compiled mock with --expose-gc. */
+export async function eventFigures(dir: string) {
+  const server = await startMock(['--in-memory', '--zuliprc-dir', dir], ['--expose-gc']);
+  try {
+    return { latency: await benchWriteToPoll(server.url), idle: await benchIdleQueues(server.url) };
+  } finally {
+    await stop(server);
+  }
+}

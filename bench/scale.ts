@@ -1,0 +1,171 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { request } from 'undici';
+import type { generateDemoRealm as Generate } from '../mock-server/src/fixtures/demo-realm.js';
+import { basic, median, worldOf, type World } from './figures.js';
+import { rssOf, startMock, stop, type Started } from './spawn.js';
+
+/**
+ * `npm run bench -- --scale`: does latency stay flat as the realm grows (issue 17)? The same read
+ * operations, one request at a time, on the demo realm and on a realm of 100,000 messages, 1,000 users
+ * and 500 channels made with `--messages/--users/--channels`; p50 of each and the ratio, with the size
+ * of each answer (operations whose answer grows with the realm, like GET /users, are not like for like).
+ */
+export const SCALE = { messages: 100_000, users: 1_000, channels: 500 };
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
+const WARM_UP = 20;
+
+interface Op {
+  name: string;
+  run: (url: string, world: World, topic: string) => Promise<{ status: number; bytes: number; after?: () => Promise<void> }>;
+}
+
+async function send(url: string, world: World, method: 'GET' | 'POST' | 'DELETE', path: string, form?: Record<string, string>) {
+  const res = await request(url + path, {
+    method,
+    headers: { authorization: basic(world.credentials.member), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
+    body: form && new URLSearchParams(form).toString(),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, text };
+}
+
+const OPS: Op[] = [
+  { name: 'GET /api/v1/streams', run: simple('GET', () => '/api/v1/streams') },
+  { name: 'GET /api/v1/users/me/subscriptions', run: simple('GET', () => '/api/v1/users/me/subscriptions') },
+  { name: 'GET /api/v1/users/me/{stream_id}/topics', run: simple('GET', (w) => `/api/v1/users/me/${w.channels.public.stream_id}/topics`) },
+  {
+    name: 'POST /api/v1/register (message, realm_user)',
+    run: async (url, world) => {
+      const { status, text } = await send(url, world, 'POST', '/api/v1/register', { event_types: '["message","realm_user"]' });
+      const queueId = (JSON.parse(text) as { queue_id?: string }).queue_id;
+      // The queue is deleted after the timing, so queues do not pile up against the per-user cap.
+      const after = async () =>
+        void (queueId && (await send(url, world, 'DELETE', `/api/v1/events?queue_id=${encodeURIComponent(queueId)}`)));
+      return { status, bytes: Buffer.byteLength(text), after };
+    },
+  },
+  {
+    name: 'POST /api/v1/mark_topic_as_read',
+    run: async (url, world, topic) => {
+      const { status, text } = await send(url, world, 'POST', '/api/v1/mark_topic_as_read', {
+        stream_id: String(world.channels.public.stream_id),
+        topic_name: topic,
+      });
+      return { status, bytes: Buffer.byteLength(text) };
+    },
+  },
+  { name: 'GET /api/v1/users', run: simple('GET', () => '/api/v1/users') },
+];
+
+function simple(method: 'GET', path: (w: World) => string): Op['run'] {
+  return async (url, world) => {
+    const { status, text } = await send(url, world, method, path(world));
+    return { status, bytes: Buffer.byteLength(text) };
+  };
+}
+
+interface OpFigure {
+  p50: number;
+  bytes: number;
+  failures: number;
+}
+
+/** The newest topic of the demo's public channel (the same channel, with the same topics, in both realms). */
+async function topicOf(url: string, world: World): Promise<string> {
+  const { text } = await send(url, world, 'GET', `/api/v1/users/me/${world.channels.public.stream_id}/topics`);
+  return (JSON.parse(text) as { topics: { name: string }[] }).topics[0]!.name;
+}
+
+async function measure(server: Started, world: World, op: Op): Promise<OpFigure> {
+  const topic = await topicOf(server.url, world);
+  const times: number[] = [];
+  let bytes = 0;
+  let failures = 0;
+  for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+    const began = performance.now();
+    const r = await op.run(server.url, world, topic);
+    const ms = performance.now() - began;
+    await r.after?.();
+    if (r.status !== 200) failures++;
+    bytes = r.bytes;
+    if (i >= WARM_UP) times.push(ms);
+  }
+  return { p50: median(times), bytes, failures };
+}
+
+/** Generation of the scaled realm in this process from the compiled code: no HTTP, no store. */
+async function generationMs(): Promise<number> {
+  const module = pathToFileURL(fileURLToPath(new URL('../dist/mock-server/src/fixtures/demo-realm.js', import.meta.url))).href;
+  const { generateDemoRealm } = (await import(module)) as { generateDemoRealm: typeof Generate };
+  const began = performance.now();
+  generateDemoRealm({ realmId: 'scaled', seed: 42, featureLevel: 412, epoch: 1_767_603_600, size: SCALE });
+  return performance.now() - began;
+}
+
+export interface ScaleRow {
+  figure: string;
+  demo: string;
+  scaled: string;
+  ratio: string;
+  target: string;
+}
+
+export async function scaleFigures(): Promise<ScaleRow[]> {
+  const rows: ScaleRow[] = [];
+  const demo = await startMock(['--in-memory', '--zuliprc-dir', '/tmp/teamchat-bench']);
+  let scaled: Started | undefined;
+  try {
+    scaled = await startMock([
+      '--in-memory',
+      '--zuliprc-dir',
+      '/tmp/teamchat-bench',
+      '--messages',
+      String(SCALE.messages),
+      '--users',
+      String(SCALE.users),
+      '--channels',
+      String(SCALE.channels),
+    ]);
+    const rss = { demo: rssOf(demo.child), scaled: rssOf(scaled.child) };
+    const worlds = { demo: await worldOf(demo.url), scaled: await worldOf(scaled.url) };
+    for (const op of OPS) {
+      const d = await measure(demo, worlds.demo, op);
+      const s = await measure(scaled, worlds.scaled, op);
+      const failed = d.failures + s.failures > 0 ? ` (${d.failures + s.failures} not 200)` : '';
+      rows.push({
+        figure: `${op.name}: p50 ms, answer bytes`,
+        demo: `${d.p50.toFixed(2)} ms, ${d.bytes} B`,
+        scaled: `${s.p50.toFixed(2)} ms, ${s.bytes} B`,
+        ratio: `${(s.p50 / d.p50).toFixed(2)}×${failed}`,
+        target: '≤ 1.25×',
+      });
+    }
+    const mb = (b: number | null) => (b === null ? 'n/a' : `${(b / 1024 / 1024).toFixed(0)} MB`);
+    rows.push({
+      figure: 'RSS after start-up',
+      demo: mb(rss.demo),
+      scaled: mb(rss.scaled),
+      ratio: rss.demo && rss.scaled ? `${(rss.scaled / rss.demo).toFixed(2)}×` : 'n/a',
+      target: '≤ 300 MB at 100,000',
+    });
+    rows.push({
+      figure: 'serve: spawn to listening (generation included)',
+      demo: `${demo.listenMs.toFixed(0)} ms`,
+      scaled: `${scaled.listenMs.toFixed(0)} ms`,
+      ratio: `${(scaled.listenMs / demo.listenMs).toFixed(2)}×`,
+      target: '',
+    });
+  } finally {
+    if (scaled) await stop(scaled);
+    await stop(demo);
+  }
+  const ms = await generationMs();
+  rows.push({
+    figure: 'generation alone (in process, compiled)',
+    demo: '',
+    scaled: `${(ms / 1000).toFixed(2)} s`,
+    ratio: '',
+    target: '≤ 10 s',
+  });
+  return rows;
+}
