@@ -42,7 +42,10 @@ export async function load(url: string, c: Case, limit: { duration: number } | {
     body: c.body,
     ...limit,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+  // Answers over the run's measured duration: autocannon's per-second average rounds a run of `amount` requests
+  // to whole seconds.
+  const rps = result.requests.total / Math.max(0.01, result.duration);
+  return { rps, p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
 }
 
 export interface Who {
@@ -104,23 +107,44 @@ export interface Versus {
   baselineName: string;
 }
 
-/** Each case on the mock, then on a baseline server sending the bytes the mock sent for it. */
+/** Rounds per throughput figure: the mock and its baselines take turns, so a change in the machine's load hits both. */
+const ROUNDS = 2;
+const WARM_UP_SECONDS = 1;
+
+const mean = (loads: Load[]): Load => ({
+  rps: loads.reduce((n, l) => n + l.rps, 0) / loads.length,
+  p50: loads.reduce((n, l) => n + l.p50, 0) / loads.length,
+  p99: loads.reduce((n, l) => n + l.p99, 0) / loads.length,
+  failures: loads.reduce((n, l) => n + l.failures, 0),
+});
+
+/**
+ * Each case on the mock and on baseline servers sending the bytes the mock sent for it: after a warm-up
+ * of each, ROUNDS turns of DURATION / ROUNDS seconds each; the figures are the means of the turns.
+ */
 export async function versusBaselines(mock: Started, cases: Case[], withNode: Set<string>): Promise<Versus[]> {
   const rows: Versus[] = [];
   for (const c of cases) {
     const sample = await request(mock.url + c.path, { method: c.method, headers: c.headers, body: c.body });
     const bytes = await sample.body.text();
-    const m = await load(mock.url, c, { duration: DURATION });
-    for (const [baselineName, script] of [
+    const baselines = [
       ['tuned express route', './bare-server.ts'],
       ...(withNode.has(c.name) ? [['bare node:http', './bare-node-server.ts']] : []),
-    ] as const) {
-      const bare = await start([here(script)], { BARE_BODY: bytes });
-      try {
-        rows.push({ name: c.name, mock: m, baseline: await load(bare.url, c, { duration: DURATION }), baselineName });
-      } finally {
-        await stop(bare);
+    ] as const;
+    const servers: Started[] = [];
+    try {
+      for (const [, script] of baselines) servers.push(await start([here(script)], { BARE_BODY: bytes }));
+      const urls = [mock.url, ...servers.map((s) => s.url)];
+      const turns: Load[][] = urls.map(() => []);
+      for (const url of urls) await load(url, c, { duration: WARM_UP_SECONDS });
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, url] of urls.entries()) turns[i]!.push(await load(url, c, { duration: DURATION / ROUNDS }));
       }
+      for (const [i, [baselineName]] of baselines.entries()) {
+        rows.push({ name: c.name, mock: mean(turns[0]!), baseline: mean(turns[i + 1]!), baselineName });
+      }
+    } finally {
+      for (const server of servers) await stop(server);
     }
   }
   return rows;

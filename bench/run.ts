@@ -58,8 +58,8 @@ async function main(): Promise<void> {
       for (const v of await versusBaselines(mock, cases, new Set(['GET /api/v1/streams']))) {
         rows.push({
           figure: `${v.name} vs ${v.baselineName} (same bytes)`,
-          mock: `${rps(v.mock.rps)}, p99 ${v.mock.p99} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
-          baseline: `${rps(v.baseline.rps)}, p99 ${v.baseline.p99} ms`,
+          mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
+          baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms`,
           ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×`,
           target: v.name === 'GET /api/v1/streams' && v.baselineName.includes('express') ? '≥ 0.8×' : '',
         });
