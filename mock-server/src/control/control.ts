@@ -99,7 +99,8 @@ export class Control {
   async resetRealm(realmId: string, options: { feature_level?: number } = {}) {
     const realm = this.#tables(realmId).realm.realm;
     const level = checkLevel(options.feature_level ?? realm.feature_level);
-    await this.#install(realmId, realm.fixture, realm.seed, level, realm.epoch, realm.size);
+    // A size is the demo generator's; a realm made from an export of a sized realm has its file's size.
+    await this.#install(realmId, realm.fixture, realm.seed, level, realm.epoch, realm.fixture === 'demo' ? realm.size : undefined);
     return this.describe(realmId);
   }
 

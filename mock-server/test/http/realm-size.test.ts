@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { main } from '../../src/cli.js';
@@ -32,6 +35,40 @@ describe('realm size on demand', () => {
     expect((await call(server, 'POST', '/__mock/realms/big/reset')).status).toBe(200);
     expect(counts('big')).toEqual({ messages: 200, users: 20, channels: 12 });
     expect(JSON.stringify(size('big').messages)).toBe(before);
+  });
+
+  it("a realm made from the export of a sized realm has the file's rows, and resets to them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'realm-size-'));
+    try {
+      const file = join(dir, 'big.json');
+      await writeFile(file, (await call(server, 'GET', '/__mock/realms/big/export')).text);
+      const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'from-file', fixture: file } });
+      expect(made.status).toBe(201);
+      expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
+      expect((await call(server, 'POST', '/__mock/realms/from-file/reset')).status).toBe(200);
+      expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a state file keeps a sized realm across restarts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'realm-size-'));
+    try {
+      const statePath = join(dir, 'state.json');
+      const first = await startTestServer({ statePath, size: { channels: 12 } });
+      const before = JSON.stringify(first.context.store.realm('demo'));
+      await first.close();
+      const again = await startTestServer({ statePath, size: { channels: 12 } });
+      try {
+        expect(JSON.stringify(again.context.store.realm('demo'))).toBe(before);
+        expect(again.context.store.realm('demo')!.realm.realm.size).toEqual({ messages: 90, users: 11, channels: 12 });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers a clear 400 JSON error for a bad size and creates nothing', async () => {
