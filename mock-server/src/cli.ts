@@ -144,6 +144,12 @@ function sizeOf(opts: Partial<RealmSize>): ServerConfig['size'] {
   return messages === undefined && users === undefined && channels === undefined ? undefined : { messages, users, channels };
 }
 
+/** The size of a realm generated bigger than the demo, for the banner ('' otherwise). */
+function sized(server: MockServer, realmId: string): string {
+  const size = server.context.store.realm(realmId)?.realm.realm.size;
+  return size ? `, ${size.messages} messages, ${size.users} users, ${size.channels} channels` : '';
+}
+
 async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   const realmId = server.context.config.defaultRealm;
   const world = server.control.world(realmId);
@@ -160,7 +166,7 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
   console.log(`teamchat-kit mock server listening on ${server.url}`);
   console.log(
-    `state: ${server.context.store.description}; realm '${realmId}' (${summary.fixture}, seed ${summary.seed}), feature level ${summary.feature_level}`,
+    `state: ${server.context.store.description}; realm '${realmId}' (${summary.fixture}, seed ${summary.seed}${sized(server, realmId)}), feature level ${summary.feature_level}`,
   );
   const { control, controlToken } = server.context.config;
   if (control) console.log(`control API: ${server.url}/__mock/${controlToken ? ' (Authorization: Bearer <the control token>)' : ''}`);
