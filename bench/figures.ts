@@ -160,11 +160,19 @@ export interface DraftFigures {
 }
 
 /**
- * Durable POST /api/v1/drafts (state file, fsync before the answer) for WRITES requests, then the
- * baseline with the same realm's data as its JSON database for DURATION seconds (it is far slower).
+ * Durable POST /api/v1/drafts (state file, fsync before the answer), then the baseline holding the same
+ * realm's data (its export) as its JSON database. `messages`: the realm's size (`--messages`; a whole-file
+ * rewrite costs in proportion to it); `limit`: the mock's run (WRITES requests for the RSS figure, or
+ * DURATION seconds); the baseline always runs DURATION seconds (far fewer requests get through).
  */
-export async function draftFigures(dir: string): Promise<DraftFigures> {
-  const mock = await startMock(['--state', join(dir, 'state.json'), '--durability', 'fsync', '--zuliprc-dir', dir]);
+export async function draftFigures(
+  dir: string,
+  messages: number | null,
+  limit: { amount: number } | { duration: number },
+): Promise<DraftFigures> {
+  const state = join(dir, `drafts-${messages ?? 'demo'}.json`);
+  const size = messages === null ? [] : ['--messages', String(messages)];
+  const mock = await startMock(['--state', state, '--durability', 'fsync', '--zuliprc-dir', dir, ...size]);
   try {
     const world = await worldOf(mock.url);
     const draft = JSON.stringify([{ type: 'stream', to: [world.channels.public.stream_id], topic: 'bench', content: 'A draft' }]);
@@ -176,10 +184,10 @@ export async function draftFigures(dir: string): Promise<DraftFigures> {
       headers: { authorization: basic(world.credentials.member), 'content-type': FORM },
     };
     const exported = await (await request(`${mock.url}/__mock/realms/demo/export`)).body.text();
-    const m = await load(mock.url, c, { amount: WRITES });
+    const m = await load(mock.url, c, limit);
     const rssAfterWrites = rssOf(mock.child);
     await stop(mock);
-    const dbPath = join(dir, 'db.json');
+    const dbPath = join(dir, `db-${messages ?? 'demo'}.json`);
     await writeFile(dbPath, exported);
     const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
     try {
