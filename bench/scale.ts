@@ -81,21 +81,43 @@ async function topicOf(url: string, world: World): Promise<string> {
   return (JSON.parse(text) as { topics: { name: string }[] }).topics[0]!.name;
 }
 
-async function measure(server: Started, world: World, op: Op): Promise<OpFigure> {
-  const topic = await topicOf(server.url, world);
-  const times: number[] = [];
-  let bytes = 0;
-  let failures = 0;
-  for (let i = 0; i < WARM_UP + SAMPLES; i++) {
-    const began = performance.now();
-    const r = await op.run(server.url, world, topic);
-    const ms = performance.now() - began;
-    await r.after?.();
-    if (r.status !== 200) failures++;
-    bytes = r.bytes;
-    if (i >= WARM_UP) times.push(ms);
+interface Target {
+  server: Started;
+  world: World;
+  topic: string;
+  times: number[];
+  bytes: number;
+  failures: number;
+}
+
+/** Requests per turn, and the pause between turns (the other server's garbage collection runs on the same core). */
+const BLOCK = 50;
+const PAUSE_MS = 250;
+
+/**
+ * The operation on both servers in turns of BLOCK requests, so a change in the machine's load hits both
+ * sides of the ratio alike; a pause between turns lets the server just measured finish its own work first.
+ * p50 of each after WARM_UP requests.
+ */
+async function measure(servers: { server: Started; world: World }[], op: Op): Promise<OpFigure[]> {
+  const targets: Target[] = [];
+  for (const { server, world } of servers)
+    targets.push({ server, world, topic: await topicOf(server.url, world), times: [], bytes: 0, failures: 0 });
+  for (const t of targets) for (let i = 0; i < WARM_UP; i++) await (await op.run(t.server.url, t.world, t.topic)).after?.();
+  for (let done = 0; done < SAMPLES; done += BLOCK) {
+    for (const t of targets) {
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      for (let i = done; i < Math.min(SAMPLES, done + BLOCK); i++) {
+        const began = performance.now();
+        const r = await op.run(t.server.url, t.world, t.topic);
+        t.times.push(performance.now() - began);
+        await r.after?.();
+        if (r.status !== 200) t.failures++;
+        t.bytes = r.bytes;
+      }
+    }
   }
-  return { p50: median(times), bytes, failures };
+  return targets.map((t) => ({ p50: median(t.times), bytes: t.bytes, failures: t.failures }));
 }
 
 /**
@@ -146,8 +168,13 @@ export async function scaleFigures(): Promise<ScaleRow[]> {
     const rss = { demo: rssOf(demo.child), scaled: rssOf(scaled.child) };
     const worlds = { demo: await worldOf(demo.url), scaled: await worldOf(scaled.url) };
     for (const op of OPS) {
-      const d = await measure(demo, worlds.demo, op);
-      const s = await measure(scaled, worlds.scaled, op);
+      const [d, s] = (await measure(
+        [
+          { server: demo, world: worlds.demo },
+          { server: scaled, world: worlds.scaled },
+        ],
+        op,
+      )) as [OpFigure, OpFigure];
       const failed = d.failures + s.failures > 0 ? ` (${d.failures + s.failures} not 200)` : '';
       rows.push({
         figure: `${op.name}: p50 ms, answer bytes`,
