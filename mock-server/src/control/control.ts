@@ -1,10 +1,10 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
 import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
-import { isDemoSize, realmSize, type RealmSize } from '../fixtures/size.js';
+import type { RealmSize } from '../fixtures/size.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
-import { instantiateFixture, REALM_ID, type RealmExport } from './realms.js';
+import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
 /**
  * The mock's control operations (never under /api/v1): realms from fixtures, feature levels, the
@@ -61,18 +61,7 @@ export class Control {
   }
 
   /** Creates an isolated realm from a fixture and returns it with its credentials and world file. */
-  async createRealm(options: {
-    realm_id?: string;
-    fixture?: string;
-    seed?: number;
-    feature_level?: number;
-    epoch?: number;
-    replace?: boolean;
-    /** Realm size on demand (fixtures/size.ts): absent fields keep the demo realm's own. */
-    messages?: number;
-    users?: number;
-    channels?: number;
-  }) {
+  async createRealm(options: CreateRealmOptions) {
     const realmId = options.realm_id ?? this.#freshRealmId();
     if (!REALM_ID.test(realmId)) throw badRequest('Invalid realm_id: lower-case letters, digits and dashes, at most 63.');
     const exists = this.app.store.realm(realmId) !== undefined || this.#creating.has(realmId);
@@ -293,17 +282,6 @@ function checkEpoch(epoch: number | undefined): number | undefined {
     throw badRequest(`epoch must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
   }
   return epoch;
-}
-
-/** The asked-for size, or undefined for the demo realm's own; a bad field is a 400 naming its range. */
-function checkSize(given: Partial<RealmSize>): RealmSize | undefined {
-  let size: RealmSize;
-  try {
-    size = realmSize(given);
-  } catch (error) {
-    throw badRequest((error as Error).message);
-  }
-  return isDemoSize(size) ? undefined : size;
 }
 
 function checkSeconds(seconds: number): void {

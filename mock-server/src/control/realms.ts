@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { deriveApiKey } from '../fixtures/context.js';
 import { generateDemoRealm } from '../fixtures/demo-realm.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
-import type { RealmSize } from '../fixtures/size.js';
+import { isDemoSize, realmSize, type RealmSize } from '../fixtures/size.js';
+import { badRequest } from '../domain/errors.js';
 import type { RealmState } from '../store/state.js';
 
 /**
@@ -17,6 +18,16 @@ export interface RealmExport {
   /** The realm's time when exported: a realm created from the file starts there (unless given an epoch). */
   now: number;
   realm: RealmState;
+}
+
+/** What POST /__mock/realms and `Control.createRealm` take; the size fields make the demo realm bigger (fixtures/size.ts). */
+export interface CreateRealmOptions extends Partial<RealmSize> {
+  realm_id?: string;
+  fixture?: string;
+  seed?: number;
+  feature_level?: number;
+  epoch?: number;
+  replace?: boolean;
 }
 
 export interface Instantiated {
@@ -72,4 +83,15 @@ async function readExport(path: string): Promise<RealmExport> {
     );
   }
   return value as RealmExport;
+}
+
+/** The asked-for size, or undefined for the demo realm's own; a bad field is a 400 naming its range. */
+export function checkSize(given: Partial<RealmSize>): RealmSize | undefined {
+  let size: RealmSize;
+  try {
+    size = realmSize(given);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+  return isDemoSize(size) ? undefined : size;
 }
