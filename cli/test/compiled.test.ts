@@ -144,6 +144,17 @@ describe('bin/teamchat.js runs dist/', () => {
   );
 });
 
+describe('what the build prepared (dist/prepared/, issue 17)', () => {
+  const prepared = async <T>(name: string) =>
+    (JSON.parse(await readFile(join(root, 'dist/prepared', name), 'utf8')) as { build: string; content: T }).content;
+
+  it('the OpenAPI document: the one the sources prepare from the YAML at run time, with its hash', async () => {
+    const { DEFAULT_OPENAPI_PATH, prepareDocument } = await import('../../mock-server/src/http/openapi.js');
+    const runTime = await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'));
+    expect(await prepared('openapi.json')).toEqual(JSON.parse(JSON.stringify(runTime)));
+  });
+});
+
 describe('the package entries', () => {
   it(
     "`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run",

@@ -1,0 +1,24 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildStamp, PREPARED_DIR, type Prepared } from '../mock-server/src/config/prepared.js';
+import { DEFAULT_OPENAPI_PATH, PREPARED_DOCUMENT, prepareDocument } from '../mock-server/src/http/openapi.js';
+
+/**
+ * The second half of `npm run build` (issue 17 item 2), run compiled after tsc (`node dist/tools/prepare-build.js`),
+ * so what it prepares comes from the code just compiled and lands in that build's dist/prepared/
+ * (mock-server/src/config/prepared.ts): work the server would otherwise repeat at every start.
+ *
+ * - openapi.json: the OpenAPI document parsed and dereferenced, with the hash of the YAML it came from.
+ *
+ * Each file records the build it belongs to (config/prepared.ts `buildStamp`), so a later tsc alone makes the
+ * server ignore it instead of trusting it. Silent on success: `npm run --silent build` prints nothing.
+ */
+async function main(): Promise<void> {
+  await mkdir(PREPARED_DIR, { recursive: true });
+  const build = buildStamp();
+  const write = (name: string, content: unknown) =>
+    writeFile(join(PREPARED_DIR, name), JSON.stringify({ build, content } satisfies Prepared<unknown>));
+  await write(PREPARED_DOCUMENT, await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8')));
+}
+
+await main();
