@@ -1,6 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '../mock-server/src/config/config.js';
 import { buildStamp, PREPARED_DIR, type Prepared } from '../mock-server/src/config/prepared.js';
+import { generateTemplate, PREPARED_DEMO_REALMS, templateKey } from '../mock-server/src/fixtures/demo-cache.js';
 import { DEFAULT_OPENAPI_PATH, PREPARED_DOCUMENT, prepareDocument } from '../mock-server/src/http/openapi.js';
 
 /**
@@ -9,6 +11,8 @@ import { DEFAULT_OPENAPI_PATH, PREPARED_DOCUMENT, prepareDocument } from '../moc
  * (mock-server/src/config/prepared.ts): work the server would otherwise repeat at every start.
  *
  * - openapi.json: the OpenAPI document parsed and dereferenced, with the hash of the YAML it came from.
+ * - demo-realms.json: the demo realm's template for the default seed (fixtures/demo-cache.ts), so that
+ *   `teamchat serve` makes its realm without loading the generator.
  *
  * Each file records the build it belongs to (config/prepared.ts `buildStamp`), so a later tsc alone makes the
  * server ignore it instead of trusting it. Silent on success: `npm run --silent build` prints nothing.
@@ -19,6 +23,8 @@ async function main(): Promise<void> {
   const write = (name: string, content: unknown) =>
     writeFile(join(PREPARED_DIR, name), JSON.stringify({ build, content } satisfies Prepared<unknown>));
   await write(PREPARED_DOCUMENT, await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8')));
+  const demo = { seed: DEFAULT_CONFIG.seed };
+  await write(PREPARED_DEMO_REALMS, { [templateKey(demo)]: await generateTemplate(demo) });
 }
 
 await main();

@@ -153,6 +153,13 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     const runTime = await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'));
     expect(await prepared('openapi.json')).toEqual(JSON.parse(JSON.stringify(runTime)));
   });
+
+  it("the default seed's demo realm template: the one the sources generate", async () => {
+    const { generateTemplate, templateKey } = await import('../../mock-server/src/fixtures/demo-cache.js');
+    const { DEFAULT_CONFIG } = await import('../../mock-server/src/config/config.js');
+    const options = { seed: DEFAULT_CONFIG.seed };
+    expect(await prepared('demo-realms.json')).toEqual({ [templateKey(options)]: await generateTemplate(options) });
+  });
 });
 
 describe('the package entries', () => {
