@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPENAPI_PATH, documentFrom, loadDocument, loadOperations, prepareDocument } from '../../src/http/openapi.js';
+import { AJV_OPTIONS, DEFAULT_OPENAPI_PATH, documentFrom, loadDocument, loadOperations, prepareDocument } from '../../src/http/openapi.js';
 
 /**
  * The OpenAPI document as the build prepares it (issue 17 item 2): dereferenced once, written as JSON into
@@ -39,6 +40,11 @@ describe('validators compiled on first use', () => {
       expect(typeof first).toBe('function');
       expect(param.validate).toBe(first);
     }
+    // The server compiles without checking schemas against the meta-schema (start-up and first requests
+    // skip that work): this is that check, for every parameter.
+    const checker = new Ajv({ ...AJV_OPTIONS });
+    const invalid = params.filter((p) => !checker.validateSchema(p.schema)).map((p) => p.name);
+    expect(invalid).toEqual([]);
     const id = params.find((p) => p.name === 'message_id' && p.types.includes('integer'))!;
     expect(id.validate('x')).toBe(false);
     expect(id.validate.errors?.[0]?.keyword).toBe('type');
