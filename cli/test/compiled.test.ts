@@ -61,8 +61,14 @@ function listening(port: number): Promise<boolean> {
 }
 
 /** Starts a command and resolves once its server answers GET /server_settings with success. */
-async function started(command: string, args: string[], port: number, cwd = dir): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+async function started(
+  command: string,
+  args: string[],
+  port: number,
+  cwd = dir,
+  environment = env,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(command, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
@@ -152,6 +158,37 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     const { DEFAULT_OPENAPI_PATH, prepareDocument } = await import('../../mock-server/src/http/openapi.js');
     const runTime = await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'));
     expect(await prepared('openapi.json')).toEqual(JSON.parse(JSON.stringify(runTime)));
+  });
+
+  it('`serve` starts on them: no YAML parser, reference resolver or realm generator is imported', { timeout: 60_000 }, async () => {
+    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+    const port = await freePort();
+    const server = await started(
+      process.execPath,
+      [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-prepared')],
+      port,
+      dir,
+      {
+        ...env,
+        NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}`,
+      },
+    );
+    // A request whose parameters are validated, and a realm of another name made from the same template.
+    const rc = await readFile(join(dir, 'rc-prepared/zuliprc-member'), 'utf8');
+    const [email, key] = [/^email=(.*)$/m.exec(rc)![1], /^key=(.*)$/m.exec(rc)![1]];
+    const streams = await fetch(`http://127.0.0.1:${port}/api/v1/streams?include_public=1`, {
+      headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+    });
+    expect(await streams.json()).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'include_public is not a boolean' });
+    const created = await fetch(`http://127.0.0.1:${port}/__mock/realms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realm_id: 'other' }),
+    });
+    expect(created.status).toBe(201);
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+    expect(server.output()).not.toContain('imported');
   });
 
   it("the default seed's demo realm template: the one the sources generate", async () => {
