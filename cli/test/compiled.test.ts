@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +189,25 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     server.child.kill('SIGTERM');
     expect(await exited(server.child)).toBe(0);
     expect(server.output()).not.toContain('imported');
+  });
+
+  it('a later compilation (dist/.tsbuildinfo changed, as after a bare tsc) makes `serve` ignore them', { timeout: 60_000 }, async () => {
+    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(root, 'dist/.tsbuildinfo'), later, later);
+    try {
+      const run = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--in-memory'], {
+        cwd: dir,
+        env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).toMatch(/^teamchat serve: the built server imported (yaml|@apidevtools\/swagger-parser|@faker-js\/faker), /);
+      expect(run.status).toBe(2);
+    } finally {
+      // The preparation step stamps its files with the build they belong to: now this one again.
+      expect(spawnSync(process.execPath, [join(root, 'dist/tools/prepare-build.js')], { cwd: root }).status).toBe(0);
+    }
   });
 
   it("the default seed's demo realm template: the one the sources generate", async () => {
