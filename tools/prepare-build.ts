@@ -1,7 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../mock-server/src/config/config.js';
-import { buildStamp, PREPARED_DIR, type Prepared } from '../mock-server/src/config/prepared.js';
+import { PREPARED_DIR, writePrepared } from '../mock-server/src/config/prepared.js';
 import { generateTemplate, PREPARED_DEMO_REALMS, templateKey } from '../mock-server/src/fixtures/demo-cache.js';
 import { DEFAULT_OPENAPI_PATH, PREPARED_DOCUMENT, prepareDocument } from '../mock-server/src/http/openapi.js';
 
@@ -15,16 +15,15 @@ import { DEFAULT_OPENAPI_PATH, PREPARED_DOCUMENT, prepareDocument } from '../moc
  *   `teamchat serve` makes its realm without loading the generator.
  *
  * Each file records the build it belongs to (config/prepared.ts `buildStamp`), so a later tsc alone makes the
- * server ignore it instead of trusting it. Silent on success: `npm run --silent build` prints nothing.
+ * server ignore it instead of trusting it; the servers' own cache (dist/prepared/cache/) is emptied, since it
+ * belongs to the previous build. Silent on success: `npm run --silent build` prints nothing.
  */
 async function main(): Promise<void> {
-  await mkdir(PREPARED_DIR, { recursive: true });
-  const build = buildStamp();
-  const write = (name: string, content: unknown) =>
-    writeFile(join(PREPARED_DIR, name), JSON.stringify({ build, content } satisfies Prepared<unknown>));
-  await write(PREPARED_DOCUMENT, await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8')));
+  // What earlier builds' servers cached belongs to those builds.
+  await rm(join(PREPARED_DIR, 'cache'), { recursive: true, force: true });
+  await writePrepared(PREPARED_DOCUMENT, await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8')));
   const demo = { seed: DEFAULT_CONFIG.seed };
-  await write(PREPARED_DEMO_REALMS, { [templateKey(demo)]: await generateTemplate(demo) });
+  await writePrepared(PREPARED_DEMO_REALMS, { [templateKey(demo)]: await generateTemplate(demo) });
 }
 
 await main();

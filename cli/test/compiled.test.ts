@@ -66,7 +66,7 @@ async function started(
   args: string[],
   port: number,
   cwd = dir,
-  environment = env,
+  environment: NodeJS.ProcessEnv = env,
 ): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(command, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
@@ -190,6 +190,27 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     expect(await exited(server.child)).toBe(0);
     expect(server.output()).not.toContain('imported');
   });
+
+  it(
+    "a demo realm of another seed is generated once, then read from the build's cache (dist/prepared/cache/)",
+    { timeout: 60_000 },
+    async () => {
+      await rm(join(root, 'dist/prepared/cache'), { recursive: true, force: true });
+      const serve = async (environment: NodeJS.ProcessEnv) => {
+        const port = await freePort();
+        const args = [bin, 'serve', '--port', String(port), '--in-memory', '--seed', '7', '--zuliprc-dir', join(dir, 'rc-seed-7')];
+        const server = await started(process.execPath, args, port, dir, environment);
+        server.child.kill('SIGTERM');
+        expect(await exited(server.child)).toBe(0);
+        return server.output();
+      };
+      expect(await serve(env)).toContain("realm 'demo' (demo, seed 7)");
+      const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+      expect(await serve({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` })).toContain(
+        "realm 'demo' (demo, seed 7)",
+      );
+    },
+  );
 
   it('a later compilation (dist/.tsbuildinfo changed, as after a bare tsc) makes `serve` ignore them', { timeout: 60_000 }, async () => {
     const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -49,4 +50,41 @@ export function readPrepared<T>(name: string): T | null {
 export interface Prepared<T> {
   build: string | null;
   content: T;
+}
+
+/** Writes a prepared file for this build (tools/prepare-build.ts; the run-time cache below), atomically. */
+export async function writePrepared(name: string, content: unknown): Promise<void> {
+  const path = join(PREPARED_DIR, name);
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify({ build: buildStamp(), content } satisfies Prepared<unknown>));
+  await rename(temporary, path);
+}
+
+/**
+ * What the built server prepares for itself at run time (issue 17 item 3: the demo realm of a seed the build
+ * did not prepare), under dist/prepared/cache/, keyed by the caller and stamped with the build like the rest.
+ * Only a built server has the directory; run from the sources nothing is cached on disk. At most
+ * KEPT_CACHE_FILES stay (the oldest written go first), and a read-only installation simply caches nothing.
+ */
+export const BUILT = existsSync(PREPARED_DIR);
+const KEPT_CACHE_FILES = 16;
+
+export function readCached<T>(name: string): T | null {
+  return BUILT ? readPrepared<T>(join('cache', name)) : null;
+}
+
+export async function writeCached(name: string, content: unknown): Promise<void> {
+  if (!BUILT) return;
+  try {
+    await writePrepared(join('cache', name), content);
+    const dir = join(PREPARED_DIR, 'cache');
+    const files = await Promise.all(
+      (await readdir(dir)).filter((f) => f.endsWith('.json')).map(async (f) => ({ f, at: (await stat(join(dir, f))).mtimeMs })),
+    );
+    files.sort((a, b) => a.at - b.at);
+    for (const { f } of files.slice(0, Math.max(0, files.length - KEPT_CACHE_FILES))) await rm(join(dir, f), { force: true });
+  } catch {
+    // A cache that cannot be written (read-only installation, full disk) only means generating again next time.
+  }
 }
