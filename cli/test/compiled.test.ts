@@ -60,7 +60,10 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a command and resolves once its server answers GET /server_settings with success. */
+/**
+ * Starts a command and resolves once its server answers GET /server_settings with success and has printed its
+ * banner: the server answers as soon as it listens, and writes the zuliprc files only then.
+ */
 async function started(
   command: string,
   args: string[],
@@ -78,6 +81,10 @@ async function started(
     const answer = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`).catch(() => null);
     if (answer) {
       expect(((await answer.json()) as { result: string }).result).toBe('success');
+      while (!output.includes('zuliprc files for stock clients:')) {
+        if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return { child, output: () => output };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
