@@ -1,0 +1,50 @@
+import { SortedList } from './sorted-ids.js';
+import type { RealmState, UserMessagesRow } from './state.js';
+
+/**
+ * Facts of the `user_messages` table, kept by store/indexes.ts: per user, the IDs of the messages they
+ * received (max_message_id, protected history) and of those still unread (register's unread_msgs,
+ * mark-as-read), both ascending.
+ */
+export interface Receipts {
+  readonly received: SortedList;
+  readonly unread: SortedList;
+}
+
+const NONE: Receipts = { received: new SortedList(), unread: new SortedList() };
+
+export class ReceiptFacts {
+  readonly #users = new Map<number, Receipts>();
+
+  constructor(tables: Pick<RealmState, 'user_messages'>) {
+    for (const row of Object.values(tables.user_messages)) this.update(undefined, row);
+  }
+
+  /** A user's receipts; empty lists (shared, never to be changed) for a user who received nothing. */
+  of(userId: number): Receipts {
+    return this.#users.get(userId) ?? NONE;
+  }
+
+  update(previous: UserMessagesRow | undefined, next: UserMessagesRow | null): void {
+    if (previous) {
+      for (const [user, flags] of Object.entries(previous.flags)) {
+        const now = next?.flags[user];
+        if (now === flags) continue; // unchanged for this user (rows are copied with their flag lists)
+        const receipts = this.#users.get(Number(user));
+        if (!receipts) continue;
+        if (now === undefined) receipts.received.remove(previous.message_id);
+        if (!flags.includes('read') && (now === undefined || now.includes('read'))) receipts.unread.remove(previous.message_id);
+        if (receipts.received.size === 0) this.#users.delete(Number(user));
+      }
+    }
+    if (!next) return;
+    for (const [user, flags] of Object.entries(next.flags)) {
+      const before = previous?.flags[user];
+      if (before === flags) continue;
+      let receipts = this.#users.get(Number(user));
+      if (!receipts) this.#users.set(Number(user), (receipts = { received: new SortedList(), unread: new SortedList() }));
+      if (before === undefined) receipts.received.insert(next.message_id);
+      if (!flags.includes('read') && (before === undefined || before.includes('read'))) receipts.unread.insert(next.message_id);
+    }
+  }
+}
