@@ -59,7 +59,10 @@ export function keptIndex(tables: object): RealmIndex | undefined {
   return kept.get(tables);
 }
 
+/** The tables an index is built from. */
+export type IndexedTables = Pick<RealmState, 'messages' | 'user_messages' | 'users' | 'subscriptions'>;
+
 /** The index every read uses: the store's for a realm it holds, else one built from these rows now. */
-export function indexOf(tables: Pick<RealmState, 'messages' | 'user_messages' | 'users' | 'subscriptions'>): RealmIndex {
+export function indexOf(tables: IndexedTables): RealmIndex {
   return kept.get(tables) ?? new RealmIndex(tables as RealmState);
 }
