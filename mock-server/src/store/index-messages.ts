@@ -41,6 +41,20 @@ export class MessageFacts {
     return this.#conversations.get(userId) ?? new Map();
   }
 
+  /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
+  describe(): { channels: Record<number, unknown>; conversations: Record<number, Record<string, number[]>> } {
+    const channels: Record<number, unknown> = {};
+    for (const [id, c] of [...this.#channels].sort(([a], [b]) => a - b)) {
+      const topics = Object.fromEntries([...c.topics].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, ids]) => [k, ids.toArray()]));
+      channels[id] = { ids: c.ids.toArray(), timestamps: c.timestamps.toArray(), topics };
+    }
+    const conversations: Record<number, Record<string, number[]>> = {};
+    for (const [user, mine] of [...this.#conversations].sort(([a], [b]) => a - b)) {
+      conversations[user] = Object.fromEntries([...mine].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, ids]) => [k, ids.toArray()]));
+    }
+    return { channels, conversations };
+  }
+
   update(previous: MessageRow | undefined, next: MessageRow | null): void {
     // An edit of content, flags or reactions moves nothing: skip the removal and re-insertion.
     if (previous && next && sameplace(previous, next)) return;

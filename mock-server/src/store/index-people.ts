@@ -44,6 +44,20 @@ export class PeopleFacts {
     return this.#byDeliveryEmail.get(email.toLowerCase())?.toArray() ?? [];
   }
 
+  /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
+  describe(): Record<string, Record<string, number[]>> {
+    const plain = <K extends string | number>(map: Map<K, Iterable<number>>) =>
+      Object.fromEntries(
+        [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, ids]) => [String(k), [...ids].sort((x, y) => x - y)]),
+      );
+    return {
+      subscribers: plain(this.#subscribers),
+      subscribed: plain(this.#subscribed),
+      byEmail: plain(this.#byEmail),
+      byDeliveryEmail: plain(this.#byDeliveryEmail),
+    };
+  }
+
   updateSubscription(previous: SubscriptionRow | undefined, next: SubscriptionRow | null): void {
     if (previous?.active) {
       this.#subscribers.get(previous.stream_id)?.remove(previous.user_id);

@@ -25,6 +25,14 @@ export class ReceiptFacts {
     return this.#users.get(userId) ?? NONE;
   }
 
+  /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
+  describe(): Record<number, { received: number[]; unread: number[] }> {
+    const out: Record<number, { received: number[]; unread: number[] }> = {};
+    for (const [user, r] of [...this.#users].sort(([a], [b]) => a - b))
+      out[user] = { received: r.received.toArray(), unread: r.unread.toArray() };
+    return out;
+  }
+
   update(previous: UserMessagesRow | undefined, next: UserMessagesRow | null): void {
     if (previous) {
       for (const [user, flags] of Object.entries(previous.flags)) {
