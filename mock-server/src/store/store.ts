@@ -1,11 +1,12 @@
 import type { ClientView } from '../contract/client-view.js';
 import { StateWriteFailed } from './errors.js';
-import { shareFlagLists, shareRealmFlagLists } from './flag-lists.js';
 import { keepIndex, keptIndex } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import { shareEmptyLists, shareFlags, shareRealmValues } from './shared-values.js';
 import {
   applyChange,
   type Change,
+  type MessageRow,
   type RealmState,
   type RowOf,
   type Sequence,
@@ -184,7 +185,8 @@ export class Store {
   #apply(change: Change): unknown {
     const realm = this.#state.realms[change.realm];
     const previous = change.table === null ? realm : (realm?.[change.table] as Record<string, unknown> | undefined)?.[change.key];
-    if (change.table === 'user_messages' && change.row !== null) shareFlagLists(change.row as UserMessagesRow);
+    if (change.table === 'user_messages' && change.row !== null) shareFlags(change.row as UserMessagesRow);
+    if (change.table === 'messages' && change.row !== null) shareEmptyLists(change.row as MessageRow);
     applyChange(this.#state, change);
     if (change.table === null) {
       if (change.row !== null) this.#keep(change.row);
@@ -197,7 +199,7 @@ export class Store {
 
   /** A realm enters the store (loaded, created, replaced): its indexes start from its rows. */
   #keep(realm: RealmState): void {
-    shareRealmFlagLists(realm);
+    shareRealmValues(realm);
     keepIndex(realm);
   }
 
