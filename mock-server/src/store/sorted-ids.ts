@@ -13,8 +13,11 @@ export class SortedList {
   #items: Numbers;
   #size = 0;
 
-  /** `int32`: IDs (below 2^31); `float64`: anything else (timestamps). */
-  constructor(readonly kind: 'int32' | 'float64' = 'int32') {
+  /**
+   * `int32`: IDs, 4 bytes each; a value that does not fit (an imported realm's odd ID) turns the list
+   * into `float64` rather than wrap around. `float64`: anything else (timestamps).
+   */
+  constructor(kind: 'int32' | 'float64' = 'int32') {
     this.#items = kind === 'int32' ? new Int32Array(4) : new Float64Array(4);
   }
 
@@ -64,6 +67,7 @@ export class SortedList {
   }
 
   insert(value: number): void {
+    if (this.#items instanceof Int32Array && (value | 0) !== value) this.#resize(this.#items.length, Float64Array);
     if (this.#size === this.#items.length) this.#resize(this.#items.length * 2);
     const at = this.#size === 0 || this.#items[this.#size - 1]! <= value ? this.#size : this.upperBound(value);
     if (at < this.#size) this.#items.copyWithin(at + 1, at, this.#size);
@@ -100,8 +104,11 @@ export class SortedList {
     for (let i = this.#size - 1; i >= 0; i--) yield this.#items[i]!;
   }
 
-  #resize(capacity: number): void {
-    const next = this.kind === 'int32' ? new Int32Array(capacity) : new Float64Array(capacity);
+  #resize(
+    capacity: number,
+    kind: Int32ArrayConstructor | Float64ArrayConstructor = this.#items instanceof Int32Array ? Int32Array : Float64Array,
+  ): void {
+    const next = new kind(capacity);
     next.set(this.#items.subarray(0, this.#size));
     this.#items = next;
   }
