@@ -14,43 +14,48 @@ export interface Receipts {
 const NONE: Receipts = { received: new SortedList(), unread: new SortedList() };
 
 export class ReceiptFacts {
-  readonly #users = new Map<number, Receipts>();
+  /** By user ID as the flag maps spell it (a string), so walking a row needs no number parsing. */
+  readonly #users = new Map<string, Receipts>();
 
   constructor(tables: Pick<RealmState, 'user_messages'>) {
-    for (const row of Object.values(tables.user_messages)) this.update(undefined, row);
+    for (const key in tables.user_messages) this.update(undefined, tables.user_messages[key]!);
   }
 
   /** A user's receipts; empty lists (shared, never to be changed) for a user who received nothing. */
   of(userId: number): Receipts {
-    return this.#users.get(userId) ?? NONE;
+    return this.#users.get(String(userId)) ?? NONE;
   }
 
   /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
   describe(): Record<number, { received: number[]; unread: number[] }> {
     const out: Record<number, { received: number[]; unread: number[] }> = {};
-    for (const [user, r] of [...this.#users].sort(([a], [b]) => a - b))
-      out[user] = { received: r.received.toArray(), unread: r.unread.toArray() };
+    for (const [user, r] of [...this.#users].sort(([a], [b]) => Number(a) - Number(b)))
+      out[Number(user)] = { received: r.received.toArray(), unread: r.unread.toArray() };
     return out;
   }
 
   update(previous: UserMessagesRow | undefined, next: UserMessagesRow | null): void {
+    // A shared flag map (store/shared-values.ts) that did not change: nobody's receipts changed.
+    if (previous && next && previous.flags === next.flags) return;
     if (previous) {
-      for (const [user, flags] of Object.entries(previous.flags)) {
+      for (const user in previous.flags) {
+        const flags = previous.flags[user]!;
         const now = next?.flags[user];
         if (now === flags) continue; // unchanged for this user (rows are copied with their flag lists)
-        const receipts = this.#users.get(Number(user));
+        const receipts = this.#users.get(user);
         if (!receipts) continue;
         if (now === undefined) receipts.received.remove(previous.message_id);
         if (!flags.includes('read') && (now === undefined || now.includes('read'))) receipts.unread.remove(previous.message_id);
-        if (receipts.received.size === 0) this.#users.delete(Number(user));
+        if (receipts.received.size === 0) this.#users.delete(user);
       }
     }
     if (!next) return;
-    for (const [user, flags] of Object.entries(next.flags)) {
+    for (const user in next.flags) {
+      const flags = next.flags[user]!;
       const before = previous?.flags[user];
       if (before === flags) continue;
-      let receipts = this.#users.get(Number(user));
-      if (!receipts) this.#users.set(Number(user), (receipts = { received: new SortedList(), unread: new SortedList() }));
+      let receipts = this.#users.get(user);
+      if (!receipts) this.#users.set(user, (receipts = { received: new SortedList(), unread: new SortedList() }));
       if (before === undefined) receipts.received.insert(next.message_id);
       if (!flags.includes('read') && (before === undefined || before.includes('read'))) receipts.unread.insert(next.message_id);
     }

@@ -1,6 +1,7 @@
-import { MessageFacts } from './index-messages.js';
+import { MessageFacts, topicKey } from './index-messages.js';
 import { PeopleFacts } from './index-people.js';
 import { ReceiptFacts } from './index-receipts.js';
+import { SortedList } from './sorted-ids.js';
 import type { MessageRow, RealmState, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
 
 /**
@@ -13,7 +14,8 @@ import type { MessageRow, RealmState, SubscriptionRow, TableName, UserMessagesRo
  * persisted, and a facet is built from the rows the first time a read needs it (after start-up, a
  * journal replay, a realm creation or replacement), which also keeps start-up from paying for facts
  * nobody asked for yet. Tables the store does not hold (a realm being generated, a unit test's rows)
- * get a throwaway index built from their rows on every call: always right, as slow as the old scans.
+ * get a throwaway index built from their rows on every call: always right, but dearer than one scan,
+ * so the lookups realm generation makes per message (`topicMessages`) scan just what they need.
  */
 export class RealmIndex {
   #messages: MessageFacts | null = null;
@@ -65,4 +67,18 @@ export type IndexedTables = Pick<RealmState, 'messages' | 'user_messages' | 'use
 /** The index every read uses: the store's for a realm it holds, else one built from these rows now. */
 export function indexOf(tables: IndexedTables): RealmIndex {
   return kept.get(tables) ?? new RealmIndex(tables as RealmState);
+}
+
+/**
+ * A topic's message IDs, ascending (undefined when it has none): the index's list for a realm the store
+ * holds; for other tables (realm generation renders and flags every message it writes) one scan
+ * collecting just this topic, rather than a throwaway index of every channel.
+ */
+export function topicMessages(tables: IndexedTables, streamId: number, topic: string): SortedList | undefined {
+  const kept = keptIndex(tables);
+  if (kept) return kept.messages.topic(streamId, topic);
+  const key = topicKey(topic);
+  const ids = new SortedList();
+  for (const m of Object.values(tables.messages)) if (m.stream_id === streamId && topicKey(m.subject) === key) ids.insert(m.id);
+  return ids.size > 0 ? ids : undefined;
 }

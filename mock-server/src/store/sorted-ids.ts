@@ -1,24 +1,31 @@
 /**
- * An ascending list of numbers in a growable typed array, for the store's indexes (store/indexes.ts).
+ * An ascending list of numbers for the store's indexes (store/indexes.ts).
  *
  * Message IDs only grow, so an insert is an append in practice and costs O(1) amortised; an insert in
  * the middle or a removal (a moved or deleted message, an unsubscription) shifts the tail, which is
- * still far cheaper than the scans it replaces. A typed array holds a number in 4 or 8 bytes with no
- * per-element object, which matters at one entry per message and recipient. Duplicates are allowed
- * (timestamps); `remove` takes away one occurrence.
+ * still far cheaper than the scans it replaces. Duplicates are allowed (timestamps); `remove` takes
+ * away one occurrence.
+ *
+ * Storage follows size: a short list (most topics, conversations, addresses) is a plain array, which
+ * V8 allocates cheaply; past `SMALL` elements it moves to a growable typed array, 4 bytes per ID or 8
+ * per timestamp with no per-element overhead, which matters at one entry per message and recipient.
  */
-type Numbers = Int32Array | Float64Array;
+const SMALL = 32;
+
+type Numbers = number[] | Int32Array | Float64Array;
 
 export class SortedList {
-  #items: Numbers;
+  #items: Numbers = [];
+  /** Elements in use (a typed array's length is its capacity). */
   #size = 0;
+  #float: boolean;
 
   /**
-   * `int32`: IDs, 4 bytes each; a value that does not fit (an imported realm's odd ID) turns the list
-   * into `float64` rather than wrap around. `float64`: anything else (timestamps).
+   * `int32`: IDs; a value that does not fit 32 bits (an imported realm's odd ID) makes the list
+   * `float64` rather than wrap around. `float64`: anything else (timestamps).
    */
   constructor(kind: 'int32' | 'float64' = 'int32') {
-    this.#items = kind === 'int32' ? new Int32Array(4) : new Float64Array(4);
+    this.#float = kind === 'float64';
   }
 
   get size(): number {
@@ -67,9 +74,20 @@ export class SortedList {
   }
 
   insert(value: number): void {
-    if (this.#items instanceof Int32Array && (value | 0) !== value) this.#resize(this.#items.length, Float64Array);
-    if (this.#size === this.#items.length) this.#resize(this.#items.length * 2);
+    if (!this.#float && (value | 0) !== value) {
+      this.#float = true;
+      if (this.#items instanceof Int32Array) this.#resize(this.#items.length);
+    }
     const at = this.#size === 0 || this.#items[this.#size - 1]! <= value ? this.#size : this.upperBound(value);
+    const items = this.#items;
+    if (Array.isArray(items)) {
+      if (at === this.#size) items.push(value);
+      else items.splice(at, 0, value);
+      this.#size++;
+      if (this.#size >= SMALL) this.#resize(this.#size * 2);
+      return;
+    }
+    if (this.#size === items.length) this.#resize(items.length * 2);
     if (at < this.#size) this.#items.copyWithin(at + 1, at, this.#size);
     this.#items[at] = value;
     this.#size++;
@@ -79,10 +97,12 @@ export class SortedList {
   remove(value: number): boolean {
     const at = this.lowerBound(value);
     if (at >= this.#size || this.#items[at] !== value) return false;
-    this.#items.copyWithin(at, at + 1, this.#size);
+    const items = this.#items;
+    if (Array.isArray(items)) items.splice(at, 1);
+    else items.copyWithin(at, at + 1, this.#size);
     this.#size--;
-    // Give memory back once a list has shrunk well below its capacity.
-    if (this.#items.length > 16 && this.#size < this.#items.length / 4) this.#resize(this.#items.length / 2);
+    // Give memory back once a typed list has shrunk well below its capacity.
+    if (!Array.isArray(items) && items.length > 4 * SMALL && this.#size < items.length / 4) this.#resize(items.length / 2);
     return true;
   }
 
@@ -92,7 +112,8 @@ export class SortedList {
   }
 
   toArray(): number[] {
-    return Array.from(this.#items.subarray(0, this.#size));
+    const items = this.#items;
+    return Array.isArray(items) ? items.slice() : Array.from(items.subarray(0, this.#size));
   }
 
   *[Symbol.iterator](): IterableIterator<number> {
@@ -104,12 +125,11 @@ export class SortedList {
     for (let i = this.#size - 1; i >= 0; i--) yield this.#items[i]!;
   }
 
-  #resize(
-    capacity: number,
-    kind: Int32ArrayConstructor | Float64ArrayConstructor = this.#items instanceof Int32Array ? Int32Array : Float64Array,
-  ): void {
-    const next = new kind(capacity);
-    next.set(this.#items.subarray(0, this.#size));
+  /** Moves the elements to a typed array of `capacity`, of the list's kind. */
+  #resize(capacity: number): void {
+    const next = this.#float ? new Float64Array(capacity) : new Int32Array(capacity);
+    const items = this.#items;
+    next.set(Array.isArray(items) ? items : items.subarray(0, this.#size));
     this.#items = next;
   }
 }

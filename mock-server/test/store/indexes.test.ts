@@ -6,7 +6,7 @@ import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
 import { addSubscribers, removeSubscribers } from '../../src/domain/subscriptions/membership.js';
-import { keptIndex, RealmIndex } from '../../src/store/indexes.js';
+import { keptIndex, RealmIndex, topicMessages } from '../../src/store/indexes.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import type { RealmState, UserRow } from '../../src/store/state.js';
 import { Store, type Tx } from '../../src/store/store.js';
@@ -291,5 +291,14 @@ describe('store indexes', () => {
     const copy = structuredClone(server.context.store.realm('demo')!);
     expect(keptIndex(copy)).toBeUndefined();
     expect(describeIndex(new RealmIndex(copy))).toEqual(recompute(copy));
+    // Realm generation's per-message lookup scans just the topic, with the same answer as the index.
+    const kept = server.context.store.realm('demo')!;
+    const topics = Object.values(kept.messages).filter((m) => m.stream_id !== null);
+    expect(topics.length).toBeGreaterThan(10);
+    for (const m of topics) {
+      const name = m.subject.toUpperCase();
+      expect(topicMessages(copy, m.stream_id!, name)?.toArray()).toEqual(topicMessages(kept, m.stream_id!, name)!.toArray());
+    }
+    expect(topicMessages(copy, topics[0]!.stream_id!, 'no such topic here')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { ChannelRow, CustomEmojiRow, LinkifierRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
-import { indexOf, type RealmIndex } from '../../store/indexes.js';
+import { topicMessages } from '../../store/indexes.js';
 import { channelContentAccess, channelMetadataAccess } from '../access.js';
 import { messageVisibleTo } from '../messages/visibility.js';
 
@@ -50,9 +50,6 @@ export class RenderEnv {
   /** The answers of latestInTopic, so repeated links to one topic check its messages once. */
   private readonly latest = new Map<string, number | undefined>();
   private emoji?: Map<string, CustomEmojiRow>;
-
-  /** The realm's index; for tables the store does not hold, built once per rendering. */
-  private index?: RealmIndex;
 
   constructor(readonly ctx: MarkdownContext | null) {}
 
@@ -136,7 +133,7 @@ export class RenderEnv {
     if (this.latest.has(key)) return this.latest.get(key);
     // The topic's messages from the store's index; newest first, the first readable message is the
     // answer, usually the very first one checked.
-    const ids = (this.index ??= indexOf(ctx.tables)).messages.topic(channel.stream_id, topic);
+    const ids = topicMessages(ctx.tables, channel.stream_id, topic);
     const author = ctx.author;
     let latest: number | undefined;
     if (author) {

@@ -1,4 +1,4 @@
-import { indexOf } from '../../store/indexes.js';
+import { topicMessages } from '../../store/indexes.js';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { groupMembers } from '../access.js';
 import { badRequest } from '../errors.js';
@@ -55,7 +55,7 @@ function topicParticipants(
 ): Set<number> {
   const out = new Set<number>();
   if (message.stream_id === null) return out;
-  for (const id of indexOf(tables).messages.topic(message.stream_id, message.subject) ?? []) {
+  for (const id of topicMessages(tables, message.stream_id, message.subject) ?? []) {
     if (id !== message.id) out.add(tables.messages[String(id)]!.sender_id);
   }
   return out;
