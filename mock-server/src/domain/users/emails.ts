@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type * as AjvModule from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import type * as AjvFormatsModule from 'ajv-formats';
-import type { RealmState } from '../../store/state.js';
+import { indexOf, type IndexedTables } from '../../store/indexes.js';
 
 /**
  * Email address syntax for user creation (§4.10) and email changes (§4.7). The spec names no syntax;
@@ -33,9 +33,7 @@ export function isEmailAddress(value: string): boolean {
  * API email or delivery email, bots and system bots included, compared without case (an address names
  * one mailbox whatever its case). `exceptUserId`: the user whose own address does not count.
  */
-export function emailInUse(tables: Pick<RealmState, 'users'>, email: string, exceptUserId: number | null = null): boolean {
-  const wanted = email.toLowerCase();
-  return Object.values(tables.users).some(
-    (u) => u.user_id !== exceptUserId && (u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted),
-  );
+export function emailInUse(tables: IndexedTables, email: string, exceptUserId: number | null = null): boolean {
+  const people = indexOf(tables).people;
+  return [...people.withEmail(email), ...people.withDeliveryEmail(email)].some((id) => id !== exceptUserId);
 }
