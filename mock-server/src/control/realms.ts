@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { deriveApiKey } from '../fixtures/context.js';
-import { generateDemoRealm } from '../fixtures/demo-realm.js';
+import { deriveApiKey } from '../fixtures/credentials.js';
+import { demoRealm } from '../fixtures/demo-cache.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
 import { isDemoSize, realmSize, type RealmSize } from '../fixtures/size.js';
 import { badRequest } from '../domain/errors.js';
@@ -56,7 +56,7 @@ export async function instantiateFixture(fixture: string, opts: InstantiateOptio
   if (fixture === 'demo') {
     const start = opts.epoch ?? opts.now;
     const { realmId, seed, featureLevel, size } = opts;
-    return { tables: generateDemoRealm({ realmId, seed, featureLevel, epoch: start, size }), start };
+    return { tables: await demoRealm({ realmId, seed, featureLevel, epoch: start, size }), start };
   }
   if (opts.size) throw new Error('messages, users and channels size the generated demo realm; a realm export file has its own size');
   const exported = await readExport(fixture);
