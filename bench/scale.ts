@@ -154,17 +154,14 @@ export async function scaleFigures(): Promise<ScaleRow[]> {
   const demo = await startMock(['--in-memory', '--zuliprc-dir', '/tmp/teamchat-bench']);
   let scaled: Started | undefined;
   try {
-    scaled = await startMock([
-      '--in-memory',
-      '--zuliprc-dir',
-      '/tmp/teamchat-bench',
-      '--messages',
-      String(SCALE.messages),
-      '--users',
-      String(SCALE.users),
-      '--channels',
-      String(SCALE.channels),
-    ]);
+    const args = ['--in-memory', '--zuliprc-dir', '/tmp/teamchat-bench'];
+    const size = ['--messages', String(SCALE.messages), '--users', String(SCALE.users), '--channels', String(SCALE.channels)];
+    // The first start generates the realm (and the built server caches its template); the figures are those of
+    // a second start, from the cached template, as every later run of the same build starts.
+    const generating = await startMock([...args, ...size]);
+    const firstRss = rssOf(generating.child);
+    await stop(generating);
+    scaled = await startMock([...args, ...size]);
     const rss = { demo: rssOf(demo.child), scaled: rssOf(scaled.child) };
     const worlds = { demo: await worldOf(demo.url), scaled: await worldOf(scaled.url) };
     for (const op of OPS) {
@@ -193,10 +190,17 @@ export async function scaleFigures(): Promise<ScaleRow[]> {
       target: '≤ 300 MB at 100,000',
     });
     rows.push({
-      figure: 'serve: spawn to listening (generation included)',
+      figure: 'serve: spawn to listening (scaled: from the cached template; first start, generating: below)',
       demo: `${demo.listenMs.toFixed(0)} ms`,
       scaled: `${scaled.listenMs.toFixed(0)} ms`,
       ratio: `${(scaled.listenMs / demo.listenMs).toFixed(2)}×`,
+      target: '',
+    });
+    rows.push({
+      figure: 'first start of the scaled realm: spawn to listening, RSS (generation, template cached on disk)',
+      demo: '',
+      scaled: `${generating.listenMs.toFixed(0)} ms, ${mb(firstRss)}`,
+      ratio: '',
       target: '',
     });
   } finally {
