@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,8 +43,12 @@ export function readPrepared<T>(name: string): T | null {
     return null;
   }
   const prepared = JSON.parse(text) as Prepared<T>;
+  return current(prepared.build) ? prepared.content : null;
+}
+
+function current(build: unknown): boolean {
   const stamp = buildStamp();
-  return stamp === null || prepared.build === stamp ? prepared.content : null;
+  return stamp === null || build === stamp;
 }
 
 /** The form of every prepared file: the build it belongs to and what was prepared. */
@@ -70,21 +75,81 @@ export async function writePrepared(name: string, content: unknown): Promise<voi
 export const BUILT = existsSync(PREPARED_DIR);
 const KEPT_CACHE_FILES = 16;
 
-export function readCached<T>(name: string): T | null {
-  return BUILT ? readPrepared<T>(join('cache', name)) : null;
+async function pruneCache(): Promise<void> {
+  const dir = join(PREPARED_DIR, 'cache');
+  const files = await Promise.all(
+    (await readdir(dir)).filter((f) => /\.jsonl?$/.test(f)).map(async (f) => ({ f, at: (await stat(join(dir, f))).mtimeMs })),
+  );
+  files.sort((a, b) => a.at - b.at);
+  for (const { f } of files.slice(0, Math.max(0, files.length - KEPT_CACHE_FILES))) await rm(join(dir, f), { force: true });
 }
 
-export async function writeCached(name: string, content: unknown): Promise<void> {
-  if (!BUILT) return;
+/**
+ * A cache too large to hold as one text (issue 17, memory: a 75 MB template read as one string and parsed
+ * costs its text, its parsed copy and the garbage between them at once, and RSS keeps that peak): one JSON
+ * value a line, after a line recording the build. Writing consumes every line, even when nothing can be
+ * written (the caller may build something from them as they go); written lines never exceed WRITE_BATCH
+ * characters in memory at once.
+ */
+const WRITE_BATCH = 1 << 20;
+
+export async function writeCachedLines(name: string, lines: Iterable<string>): Promise<void> {
+  const path = join(PREPARED_DIR, 'cache', name);
+  const temporary = `${path}.${process.pid}.tmp`;
+  let file: Awaited<ReturnType<typeof open>> | null = null;
   try {
-    await writePrepared(join('cache', name), content);
-    const dir = join(PREPARED_DIR, 'cache');
-    const files = await Promise.all(
-      (await readdir(dir)).filter((f) => f.endsWith('.json')).map(async (f) => ({ f, at: (await stat(join(dir, f))).mtimeMs })),
-    );
-    files.sort((a, b) => a.at - b.at);
-    for (const { f } of files.slice(0, Math.max(0, files.length - KEPT_CACHE_FILES))) await rm(join(dir, f), { force: true });
+    if (BUILT) {
+      await mkdir(dirname(path), { recursive: true });
+      file = await open(temporary, 'w');
+    }
   } catch {
-    // A cache that cannot be written (read-only installation, full disk) only means generating again next time.
+    file = null; // a read-only installation simply caches nothing
   }
+  let batch = `${JSON.stringify({ build: buildStamp() })}\n`;
+  const flush = async () => {
+    const text = batch;
+    batch = '';
+    try {
+      await file?.write(text);
+    } catch {
+      await file?.close();
+      file = null; // a cache that cannot be written (full disk) only means generating again next time
+      await rm(temporary, { force: true });
+    }
+  };
+  for (const line of lines) {
+    batch += `${line}\n`;
+    if (batch.length >= WRITE_BATCH) await flush();
+  }
+  await flush();
+  if (!file) return;
+  try {
+    await file.close();
+    await rename(temporary, path);
+    await pruneCache();
+  } catch {
+    await rm(temporary, { force: true });
+  }
+}
+
+/** Calls `each` with every line of a cache written by writeCachedLines for this build; false when there is none. */
+export async function readCachedLines(name: string, each: (line: string) => void): Promise<boolean> {
+  if (!BUILT) return false;
+  const input = createReadStream(join(PREPARED_DIR, 'cache', name), { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let header = true;
+  try {
+    for await (const line of lines) {
+      if (!header) each(line);
+      else if (!current((JSON.parse(line) as { build?: unknown }).build)) return false;
+      header = false;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+  return !header;
 }
