@@ -88,12 +88,12 @@ async function pruneCache(): Promise<void> {
  * A cache too large to hold as one text (issue 17, memory: a 75 MB template read as one string and parsed
  * costs its text, its parsed copy and the garbage between them at once, and RSS keeps that peak): one JSON
  * value a line, after a line recording the build. Writing consumes every line, even when nothing can be
- * written (the caller may build something from them as they go); written lines never exceed WRITE_BATCH
- * characters in memory at once.
+ * written (the caller may build something from them as they go), holds at most WRITE_BATCH characters of
+ * them at once, and tells whether the file was written.
  */
 const WRITE_BATCH = 1 << 20;
 
-export async function writeCachedLines(name: string, lines: Iterable<string>): Promise<void> {
+export async function writeCachedLines(name: string, lines: Iterable<string>): Promise<boolean> {
   const path = join(PREPARED_DIR, 'cache', name);
   const temporary = `${path}.${process.pid}.tmp`;
   let file: Awaited<ReturnType<typeof open>> | null = null;
@@ -122,14 +122,16 @@ export async function writeCachedLines(name: string, lines: Iterable<string>): P
     if (batch.length >= WRITE_BATCH) await flush();
   }
   await flush();
-  if (!file) return;
+  if (!file) return false;
   try {
     await file.close();
     await rename(temporary, path);
-    await pruneCache();
   } catch {
     await rm(temporary, { force: true });
+    return false;
   }
+  await pruneCache().catch(() => undefined);
+  return true;
 }
 
 /** Calls `each` with every line of a cache written by writeCachedLines for this build; false when there is none. */
