@@ -104,7 +104,17 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
     next();
   });
-  app.use('/api/v1', bodyParser(), methodOverride, apiRouter(context, routes));
+  // One middleware for the API (body, method override, the route table): each express layer costs a
+  // match and a `next` per request.
+  const parseBody = bodyParser();
+  const dispatch = apiRouter(context, routes);
+  app.use('/api/v1', (req, res, next) =>
+    parseBody(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      overrideMethod(req);
+      dispatch(req, res, next);
+    }),
+  );
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {
@@ -121,11 +131,11 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
 }
 
 /** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
-const methodOverride: express.RequestHandler = (req, _res, next) => {
+function overrideMethod(req: express.Request): void {
   const wanted = req.method === 'POST' ? req.form?.method?.toUpperCase() : undefined;
-  if (wanted && ['GET', 'PATCH', 'DELETE', 'PUT'].includes(wanted)) req.method = wanted;
-  next();
-};
+  if (wanted && OVERRIDES.has(wanted)) req.method = wanted;
+}
+const OVERRIDES = new Set(['GET', 'PATCH', 'DELETE', 'PUT']);
 
 async function openFile(config: ServerConfig) {
   const path = resolve(config.statePath!);
