@@ -53,8 +53,9 @@ export function readParams(op: OperationSpec, sources: ParamSources, has: (featu
       throw validationError(spec, [{ keyword: 'enum', instancePath: '', params: {} } as ErrorObject]);
     params[spec.name] = value;
   }
-  const ignored = new Set<string>(unsupported);
-  for (const key of [...Object.keys(sources.body), ...Object.keys(sources.query)]) if (!op.known.has(key)) ignored.add(key);
+  const ignored = unsupported;
+  for (const key in sources.body) if (!op.known.has(key)) ignored.add(key);
+  for (const key in sources.query) if (!op.known.has(key)) ignored.add(key);
   // A path parameter repeated in body or query (the stock clients do it) is not read from there.
   for (const spec of op.params) if (spec.in === 'path' && (spec.name in sources.body || spec.name in sources.query)) ignored.add(spec.name);
   return { params, ignored: [...ignored].sort() };
@@ -64,12 +65,18 @@ const NOT_GIVEN = Symbol('not given');
 
 function find(spec: ParamSpec, sources: ParamSources): string | undefined {
   if (spec.in === 'path') return sources.path[spec.name];
-  const names = [spec.name, ...spec.aliases].filter((n) => n in sources.body || n in sources.query);
-  if (names.length > 1) throw confusingArguments(names[0]!, names[1]!);
-  const name = names[0];
+  // The name, then its aliases: the first two sent make the error (no list built per parameter).
+  let name = sent(spec.name, sources) ? spec.name : undefined;
+  for (const alias of spec.aliases) {
+    if (!sent(alias, sources)) continue;
+    if (name !== undefined) throw confusingArguments(name, alias);
+    name = alias;
+  }
   if (name === undefined) return undefined;
   return name in sources.body ? sources.body[name] : sources.query[name];
 }
+
+const sent = (name: string, sources: ParamSources) => name in sources.body || name in sources.query;
 
 function decode(spec: ParamSpec, text: string): unknown {
   if (spec.in === 'path') return decodePath(spec, text);
