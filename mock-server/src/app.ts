@@ -98,23 +98,22 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
-  // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
-  // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
-  app.use((req, _res, next) => {
-    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
-    next();
-  });
-  // One middleware for the API (body, method override, the route table): each express layer costs a
-  // match and a `next` per request.
+  // The API in the app's first layer (body, method override, the route table): each express layer, a
+  // mount above all, costs a match and a `next` per request.
   const parseBody = bodyParser();
   const dispatch = apiRouter(context, routes);
-  app.use('/api/v1', (req, res, next) =>
+  app.use((req, res, next) => {
+    // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
+    // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
+    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
+    const path = apiPath(req.path);
+    if (path === null) return next();
     parseBody(req, res, (error?: unknown) => {
       if (error) return next(error);
       overrideMethod(req);
-      dispatch(req, res, next);
-    }),
-  );
+      dispatch(req, res, path, next);
+    });
+  });
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {
@@ -129,6 +128,16 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   app.use(errorHandler);
   return app;
 }
+
+/**
+ * The path under /api/v1, or null outside it. The prefix matches as `app.use('/api/v1', …)` did (the
+ * expression express compiled for that mount: any case, followed by `/` or nothing); what follows is the
+ * route table's, matched case-sensitively.
+ */
+function apiPath(pathname: string): string | null {
+  return API_MOUNT.test(pathname) ? pathname.slice('/api/v1'.length) || '/' : null;
+}
+const API_MOUNT = /^\/api\/v1(?=\/|$)/i;
 
 /** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
 function overrideMethod(req: express.Request): void {

@@ -19,11 +19,11 @@ import { pipeline, type OperationHandler } from './pipeline.js';
  * (undecodable: malformed URL), HEAD served by GET, OPTIONS answered with Allow, any other method 405,
  * no path 404.
  */
-export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, res: Response, next: NextFunction) => void {
+export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, res: Response, path: string, next: NextFunction) => void {
   const table = routeTable(app, routes);
-  return (req, res, next) => {
+  return (req, res, path, next) => {
     try {
-      table.dispatch(req, res, next);
+      table.dispatch(req, res, path, next);
     } catch (error) {
       next(error);
     }
@@ -52,9 +52,8 @@ class RouteTable {
   /** Paths starting with a parameter: they come after every path with a literal first segment. */
   readonly parameterFirst: Pattern[] = [];
 
-  dispatch(req: Request, res: Response, next: NextFunction): void {
-    // express's parse of the mounted URL (cached on the request), as its router matched it.
-    const path = req.path;
+  /** `path`: the URL's path (as express parses it) after /api/v1, undecoded, as express's router matched it. */
+  dispatch(req: Request, res: Response, path: string, next: NextFunction): void {
     const found = this.#find(path);
     if (!found) return next(pathNotFound());
     const { entry, values } = found;

@@ -76,6 +76,21 @@ describe('the API route table', () => {
     expect(res.headers.allow).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
   });
 
+  it('takes the /api/v1 prefix in any case, as express mounted it; the rest is case-sensitive', async () => {
+    const res = await call(server, 'GET', '/API/V1/streams', { as: member });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe((await call(server, 'GET', '/api/v1/streams', { as: member })).text);
+  });
+
+  it.each(['/api/v1x/streams', '/api/v1?x=1', '/api/v1/?x=1', '/api'])(
+    'answers %s, which names no operation, with the JSON 404',
+    async (path) => {
+      const res = await call(server, 'GET', path, { as: member });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(notFound);
+    },
+  );
+
   it('matches the path without its query string', async () => {
     const res = await call(server, 'GET', '/api/v1/streams?include_all=false', { as: member });
     expect(res.status).toBe(200);
