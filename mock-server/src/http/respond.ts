@@ -10,7 +10,7 @@ import { bodyErrorToApiError } from './body.js';
  */
 export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
+  res.status(status);
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));
