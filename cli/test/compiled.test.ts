@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,9 +60,18 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a command and resolves once its server answers GET /server_settings with success. */
-async function started(command: string, args: string[], port: number, cwd = dir): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/**
+ * Starts a command and resolves once its server answers GET /server_settings with success and has printed its
+ * banner: the server answers as soon as it listens, and writes the zuliprc files only then.
+ */
+async function started(
+  command: string,
+  args: string[],
+  port: number,
+  cwd = dir,
+  environment: NodeJS.ProcessEnv = env,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(command, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
@@ -72,6 +81,10 @@ async function started(command: string, args: string[], port: number, cwd = dir)
     const answer = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`).catch(() => null);
     if (answer) {
       expect(((await answer.json()) as { result: string }).result).toBe('success');
+      while (!output.includes('zuliprc files for stock clients:')) {
+        if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       return { child, output: () => output };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -142,6 +155,95 @@ describe('bin/teamchat.js runs dist/', () => {
       expect(await exited(server.child)).toBe(0);
     },
   );
+});
+
+describe('what the build prepared (dist/prepared/, issue 17)', () => {
+  const prepared = async <T>(name: string) =>
+    (JSON.parse(await readFile(join(root, 'dist/prepared', name), 'utf8')) as { build: string; content: T }).content;
+
+  it('the OpenAPI document: the one the sources prepare from the YAML at run time, with its hash', async () => {
+    const { DEFAULT_OPENAPI_PATH, prepareDocument } = await import('../../mock-server/src/http/openapi.js');
+    const runTime = await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'));
+    expect(await prepared('openapi.json')).toEqual(JSON.parse(JSON.stringify(runTime)));
+  });
+
+  it('`serve` starts on them: no YAML parser, reference resolver or realm generator is imported', { timeout: 60_000 }, async () => {
+    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+    const port = await freePort();
+    const server = await started(
+      process.execPath,
+      [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-prepared')],
+      port,
+      dir,
+      {
+        ...env,
+        NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}`,
+      },
+    );
+    // A request whose parameters are validated, and a realm of another name made from the same template.
+    const rc = await readFile(join(dir, 'rc-prepared/zuliprc-member'), 'utf8');
+    const [email, key] = [/^email=(.*)$/m.exec(rc)![1], /^key=(.*)$/m.exec(rc)![1]];
+    const streams = await fetch(`http://127.0.0.1:${port}/api/v1/streams?include_public=1`, {
+      headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+    });
+    expect(await streams.json()).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'include_public is not a boolean' });
+    const created = await fetch(`http://127.0.0.1:${port}/__mock/realms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realm_id: 'other' }),
+    });
+    expect(created.status).toBe(201);
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+    expect(server.output()).not.toContain('imported');
+  });
+
+  it(
+    "a demo realm of another seed is generated once, then read from the build's cache (dist/prepared/cache/)",
+    { timeout: 60_000 },
+    async () => {
+      await rm(join(root, 'dist/prepared/cache'), { recursive: true, force: true });
+      const serve = async (environment: NodeJS.ProcessEnv) => {
+        const port = await freePort();
+        const args = [bin, 'serve', '--port', String(port), '--in-memory', '--seed', '7', '--zuliprc-dir', join(dir, 'rc-seed-7')];
+        const server = await started(process.execPath, args, port, dir, environment);
+        server.child.kill('SIGTERM');
+        expect(await exited(server.child)).toBe(0);
+        return server.output();
+      };
+      expect(await serve(env)).toContain("realm 'demo' (demo, seed 7)");
+      const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+      expect(await serve({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` })).toContain(
+        "realm 'demo' (demo, seed 7)",
+      );
+    },
+  );
+
+  it('a later compilation (dist/.tsbuildinfo changed, as after a bare tsc) makes `serve` ignore them', { timeout: 60_000 }, async () => {
+    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(root, 'dist/.tsbuildinfo'), later, later);
+    try {
+      const run = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--in-memory'], {
+        cwd: dir,
+        env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).toMatch(/^teamchat serve: the built server imported (yaml|@apidevtools\/swagger-parser|@faker-js\/faker), /);
+      expect(run.status).toBe(2);
+    } finally {
+      // The preparation step stamps its files with the build they belong to: now this one again.
+      expect(spawnSync(process.execPath, [join(root, 'dist/tools/prepare-build.js')], { cwd: root }).status).toBe(0);
+    }
+  });
+
+  it("the default seed's demo realm template: the one the sources generate", async () => {
+    const { generateTemplate, templateKey } = await import('../../mock-server/src/fixtures/demo-cache.js');
+    const { DEFAULT_CONFIG } = await import('../../mock-server/src/config/config.js');
+    const options = { seed: DEFAULT_CONFIG.seed };
+    expect(await prepared('demo-realms.json')).toEqual({ [templateKey(options)]: await generateTemplate(options) });
+  });
 });
 
 describe('the package entries', () => {

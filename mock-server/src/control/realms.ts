@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { deriveApiKey } from '../fixtures/context.js';
-import { generateDemoRealm } from '../fixtures/demo-realm.js';
+import { deriveApiKey } from '../fixtures/credentials.js';
+import { demoRealm } from '../fixtures/demo-cache.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
 import type { RealmState } from '../store/state.js';
 
@@ -41,7 +41,7 @@ export interface InstantiateOptions {
 export async function instantiateFixture(fixture: string, opts: InstantiateOptions): Promise<Instantiated> {
   if (fixture === 'demo') {
     const start = opts.epoch ?? opts.now;
-    return { tables: generateDemoRealm({ realmId: opts.realmId, seed: opts.seed, featureLevel: opts.featureLevel, epoch: start }), start };
+    return { tables: await demoRealm({ realmId: opts.realmId, seed: opts.seed, featureLevel: opts.featureLevel, epoch: start }), start };
   }
   const exported = await readExport(fixture);
   const tables = structuredClone(exported.realm);

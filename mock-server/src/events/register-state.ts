@@ -1,6 +1,5 @@
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
-import { buildChannelIndex } from '../domain/present/channels.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js';
 import type { RealmState, UserRow } from '../store/state.js';
@@ -79,16 +78,7 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
  * service_feature_level and service_version. Pure: time comes in as `now`.
  */
 export function registerSnapshot(tables: RealmState, viewer: UserRow | null, options: SnapshotOptions): Record<string, unknown> {
-  // The index scans every message and subscription: build it only if a fetched type presents a channel.
-  let index: ReturnType<typeof buildChannelIndex> | undefined;
-  const ctx: SnapshotContext = {
-    tables,
-    viewer,
-    options,
-    get index() {
-      return (index ??= buildChannelIndex(tables));
-    },
-  };
+  const ctx: SnapshotContext = { tables, viewer, options };
   const fetched = (type: string) => options.fetchEventTypes === null || options.fetchEventTypes.has(type);
   const out: Record<string, unknown> = {};
   for (const [type, produce] of PRODUCERS) if (fetched(type)) Object.assign(out, produce(ctx));

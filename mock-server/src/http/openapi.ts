@@ -1,19 +1,35 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import type * as AjvFormatsModule from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../../../cli/package-root.js';
 import { isFeatureName, type FeatureName } from '../config/features.js';
+import { readPrepared } from '../config/prepared.js';
 
 /**
- * Reads openapi/team-chat.openapi.yaml once at start-up and compiles, for every operation, one ajv
- * validator per parameter (Fastify's idea: no schema work on the request path). Validating parameter
- * by parameter, in the operation's `x-parse-order`, is what lets the first bad parameter decide the
- * error, as the reference server does (reference doc, "Order of checks").
+ * Reads openapi/team-chat.openapi.yaml once at start-up and gives, for every operation, one ajv
+ * validator per parameter, compiled on the parameter's first use and kept (issue 17: start-up compiles
+ * none of them; a request never compiles a schema twice). Validating parameter by parameter, in the
+ * operation's `x-parse-order`, is what lets the first bad parameter decide the error, as the reference
+ * server does (reference doc, "Order of checks").
+ *
+ * The built program reads the document as `npm run build` prepared it (dereferenced JSON in dist/prepared/,
+ * made by `prepareDocument` below), so start-up neither parses YAML nor resolves references; the YAML's hash
+ * recorded with it decides whether it is still that document. From the sources it is prepared at run time.
  */
 export const DEFAULT_OPENAPI_PATH = packagePath('openapi/team-chat.openapi.yaml');
+
+/** The file tools/prepare-build.ts writes into dist/prepared/. */
+export const PREPARED_DOCUMENT = 'openapi.json';
+
+export interface PreparedDocument {
+  /** sha256 of the YAML text it was prepared from. */
+  source: string;
+  document: OpenAPIV3_1.Document;
+}
 
 type Schema = OpenAPIV3_1.SchemaObject & Record<string, unknown>;
 
@@ -60,16 +76,55 @@ export interface OperationSpec {
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
 const FORM = 'application/x-www-form-urlencoded';
 
-/** The document with every $ref resolved. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The document with every $ref resolved: as prepared by the build when that is this document, else read now. */
 export async function loadDocument(path = DEFAULT_OPENAPI_PATH): Promise<OpenAPIV3_1.Document> {
-  const document = parseYaml(await readFile(path, 'utf8')) as OpenAPIV3_1.Document;
-  return (await SwaggerParser.dereference(document)) as OpenAPIV3_1.Document;
+  const text = await readFile(path, 'utf8');
+  return documentFrom(text, path === DEFAULT_OPENAPI_PATH ? readPrepared<PreparedDocument>(PREPARED_DOCUMENT) : null);
 }
+
+/** The prepared document if it was prepared from this text, else the text prepared now. */
+export async function documentFrom(text: string, prepared: PreparedDocument | null): Promise<OpenAPIV3_1.Document> {
+  if (prepared?.source === sha256(text)) return prepared.document;
+  return (await prepareDocument(text)).document;
+}
+
+/**
+ * YAML → the document with every $ref resolved, in a form that survives JSON (the build writes it so).
+ * The YAML parser and the reference resolver are loaded only here, so the built server never loads them.
+ */
+export async function prepareDocument(text: string): Promise<PreparedDocument> {
+  const [{ parse }, { default: SwaggerParser }] = await Promise.all([import('yaml'), import('@apidevtools/swagger-parser')]);
+  const document = (await SwaggerParser.dereference(parse(text) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
+  return { source: sha256(text), document };
+}
+
+/**
+ * ajv and its formats are loaded with the first validator compiled, not at start-up (they are CommonJS,
+ * so a synchronous require serves the synchronous request path).
+ */
+const require = createRequire(import.meta.url);
+
+function createAjv(): Ajv {
+  const { Ajv } = require('ajv') as typeof AjvModule;
+  const addFormats = require('ajv-formats') as typeof AjvFormatsModule.default;
+  // validateSchema off: checking each schema against the meta-schema first would compile the meta-schema on
+  // the first request (~70 ms); the document's schemas are checked against it by a test instead
+  // (test/http/prepared-document.test.ts), and validation of values is the same either way.
+  const ajv = new Ajv({ ...AJV_OPTIONS, validateSchema: false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+/** How parameter values are validated: the first error only, nothing coerced or filled in. */
+export const AJV_OPTIONS = { strict: false, allErrors: false, coerceTypes: false, useDefaults: false } as const;
 
 export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<OperationSpec[]> {
   const api = await loadDocument(path);
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false });
-  addFormats.default(ajv);
+  // One ajv instance per document, made when the first of its validators is.
+  let shared: Ajv | null = null;
+  const ajv = () => (shared ??= createAjv());
   const operations: OperationSpec[] = [];
   for (const [path, item] of Object.entries(api.paths ?? {})) {
     for (const method of METHODS) {
@@ -86,7 +141,7 @@ export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<Opera
 }
 
 function compileOperation(
-  ajv: Ajv,
+  ajv: () => Ajv,
   api: OpenAPIV3_1.Document,
   path: string,
   method: (typeof METHODS)[number],
@@ -137,7 +192,7 @@ function compileOperation(
 }
 
 function makeParam(
-  ajv: Ajv,
+  ajv: () => Ajv,
   name: string,
   location: ParamSpec['in'],
   required: boolean,
@@ -147,6 +202,7 @@ function makeParam(
 ): ParamSpec {
   const types = schemaTypes(schema);
   const pick = (key: string) => annotations[key] ?? schema[key];
+  let validate: ValidateFunction | null = null;
   return {
     name,
     in: location,
@@ -174,7 +230,9 @@ function makeParam(
     hasDefault: 'default' in schema,
     default: schema.default,
     schema,
-    validate: ajv.compile(schema),
+    get validate() {
+      return (validate ??= ajv().compile(schema));
+    },
   };
 }
 

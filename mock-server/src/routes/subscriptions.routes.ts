@@ -1,16 +1,16 @@
 import { doSubscribe, doUnsubscribe, doUpdateSubscriptionSettings } from '../domain/actions/subscriptions.js';
-import { buildChannelIndex } from '../domain/present/channels.js';
 import { presentSubscription } from '../domain/present/subscriptions.js';
 import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { indexOf } from '../store/indexes.js';
 
 /** Subscriptions: §4.8 and the companions subscribe, list and personal settings. */
 const routes: RouteSpec[] = [
   defineRoute('get-subscriptions', {
     handle: ({ tables, actor, params, features, now }) => {
       const user = actor.user;
-      const index = buildChannelIndex(tables);
-      const subscriptions = Object.values(tables.subscriptions)
-        .filter((s) => s.user_id === user.user_id && s.active)
+      // The user's active subscriptions from the store's index, not a scan of every subscription row.
+      const subscriptions = [...indexOf(tables).people.subscribedChannels(user.user_id)]
+        .map((streamId) => tables.subscriptions[`${user.user_id}:${streamId}`]!)
         .flatMap((s) => {
           const c = tables.channels[String(s.stream_id)];
           // Archived channels appear in listings from level 315 (§9).
@@ -24,7 +24,6 @@ const routes: RouteSpec[] = [
             client: { notification_settings_null: true },
             includeSubscribers: params.include_subscribers === true,
             now,
-            index,
           }),
         );
       return { subscriptions };

@@ -1,7 +1,19 @@
 import type { ClientView } from '../contract/client-view.js';
 import { StateWriteFailed } from './errors.js';
+import { keepIndex, keptIndex } from './indexes.js';
 import type { Persistence } from './persistence.js';
-import { applyChange, type Change, type RealmState, type RowOf, type Sequence, type State, type TableName } from './state.js';
+import { shareEmptyLists, shareFlags, shareRealmValues } from './shared-values.js';
+import {
+  applyChange,
+  type Change,
+  type MessageRow,
+  type RealmState,
+  type RowOf,
+  type Sequence,
+  type State,
+  type TableName,
+  type UserMessagesRow,
+} from './state.js';
 
 /** An event produced by a transaction, delivered only after the change is durable (ARCHITECTURE §3). */
 export interface PendingEvent {
@@ -49,6 +61,7 @@ export class Store {
     private readonly persistence: Persistence,
   ) {
     this.#state = state;
+    for (const realm of Object.values(state.realms)) this.#keep(realm);
   }
 
   static async open(persistence: Persistence): Promise<Store> {
@@ -165,15 +178,29 @@ export class Store {
     }
   }
 
-  /** Applies one change and tells the watchers; returns the row it replaced. */
+  /**
+   * Applies one change, keeps the realm's indexes in step (store/indexes.ts) and tells the watchers;
+   * returns the row it replaced. Undo entries come through here too, so a rollback restores the indexes.
+   */
   #apply(change: Change): unknown {
-    const previous =
-      change.table === null
-        ? this.#state.realms[change.realm]
-        : (this.#state.realms[change.realm]?.[change.table] as Record<string, unknown> | undefined)?.[change.key];
+    const realm = this.#state.realms[change.realm];
+    const previous = change.table === null ? realm : (realm?.[change.table] as Record<string, unknown> | undefined)?.[change.key];
+    if (change.table === 'user_messages' && change.row !== null) shareFlags(change.row as UserMessagesRow);
+    if (change.table === 'messages' && change.row !== null) shareEmptyLists(change.row as MessageRow);
     applyChange(this.#state, change);
+    if (change.table === null) {
+      if (change.row !== null) this.#keep(change.row);
+    } else if (realm) {
+      keptIndex(realm)?.update(change.table, previous, change.row);
+    }
     for (const watcher of this.#watchers) watcher(change, previous);
     return previous;
+  }
+
+  /** A realm enters the store (loaded, created, replaced): its indexes start from its rows. */
+  #keep(realm: RealmState): void {
+    shareRealmValues(realm);
+    keepIndex(realm);
   }
 
   #persist(changes: Change[]): Promise<void> {

@@ -3,7 +3,7 @@ import type { ChannelRow, RealmRow, RealmState, UserRow } from '../../store/stat
 import { channelContentAccess, channelMetadataAccess, isGuest, isSubscribed } from '../access.js';
 import { badRequest } from '../errors.js';
 import { mayUseIncludeAllActive } from '../permissions.js';
-import { buildChannelIndex, presentChannel } from '../present/channels.js';
+import { presentChannel } from '../present/channels.js';
 
 /** The nine flags of spec §4.15, after defaults. */
 export interface ChannelListFlags {
@@ -51,6 +51,5 @@ export function listChannels(
   const channels = Object.values(tables.channels)
     .filter((c) => (!c.is_archived || showArchived) && selected(c))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.stream_id - b.stream_id));
-  const index = buildChannelIndex(tables);
-  return channels.map((c) => presentChannel(tables, c, features, { now, index }));
+  return channels.map((c) => presentChannel(tables, c, features, { now }));
 }

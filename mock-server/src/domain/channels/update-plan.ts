@@ -1,4 +1,5 @@
 import type { Features } from '../../config/features.js';
+import { indexOf } from '../../store/indexes.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
 import type { ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmRow, RealmState, TopicsPolicy, UserRow } from '../../store/state.js';
 import { channelContentAccess } from '../access.js';
@@ -116,11 +117,7 @@ export function planChannelUpdate(tables: Tables, realm: RealmRow, user: UserRow
   if (p.topics_policy !== undefined && p.topics_policy !== channel.topics_policy) {
     if (!may.maySetTopicsPolicy(tables, realm, user)) throw insufficientPermission();
     if (p.topics_policy === 'empty_topic_only') {
-      checkEmptyTopicOnlyTransition(
-        Object.values(tables.messages)
-          .filter((m) => m.stream_id === channel.stream_id)
-          .map((m) => m.subject),
-      );
+      checkEmptyTopicOnlyTransition(indexOf(tables).messages.channel(channel.stream_id)?.topics.keys() ?? []);
     }
   }
 

@@ -4,7 +4,7 @@ import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { channelMetadataAccess } from '../access.js';
 import { renderMarkdown } from '../markdown.js';
-import { buildChannelIndex, presentChannel, streamPostPolicy } from '../present/channels.js';
+import { presentChannel, streamPostPolicy } from '../present/channels.js';
 import {
   emitArchiveChange,
   emitChannelIntroduction,
@@ -99,7 +99,6 @@ export function setDefault(tx: Tx, ctx: EmitContext, channel: ChannelRow, isDefa
  */
 export function emitDefaultStreams(ctx: EmitContext, users: UserRow[]): void {
   const { tx } = ctx;
-  const index = buildChannelIndex(tx.tables);
   const defaults = tx.tables.realm.realm.default_stream_ids
     .map((id) => tx.tables.channels[String(id)])
     .filter((c): c is ChannelRow => c !== undefined && !c.is_archived);
@@ -115,7 +114,7 @@ export function emitDefaultStreams(ctx: EmitContext, users: UserRow[]): void {
     tx.emit(
       {
         type: 'default_streams',
-        default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now, index })),
+        default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now })),
       },
       ids,
     );

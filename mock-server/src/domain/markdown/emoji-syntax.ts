@@ -52,8 +52,11 @@ export function emojiNameRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-/** RGI emoji sequences (the `v` flag's property of strings, Node ≥ 20). */
-const EMOJI_CHARACTERS = new RegExp('\\p{RGI_Emoji}', 'gv');
+/**
+ * RGI emoji sequences (the `v` flag's property of strings, Node ≥ 20). Made on the first text that may hold
+ * one: building the expression costs tens of milliseconds, which start-up need not spend (issue 17).
+ */
+let emojiCharacters: RegExp | null = null;
 
 /** A quick filter: every emoji sequence has a character above U+2000 (the symbol blocks, FE0F, astral). */
 const MAYBE_EMOJI = /[\u2001-\uffff]/;
@@ -70,7 +73,7 @@ export function unicodeEmojiCore(state: StateCore): void {
         continue;
       }
       let last = 0;
-      for (const m of token.content.matchAll(EMOJI_CHARACTERS)) {
+      for (const m of token.content.matchAll((emojiCharacters ??= new RegExp('\\p{RGI_Emoji}', 'gv')))) {
         const code = codeOfCharacters(m[0]);
         const name = unicodeEmojiName(code);
         if (name === undefined) continue;

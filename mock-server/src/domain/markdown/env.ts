@@ -1,4 +1,5 @@
-import type { ChannelRow, CustomEmojiRow, LinkifierRow, MessageRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
+import type { ChannelRow, CustomEmojiRow, LinkifierRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
+import { topicMessages } from '../../store/indexes.js';
 import { channelContentAccess, channelMetadataAccess } from '../access.js';
 import { messageVisibleTo } from '../messages/visibility.js';
 
@@ -46,7 +47,6 @@ export class RenderEnv {
   private groups?: Map<string, UserGroupRow>;
   private channels?: Map<string, ChannelRow>;
   /** Channel messages by `streamId\ntopic` (lower-cased), built on the first topic link. */
-  private topics?: Map<string, MessageRow[]>;
   /** The answers of latestInTopic, so repeated links to one topic check its messages once. */
   private readonly latest = new Map<string, number | undefined>();
   private emoji?: Map<string, CustomEmojiRow>;
@@ -131,24 +131,19 @@ export class RenderEnv {
     if (!ctx) return undefined;
     const key = `${channel.stream_id}\n${topic.toLowerCase()}`;
     if (this.latest.has(key)) return this.latest.get(key);
-    if (!this.topics) {
-      this.topics = new Map();
-      for (const message of Object.values(ctx.tables.messages)) {
-        if (message.stream_id === null) continue;
-        const messageKey = `${message.stream_id}\n${message.subject.toLowerCase()}`;
-        const list = this.topics.get(messageKey);
-        if (list) list.push(message);
-        else this.topics.set(messageKey, [message]);
-      }
-    }
-    // Newest first: the first readable message is the answer, usually the very first one checked.
-    const newestFirst = [...(this.topics.get(key) ?? [])].sort((a, b) => b.id - a.id);
+    // The topic's messages from the store's index; newest first, the first readable message is the
+    // answer, usually the very first one checked.
+    const ids = topicMessages(ctx.tables, channel.stream_id, topic);
     const author = ctx.author;
-    const latest = author
-      ? newestFirst.find((message) => messageVisibleTo(ctx.tables, author, message))?.id
-      : channelContentAccess(ctx.tables, null, channel)
-        ? newestFirst[0]?.id
-        : undefined;
+    let latest: number | undefined;
+    if (author) {
+      for (const id of ids?.descending() ?? []) {
+        if (messageVisibleTo(ctx.tables, author, ctx.tables.messages[String(id)]!)) {
+          latest = id;
+          break;
+        }
+      }
+    } else if (channelContentAccess(ctx.tables, null, channel)) latest = ids?.last;
     this.latest.set(key, latest);
     return latest;
   }

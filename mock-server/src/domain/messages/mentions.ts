@@ -1,3 +1,4 @@
+import { topicMessages } from '../../store/indexes.js';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { groupMembers } from '../access.js';
 import { badRequest } from '../errors.js';
@@ -30,7 +31,7 @@ export function checkGroupMentions(
  * legacy `wildcard_mentioned` (§2.5). Wildcards only apply to channel messages.
  */
 export function mentionFlags(
-  tables: Pick<RealmState, 'users' | 'user_groups' | 'messages'>,
+  tables: Pick<RealmState, 'users' | 'user_groups' | 'messages' | 'user_messages' | 'subscriptions'>,
   message: MessageRow,
   mentions: MentionData,
 ): (userId: number) => string[] {
@@ -48,11 +49,14 @@ export function mentionFlags(
 }
 
 /** Senders of earlier messages in the message's topic (topics compare case-insensitively). */
-function topicParticipants(tables: Pick<RealmState, 'messages'>, message: MessageRow): Set<number> {
-  const topic = message.subject.toLowerCase();
+function topicParticipants(
+  tables: Pick<RealmState, 'users' | 'messages' | 'user_messages' | 'subscriptions'>,
+  message: MessageRow,
+): Set<number> {
   const out = new Set<number>();
-  for (const m of Object.values(tables.messages)) {
-    if (m.stream_id === message.stream_id && m.id !== message.id && m.subject.toLowerCase() === topic) out.add(m.sender_id);
+  if (message.stream_id === null) return out;
+  for (const id of topicMessages(tables, message.stream_id, message.subject) ?? []) {
+    if (id !== message.id) out.add(tables.messages[String(id)]!.sender_id);
   }
   return out;
 }

@@ -14,7 +14,7 @@ import type { Recipient } from './send.js';
  * send `to=Denmark`.
  */
 
-type Tables = Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions'>;
+type Tables = Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions' | 'messages' | 'user_messages'>;
 
 function parseTo(raw: string): unknown {
   try {

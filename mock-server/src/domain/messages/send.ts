@@ -1,4 +1,5 @@
 import type { Features } from '../../config/features.js';
+import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from '../../store/state.js';
 import { emitStreamUpdate, metadataAudience } from '../channels/events.js';
@@ -129,11 +130,11 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   return message;
 }
 
-/** Whether the channel has a message: its first_message_id, or a scan for rows written before that field. */
+/** Whether the channel has a message: its first_message_id, or the index for rows written before that field. */
 function channelHasMessages(tx: Tx, channel: ChannelRow): boolean {
   const known = tx.tables.channels[String(channel.stream_id)]?.first_message_id;
   if (known !== undefined) return known !== null;
-  return Object.values(tx.tables.messages).some((m) => m.stream_id === channel.stream_id);
+  return (indexOf(tx.tables).messages.channel(channel.stream_id)?.ids.size ?? 0) > 0;
 }
 
 /**

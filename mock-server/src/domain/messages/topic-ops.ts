@@ -1,4 +1,7 @@
 import type { Features } from '../../config/features.js';
+import { indexOf } from '../../store/indexes.js';
+import { topicKey } from '../../store/index-messages.js';
+import type { SortedList } from '../../store/sorted-ids.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
 import { channelById } from '../channels/lookup.js';
@@ -6,23 +9,20 @@ import { badRequest } from '../errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, readTopic } from '../topics.js';
 import { markRead } from './flags.js';
 
-/** Topic names compare case-insensitively on the reference server ("Castle" and "castle" are one topic). */
-const sameTopic = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Whether the user received the message (has flags for it). */
+const received = (tables: Pick<RealmState, 'user_messages'>, me: string, id: number) =>
+  tables.user_messages[String(id)]?.flags[me] !== undefined;
 
 /**
- * The channel messages a user may see, spec §4.11: with protected history (history_public_to_subscribers
- * false) only those the user received, that is those sent while subscribed (for a bot, the bot's own
- * subscription); otherwise every message of the channel.
+ * The newest message of a topic (its IDs, ascending) that the user may see, spec §4.11: with protected
+ * history (history_public_to_subscribers false) only those the user received, that is those sent while
+ * subscribed (for a bot, the bot's own subscription); otherwise every message of the channel.
  */
-function visibleMessageIds(tables: RealmState, user: UserRow, channel: ChannelRow): number[] {
+function newestVisible(tables: RealmState, user: UserRow, channel: ChannelRow, ids: SortedList): number | undefined {
+  if (channel.history_public_to_subscribers) return ids.last;
   const me = String(user.user_id);
-  return Object.values(tables.messages)
-    .filter(
-      (m) =>
-        m.stream_id === channel.stream_id &&
-        (channel.history_public_to_subscribers || tables.user_messages[String(m.id)]?.flags[me] !== undefined),
-    )
-    .map((m) => m.id);
+  for (const id of ids.descending()) if (received(tables, me, id)) return id;
+  return undefined;
 }
 
 /**
@@ -36,15 +36,13 @@ export function channelTopics(
   allowEmptyTopicName: boolean,
 ): { name: string; max_id: number }[] {
   const channel = channelById(tables, user, streamId, { access: 'content', archived: false });
-  const latest = new Map<string, { name: string; max_id: number }>();
-  for (const id of visibleMessageIds(tables, user, channel)) {
-    const m = tables.messages[String(id)]!;
-    const key = m.subject.toLowerCase();
-    const entry = latest.get(key);
+  const latest: { name: string; max_id: number }[] = [];
+  for (const ids of indexOf(tables).messages.channel(channel.stream_id)?.topics.values() ?? []) {
+    const id = newestVisible(tables, user, channel, ids);
     // The topic's name is that of its newest message (a later message may differ in letter case).
-    if (!entry || id > entry.max_id) latest.set(key, { name: m.subject, max_id: id });
+    if (id !== undefined) latest.push({ name: tables.messages[String(id)]!.subject, max_id: id });
   }
-  return [...latest.values()]
+  return latest
     .sort((a, b) => b.max_id - a.max_id)
     .map((t) => ({ name: t.name === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : t.name, max_id: t.max_id }));
 }
@@ -59,12 +57,22 @@ export function markTopicAsRead(tx: Tx, user: UserRow, streamId: number, topicNa
   const channel = channelById(tx.tables, user, streamId, { access: 'content', archived: false });
   const topic = readTopic(topicName, features);
   const me = String(user.user_id);
-  const ids = Object.values(tx.tables.messages)
-    .filter(
-      (m) =>
-        m.stream_id === channel.stream_id && sameTopic(m.subject, topic) && tx.tables.user_messages[String(m.id)]?.flags[me] !== undefined,
-    )
-    .map((m) => m.id);
-  if (topic !== '' && ids.length === 0) throw badRequest(`No such topic '${topicName}'`);
+  const index = indexOf(tx.tables);
+  const inTopic = index.messages.topic(channel.stream_id, topic);
+  let any = false;
+  for (const id of inTopic?.descending() ?? []) if ((any = received(tx.tables, me, id))) break;
+  if (topic !== '' && !any) throw badRequest(`No such topic '${topicName}'`);
+  if (!inTopic) return;
+  // Only unread messages change: walk the shorter of the topic and the caller's unread messages (copies,
+  // as marking changes the index).
+  const unread = index.receipts.of(user.user_id).unread;
+  const key = topicKey(topic);
+  const ids =
+    unread.size < inTopic.size
+      ? unread.toArray().filter((id) => {
+          const m = tx.tables.messages[String(id)];
+          return m !== undefined && m.stream_id === channel.stream_id && topicKey(m.subject) === key;
+        })
+      : inTopic.toArray();
   markRead(tx, user.user_id, ids);
 }

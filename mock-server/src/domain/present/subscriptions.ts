@@ -3,7 +3,6 @@ import type { ClientView } from '../../contract/client-view.js';
 import type { ChannelRow, RealmState, SubscriptionRow, UserRow } from '../../store/state.js';
 import { canKnowSubscribers } from '../access.js';
 import { channelStats, presentChannel } from './channels.js';
-import type { ChannelIndex } from './channels.js';
 
 /** Spec §2.3 subscription object: the channel (§2.2) plus the user's personal settings. */
 
@@ -20,7 +19,6 @@ export interface PresentSubscriptionOptions {
   client: Pick<ClientView, 'notification_settings_null'>;
   includeSubscribers: IncludeSubscribers;
   now: number;
-  index?: ChannelIndex;
 }
 
 const NOTIFICATION_FIELDS = [
@@ -50,7 +48,7 @@ export function userNotificationDefault(user: UserRow | null, field: (typeof NOT
   return typeof stored === 'boolean' ? stored : fallback;
 }
 
-type Tables = Pick<RealmState, 'messages' | 'subscriptions' | 'users' | 'user_groups'>;
+type Tables = Pick<RealmState, 'messages' | 'user_messages' | 'subscriptions' | 'users' | 'user_groups'>;
 
 /**
  * The subscriber keys of spec §2.3 and §4.21 include_subscribers:
@@ -64,11 +62,11 @@ export function subscriberKeys(
   tables: Tables,
   channel: ChannelRow,
   viewer: UserRow | null,
-  opts: Pick<PresentSubscriptionOptions, 'features' | 'includeSubscribers' | 'now' | 'index'>,
+  opts: Pick<PresentSubscriptionOptions, 'features' | 'includeSubscribers' | 'now'>,
 ): Record<string, number[]> {
   if (opts.includeSubscribers === false) return {};
   if (!canKnowSubscribers(tables, viewer, channel)) return { subscribers: [] };
-  const all = channelStats(tables, channel.stream_id, opts.index).subscribers;
+  const all = channelStats(tables, channel.stream_id).subscribers;
   const partial = opts.includeSubscribers === 'partial' && opts.features.has('include_subscribers_partial');
   if (!partial || all.length < PARTIAL_SUBSCRIBERS_THRESHOLD) return { subscribers: [...all] };
   const since = opts.now - PARTIAL_RECENCY_DAYS * DAY;
@@ -91,7 +89,7 @@ export function presentSubscription(
   viewer: UserRow | null,
   opts: PresentSubscriptionOptions,
 ): Record<string, unknown> {
-  const out = presentChannel(tables, channel, opts.features, { now: opts.now, index: opts.index });
+  const out = presentChannel(tables, channel, opts.features, { now: opts.now });
   Object.assign(out, subscriberKeys(tables, channel, viewer, opts));
   for (const field of NOTIFICATION_FIELDS) {
     const value = sub[field];

@@ -1,3 +1,4 @@
+import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, SubscriptionRow, UserRow } from '../../store/state.js';
 import {
@@ -71,11 +72,15 @@ export function removeSubscribers(ctx: EmitContext, channel: ChannelRow, users: 
     tx.put('subscriptions', key, { ...tx.tables.subscriptions[key]!, active: false });
   }
   const seenAfter = new Set(metadataAudience(tx, channel).map((u) => u.user_id));
-  const messageIds = Object.values(tx.tables.messages)
-    .filter((m) => m.stream_id === channel.stream_id)
-    .map((m) => m.id);
+  const index = indexOf(tx.tables);
   for (const user of users) {
-    markRead(tx, user.user_id, messageIds);
+    // Only the user's unread messages can change: walk those of the channel (a copy, as marking changes the index).
+    const unread = index.receipts.of(user.user_id).unread.toArray();
+    markRead(
+      tx,
+      user.user_id,
+      unread.filter((id) => tx.tables.messages[String(id)]?.stream_id === channel.stream_id),
+    );
     emitSubscriptionRemove(ctx, user.user_id, channel);
   }
   const lost = seenBefore.filter((id) => !seenAfter.has(id));

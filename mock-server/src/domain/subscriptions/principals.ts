@@ -1,4 +1,5 @@
-import type { RealmState, SubscriptionRow, UserRow } from '../../store/state.js';
+import { indexOf, type IndexedTables } from '../../store/indexes.js';
+import type { SubscriptionRow, UserRow } from '../../store/state.js';
 import { badRequest } from '../errors.js';
 
 /**
@@ -8,13 +9,15 @@ import { badRequest } from '../errors.js';
  * (§4.8 below level 208: 403 UNAUTHORIZED_PRINCIPAL). Duplicates collapse; the request order stays.
  */
 /** A user by API email or real email, compared without regard to letter case (reference server). */
-export function userByEmail(tables: Pick<RealmState, 'users'>, email: string): UserRow | undefined {
-  const wanted = email.toLowerCase();
-  return Object.values(tables.users).find((u) => u.email.toLowerCase() === wanted || u.delivery_email.toLowerCase() === wanted);
+export function userByEmail(tables: IndexedTables, email: string): UserRow | undefined {
+  const people = indexOf(tables).people;
+  // The lowest user ID among both kinds of address, as a walk over the users in ID order would find.
+  const id = Math.min(people.withEmail(email)[0] ?? Infinity, people.withDeliveryEmail(email)[0] ?? Infinity);
+  return id === Infinity ? undefined : tables.users[String(id)];
 }
 
 export function resolvePrincipals(
-  tables: Pick<RealmState, 'users'>,
+  tables: IndexedTables,
   principals: readonly (number | string)[],
   refuse: (msg: string) => Error = badRequest,
 ): UserRow[] {

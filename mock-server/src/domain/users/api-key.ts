@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { RealmState } from '../../store/state.js';
+import { indexOf, type IndexedTables } from '../../store/indexes.js';
 import { unauthorized } from '../errors.js';
 import { verifyPassword } from '../passwords.js';
 
@@ -32,13 +32,13 @@ const incorrect = () => unauthorized('Your username or password is incorrect');
  * without a password, or a wrong password, does not match.
  */
 export function fetchApiKey(
-  tables: Pick<RealmState, 'users'>,
+  tables: IndexedTables,
   username: string,
   password: string,
 ): { api_key: string; email: string; user_id: number } {
   if (password === '') throw incorrect();
-  const wanted = username.toLowerCase();
-  const user = Object.values(tables.users).find((u) => u.delivery_email.toLowerCase() === wanted);
+  const id = indexOf(tables).people.withDeliveryEmail(username)[0];
+  const user = id === undefined ? undefined : tables.users[String(id)];
   if (!user || user.is_bot) throw incorrect();
   if (!user.is_active) throw unauthorized('Account is deactivated');
   if (user.password_hash === null || !verifyPassword(password, user.password_hash)) throw incorrect();

@@ -1,3 +1,4 @@
+import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -54,10 +55,7 @@ function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
 function deactivateOne(ctx: EmitContext, user: UserRow): void {
   const { tx } = ctx;
   tx.put('users', user.user_id, { ...user, is_active: false });
-  const channelIds = Object.values(tx.tables.subscriptions)
-    .filter((s) => s.user_id === user.user_id && s.active)
-    .map((s) => s.stream_id)
-    .sort((a, b) => a - b);
+  const channelIds = [...indexOf(tx.tables).people.subscribedChannels(user.user_id)].sort((a, b) => a - b);
   for (const id of channelIds) {
     const channel = tx.tables.channels[String(id)];
     if (channel) emitPeers(ctx, 'peer_remove', channel, [user.user_id]);

@@ -1,4 +1,5 @@
 import type { SchemaOf } from '../../contract/operation-types.js';
+import { indexOf } from '../../store/indexes.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { presentUser } from '../present/users.js';
 import { targetUser } from './lookup.js';
@@ -10,7 +11,7 @@ import { targetUser } from './lookup.js';
  * one user the same way whichever way it asked.
  */
 
-type Tables = Pick<RealmState, 'realm' | 'users' | 'user_messages'>;
+type Tables = Pick<RealmState, 'realm' | 'users' | 'user_messages' | 'messages' | 'subscriptions'>;
 
 export interface ReadOptions {
   /** §4.21 client_gravatar: avatar_url null for Gravatar users whose real email the reader may see. */
@@ -67,9 +68,6 @@ export function ownUser(tables: Tables, viewer: UserRow): SchemaOf<'User'> & { m
  * ID of the newest message the user received (has a user_messages entry for), -1 for none: the same
  * number register's max_message_id gives for this user (spec §4.21).
  */
-function newestReceived(tables: Pick<RealmState, 'user_messages'>, userId: number): number {
-  const me = String(userId);
-  let max = -1;
-  for (const row of Object.values(tables.user_messages)) if (row.message_id > max && row.flags[me] !== undefined) max = row.message_id;
-  return max;
+function newestReceived(tables: Tables, userId: number): number {
+  return indexOf(tables).receipts.of(userId).received.last ?? -1;
 }

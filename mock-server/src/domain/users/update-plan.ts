@@ -34,7 +34,7 @@ export interface UserUpdatePlan {
   email: { delivery: string; api: string | null } | null;
 }
 
-type Tables = Pick<RealmState, 'users' | 'realm' | 'custom_profile_fields'>;
+type Tables = Pick<RealmState, 'users' | 'realm' | 'custom_profile_fields' | 'messages' | 'user_messages' | 'subscriptions'>;
 
 export function planUserUpdate(tables: Tables, caller: UserRow, p: UpdateUserParams): UserUpdatePlan {
   // 1. The target: bots and deactivated users are valid targets (reference §4.7), system bots are not
@@ -88,7 +88,7 @@ export function isOnlyOwner(tables: Pick<RealmState, 'users'>, user: UserRow): b
  * mailbox whatever its case). The target's own addresses do not count: changing only the case of one's
  * address is a change, not a collision.
  */
-function planEmail(tables: Pick<RealmState, 'users'>, target: UserRow, email: string): UserUpdatePlan['email'] {
+function planEmail(tables: Tables, target: UserRow, email: string): UserUpdatePlan['email'] {
   if (!isEmailAddress(email)) throw badRequest('Invalid new email address.');
   if (emailInUse(tables, email, target.user_id)) throw badRequest('New email value error: Email is already in use.');
   return { delivery: email, api: followsDeliveryEmail(target) ? email : null };

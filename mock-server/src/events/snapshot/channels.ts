@@ -24,7 +24,6 @@ export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> 
     client: options.client,
     includeSubscribers: options.includeSubscribers,
     now: options.now,
-    index: ctx.index,
   };
   const subscriptions: unknown[] = [];
   const unsubscribed: unknown[] = [];
@@ -45,8 +44,8 @@ export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> 
 
 function presentChannelWithSubscribers(ctx: SnapshotContext, channel: ChannelRow): Record<string, unknown> {
   const { tables, viewer, options } = ctx;
-  const out = presentChannel(tables, channel, options.features, { now: options.now, index: ctx.index });
-  return Object.assign(out, subscriberKeys(tables, channel, viewer, { ...options, index: ctx.index }));
+  const out = presentChannel(tables, channel, options.features, { now: options.now });
+  return Object.assign(out, subscriberKeys(tables, channel, viewer, options));
 }
 
 /** Type `stream` (§4.21): every channel the viewer has metadata access to (spectators: web-public). */
@@ -55,7 +54,7 @@ export function streamKeys(ctx: SnapshotContext): Record<string, unknown> {
   return {
     streams: channels(ctx)
       .filter((c) => channelMetadataAccess(tables, viewer, c))
-      .map((c) => presentChannel(tables, c, options.features, { now: options.now, index: ctx.index })),
+      .map((c) => presentChannel(tables, c, options.features, { now: options.now })),
   };
 }
 
@@ -84,6 +83,6 @@ export function defaultStreamKeys(ctx: SnapshotContext): Record<string, unknown>
   return {
     realm_default_streams: channels(ctx)
       .filter((c) => ids.has(c.stream_id) && channelMetadataAccess(tables, viewer, c))
-      .map((c) => presentChannel(tables, c, options.features, { now: options.now, index: ctx.index })),
+      .map((c) => presentChannel(tables, c, options.features, { now: options.now })),
   };
 }

@@ -2,7 +2,6 @@ import type { Features } from '../../config/features.js';
 import type { ClientView } from '../../contract/client-view.js';
 import type { IncludeSubscribers } from '../../domain/present/subscriptions.js';
 import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
-import type { ChannelIndex } from '../../domain/present/channels.js';
 
 /**
  * What register asked for (spec §4.21). It lives here, beside the context that carries it, so the
@@ -26,8 +25,6 @@ export interface SnapshotContext {
   tables: RealmState;
   viewer: UserRow | null;
   options: SnapshotOptions;
-  /** Built at most once per snapshot: presenting every channel must not rescan the messages each time. */
-  readonly index: ChannelIndex;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { presentTopic } from '../../domain/topics.js';
+import { indexOf } from '../../store/indexes.js';
 import { byNumber, visibleChannel } from './context.js';
 import type { SnapshotContext } from './context.js';
 
@@ -8,21 +9,27 @@ export const MAX_UNREAD_MESSAGES = 50_000;
 /** The wildcard flags of §2.5 (wildcard_mentioned is the legacy union of the other two). */
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
-/** Type `message` (§4.21): the newest message the viewer received; -1 when there is none. */
+/**
+ * Type `message` (§4.21): the newest message the viewer received; -1 when there is none. A spectator
+ * gets the newest message of a web-public channel it may see (one that has receipts, as every sent
+ * message does).
+ */
 export function maxMessageId(ctx: SnapshotContext): number {
   const { tables, viewer } = ctx;
+  const index = indexOf(tables);
+  if (viewer) return index.receipts.of(viewer.user_id).received.last ?? -1;
   let max = -1;
-  for (const row of Object.values(tables.user_messages)) {
-    const received = viewer ? row.flags[String(viewer.user_id)] !== undefined : isWebPublicMessage(ctx, row.message_id);
-    if (received && row.message_id > max) max = row.message_id;
+  for (const channel of Object.values(tables.channels)) {
+    if (!channel.is_web_public || !visibleChannel(ctx, channel)) continue;
+    for (const id of index.messages.channel(channel.stream_id)?.ids.descending() ?? []) {
+      if (id <= max) break;
+      if (tables.user_messages[String(id)] !== undefined) {
+        max = id;
+        break;
+      }
+    }
   }
   return max;
-}
-
-function isWebPublicMessage(ctx: SnapshotContext, id: number): boolean {
-  const m = ctx.tables.messages[String(id)];
-  const channel = m?.stream_id != null ? ctx.tables.channels[String(m.stream_id)] : undefined;
-  return channel?.is_web_public === true && visibleChannel(ctx, channel);
 }
 
 /**
@@ -36,14 +43,10 @@ export function unreadMsgs(ctx: SnapshotContext): Record<string, unknown> {
   const empty = { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false };
   if (viewer === null) return empty;
   const me = String(viewer.user_id);
-  const unread: number[] = [];
-  for (const row of Object.values(tables.user_messages)) {
-    const flags = row.flags[me];
-    if (flags && !flags.includes('read')) unread.push(row.message_id);
-  }
-  // Keep the most recent 50000 (§8), then present them in ascending order.
-  unread.sort(byNumber);
-  const kept = unread.slice(Math.max(0, unread.length - MAX_UNREAD_MESSAGES));
+  // Keep the most recent 50000 (§8), in ascending order: the tail of the viewer's unread index.
+  const unread = indexOf(tables).receipts.of(viewer.user_id).unread;
+  const kept: number[] = [];
+  for (let i = Math.max(0, unread.size - MAX_UNREAD_MESSAGES); i < unread.size; i++) kept.push(unread.at(i));
 
   let count = 0;
   const pms = new Map<number, number[]>();
@@ -100,14 +103,9 @@ export function unreadMsgs(ctx: SnapshotContext): Record<string, unknown> {
 export function recentPrivateConversations(ctx: SnapshotContext): unknown[] {
   const { tables, viewer } = ctx;
   if (viewer === null) return [];
-  const latest = new Map<string, { max_message_id: number; user_ids: number[] }>();
-  for (const m of Object.values(tables.messages)) {
-    if (m.type !== 'private' || !m.dm_user_ids?.includes(viewer.user_id)) continue;
-    const others = m.dm_user_ids.filter((u) => u !== viewer.user_id).sort(byNumber);
-    const key = others.join(',');
-    const entry = latest.get(key);
-    if (!entry) latest.set(key, { max_message_id: m.id, user_ids: others });
-    else if (m.id > entry.max_message_id) entry.max_message_id = m.id;
+  const latest: { max_message_id: number; user_ids: number[] }[] = [];
+  for (const [key, ids] of indexOf(tables).messages.conversations(viewer.user_id)) {
+    latest.push({ max_message_id: ids.last!, user_ids: key === '' ? [] : key.split(',').map(Number) });
   }
-  return [...latest.values()].sort((a, b) => b.max_message_id - a.max_message_id);
+  return latest.sort((a, b) => b.max_message_id - a.max_message_id);
 }
