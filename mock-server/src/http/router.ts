@@ -1,3 +1,4 @@
+import FindMyWay from 'find-my-way';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
@@ -11,13 +12,13 @@ import { pipeline, type OperationHandler } from './pipeline.js';
  * methods exist, the route table only which handler serves an operation. Operations without a handler
  * answer NOT_IMPLEMENTED (a clear JSON error; a test lists them).
  *
- * One express middleware mounted at /api/v1 looks the path up in a table built once at start, instead
- * of an express route per path: express tried every route layer with its own regular expression per
- * request, a third of our time on cheap reads (issue 17). The table answers exactly as those routes did
- * (express 5's router with `caseSensitive`, non-strict): case-sensitive matching of the raw path, one
- * optional trailing slash, literal segments before parameters, percent-decoding of parameter values
- * (undecodable: malformed URL), HEAD served by GET, OPTIONS answered with Allow, any other method 405,
- * no path 404.
+ * One express middleware mounted at /api/v1 looks the path up in find-my-way's radix tree (Fastify's
+ * router), built once at start, instead of an express route per path: express tried every route layer
+ * with its own regular expression per request, a third of our time on cheap reads (issue 17). The
+ * lookup answers exactly as those routes did (express 5's router with `caseSensitive`, non-strict,
+ * pinned by test/http/router.test.ts): case-sensitive matching, one optional trailing slash, literal
+ * segments before parameters, percent-decoded parameter values (undecodable: malformed URL), HEAD
+ * served by GET, OPTIONS answered with Allow, any other method 405, no path 404.
  */
 export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, res: Response, path: string, next: NextFunction) => void {
   const table = routeTable(app, routes);
@@ -34,29 +35,35 @@ export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, 
 interface PathEntry {
   byMethod: Map<string, OperationHandler>;
   allowed: string[];
-}
-
-/** A path with parameters, compiled once: the names of its captures and which of them span slashes. */
-interface Pattern {
-  regexp: RegExp;
-  names: string[];
-  spans: boolean[];
-  entry: PathEntry;
+  /** The name of a slash-spanning parameter: the tree calls its value `*`. */
+  wildcard: string | null;
 }
 
 class RouteTable {
-  /** Paths without parameters, by their exact text under /api/v1. */
-  readonly literal = new Map<string, PathEntry>();
-  /** Paths with parameters by their first segment, each list in precedence order. */
-  readonly byFirstSegment = new Map<string, Pattern[]>();
-  /** Paths starting with a parameter: they come after every path with a literal first segment. */
-  readonly parameterFirst: Pattern[] = [];
+  /**
+   * Every path is registered once, under GET: the tree finds the path, the entry decides the method
+   * (HEAD, OPTIONS and 405 are answered the same way for every path).
+   */
+  readonly tree = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: true });
 
   /** `path`: the URL's path (as express parses it) after /api/v1, undecoded, as express's router matched it. */
   dispatch(req: Request, res: Response, path: string, next: NextFunction): void {
-    const found = this.#find(path);
-    if (!found) return next(pathNotFound());
-    const { entry, values } = found;
+    const found = this.tree.find('GET', path);
+    if (!found) {
+      // find-my-way matches nothing with an undecodable value; express matched the route, then
+      // refused the value. The path with its undecodable segments replaced tells which it was.
+      if (path.includes('%') && this.tree.find('GET', path.split('/').map(decodableOrPlaceholder).join('/'))) throw malformedUrl();
+      return next(pathNotFound());
+    }
+    const entry = found.store as PathEntry;
+    const values = found.params as RawValues;
+    if (entry.wildcard !== null) {
+      // The tree drops the trailing slash it ignores; in a slash-spanning value it is part of the value.
+      const query = path.indexOf('?');
+      const trailing = (query < 0 ? path : path.slice(0, query)).endsWith('/') ? '/' : '';
+      values[entry.wildcard] = values['*']! + trailing;
+      delete values['*'];
+    }
     const method = req.method;
     const handler = entry.byMethod.get(method) ?? (method === 'HEAD' ? entry.byMethod.get('GET') : undefined);
     if (handler) return handler(req, res, values, next);
@@ -66,41 +73,6 @@ class RouteTable {
       return;
     }
     next(methodNotAllowed(entry.allowed));
-  }
-
-  #find(path: string): { entry: PathEntry; values: RawValues } | null {
-    // A literal path sorts before every parameterised path that could match the same text.
-    const literal = this.literal.get(path) ?? (path.length > 1 && path.endsWith('/') ? this.literal.get(path.slice(0, -1)) : undefined);
-    if (literal) return { entry: literal, values: Object.create(null) as RawValues };
-    const slash = path.indexOf('/', 1);
-    const first = slash < 0 ? path.slice(1) : path.slice(1, slash);
-    return match(this.byFirstSegment.get(first), path) ?? match(this.parameterFirst, path);
-  }
-}
-
-function match(patterns: Pattern[] | undefined, path: string): { entry: PathEntry; values: RawValues } | null {
-  if (!patterns) return null;
-  for (const pattern of patterns) {
-    const m = pattern.regexp.exec(path);
-    if (!m) continue;
-    const values: RawValues = Object.create(null);
-    for (let i = 0; i < pattern.names.length; i++) {
-      const raw = m[i + 1]!;
-      // A slash-spanning value is decoded segment by segment, as express did (navigation-view fragments).
-      values[pattern.names[i]!] = pattern.spans[i] ? raw.split('/').map(decodeValue).join('/') : decodeValue(raw);
-    }
-    return { entry: pattern.entry, values };
-  }
-  return null;
-}
-
-/** express's decoding of a parameter: only text with a `%` is decoded; undecodable text names no resource. */
-function decodeValue(text: string): string {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    throw malformedUrl();
   }
 }
 
@@ -113,62 +85,47 @@ function routeTable(app: AppContext, routes: RouteSpec[]): RouteTable {
   for (const op of app.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
 
   const table = new RouteTable();
-  for (const path of [...byPath.keys()].sort(literalFirst)) {
-    const ops = byPath.get(path)!;
+  for (const [path, ops] of byPath) {
+    const { route, wildcard } = treePath(path.replace(/^\/api\/v1/, ''), ops[0]!);
     const entry: PathEntry = {
       byMethod: new Map(ops.map((op) => [op.method, pipeline(app, op, byId.get(op.operationId))])),
       allowed: [...ops.map((op) => op.method), ...(ops.some((op) => op.method === 'GET') ? ['HEAD'] : []), 'OPTIONS'],
+      wildcard,
     };
-    const local = path.replace(/^\/api\/v1/, '');
-    const segments = local.split('/').slice(1);
-    if (!segments.some(isParameter)) {
-      table.literal.set(local, entry);
-      continue;
-    }
-    const pattern = compile(local, segments, ops[0]!, entry);
-    if (isParameter(segments[0]!)) table.parameterFirst.push(pattern);
-    else table.byFirstSegment.set(segments[0]!, [...(table.byFirstSegment.get(segments[0]!) ?? []), pattern]);
+    table.tree.on('GET', route, noop, entry);
   }
   return table;
 }
 
-const isParameter = (segment: string) => segment.startsWith('{');
+function noop(): void {}
 
-/**
- * /users/{user_id}/status → ^\/users\/([^\/]+)\/status(?:\/$)?$, the expression express compiled for
- * /users/:user_id/status; a slash-spanning parameter (`x-allow-slashes`) captures the rest of the path.
- */
-function compile(path: string, segments: string[], op: OperationSpec, entry: PathEntry): Pattern {
-  const names: string[] = [];
-  const spans: boolean[] = [];
-  const source = segments.map((segment, i) => {
-    if (!isParameter(segment)) {
-      if (/[{}()[\]*+?!:\\]/.test(segment)) throw new Error(`router: path ${path} has a segment the table cannot match: ${segment}`);
-      return `\\/${segment.replace(/[.^$|]/g, '\\$&')}`;
-    }
-    const m = /^\{([^{}]+)\}$/.exec(segment);
-    if (!m) throw new Error(`router: path ${path}: a parameter must be a whole segment (${segment})`);
-    const span = op.params.find((p) => p.name === m[1])?.allowSlashes === true;
-    if (span && i !== segments.length - 1) throw new Error(`router: path ${path}: only the last segment may span slashes`);
-    names.push(m[1]!);
-    spans.push(span);
-    return span ? '\\/([^]+)' : '\\/([^\\/]+)';
-  });
-  return { regexp: new RegExp(`^${source.join('')}(?:\\/$)?$`), names, spans, entry };
+function decodableOrPlaceholder(segment: string): string {
+  try {
+    decodeURIComponent(segment);
+    return segment;
+  } catch {
+    return '_';
+  }
 }
 
 /**
- * /users/me/status must win over /users/{user_id}/status, or "me" would be read as a user ID. Segment by
- * segment, a literal sorts before a parameter.
+ * /users/{user_id}/status → /users/:user_id/status; a slash-spanning parameter (`x-allow-slashes`, the
+ * last segment only) → `*`, whose value the entry renames.
  */
-function literalFirst(a: string, b: string): number {
-  const sa = a.split('/');
-  const sb = b.split('/');
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    const pa = sa[i]!.startsWith('{');
-    const pb = sb[i]!.startsWith('{');
-    if (pa !== pb) return pa ? 1 : -1;
-    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
-  }
-  return sb.length - sa.length;
+function treePath(path: string, op: OperationSpec): { route: string; wildcard: string | null } {
+  let wildcard: string | null = null;
+  const segments = path.split('/');
+  const route = segments.map((segment, i) => {
+    if (!segment.startsWith('{')) {
+      if (/[{}()[\]*+?!:\\]/.test(segment)) throw new Error(`router: path ${path} has a segment the tree cannot match: ${segment}`);
+      return segment;
+    }
+    const m = /^\{([^{}]+)\}$/.exec(segment);
+    if (!m) throw new Error(`router: path ${path}: a parameter must be a whole segment (${segment})`);
+    if (op.params.find((p) => p.name === m[1])?.allowSlashes !== true) return `:${m[1]}`;
+    if (i !== segments.length - 1) throw new Error(`router: path ${path}: only the last segment may span slashes`);
+    wildcard = m[1]!;
+    return '*';
+  });
+  return { route: route.join('/'), wildcard };
 }
