@@ -19,7 +19,7 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
  *   4 handle            the route's one call into the domain
- *   5 wait              until every change so far is durable (an answer never shows unsaved data)
+ *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
  */
@@ -54,8 +54,12 @@ async function run(
   if (!route) throw notImplemented(op.operationId);
   // readParams decoded and validated the parameters against the document the handler's types come from.
   ctx.params = params as RequestContext['params'];
-  const data = await route.handle(ctx);
-  await app.store.durable();
+  // The answer shows the state as of the handler's call (a write's, its own transaction, applied during
+  // the call): it waits until the writes up to then are durable, not for writes that came after.
+  const pending = route.handle(ctx);
+  const shown = app.store.writeMark;
+  const data = await pending;
+  await app.store.durableThrough(shown);
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body);
