@@ -99,13 +99,22 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
-  // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
-  // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
-  app.use((req, _res, next) => {
+  // The API in the app's first layer (body, method override, the route table): each express layer, a
+  // mount above all, costs a match and a `next` per request.
+  const parseBody = bodyParser();
+  const dispatch = apiRouter(context, routes);
+  app.use((req, res, next) => {
+    // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
+    // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
-    next();
+    const path = apiPath(req.path);
+    if (path === null) return next();
+    parseBody(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      overrideMethod(req);
+      dispatch(req, res, path, next);
+    });
   });
-  app.use('/api/v1', bodyParser(), methodOverride, apiRouter(context, routes));
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {
@@ -121,12 +130,22 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   return app;
 }
 
+/**
+ * The path under /api/v1, or null outside it. The prefix matches as `app.use('/api/v1', …)` did (the
+ * expression express compiled for that mount: any case, followed by `/` or nothing); what follows is the
+ * route table's, matched case-sensitively.
+ */
+function apiPath(pathname: string): string | null {
+  return API_MOUNT.test(pathname) ? pathname.slice('/api/v1'.length) || '/' : null;
+}
+const API_MOUNT = /^\/api\/v1(?=\/|$)/i;
+
 /** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
-const methodOverride: express.RequestHandler = (req, _res, next) => {
+function overrideMethod(req: express.Request): void {
   const wanted = req.method === 'POST' ? req.form?.method?.toUpperCase() : undefined;
-  if (wanted && ['GET', 'PATCH', 'DELETE', 'PUT'].includes(wanted)) req.method = wanted;
-  next();
-};
+  if (wanted && OVERRIDES.has(wanted)) req.method = wanted;
+}
+const OVERRIDES = new Set(['GET', 'PATCH', 'DELETE', 'PUT']);
 
 async function openFile(config: ServerConfig) {
   const path = resolve(config.statePath!);

@@ -27,8 +27,16 @@ export interface Features {
   has(name: FeatureName): boolean;
 }
 
+/** One Features per level, made on first use: every request asks for its realm's (bounded by the levels). */
+const byLevel = new Map<number, Features>();
+
 export function features(level: number): Features {
-  return { level, has: (name) => level >= levelOf(name) };
+  let found = byLevel.get(level);
+  if (!found) {
+    found = Object.freeze({ level, has: (name: FeatureName) => level >= levelOf(name) });
+    byLevel.set(level, found);
+  }
+  return found;
 }
 
 /**

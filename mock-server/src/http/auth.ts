@@ -31,6 +31,13 @@ export class ApiKeyIndex {
     return this.#byKey.get(key);
   }
 
+  /**
+   * Authorization headers already decoded (text → email and well-formed key): clients send the same
+   * header with every request, so decoding is a map lookup after the first. Only the decoding is kept:
+   * who owns the key, and whether the account is active, is looked up on every request.
+   */
+  readonly decoded = new Map<string, Credentials>();
+
   #rebuild(state: Readonly<State>): void {
     this.#byKey.clear();
     for (const [realmId, realm] of Object.entries(state.realms)) {
@@ -50,6 +57,30 @@ const API_KEY = /^[A-Za-z0-9]{32}$/;
  */
 export function authenticate(header: string | undefined, store: Store, keys: ApiKeyIndex): Actor | null {
   if (header === undefined || header === '') return null;
+  let credentials = keys.decoded.get(header);
+  if (!credentials) {
+    credentials = decodeHeader(header);
+    // Bounded: a client cycling through keys only costs the decoding again.
+    if (keys.decoded.size >= DECODED_HEADERS_KEPT) keys.decoded.clear();
+    keys.decoded.set(header, credentials);
+  }
+  const owner = keys.lookup(credentials.key);
+  const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;
+  if (!owner || !user || user.email.toLowerCase() !== credentials.email) throw unauthorized('Invalid API key');
+  if (!user.is_active) throw unauthorized('Account is deactivated');
+  return { realmId: owner.realmId, user };
+}
+
+interface Credentials {
+  /** Lower case: compared without regard to case. */
+  email: string;
+  key: string;
+}
+
+const DECODED_HEADERS_KEPT = 1024;
+
+/** The header's syntax checks, in the reference server's order; throws its errors. */
+function decodeHeader(header: string): Credentials {
   const parts = header.trim().split(/\s+/);
   if (parts[0]?.toLowerCase() !== 'basic') {
     throw basicAuthRequired();
@@ -58,14 +89,9 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
   const decoded = decodeBase64(parts[1]!);
   const colon = decoded?.indexOf(':') ?? -1;
   if (decoded === null || colon < 0) throw unauthorized('Invalid authorization header for basic auth');
-  const email = decoded.slice(0, colon);
   const key = decoded.slice(colon + 1);
   if (!API_KEY.test(key)) throw unauthorized('Malformed API key');
-  const owner = keys.lookup(key);
-  const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;
-  if (!owner || !user || user.email.toLowerCase() !== email.toLowerCase()) throw unauthorized('Invalid API key');
-  if (!user.is_active) throw unauthorized('Account is deactivated');
-  return { realmId: owner.realmId, user };
+  return { email: decoded.slice(0, colon).toLowerCase(), key };
 }
 
 export const notLoggedIn = () => unauthorized('Not logged in: API authentication or user session required');

@@ -25,7 +25,9 @@ export interface ReadParams {
  * sent (whitespace stripped where `x-strip` says so).
  */
 export function readParams(op: OperationSpec, sources: ParamSources, has: (feature: FeatureName) => boolean = () => true): ReadParams {
-  const params: Record<string, unknown> = Object.create(null);
+  // A plain object: its keys are the document's parameter names, never the request's, and V8 keeps a
+  // null-prototype object in dictionary mode, which every handler's reads and copies then pay for.
+  const params: Record<string, unknown> = {};
   const unsupported = new Set<string>();
   for (const spec of op.params) {
     // A parameter newer than the realm's feature level, or one dropped at or below it (spec §9), is not
@@ -53,8 +55,9 @@ export function readParams(op: OperationSpec, sources: ParamSources, has: (featu
       throw validationError(spec, [{ keyword: 'enum', instancePath: '', params: {} } as ErrorObject]);
     params[spec.name] = value;
   }
-  const ignored = new Set<string>(unsupported);
-  for (const key of [...Object.keys(sources.body), ...Object.keys(sources.query)]) if (!op.known.has(key)) ignored.add(key);
+  const ignored = unsupported;
+  for (const key in sources.body) if (!op.known.has(key)) ignored.add(key);
+  for (const key in sources.query) if (!op.known.has(key)) ignored.add(key);
   // A path parameter repeated in body or query (the stock clients do it) is not read from there.
   for (const spec of op.params) if (spec.in === 'path' && (spec.name in sources.body || spec.name in sources.query)) ignored.add(spec.name);
   return { params, ignored: [...ignored].sort() };
@@ -64,12 +67,18 @@ const NOT_GIVEN = Symbol('not given');
 
 function find(spec: ParamSpec, sources: ParamSources): string | undefined {
   if (spec.in === 'path') return sources.path[spec.name];
-  const names = [spec.name, ...spec.aliases].filter((n) => n in sources.body || n in sources.query);
-  if (names.length > 1) throw confusingArguments(names[0]!, names[1]!);
-  const name = names[0];
+  // The name, then its aliases: the first two sent make the error (no list built per parameter).
+  let name = sent(spec.name, sources) ? spec.name : undefined;
+  for (const alias of spec.aliases) {
+    if (!sent(alias, sources)) continue;
+    if (name !== undefined) throw confusingArguments(name, alias);
+    name = alias;
+  }
   if (name === undefined) return undefined;
   return name in sources.body ? sources.body[name] : sources.query[name];
 }
+
+const sent = (name: string, sources: ParamSources) => name in sources.body || name in sources.query;
 
 function decode(spec: ParamSpec, text: string): unknown {
   if (spec.in === 'path') return decodePath(spec, text);

@@ -1,12 +1,16 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
-import { features } from '../config/features.js';
+import { features, type Features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
-import { authenticate, notLoggedIn } from './auth.js';
-import type { GateContext, RequestContext, RouteSpec } from './define-routes.js';
+import type { RealmRow, RealmState } from '../store/state.js';
+import { authenticate, notLoggedIn, type Actor } from './auth.js';
+import type { RequestContext, RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
-import { sendJson } from './respond.js';
+import { httpDate, sendJson } from './respond.js';
+
+/** What the route table calls for a request of the operation, with the path's decoded values. */
+export type OperationHandler = (req: Request, res: Response, path: RawValues, next: NextFunction) => void;
 
 /**
  * The whole life of an API request, in order (Prism's readable pipeline, Fastify's lifecycle):
@@ -15,56 +19,91 @@ import { sendJson } from './respond.js';
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
  *   4 handle            the route's one call into the domain
- *   5 wait              until every change so far is durable (an answer never shows unsaved data)
+ *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
  */
-export function pipeline(app: AppContext, op: OperationSpec, route: RouteSpec | undefined): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    run(app, op, route, req, res).catch(next);
+export function pipeline(app: AppContext, op: OperationSpec, route: RouteSpec | undefined): OperationHandler {
+  return (req, res, path, next) => {
+    run(app, op, route, req, res, path).catch(next);
   };
 }
 
-async function run(app: AppContext, op: OperationSpec, route: RouteSpec | undefined, req: Request, res: Response): Promise<void> {
-  const path = pathValues(req);
+async function run(
+  app: AppContext,
+  op: OperationSpec,
+  route: RouteSpec | undefined,
+  req: Request,
+  res: Response,
+  path: RawValues,
+): Promise<void> {
   checkPathShape(op, path);
   const actor = authenticate(req.headers.authorization, app.store, app.keys);
   if (!actor && !op.anonymous) throw notLoggedIn();
   const realmId = actor?.realmId ?? anonymousRealm(app, req);
   const tables = app.store.realm(realmId);
   if (!tables) throw notLoggedIn();
-  const realm = tables.realm.realm;
-  res.setHeader('Date', new Date(app.clock.realmNowMs(realmId)).toUTCString());
-  const gateContext: GateContext = {
-    app,
-    actor,
-    realmId,
-    tables,
-    realm,
-    features: features(realm.feature_level),
-    now: app.clock.now(realmId),
-    client: String(req.headers['user-agent'] ?? ''),
-    signal: clientGone(res),
-  };
-  route?.gate?.(gateContext);
-  const { params, ignored } = readParams(op, { path, body: req.form ?? {}, query: queryValues(req) }, gateContext.features.has);
+  const nowMs = app.clock.realmNowMs(realmId);
+  res.setHeader('Date', httpDate(nowMs));
+  // One object from gate to handler (no copy per step); `params` is filled in once they are read.
+  const ctx = new Context(app, actor, realmId, tables, Math.floor(nowMs / 1000), String(req.headers['user-agent'] ?? ''), res);
+  route?.gate?.(ctx);
+  const { params, ignored } = readParams(op, { path, body: req.form ?? EMPTY, query: queryValues(req) }, ctx.features.has);
   // Validation comes from the document, so even an operation whose behaviour is still to come
   // refuses malformed input exactly as it will once implemented.
   if (!route) throw notImplemented(op.operationId);
   // readParams decoded and validated the parameters against the document the handler's types come from.
-  const data = await route.handle({ ...gateContext, params: params as RequestContext['params'] });
-  await app.store.durable();
+  ctx.params = params as RequestContext['params'];
+  // The answer shows the state as of the handler's call (a write's, its own transaction, applied during
+  // the call): it waits until the writes up to then are durable, not for writes that came after.
+  const pending = route.handle(ctx);
+  const shown = app.store.writeMark;
+  const data = await pending;
+  await app.store.durableThrough(shown);
   const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  if (ignored.length > 0 && gateContext.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
+  if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body);
 }
 
-function clientGone(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);
+
+/** The gate's and the handler's context (define-routes.ts), one per request. */
+class Context implements RequestContext {
+  readonly realm: RealmRow;
+  readonly features: Features;
+  params = EMPTY as RequestContext['params'];
+  #signal: AbortSignal | null = null;
+
+  constructor(
+    readonly app: AppContext,
+    readonly actor: Actor | null,
+    readonly realmId: string,
+    readonly tables: RealmState,
+    readonly now: number,
+    readonly client: string,
+    private readonly res: Response,
+  ) {
+    this.realm = tables.realm.realm;
+    this.features = features(this.realm.feature_level);
+  }
+
+  /**
+   * Made on first use (only long-polls wait on it), instead of an AbortController and a 'close'
+   * listener for every request.
+   */
+  get signal(): AbortSignal {
+    if (this.#signal) return this.#signal;
+    const controller = new AbortController();
+    this.#signal = controller.signal;
+    const res = this.res;
+    // The client may already be gone by now: then there is no 'close' left to wait for.
+    if (res.destroyed && !res.writableFinished) controller.abort();
+    else
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+    return this.#signal;
+  }
 }
 
 /**
@@ -77,18 +116,13 @@ function anonymousRealm(app: AppContext, req: Request): string {
   return app.config.defaultRealm;
 }
 
-function pathValues(req: Request): RawValues {
-  const out: RawValues = Object.create(null);
-  for (const [key, value] of Object.entries(req.params ?? {})) {
-    // A wildcard parameter (navigation-view fragments with slashes) arrives as its segments.
-    out[key] = Array.isArray(value) ? value.join('/') : String(value);
-  }
-  return out;
-}
-
 function queryValues(req: Request): RawValues {
+  // No query string: nothing to parse (express's req.query parses on every access).
+  if (!req.url.includes('?')) return EMPTY;
+  const query = req.query as Record<string, unknown>;
   const out: RawValues = Object.create(null);
-  for (const [key, value] of Object.entries(req.query as Record<string, unknown>)) {
+  for (const key in query) {
+    const value = query[key];
     // A repeated key: the last value wins, as for form bodies.
     out[key] = Array.isArray(value) ? String(value[value.length - 1]) : String(value);
   }

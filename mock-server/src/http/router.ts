@@ -1,65 +1,131 @@
-import express, { type Router } from 'express';
+import FindMyWay from 'find-my-way';
+import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
-import { methodNotAllowed, pathNotFound } from '../domain/errors.js';
+import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
 import type { RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
-import { pipeline } from './pipeline.js';
+import type { RawValues } from './params.js';
+import { pipeline, type OperationHandler } from './pipeline.js';
 
 /**
- * The API router, generated from the OpenAPI operations: the document decides which paths and methods
- * exist, the route table only which handler serves an operation. Operations without a handler answer
- * NOT_IMPLEMENTED (a clear JSON error; a test lists them).
+ * The API's dispatch, generated from the OpenAPI operations: the document decides which paths and
+ * methods exist, the route table only which handler serves an operation. Operations without a handler
+ * answer NOT_IMPLEMENTED (a clear JSON error; a test lists them).
+ *
+ * One express middleware mounted at /api/v1 looks the path up in find-my-way's radix tree (Fastify's
+ * router), built once at start, instead of an express route per path: express tried every route layer
+ * with its own regular expression per request, a third of our time on cheap reads (issue 17). The
+ * lookup answers exactly as those routes did (express 5's router with `caseSensitive`, non-strict,
+ * pinned by test/http/router.test.ts): case-sensitive matching, one optional trailing slash, literal
+ * segments before parameters, percent-decoded parameter values (undecodable: malformed URL), HEAD
+ * served by GET, OPTIONS answered with Allow, any other method 405, no path 404.
  */
-export function apiRouter(app: AppContext, routes: RouteSpec[]): Router {
+export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, res: Response, path: string, next: NextFunction) => void {
+  const table = routeTable(app, routes);
+  return (req, res, path, next) => {
+    try {
+      table.dispatch(req, res, path, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** One OpenAPI path: its operations by method and the Allow list of its 405/OPTIONS answers. */
+interface PathEntry {
+  byMethod: Map<string, OperationHandler>;
+  allowed: string[];
+  /** The name of a slash-spanning parameter: the tree calls its value `*`. */
+  wildcard: string | null;
+}
+
+class RouteTable {
+  /**
+   * Every path is registered once, under GET: the tree finds the path, the entry decides the method
+   * (HEAD, OPTIONS and 405 are answered the same way for every path).
+   */
+  readonly tree = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: true });
+
+  /** `path`: the URL's path (as express parses it) after /api/v1, undecoded, as express's router matched it. */
+  dispatch(req: Request, res: Response, path: string, next: NextFunction): void {
+    const found = this.tree.find('GET', path);
+    if (!found) {
+      // find-my-way matches nothing with an undecodable value; express matched the route, then
+      // refused the value. The path with its undecodable segments replaced tells which it was.
+      if (path.includes('%') && this.tree.find('GET', path.split('/').map(decodableOrPlaceholder).join('/'))) throw malformedUrl();
+      return next(pathNotFound());
+    }
+    const entry = found.store as PathEntry;
+    const values = found.params as RawValues;
+    if (entry.wildcard !== null) {
+      // The tree drops the trailing slash it ignores; in a slash-spanning value it is part of the value.
+      const query = path.indexOf('?');
+      const trailing = (query < 0 ? path : path.slice(0, query)).endsWith('/') ? '/' : '';
+      values[entry.wildcard] = values['*']! + trailing;
+      delete values['*'];
+    }
+    const method = req.method;
+    const handler = entry.byMethod.get(method) ?? (method === 'HEAD' ? entry.byMethod.get('GET') : undefined);
+    if (handler) return handler(req, res, values, next);
+    if (method === 'OPTIONS') {
+      res.setHeader('Allow', entry.allowed.join(', '));
+      res.status(204).end();
+      return;
+    }
+    next(methodNotAllowed(entry.allowed));
+  }
+}
+
+function routeTable(app: AppContext, routes: RouteSpec[]): RouteTable {
   const byId = new Map<string, RouteSpec>(routes.map((r) => [r.operationId, r]));
   for (const r of routes) {
     if (!app.operations.some((op) => op.operationId === r.operationId)) throw new Error(`route for unknown operation ${r.operationId}`);
   }
-  const router = express.Router({ caseSensitive: true });
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of app.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
 
-  for (const path of [...byPath.keys()].sort(literalFirst)) {
-    const ops = byPath.get(path)!;
-    const route = router.route(expressPath(path, ops[0]!));
-    for (const op of ops)
-      route[op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete' | 'put'](pipeline(app, op, byId.get(op.operationId)));
-    const allowed = [...ops.map((op) => op.method), ...(ops.some((op) => op.method === 'GET') ? ['HEAD'] : []), 'OPTIONS'];
-    route.all((req, res, next) => {
-      if (req.method === 'OPTIONS') {
-        res.setHeader('Allow', allowed.join(', '));
-        res.status(204).end();
-        return;
-      }
-      next(methodNotAllowed(allowed));
-    });
+  const table = new RouteTable();
+  for (const [path, ops] of byPath) {
+    const { route, wildcard } = treePath(path.replace(/^\/api\/v1/, ''), ops[0]!);
+    const entry: PathEntry = {
+      byMethod: new Map(ops.map((op) => [op.method, pipeline(app, op, byId.get(op.operationId))])),
+      allowed: [...ops.map((op) => op.method), ...(ops.some((op) => op.method === 'GET') ? ['HEAD'] : []), 'OPTIONS'],
+      wildcard,
+    };
+    table.tree.on('GET', route, noop, entry);
   }
-  router.use((_req, _res, next) => next(pathNotFound()));
-  return router;
+  return table;
+}
+
+function noop(): void {}
+
+function decodableOrPlaceholder(segment: string): string {
+  try {
+    decodeURIComponent(segment);
+    return segment;
+  } catch {
+    return '_';
+  }
 }
 
 /**
- * /api/v1/users/{user_id} → /users/:user_id (the router is mounted at /api/v1); a slash-spanning
- * parameter → *name.
+ * /users/{user_id}/status → /users/:user_id/status; a slash-spanning parameter (`x-allow-slashes`, the
+ * last segment only) → `*`, whose value the entry renames.
  */
-function expressPath(path: string, op: OperationSpec): string {
-  return path
-    .replace(/^\/api\/v1/, '')
-    .replace(/\{([^}]+)\}/g, (_, name: string) => (op.params.find((p) => p.name === name)?.allowSlashes ? `*${name}` : `:${name}`));
-}
-
-/**
- * Express tries routes in order: /users/me/status must come before /users/{user_id}/status, or "me"
- * would be read as a user ID. Segment by segment, a literal sorts before a parameter.
- */
-function literalFirst(a: string, b: string): number {
-  const sa = a.split('/');
-  const sb = b.split('/');
-  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
-    const pa = sa[i]!.startsWith('{');
-    const pb = sb[i]!.startsWith('{');
-    if (pa !== pb) return pa ? 1 : -1;
-    if (sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
-  }
-  return sb.length - sa.length;
+function treePath(path: string, op: OperationSpec): { route: string; wildcard: string | null } {
+  let wildcard: string | null = null;
+  const segments = path.split('/');
+  const route = segments.map((segment, i) => {
+    if (!segment.startsWith('{')) {
+      if (/[{}()[\]*+?!:\\]/.test(segment)) throw new Error(`router: path ${path} has a segment the tree cannot match: ${segment}`);
+      return segment;
+    }
+    const m = /^\{([^{}]+)\}$/.exec(segment);
+    if (!m) throw new Error(`router: path ${path}: a parameter must be a whole segment (${segment})`);
+    if (op.params.find((p) => p.name === m[1])?.allowSlashes !== true) return `:${m[1]}`;
+    if (i !== segments.length - 1) throw new Error(`router: path ${path}: only the last segment may span slashes`);
+    wildcard = m[1]!;
+    return '*';
+  });
+  return { route: route.join('/'), wildcard };
 }

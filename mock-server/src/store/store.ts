@@ -36,6 +36,8 @@ export interface Tx {
   emit(event: PendingEvent['event'], userIds: number[], shape?: PendingEvent['shape']): void;
 }
 
+const DURABLE: Promise<void> = Promise.resolve();
+
 export type ChangeWatcher = (change: Change, previous: unknown) => void;
 
 /**
@@ -55,6 +57,11 @@ export class Store {
   #onCommit: ((realmId: string, events: PendingEvent[], seq: number) => void) | null = null;
   /** Sequence number of the last transaction applied to the live state (durable or not yet). */
   #appliedSeq = 0;
+  /** Writes handed to persistence (transactions with changes, realm replacements), and how many are durable. */
+  #writes = 0;
+  #durableWrites = 0;
+  /** The writes not yet durable, in mark order (marks are consecutive). */
+  #inFlight: { mark: number; write: Promise<void> }[] = [];
 
   private constructor(
     state: State,
@@ -136,6 +143,21 @@ export class Store {
     return this.#lastWrite;
   }
 
+  /** A mark of the writes applied so far, for `durableThrough`. */
+  get writeMark(): number {
+    return this.#writes;
+  }
+
+  /**
+   * Resolves once every write up to `mark` is durable: at once when they already are. A write's answer,
+   * built from its own transaction, then does not wait for the writes that arrived after it.
+   */
+  durableThrough(mark: number): Promise<void> {
+    if (mark <= this.#durableWrites) return DURABLE;
+    const first = this.#inFlight[0];
+    return first ? (this.#inFlight[mark - first.mark]?.write ?? this.#lastWrite) : this.#lastWrite;
+  }
+
   async close(): Promise<void> {
     await this.#lastWrite.catch(() => {});
     await this.persistence.close();
@@ -204,12 +226,21 @@ export class Store {
   }
 
   #persist(changes: Change[]): Promise<void> {
-    const write = this.persistence.append(changes).catch((error: unknown) => {
-      // Fail-stop: the live state now holds changes that are not on disk, so accept no more writes.
-      this.#broken = true;
-      console.error('teamchat-kit: state write failed:', error);
-      throw new StateWriteFailed({ cause: error });
-    });
+    const mark = ++this.#writes;
+    const write = this.persistence.append(changes).then(
+      // Journal lines become durable in order: this write's durability covers every earlier one.
+      () => {
+        if (mark > this.#durableWrites) this.#durableWrites = mark;
+        while (this.#inFlight.length > 0 && this.#inFlight[0]!.mark <= this.#durableWrites) this.#inFlight.shift();
+      },
+      (error: unknown) => {
+        // Fail-stop: the live state now holds changes that are not on disk, so accept no more writes.
+        this.#broken = true;
+        console.error('teamchat-kit: state write failed:', error);
+        throw new StateWriteFailed({ cause: error });
+      },
+    );
+    this.#inFlight.push({ mark, write });
     this.#lastWrite = write;
     return write;
   }

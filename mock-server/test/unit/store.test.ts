@@ -79,4 +79,35 @@ describe('Store transactions', () => {
     const store = await storeWithRealm();
     await expect(store.transact('r', async () => 1)).rejects.toThrow('synchronous');
   });
+
+  it('durableThrough waits for the writes up to its mark, and only for those', async () => {
+    // Each append stays pending until released, in call order, as a journal's group commits resolve.
+    const pending: (() => void)[] = [];
+    const persistence = { ...memoryPersistence(), append: () => new Promise<void>((resolve) => pending.push(resolve)) };
+    const store = await Store.open(persistence);
+    const created = store.replaceRealm('r', emptyRealmTables(realmRow));
+    pending.shift()!();
+    await created;
+    const put = (id: number) => (tx: Parameters<Parameters<Store['transact']>[1]>[0]) =>
+      tx.put('saved_snippets', id, snippet(id, `s${id}`));
+    const first = store.transact('r', put(1));
+    const firstMark = store.writeMark;
+    const second = store.transact('r', put(2));
+    const secondMark = store.writeMark;
+    const settled: string[] = [];
+    void store.durableThrough(firstMark).then(() => settled.push('first'));
+    void store.durableThrough(secondMark).then(() => settled.push('second'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([]);
+    pending.shift()!();
+    await first;
+    // The first write is durable: an answer built from it no longer waits for the second.
+    await store.durableThrough(firstMark);
+    expect(settled).toContain('first');
+    expect(settled).not.toContain('second');
+    pending.shift()!();
+    await second;
+    await store.durableThrough(secondMark);
+    expect(settled).toEqual(['first', 'second']);
+  });
 });

@@ -49,11 +49,18 @@ export function systemGroupId(tables: Pick<RealmState, 'user_groups'>, name: str
  */
 export function streamPostPolicy(tables: Pick<RealmState, 'user_groups'>, value: GroupSettingValue): 1 | 2 | 3 | 4 {
   if (typeof value !== 'number') return 1;
-  if (value === systemGroupId(tables, 'role:administrators')) return 2;
-  if (value === systemGroupId(tables, 'role:moderators')) return 4;
-  if (value === systemGroupId(tables, 'role:fullmembers')) return 3;
-  return 1;
+  // The group itself, rather than three scans of every group per channel presented (system group names
+  // are unique in a realm, so this is the group systemGroupId would find).
+  const group = tables.user_groups[String(value)];
+  if (!group?.is_system_group) return 1;
+  return POLICY_OF_SYSTEM_GROUP.get(group.name) ?? 1;
 }
+
+const POLICY_OF_SYSTEM_GROUP = new Map<string, 2 | 3 | 4>([
+  ['role:administrators', 2],
+  ['role:moderators', 4],
+  ['role:fullmembers', 3],
+]);
 
 /** Group settings present only from a feature level (OpenAPI x-feature-level, spec §9). */
 const GATED_GROUPS: Partial<Record<(typeof CHANNEL_GROUP_SETTINGS)[number], Parameters<Features['has']>[0]>> = {

@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../../src/app.js';
+import { call, credentials, startTestServer } from '../../helpers/test-server.js';
+import { goldenAnswers, type GoldenAnswer } from './answers.js';
+
+/**
+ * Issue 17 rewrote every read path (indexes instead of scans, find-my-way instead of express routes, a
+ * leaner pipeline, demo realms from a template) with the promise that no answer changes. These answers
+ * were recorded from the server before that change (commit 7821bd3, `record.ts`); an intended change of
+ * an answer is recorded again with `npx tsx mock-server/test/http/golden/record.ts . <this folder>/demo-answers.json`.
+ */
+let server: MockServer;
+let recorded: GoldenAnswer[];
+let now: GoldenAnswer[];
+
+beforeAll(async () => {
+  recorded = JSON.parse(await readFile(new URL('./demo-answers.json', import.meta.url), 'utf8')) as GoldenAnswer[];
+  server = await startTestServer();
+  now = await goldenAnswers(server, { call, credentials });
+});
+afterAll(() => server.close());
+
+describe('the demo realm answers as recorded before issue 17', () => {
+  it('asks the same requests', () => {
+    expect(now.map((a) => a.name)).toEqual(recorded.map((a) => a.name));
+    // Most are successes: a set of refusals would compare little of the read paths.
+    expect(recorded.filter((a) => a.status === 200).length).toBeGreaterThan(recorded.length * 0.8);
+  });
+
+  it('answers every request byte for byte as recorded', () => {
+    const changed = now.filter((a, i) => a.status !== recorded[i]?.status || a.text !== recorded[i]?.text).map((a) => a.name);
+    expect(changed).toEqual([]);
+  });
+});
