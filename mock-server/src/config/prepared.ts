@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -95,7 +96,8 @@ const WRITE_BATCH = 1 << 20;
 
 export async function writeCachedLines(name: string, lines: Iterable<string>): Promise<boolean> {
   const path = join(PREPARED_DIR, 'cache', name);
-  const temporary = `${path}.${process.pid}.tmp`;
+  // Two realms of one new size made at once write the same cache from two threads of this process.
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   let file: Awaited<ReturnType<typeof open>> | null = null;
   try {
     if (BUILT) {
