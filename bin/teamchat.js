@@ -14,10 +14,10 @@ const args = process.argv.slice(2);
 // The server's heap grows by at most 2x its live size between full collections (issue 17, RSS after writes).
 // V8 otherwise picks up to 4x for a heap this small: a 16 MB live set after 10,000 durable writes sat in a
 // 70 MB old space (RSS 158 MB; 130 MB with this), at no measurable cost in CPU per request. V8 reads this
-// flag at every collection, so setting it here, before anything is allocated, works; a value given by the
-// user (NODE_OPTIONS or node's own arguments) wins.
-const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-if (args[0] === 'serve' && !given.includes('--heap-growing-percent')) setFlagsFromString('--heap-growing-percent=100');
+// flag at every collection, so setting it here, before anything is allocated, works; a value given to node
+// itself (`node --heap-growing-percent=N bin/teamchat.js serve`) wins.
+const given = process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent') || arg.startsWith('--heap_growing_percent'));
+if (args[0] === 'serve' && !given) setFlagsFromString('--heap-growing-percent=100');
 const { runAsProcess } = await import('../dist/cli/common.js');
 const { main } = await import(entry.href);
 await runAsProcess(main, args);
