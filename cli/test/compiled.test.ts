@@ -245,22 +245,37 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     expect(await prepared('demo-realms.json')).toEqual({ [templateKey(options)]: await generateTemplate(options) });
   });
 
-  it('a grown realm through the disk cache (written a row a line, read back): the realm the sources generate', { timeout: 60_000 }, async () => {
-    const options = { realmId: 'x-1', seed: 7, featureLevel: 300, epoch: 1_800_000_001, size: { messages: 3000, users: 60, channels: 30 } };
-    const script = [
-      `const { demoRealm } = await import(${JSON.stringify(join(root, 'dist/mock-server/src/fixtures/demo-cache.js'))});`,
-      `process.stdout.write(JSON.stringify(await demoRealm(${JSON.stringify(options)})));`,
-    ].join('\n');
-    const { generateDemoRealm } = await import('../../mock-server/src/fixtures/demo-realm.js');
-    const expected = JSON.stringify(generateDemoRealm(options));
-    await rm(join(root, 'dist/prepared/cache'), { recursive: true, force: true });
-    // The first process generates and caches the template, the second finds it in the cache.
-    for (const run of ['generates', 'reads']) {
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 26 });
-      expect(child.stderr, run).toBe('');
-      expect(child.stdout === expected, run).toBe(true);
-    }
-  });
+  it(
+    'a grown realm through the disk cache (written a row a line, read back): the realm the sources generate',
+    { timeout: 60_000 },
+    async () => {
+      const options = {
+        realmId: 'x-1',
+        seed: 7,
+        featureLevel: 300,
+        epoch: 1_800_000_001,
+        size: { messages: 3000, users: 60, channels: 30 },
+      };
+      const script = [
+        `const { demoRealm } = await import(${JSON.stringify(join(root, 'dist/mock-server/src/fixtures/demo-cache.js'))});`,
+        `process.stdout.write(JSON.stringify(await demoRealm(${JSON.stringify(options)})));`,
+      ].join('\n');
+      const { generateDemoRealm } = await import('../../mock-server/src/fixtures/demo-realm.js');
+      const expected = JSON.stringify(generateDemoRealm(options));
+      await rm(join(root, 'dist/prepared/cache'), { recursive: true, force: true });
+      // The first process generates and caches the template, the second finds it in the cache.
+      for (const run of ['generates', 'reads']) {
+        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: dir,
+          env,
+          encoding: 'utf8',
+          maxBuffer: 1 << 26,
+        });
+        expect(child.stderr, run).toBe('');
+        expect(child.stdout === expected, run).toBe(true);
+      }
+    },
+  );
 });
 
 describe('the package entries', () => {
