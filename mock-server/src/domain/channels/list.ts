@@ -1,4 +1,5 @@
 import type { Features } from '../../config/features.js';
+import { indexOf } from '../../store/indexes.js';
 import type { ChannelRow, RealmRow, RealmState, UserRow } from '../../store/state.js';
 import { channelContentAccess, channelMetadataAccess, isGuest, isSubscribed } from '../access.js';
 import { badRequest } from '../errors.js';
@@ -48,8 +49,30 @@ export function listChannels(
     return flags.include_owner_subscribed && owner !== undefined && isSubscribed(tables, owner.user_id, c.stream_id);
   };
   const showArchived = !flags.exclude_archived && features.has('archived_channels');
-  const channels = Object.values(tables.channels)
+  const channels = candidates(tables, user, flags, includeAll, owner, defaults)
     .filter((c) => (!c.is_archived || showArchived) && selected(c))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.stream_id - b.stream_id));
   return channels.map((c) => presentChannel(tables, c, features, { now }));
+}
+
+/**
+ * The channels `selected` may pick. Flags that select by subscription or default only (the usual
+ * `include_public=false` of a client listing its own channels) start from the subscriptions index, so
+ * the cost follows the answer, not the realm's channel count (issue 17); any other flag needs them all.
+ */
+function candidates(
+  tables: RealmState,
+  user: UserRow,
+  flags: ChannelListFlags,
+  includeAll: boolean,
+  owner: UserRow | undefined,
+  defaults: ReadonlySet<number>,
+): ChannelRow[] {
+  if (includeAll || flags.include_can_access_content || flags.include_public || flags.include_web_public)
+    return Object.values(tables.channels);
+  const people = indexOf(tables).people;
+  const ids = new Set<number>(flags.include_subscribed ? people.subscribedChannels(user.user_id) : []);
+  if (flags.include_owner_subscribed && owner) for (const id of people.subscribedChannels(owner.user_id)) ids.add(id);
+  if (flags.include_default) for (const id of defaults) ids.add(id);
+  return [...ids].map((id) => tables.channels[String(id)]).filter((c): c is ChannelRow => c !== undefined);
 }
