@@ -3,29 +3,12 @@ import { memoryPersistence } from '../../src/store/persistence.js';
 import { shareEmptyLists, shareFlags } from '../../src/store/shared-values.js';
 import { emptyRealmTables, type MessageRow, type RealmRow, type UserMessagesRow } from '../../src/store/state.js';
 import { Store } from '../../src/store/store.js';
+import { testMessage } from './fixtures/realm.js';
 
 /** Memory per message (issue 17): equal immutable parts of rows are stored once, frozen. */
 
 const receipt = (id: number, flags: Record<string, string[]>): UserMessagesRow => ({ message_id: id, flags });
-const message = (id: number): MessageRow => ({
-  id,
-  sender_id: 1,
-  type: 'stream',
-  stream_id: 1,
-  dm_user_ids: null,
-  recipient_id: 1,
-  subject: 't',
-  content: 'c',
-  rendered_content: '<p>c</p>',
-  timestamp: 0,
-  client: 'test',
-  is_me_message: false,
-  edit_history: [],
-  last_edit_timestamp: null,
-  last_moved_timestamp: null,
-  reactions: [],
-  submessages: [],
-});
+const message = (id: number): MessageRow => testMessage(id, 1);
 
 describe('shared row values', () => {
   it('gives receipts with equal flags one frozen flag map, and equal lists one frozen list', () => {
