@@ -157,26 +157,20 @@ async function openFile(config: ServerConfig) {
 async function ensureDefaultRealm(control: Control, context: AppContext): Promise<void> {
   const { config, store } = context;
   const existing = store.realm(config.defaultRealm);
+  const asked = {
+    realm_id: config.defaultRealm,
+    fixture: config.fixture,
+    seed: config.seed,
+    feature_level: config.featureLevel,
+    ...config.size,
+  };
   if (!existing) {
-    await control.createRealm({
-      realm_id: config.defaultRealm,
-      fixture: config.fixture,
-      seed: config.seed,
-      feature_level: config.featureLevel,
-      ...config.size,
-    });
+    await control.createRealm(asked);
     return;
   }
   const realm = existing.realm.realm;
   if (config.reset) {
-    await control.createRealm({
-      realm_id: config.defaultRealm,
-      fixture: config.fixture,
-      seed: config.seed,
-      feature_level: config.featureLevel,
-      ...config.size,
-      replace: true,
-    });
+    await control.createRealm({ ...asked, replace: true });
     return;
   }
   // Restarting on a state file restores every realm as it was; only an explicit --reset regenerates it.
