@@ -12,6 +12,21 @@
  */
 const SMALL = 32;
 
+/**
+ * Binary search: the first index in [0, size) whose element is not `before` (`size` when every one is),
+ * for any list ordered so that the elements `before` holds for come first.
+ */
+export function partitionPoint(size: number, before: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 type Numbers = number[] | Int32Array | Float64Array;
 
 export class SortedList {
@@ -46,26 +61,14 @@ export class SortedList {
 
   /** Index of the first element ≥ `value` (`size` when there is none). */
   lowerBound(value: number): number {
-    let lo = 0;
-    let hi = this.#size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#items[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const items = this.#items;
+    return partitionPoint(this.#size, (i) => items[i]! < value);
   }
 
   /** Index of the first element > `value`. */
   upperBound(value: number): number {
-    let lo = 0;
-    let hi = this.#size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#items[mid]! <= value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const items = this.#items;
+    return partitionPoint(this.#size, (i) => items[i]! <= value);
   }
 
   has(value: number): boolean {
