@@ -135,22 +135,15 @@ export class Store {
     await this.#persist([change]);
   }
 
-  /**
-   * Resolves once every change applied so far is durable. Read-only requests wait on it before they
-   * answer, so no response ever shows data that a crash could still take back.
-   */
-  durable(): Promise<void> {
-    return this.#lastWrite;
-  }
-
   /** A mark of the writes applied so far, for `durableThrough`. */
   get writeMark(): number {
     return this.#writes;
   }
 
   /**
-   * Resolves once every write up to `mark` is durable: at once when they already are. A write's answer,
-   * built from its own transaction, then does not wait for the writes that arrived after it.
+   * Resolves once every write up to `mark` is durable: at once when they already are. Every answer waits on
+   * it, so none shows data that a crash could still take back; a write's answer, built from its own
+   * transaction, does not wait for the writes that arrived after it.
    */
   durableThrough(mark: number): Promise<void> {
     if (mark <= this.#durableWrites) return DURABLE;

@@ -69,10 +69,10 @@ describe('Store transactions', () => {
     const persistence = { ...memoryPersistence(), append: () => Promise.reject(new Error('disk full')) };
     const store = await Store.open(persistence);
     await expect(store.replaceRealm('r', emptyRealmTables(realmRow))).rejects.toBeInstanceOf(StateWriteFailed);
-    await expect(store.durable()).rejects.toBeInstanceOf(StateWriteFailed);
+    await expect(store.durableThrough(store.writeMark)).rejects.toBeInstanceOf(StateWriteFailed);
     await expect(store.transact('r', () => 1)).rejects.toBeInstanceOf(StateWriteFailed);
     // The persistence failure stays attached for the log.
-    await expect(store.durable()).rejects.toMatchObject({ cause: { message: 'disk full' } });
+    await expect(store.durableThrough(store.writeMark)).rejects.toMatchObject({ cause: { message: 'disk full' } });
   });
 
   it('refuses asynchronous transaction functions, which could interleave', async () => {
