@@ -1,0 +1,13 @@
+import type { Scenario } from '../../src/dsl.js';
+
+/**
+ * The companion tier (issue 18): operations the spec does not list that real client applications call
+ * (message history, reactions, flags, edits, typing, presence, uploads, bot storage, lookups). Their
+ * contract is the reference server's documented behaviour; their rules live in conformance/rules/companion/.
+ * `teamchat conform` runs them only with `--tier companion` or `--tier all`: a server implementing only the
+ * spec is not failed for them. One module per area, listed here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const COMPANION: Scenario<any, any>[] = [
+  // one spread per area module, e.g. ...HISTORY,
+];
