@@ -990,8 +990,8 @@ export interface components {
         GetMessagesAnswer: {
             /** @description Oldest first. */
             messages: components["schemas"]["HistoryMessage"][];
-            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). */
-            anchor: number;
+            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). Absent when message_ids was given. */
+            anchor?: number;
             /** @description The anchor message matched the narrow and is in `messages`. */
             found_anchor: boolean;
             /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
@@ -2559,6 +2559,7 @@ export interface components {
             apply_markdown: boolean;
             /** @default false */
             allow_empty_topic_name?: boolean;
+            message_ids?: number[];
         };
         "send-message.parameters": {
             /**
@@ -3744,6 +3745,12 @@ export interface operations {
                  *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
                  */
                 allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+                /**
+                 * @description Instead of an anchor and a window: these messages, those of them the caller may read and the
+                 *     narrow matches, oldest first; the answer then has no `anchor` and its found_* fields are false.
+                 *     Refused beside anchor, num_before, num_after (non-zero) or use_first_unread_anchor.
+                 */
+                message_ids?: string;
             };
             header?: never;
             path?: never;

@@ -168,3 +168,7 @@ export const invalidAnchor = () => badRequest('Invalid anchor');
 export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
 
 export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
+
+/** GET /messages with message_ids beside a window parameter (reference IncompatibleParametersError). */
+export const unsupportedParameterCombination = (parameters: string[]) =>
+  badRequest(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(', ') });

@@ -13,6 +13,7 @@ const routes: RouteSpec[] = [
         numBefore: params.num_before ?? 0,
         numAfter: params.num_after ?? 0,
         narrow: parseNarrow(params.narrow ?? []),
+        ...(params.message_ids === undefined ? {} : { messageIds: params.message_ids }),
       });
       return presentHistory(tables, actor.user, found, {
         applyMarkdown: params.apply_markdown ?? true,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, type Who } from '../helpers/test-server.js';
-import { HISTORICAL, WORLD, channelId, error, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
+import { HISTORICAL, WORLD, channelId, error, freshRealm, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
 
 /**
  * GET /messages over HTTP (companion tier, reference get-messages): anchors and windows, the answer's
@@ -194,6 +194,34 @@ describe('GET /messages view parameters', () => {
     expect(typeof hit.match_subject).toBe('string');
     const plain = await get(env.who.owner!, { anchor: String(m.id), narrow: [{ operator: 'channel', operand: m.stream_id }] });
     expect((plain.body.messages as Json[])[0]).not.toHaveProperty('match_content');
+  });
+});
+
+describe('GET /messages with message_ids (feature level 300)', () => {
+  it('answers the listed messages the caller may read and the narrow matches, ascending, without an anchor', async () => {
+    const mine = receivedIds('member');
+    const dms = messages(env.t).filter((m) => m.type === 'private' && !m.dm_user_ids!.includes(uid('member')));
+    const foreign = dms[0]!.id;
+    const listed = [mine[5]!, foreign, mine[1]!, mine[1]!, 99_999_999];
+    const res = await get(env.who.member!, { message_ids: listed });
+    expect(res.status).toBe(200);
+    expect(ids(res.body)).toEqual([mine[1], mine[5]]);
+    expect(res.body).toMatchObject({ found_anchor: false, found_oldest: false, found_newest: false, history_limited: false });
+    expect(res.body).not.toHaveProperty('anchor');
+    const narrowed = await get(env.who.member!, { message_ids: listed, narrow: [{ operator: 'id', operand: mine[5]! }] });
+    expect(ids(narrowed.body)).toEqual([mine[5]]);
+  });
+
+  it('is refused beside a window parameter, and not read below its level', async () => {
+    const both = await get(env.who.member!, { message_ids: [1], anchor: 'newest' });
+    const parameters = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual(error(`Unsupported parameter combination: ${parameters}`, 'BAD_REQUEST', { parameters }));
+    const { realm, who } = await freshRealm(env.server, 299);
+    const old = await call(env.server, 'GET', '/api/v1/messages', { as: who.member!, query: { anchor: 'newest', message_ids: '[1]' } });
+    expect(old.status, realm).toBe(200);
+    expect(old.body.ignored_parameters_unsupported).toEqual(['message_ids']);
+    expect(old.body.anchor).toBe(NEWEST);
   });
 });
 

@@ -1,6 +1,12 @@
 import type { AnswerOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
-import { anchorExcludedInsideRange, invalidAnchor, missingAnchor, tooManyMessagesRequested } from '../errors.js';
+import {
+  anchorExcludedInsideRange,
+  invalidAnchor,
+  missingAnchor,
+  tooManyMessagesRequested,
+  unsupportedParameterCombination,
+} from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
 import { MessageWalk } from './message-walk.js';
 import type { NarrowTerm } from './narrow.js';
@@ -25,12 +31,15 @@ export interface HistoryQuery {
   numBefore: number;
   numAfter: number;
   narrow: NarrowTerm[];
+  /** message_ids (feature level 300): these messages instead of a window; undefined when not given. */
+  messageIds?: number[];
 }
 
 export interface FoundMessages {
   /** Matching IDs, ascending. */
   ids: number[];
-  anchor: number;
+  /** null when message_ids chose the messages (the answer then has no `anchor`). */
+  anchor: number | null;
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
@@ -69,6 +78,7 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
  * `oldest` / `newest` (or first_unread without unread messages, which counts as newest).
  */
 export function findMessages(tables: RealmState, viewer: UserRow, query: HistoryQuery): FoundMessages {
+  if (query.messageIds !== undefined) return findListed(tables, viewer, query, query.messageIds);
   const asked = parseAnchor(query.anchor, query.useFirstUnreadAnchor);
   const terms = prepareNarrow(tables, viewer, query.narrow);
   if (query.numBefore + query.numAfter > MAX_MESSAGES_PER_FETCH) throw tooManyMessagesRequested(MAX_MESSAGES_PER_FETCH);
@@ -93,6 +103,25 @@ export function findMessages(tables: RealmState, viewer: UserRow, query: History
     narrow,
     walk,
   };
+}
+
+/** The reference's list of the window parameters message_ids cannot be combined with, in its order. */
+const WINDOW_PARAMETERS = ['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor'];
+
+/**
+ * GET /messages with message_ids (reference, feature level 300): those of the listed messages the
+ * viewer may read and the narrow matches, ascending; found_* all false. A window parameter beside it is
+ * refused (include_anchor is not checked, as on the reference server).
+ */
+function findListed(tables: RealmState, viewer: UserRow, query: HistoryQuery, listed: number[]): FoundMessages {
+  if (query.numBefore > 0 || query.numAfter > 0 || query.anchor !== undefined || query.useFirstUnreadAnchor)
+    throw unsupportedParameterCombination(WINDOW_PARAMETERS);
+  const terms = prepareNarrow(tables, viewer, query.narrow);
+  if (listed.length > MAX_MESSAGES_PER_FETCH) throw tooManyMessagesRequested(MAX_MESSAGES_PER_FETCH);
+  const narrow = compileNarrow(tables, viewer, terms);
+  const walk = new MessageWalk(tables, narrow);
+  const ids = [...new Set(listed)].sort((a, b) => a - b).filter((id) => walk.matches(id));
+  return { ids, anchor: null, foundAnchor: false, foundOldest: false, foundNewest: false, historyLimited: false, narrow, walk };
 }
 
 function take(ids: IterableIterator<number>, limit: number): number[] {
@@ -135,6 +164,6 @@ export function presentHistory(tables: RealmState, viewer: UserRow, found: Found
     found_oldest: found.foundOldest,
     found_newest: found.foundNewest,
     history_limited: found.historyLimited,
-    anchor: found.anchor,
+    ...(found.anchor === null ? {} : { anchor: found.anchor }),
   };
 }
