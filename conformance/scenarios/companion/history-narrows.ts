@@ -7,7 +7,7 @@ import { channelNarrow, channelWithMessages, history, idsOf, messageOf, sendTo }
  * messages, and the content form. Each scenario sends its own messages and reads only those.
  */
 
-interface OperatorRow {
+export interface OperatorRow {
   key: string;
   title: string;
   /** The narrow beside the channel term, from the messages the scenario sent. */
@@ -15,7 +15,7 @@ interface OperatorRow {
   /** Which of the sent messages (0: member, topic A, "lighthouse"; 1: member_2, topic A; 2: member, topic B) it matches. */
   expected: number[];
 }
-interface OperatorGiven {
+export interface OperatorGiven {
   stream_id: number;
   topicA: string;
   topicB: string;
