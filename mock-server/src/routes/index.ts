@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
 import drafts from './drafts.routes.js';
+import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import messages from './messages.routes.js';
@@ -22,6 +23,7 @@ import users from './users.routes.js';
 export const routes: RouteSpec[] = [
   ...channels,
   ...drafts,
+  ...editDelete,
   ...events,
   ...linkifiers,
   ...messages,
