@@ -1730,6 +1730,36 @@ export interface components {
             realm_empty_topic_display_name?: string;
             /** @description Type realm; longest time GET /events blocks. */
             event_queue_longpoll_timeout_seconds?: number;
+            /** @description Type realm; whether senders may edit their messages' content. */
+            realm_allow_message_editing?: boolean;
+            /** @description Type realm; seconds after sending during which content may be edited (null without limit). */
+            realm_message_content_edit_limit_seconds?: number | null;
+            /** @description Type realm; seconds after sending during which senders may delete their messages (null without limit). */
+            realm_message_content_delete_limit_seconds?: number | null;
+            /** @description Type realm; move time limit within a channel for those below moderator (null without limit). */
+            realm_move_messages_within_stream_limit_seconds?: number | null;
+            /** @description Type realm; move time limit between channels for those below moderator (null without limit). */
+            realm_move_messages_between_streams_limit_seconds?: number | null;
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_can_move_messages_between_topics_group (1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone, 6 nobody).
+             */
+            realm_edit_topic_policy?: number;
+            realm_can_move_messages_between_topics_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_move_messages_between_channels_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_any_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_own_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_resolve_topics_group?: components["schemas"]["GroupSettingValue"];
+            /**
+             * @description Type realm; who may see past versions of messages.
+             * @enum {string}
+             */
+            realm_message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
+             */
+            realm_allow_edit_history?: boolean;
         } & {
             [key: string]: unknown;
         };
