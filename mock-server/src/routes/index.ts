@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
 import drafts from './drafts.routes.js';
+import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
@@ -23,6 +24,7 @@ import users from './users.routes.js';
 export const routes: RouteSpec[] = [
   ...channels,
   ...drafts,
+  ...editDelete,
   ...events,
   ...history,
   ...linkifiers,
