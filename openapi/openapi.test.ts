@@ -374,7 +374,11 @@ describe('team-chat.openapi.yaml', () => {
     // tier, in register's answer; nowhere else.
     const { ['/api/v1/server_settings']: _settings, ['/api/v1/register']: _register, ...otherPaths } = asObject(doc.paths, 'paths');
     const { RegisterQueueResponse: _snapshot, ...otherSchemas } = asObject(asObject(doc.components, 'components').schemas, 'schemas');
-    const rest = JSON.stringify({ ...doc, paths: otherPaths, components: { ...asObject(doc.components, 'components'), schemas: otherSchemas } });
+    const rest = JSON.stringify({
+      ...doc,
+      paths: otherPaths,
+      components: { ...asObject(doc.components, 'components'), schemas: otherSchemas },
+    });
     expect(rest).not.toMatch(/zulip_/);
   });
 });

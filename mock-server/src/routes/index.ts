@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
+import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import events from './events.routes.js';
 import linkifiers from './linkifiers.routes.js';
@@ -21,6 +22,7 @@ import users from './users.routes.js';
  */
 export const routes: RouteSpec[] = [
   ...channels,
+  ...compatLookups,
   ...drafts,
   ...events,
   ...linkifiers,
