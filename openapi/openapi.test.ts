@@ -171,6 +171,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['GET', '/api/v1/scheduled_messages', 'get-scheduled-messages'],
   ['DELETE', '/api/v1/scheduled_messages/{scheduled_message_id}', 'delete-scheduled-message'],
   ['GET', '/api/v1/messages/{message_id}', 'get-message'],
+  ['GET', '/api/v1/messages', 'get-messages'],
   ['POST', '/api/v1/users/{user_id}/status', 'update-status-for-user'],
   ['GET', '/api/v1/users/{user_id}/status', 'get-user-status'],
   ['POST', '/api/v1/users/me/status', 'update-status'],

@@ -93,7 +93,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get messages
+         * @description A window of the messages matching a narrow, around an anchor, oldest first. Without a narrow
+         *     (or with one that names no channel whose history the caller may read) only messages the caller
+         *     received count; a narrow to a channel whose history is shared with subscribers
+         *     (history_public_to_subscribers) and whose content the caller may read, or `channels:public`
+         *     (not for guests), also finds the messages they never received, flagged `read` and
+         *     `historical`. An `is:` term always limits the search to received messages. Channels with
+         *     protected history show each subscriber only what they received. Messages are found through
+         *     indexes (the caller's received messages, a channel, a topic, a sender, a conversation, the
+         *     unread messages), never by reading every message.
+         *
+         *     Checks in order: the parameters' types, `anchor`, the narrow's `with` term, the 5,000-message
+         *     cap, an excluded anchor inside the range, then each narrow term (`BAD_NARROW`).
+         *
+         *     Search (`search` operator) without stemming: every word must begin a word of the content's
+         *     Markdown source or of the topic (case-insensitive), a quoted phrase must occur as written; the
+         *     messages then carry `match_content` and `match_subject` with the matches highlighted.
+         */
+        get: operations["get-messages"];
         put?: never;
         /**
          * Send a message
@@ -1084,6 +1103,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The answer of GET /messages (reference get-messages), besides the envelope. */
+        GetMessagesAnswer: {
+            /** @description Oldest first. */
+            messages: components["schemas"]["HistoryMessage"][];
+            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). */
+            anchor: number;
+            /** @description The anchor message matched the narrow and is in `messages`. */
+            found_anchor: boolean;
+            /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
+            found_oldest: boolean;
+            /** @description No newer matching message exists (fewer than num_after were found, or the anchor was newest). */
+            found_newest: boolean;
+            /** @description Older messages are hidden by a plan's history limit; always false on the mock. */
+            history_limited: boolean;
+        };
+        /** @description A message of GET /messages; a search adds the highlighted match fields. */
+        HistoryMessage: components["schemas"]["Message"] & {
+            /** @description Search only. The rendered content with matches in `<span class="highlight">`. */
+            match_content?: string;
+            /** @description Search only. The HTML-escaped topic with matches highlighted. */
+            match_subject?: string;
+        };
+        /** @description Code BAD_NARROW (400) for a narrow term the server cannot apply; `desc` says which and why. */
+        BadNarrowError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "BAD_NARROW";
+            desc: string;
+        };
         /** @description A custom emoji of the organization (reference server's realm emoji object). */
         RealmEmoji: {
             /** @description The emoji's ID as a string (also its emoji_code in reactions and statuses). */
@@ -2708,6 +2755,24 @@ export interface components {
         "delete-scheduled-message.parameters": {
             scheduled_message_id: number;
         };
+        "get-messages.parameters": {
+            anchor?: string;
+            /** @default true */
+            include_anchor: boolean;
+            /** @default 0 */
+            num_before: number;
+            /** @default 0 */
+            num_after: number;
+            narrow?: unknown[];
+            /** @default false */
+            use_first_unread_anchor: boolean;
+            /** @default true */
+            client_gravatar: boolean;
+            /** @default true */
+            apply_markdown: boolean;
+            /** @default false */
+            allow_empty_topic_name?: boolean;
+        };
         "send-message.parameters": {
             /**
              * @description direct or private for a direct message, channel or stream for a channel message.
@@ -3878,6 +3943,74 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+        };
+    };
+    "get-messages": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A message ID, or `newest`, `oldest`, `first_unread`. Required unless
+                 *     use_first_unread_anchor is true. A negative ID means the oldest message, an ID beyond
+                 *     10000000000000000 the newest. `first_unread` without unread messages in the narrow is `newest`
+                 *     (messages of muted channels do not count unless the narrow names a channel).
+                 */
+                anchor?: string;
+                /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
+                include_anchor?: boolean;
+                /** @description How many matching messages older than the anchor to return at most. */
+                num_before?: number;
+                /** @description How many matching messages newer than the anchor to return at most. num_before + num_after may not exceed 5000. */
+                num_after?: number;
+                /**
+                 * @description JSON list of terms, each `{"operator": …, "operand": …, "negated": false}` or the legacy pair
+                 *     `["operator", "operand"]`. Operators: `channel` (`stream`; name or ID), `channels` (`public`,
+                 *     `web-public`), `topic`, `sender` (email or ID), `dm` (`pm-with`; user IDs or comma-separated
+                 *     emails), `dm-including`, `group-pm-with`, `is` (`dm`, `private`, `unread`, `starred`,
+                 *     `mentioned`, `alerted`, `resolved`, `followed`), `has` (`link`, `attachment`, `image`,
+                 *     `reaction`), `in` (`home`, `all`), `search`, `id`, `near` (filters nothing), `with` (a
+                 *     message ID: that message's conversation).
+                 */
+                narrow?: string;
+                /**
+                 * @deprecated
+                 * @description true means anchor `first_unread`, whatever `anchor` says.
+                 */
+                use_first_unread_anchor?: boolean;
+                /** @description Whether avatar_url is null for users whose avatar is a Gravatar (the client computes it). */
+                client_gravatar?: components["parameters"]["ClientGravatarQuery"];
+                /** @description true returns `content` as HTML; false returns the Markdown source. */
+                apply_markdown?: boolean;
+                /**
+                 * @description Whether the client supports the empty topic. false replaces the empty topic by
+                 *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
+                 */
+                allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["GetMessagesAnswer"];
+                };
+            };
+            /** @description A malformed parameter or anchor, too many messages asked for, or a narrow term the server cannot apply. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     "send-message": {

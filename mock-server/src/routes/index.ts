@@ -3,6 +3,7 @@ import channels from './channels.routes.js';
 import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import events from './events.routes.js';
+import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import messages from './messages.routes.js';
 import navigationViews from './navigation-views.routes.js';
@@ -25,6 +26,7 @@ export const routes: RouteSpec[] = [
   ...compatLookups,
   ...drafts,
   ...events,
+  ...history,
   ...linkifiers,
   ...messages,
   ...navigationViews,
