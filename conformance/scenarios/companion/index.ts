@@ -1,4 +1,6 @@
 import type { Scenario } from '../../src/dsl.js';
+import { COMPAT_LOOKUPS } from './compat-lookups.js';
+import { EDIT_DELETE } from './edit-delete.js';
 import { HISTORY } from './history.js';
 
 /**
@@ -12,4 +14,6 @@ import { HISTORY } from './history.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module
   ...HISTORY,
+  ...EDIT_DELETE,
+  ...COMPAT_LOOKUPS,
 ];

@@ -1,6 +1,8 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
+import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
+import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
@@ -22,7 +24,9 @@ import users from './users.routes.js';
  */
 export const routes: RouteSpec[] = [
   ...channels,
+  ...compatLookups,
   ...drafts,
+  ...editDelete,
   ...events,
   ...history,
   ...linkifiers,
