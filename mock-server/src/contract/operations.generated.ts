@@ -108,6 +108,11 @@ export interface paths {
          *     Checks in order: the parameters' types, `anchor`, the narrow's `with` term, the 5,000-message
          *     cap, an excluded anchor inside the range, then each narrow term (`BAD_NARROW`).
          *
+         *     Without credentials (a spectator), where the realm allows spectator access and web-public
+         *     channels: the narrow must contain `channels:web-public` and only impersonal operators (channel,
+         *     topic, sender, has, search, near, id; `in:home` is dropped), else 401; a channel term must name
+         *     a web-public channel (`BAD_NARROW` otherwise). Every message is flagged `read`, avatars are URLs.
+         *
          *     Search (`search` operator) without stemming: every word must begin a word of the content's
          *     Markdown source or of the topic (case-insensitive), a quoted phrase must occur as written; the
          *     messages then carry `match_content` and `match_subject` with the matches highlighted.
@@ -6228,4 +6233,4 @@ export interface operations {
         };
     };
 }
-export type AnonymousOperationId = "fetch-api-key" | "get-server-settings" | "register-queue";
+export type AnonymousOperationId = "fetch-api-key" | "get-messages" | "get-server-settings" | "register-queue";

@@ -179,6 +179,12 @@ export const tooManyMessagesRequested = (max: number) => badRequest(`Too many me
 
 export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
 
+/**
+ * GET /messages without credentials whose narrow is not a web-public one (reference: answered as a
+ * missing authentication, so a client with broken credentials is not shown public data by mistake).
+ */
+export const spectatorNarrowRequired = () => unauthorized('Not logged in: API authentication or user session required');
+
 /** GET /messages with message_ids beside a window parameter (reference IncompatibleParametersError). */
 export const unsupportedParameterCombination = (parameters: string[]) =>
   badRequest(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(', ') });

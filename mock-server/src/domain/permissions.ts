@@ -222,9 +222,9 @@ export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
  * messages the user never received, i.e. its whole history. Only when the channel shares its history
  * with subscribers (history_public_to_subscribers; protected history stays limited to what each one
  * received) and the user may read its content (access.ts: web-public for everyone, public for
- * non-guests, private by subscription or a granting group).
+ * non-guests, private by subscription or a granting group; a spectator, null, web-public only).
  */
-export function mayReadChannelHistory(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+export function mayReadChannelHistory(tables: Tables, user: UserRow | null, channel: ChannelRow): boolean {
   return channel.history_public_to_subscribers && channelContentAccess(tables, user, channel);
 }
 
