@@ -129,4 +129,34 @@ const markdown = scenario({
   },
 });
 
-export const HISTORY_NARROWS = [...operators, directMessages, markdown];
+const WEB_PUBLIC = { operator: 'channels', operand: 'web-public' };
+
+const spectator = scenario({
+  id: 'history/spectator-web-public',
+  title: 'without credentials a web-public narrow reads a web-public channel (where spectators are allowed); other narrows are refused',
+  rules: ['C.history-18'],
+  requires: { roles: ['owner'], channels: ['web_public'] },
+  async given(ctx) {
+    const channel = ctx.channel('web_public').stream_id;
+    const topic = ctx.unique('history spectator');
+    return { channel, topic, id: await sendTo(ctx, 'owner', channel, topic, 'for every spectator') };
+  },
+  async when(ctx, g) {
+    const narrow = [WEB_PUBLIC, { operator: 'channel', operand: g.channel }, { operator: 'topic', operand: g.topic }];
+    return {
+      read: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, narrow }),
+      refused: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, narrow: narrow.slice(1) }),
+    };
+  },
+  then(ctx, { read, refused }, g) {
+    ctx.expectError('C.history-18', refused, { status: 401, code: 'UNAUTHORIZED' });
+    if (!ctx.world.realm.spectator_access) {
+      ctx.expectError('C.history-18', read, { status: 401, code: 'UNAUTHORIZED' });
+      return;
+    }
+    ctx.expectEqual('C.history-18', idsOf(read), [g.id], 'the web-public message a spectator reads', read);
+    ctx.expectEqual('C.history-18', asObject(messageOf(read, g.id)).flags, ['read'], "a spectator's flags", read);
+  },
+});
+
+export const HISTORY_NARROWS = [...operators, directMessages, markdown, spectator];
