@@ -963,10 +963,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/{message_id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an emoji reaction
+         * @description The caller reacts to a message they can see. Without `emoji_code` or `reaction_type` the emoji is
+         *     looked up by name (an active custom emoji first, then the service's extra emoji, then Unicode).
+         *     When someone already reacted with the same code and type, the new reaction counts as a vote for
+         *     that one and takes its name. Reacting to a public-channel message the caller never received gives
+         *     them a `historical` copy of it (flags `read`, `historical`). Everyone who received the message, and
+         *     every subscriber of a channel whose history is shared, gets a `reaction` event with op `add`.
+         */
+        post: operations["add-reaction"];
+        /**
+         * Remove an emoji reaction
+         * @description Removes the caller's own reaction, named by `emoji_code` (and `reaction_type`, default
+         *     `unicode_emoji`) or, without a code, by `emoji_name` looked up as add-reaction does. The same users
+         *     as for add-reaction get a `reaction` event with op `remove`.
+         */
+        delete: operations["remove-reaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update personal message flags
+         * @description Adds or removes one flag on the caller's copies of the listed messages. Users may change `read`,
+         *     `starred` and `collapsed`; the other flags of a message (`mentioned`, the wildcard flags,
+         *     `has_alert_word`, `historical`) are set by the server only. A listed message the caller can see
+         *     but never received (shared channel history) gets a `historical` copy first; a message that does not
+         *     exist or is not visible fails the whole request and changes nothing. Marking channel messages
+         *     unread skips channels the caller is not subscribed to (listed in
+         *     `ignored_because_not_subscribed_channels`). When something changed, the caller's queues get
+         *     `update_message_flags` with the changed IDs (`message_details` too when marking unread).
+         */
+        post: operations["update-message-flags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mark_all_as_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark all messages as read (deprecated)
+         * @deprecated
+         * @description Every unread message of the caller becomes read, in one step (`complete` is always true here).
+         *     The caller's queues get one `update_message_flags` event with flag `read`, an empty `messages`
+         *     list and `all` true, only when something was unread.
+         */
+        post: operations["mark-all-as-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mark_stream_as_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a channel's messages as read (deprecated)
+         * @deprecated
+         * @description Every unread message of one channel becomes read for the caller. The channel must be one whose
+         *     content the caller may access. When something changed, the caller's queues get
+         *     `update_message_flags` / `add` with flag `read` and the changed IDs.
+         */
+        post: operations["mark-stream-as-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Form parameters of add-reaction (reference server). */
+        AddReactionRequest: {
+            /** @description The emoji's name (a custom emoji's, `teamchat`, or a Unicode emoji's name or alias). */
+            emoji_name: string;
+            /** @description The emoji's code in the namespace of reaction_type (spec §2.5); looked up by name when absent. */
+            emoji_code?: string;
+            /** @description unicode_emoji, realm_emoji or service_extra_emoji; looked up by name when absent. */
+            reaction_type?: string;
+        };
+        /** @description Form parameters of remove-reaction (reference server); emoji_name or emoji_code is needed. */
+        RemoveReactionRequest: {
+            /** @description The emoji's name, used to find its code when emoji_code is absent. */
+            emoji_name?: string;
+            /** @description The code of the reaction to remove. */
+            emoji_code?: string;
+            /**
+             * @description The namespace of emoji_code.
+             * @default unicode_emoji
+             */
+            reaction_type?: string;
+        };
+        /** @description Form parameters of update-message-flags (reference server). */
+        UpdateMessageFlagsRequest: {
+            /** @description IDs of the messages (JSON list). */
+            messages: number[];
+            /** @description add or remove (another value is `Invalid message flag operation`). */
+            op: string;
+            /** @description read, starred or collapsed; the server-managed flags are refused as not editable. */
+            flag: string;
+        };
+        UpdateMessageFlagsAnswer: {
+            /** @description The IDs the request named, less those skipped as in unsubscribed channels (deprecated by the reference server). */
+            messages: number[];
+            /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
+            ignored_because_not_subscribed_channels?: number[];
+        };
+        /** @description Form parameters of mark-stream-as-read (reference server). */
+        MarkStreamAsReadRequest: {
+            /** @description The channel. */
+            stream_id: number;
+        };
+        /**
+         * @description A reaction was added or removed (reference server). Sent to every user who received the message and,
+         *     for a channel whose history is shared with subscribers, to its subscribers. `user` repeats the
+         *     reacting user for older clients.
+         */
+        ReactionEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "reaction";
+            /** @enum {string} */
+            op: "add" | "remove";
+            message_id: number;
+            user_id: number;
+            /** @deprecated */
+            user?: {
+                user_id: number;
+                email: string;
+                full_name: string;
+            };
+            emoji_name: string;
+            emoji_code: string;
+            reaction_type: components["schemas"]["ReactionType"];
+        };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
             /** @constant */
@@ -3417,6 +3584,40 @@ export interface components {
             username: string;
             password: string;
         };
+        "add-reaction.parameters": {
+            message_id: number;
+            /** @description The emoji's name (a custom emoji's, `teamchat`, or a Unicode emoji's name or alias). */
+            emoji_name: string;
+            /** @description The emoji's code in the namespace of reaction_type (spec §2.5); looked up by name when absent. */
+            emoji_code?: string;
+            /** @description unicode_emoji, realm_emoji or service_extra_emoji; looked up by name when absent. */
+            reaction_type?: string;
+        };
+        "remove-reaction.parameters": {
+            message_id: number;
+            /** @description The emoji's name, used to find its code when emoji_code is absent. */
+            emoji_name?: string;
+            /** @description The code of the reaction to remove. */
+            emoji_code?: string;
+            /**
+             * @description The namespace of emoji_code.
+             * @default unicode_emoji
+             */
+            reaction_type: string;
+        };
+        "update-message-flags.parameters": {
+            /** @description IDs of the messages (JSON list). */
+            messages: number[];
+            /** @description add or remove (another value is `Invalid message flag operation`). */
+            op: string;
+            /** @description read, starred or collapsed; the server-managed flags are refused as not editable. */
+            flag: string;
+        };
+        "mark-all-as-read.parameters": Record<string, never>;
+        "mark-stream-as-read.parameters": {
+            /** @description The channel. */
+            stream_id: number;
+        };
     };
     responses: {
         /** @description Done; no fields beyond the envelope. */
@@ -5286,6 +5487,152 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
+        };
+    };
+    "add-reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AddReactionRequest"];
+                "multipart/form-data": components["schemas"]["AddReactionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A parameter is missing, the emoji is unknown or does not match, the reaction exists, or the message is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RemoveReactionRequest"];
+                "multipart/form-data": components["schemas"]["RemoveReactionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description Neither name nor code, an unknown emoji name, no such reaction of the caller, or a message that is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message-flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageFlagsRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageFlagsRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["UpdateMessageFlagsAnswer"];
+                };
+            };
+            /** @description A parameter is missing or malformed, the flag is unknown or not editable, or a message is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "mark-all-as-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Whether every message was marked (the mock never stops early). */
+                        complete: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "mark-stream-as-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["MarkStreamAsReadRequest"];
+                "multipart/form-data": components["schemas"]["MarkStreamAsReadRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description stream_id is missing or malformed, or names no channel the caller may access. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }
