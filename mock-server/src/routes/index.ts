@@ -2,6 +2,7 @@ import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
 import drafts from './drafts.routes.js';
 import events from './events.routes.js';
+import flagsReactions from './flags-reactions.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import messages from './messages.routes.js';
 import navigationViews from './navigation-views.routes.js';
@@ -23,6 +24,7 @@ export const routes: RouteSpec[] = [
   ...channels,
   ...drafts,
   ...events,
+  ...flagsReactions,
   ...linkifiers,
   ...messages,
   ...navigationViews,
