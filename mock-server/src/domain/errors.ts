@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'STREAM_DOES_NOT_EXIST'
   | 'NOT_FOUND'
   | 'BAD_EVENT_QUEUE_ID'
+  | 'BAD_NARROW'
   | 'UNAUTHORIZED_PRINCIPAL'
   | 'REQUEST_VARIABLE_MISSING'
   | 'REQUEST_CONFUSING_VAR'
@@ -169,3 +170,22 @@ export const reactionMissing = () => badRequest("Reaction doesn't exist.");
 
 /** remove-reaction with neither emoji_name nor emoji_code. */
 export const reactionEmojiUnnamed = () => badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+
+/* ---- Message history (companion tier, area: history): GET /messages and the narrow filter ---- */
+
+/** A narrow term the server cannot apply (reference BadNarrowOperatorError): `desc` says which and why. */
+export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Invalid narrow operator: ${desc}`, { desc });
+
+/** Terms that contradict each other (reference InvalidOperatorCombinationError). */
+export const badNarrowCombination = (desc: string) =>
+  new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
+
+/** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
+export const missingAnchor = () => badRequest("Missing 'anchor' argument.");
+
+export const invalidAnchor = () => badRequest('Invalid anchor');
+
+/** More than the reference's MAX_MESSAGES_PER_FETCH messages asked for in one request. */
+export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
+
+export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');

@@ -223,3 +223,21 @@ export function mayEditFlag(flag: string): boolean {
 export function mayMarkUnreadInChannel(tables: Pick<RealmState, 'subscriptions'>, user: UserRow, streamId: number): boolean {
   return isSubscribed(tables, user.user_id, streamId);
 }
+
+/* ---- Message history (companion tier, area: history) ---- */
+
+/**
+ * GET /messages (reference can_access_stream_history): whether a narrow to this channel also finds the
+ * messages the user never received, i.e. its whole history. Only when the channel shares its history
+ * with subscribers (history_public_to_subscribers; protected history stays limited to what each one
+ * received) and the user may read its content (access.ts: web-public for everyone, public for
+ * non-guests, private by subscription or a granting group).
+ */
+export function mayReadChannelHistory(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  return channel.history_public_to_subscribers && channelContentAccess(tables, user, channel);
+}
+
+/** GET /messages `channels:public` (reference can_access_public_streams): every public channel's history, never for guests. */
+export function mayReadAllPublicHistory(user: UserRow): boolean {
+  return !isGuest(user);
+}

@@ -41,7 +41,9 @@ function recompute(tables: RealmState) {
   type Channel = { ids: number[]; timestamps: number[]; topics: Map<string, number[]> };
   const channels = new Map<number, Channel>();
   const conversations = new Map<number, Map<string, number[]>>();
+  const senders = new Map<number, number[]>();
   for (const m of Object.values(tables.messages)) {
+    senders.set(m.sender_id, [...(senders.get(m.sender_id) ?? []), m.id]);
     if (m.stream_id !== null) {
       const c: Channel = channels.get(m.stream_id) ?? { ids: [], timestamps: [], topics: new Map() };
       channels.set(m.stream_id, c);
@@ -105,6 +107,7 @@ function recompute(tables: RealmState) {
           sortedRecord([...mine].map(([k, ids]) => [k, ids.sort(byNumber)] as [string, number[]])),
         ]),
       ),
+      senders: sortedRecord([...senders].map(([u, ids]) => [u, ids.sort(byNumber)] as [number, number[]])),
     },
     receipts: sortedRecord([...receipts].map(([u, r]) => [u, { received: r.received.sort(byNumber), unread: r.unread.sort(byNumber) }])),
     people: {
