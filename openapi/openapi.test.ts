@@ -215,6 +215,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['POST', '/api/v1/messages/flags', 'update-message-flags'],
   ['POST', '/api/v1/mark_all_as_read', 'mark-all-as-read'],
   ['POST', '/api/v1/mark_stream_as_read', 'mark-stream-as-read'],
+  ['POST', '/api/v1/messages/flags/narrow', 'update-message-flags-for-narrow'],
 ];
 
 describe('team-chat.openapi.yaml', () => {

@@ -1067,6 +1067,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/flags/narrow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update personal message flags for a narrow
+         * @description Adds or removes one flag on a range of the messages matching a narrow, chosen as GET /messages
+         *     chooses them (the anchor, up to `num_before` matches before it and `num_after` after it). The
+         *     reference server introduced it at feature level 155; the mock serves it at every level. Unlike
+         *     GET /messages, a larger range is cut to 5,000 messages instead of refused. The flag rules, the
+         *     historical copies, the unsubscribed-channel rule of marking unread and the `update_message_flags`
+         *     event are those of update-message-flags.
+         */
+        post: operations["update-message-flags-for-narrow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1130,6 +1155,42 @@ export interface components {
             emoji_name: string;
             emoji_code: string;
             reaction_type: components["schemas"]["ReactionType"];
+        };
+        /** @description Form parameters of update-message-flags-for-narrow (reference server). */
+        UpdateMessageFlagsForNarrowRequest: {
+            /** @description A message ID, or `newest`, `oldest` or `first_unread`. */
+            anchor: string;
+            /**
+             * @description Whether the anchor itself, when it matches, is in the range.
+             * @default true
+             */
+            include_anchor?: boolean;
+            /** @description How many matching messages before the anchor. */
+            num_before: number;
+            /** @description How many matching messages after the anchor. */
+            num_after: number;
+            /** @description The narrow's terms, as GET /messages takes them; `[]` is every message the caller may see. */
+            narrow: unknown[];
+            /** @description add or remove. */
+            op: string;
+            /** @description read, starred or collapsed. */
+            flag: string;
+        };
+        UpdateMessageFlagsForNarrowAnswer: {
+            /** @description How many messages were in the range. */
+            processed_count: number;
+            /** @description How many of them had their flag changed. */
+            updated_count: number;
+            /** @description The range's first message, null when it is empty. */
+            first_processed_id: number | null;
+            /** @description The range's last message, null when it is empty. */
+            last_processed_id: number | null;
+            /** @description The range reaches the oldest matching message. */
+            found_oldest: boolean;
+            /** @description The range reaches the newest matching message. */
+            found_newest: boolean;
+            /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
+            ignored_because_not_subscribed_channels?: number[];
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -3612,6 +3673,25 @@ export interface components {
             /** @description The channel. */
             stream_id: number;
         };
+        "update-message-flags-for-narrow.parameters": {
+            /** @description A message ID, or `newest`, `oldest` or `first_unread`. */
+            anchor: string;
+            /**
+             * @description Whether the anchor itself, when it matches, is in the range.
+             * @default true
+             */
+            include_anchor: boolean;
+            /** @description How many matching messages before the anchor. */
+            num_before: number;
+            /** @description How many matching messages after the anchor. */
+            num_after: number;
+            /** @description The narrow's terms, as GET /messages takes them; `[]` is every message the caller may see. */
+            narrow: unknown[];
+            /** @description add or remove. */
+            op: string;
+            /** @description read, starred or collapsed. */
+            flag: string;
+        };
     };
     responses: {
         /** @description Done; no fields beyond the envelope. */
@@ -5624,6 +5704,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message-flags-for-narrow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageFlagsForNarrowRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageFlagsForNarrowRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was updated on the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["UpdateMessageFlagsForNarrowAnswer"];
+                };
+            };
+            /** @description A parameter is missing or malformed, the narrow cannot be applied, or the flag or operation is refused. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

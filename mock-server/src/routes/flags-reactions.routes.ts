@@ -4,6 +4,7 @@ import {
   doMarkStreamAsRead,
   doRemoveReaction,
   doUpdateMessageFlags,
+  doUpdateMessageFlagsForNarrow,
 } from '../domain/actions/flags-reactions.js';
 import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
@@ -26,6 +27,9 @@ const routes: RouteSpec[] = [
       const { messages, ignored_because_not_subscribed_channels: ignored } = await act(ctx, doUpdateMessageFlags);
       return { messages, ...(ignored ? { ignored_because_not_subscribed_channels: ignored } : {}) };
     },
+  }),
+  defineRoute('update-message-flags-for-narrow', {
+    handle: (ctx) => act(ctx, doUpdateMessageFlagsForNarrow),
   }),
   defineRoute('mark-all-as-read', {
     handle: (ctx) => act(ctx, doMarkAllAsRead),

@@ -2,6 +2,7 @@ import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { checkFlagRequest, markAllAsRead, markChannelAsRead, updateMessageFlags, type FlagsResult } from '../flags-reactions/flags.js';
+import { updateFlagsForNarrow, type FlagsNarrowResult } from '../flags-reactions/flags-narrow.js';
 import { addReaction, removeReaction } from '../flags-reactions/reactions.js';
 
 /** Companion tier, area flags-reactions: one action per state-changing operation. */
@@ -30,4 +31,13 @@ export function doMarkAllAsRead(tx: Tx, actor: ActorContext): { complete: true }
 /** POST /mark_stream_as_read. */
 export function doMarkStreamAsRead(tx: Tx, actor: ActorContext, params: ParamsOf<'mark-stream-as-read'>): void {
   markChannelAsRead(tx, actor.user, params.stream_id);
+}
+
+/** POST /messages/flags/narrow. */
+export function doUpdateMessageFlagsForNarrow(
+  tx: Tx,
+  actor: ActorContext,
+  params: ParamsOf<'update-message-flags-for-narrow'>,
+): FlagsNarrowResult {
+  return updateFlagsForNarrow(tx, actor.user, params);
 }
