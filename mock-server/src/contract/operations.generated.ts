@@ -1770,6 +1770,8 @@ export interface components {
             unread_msgs?: components["schemas"]["UnreadMessages"];
             /** @description Type recent_private_conversations; newest first. */
             recent_private_conversations?: components["schemas"]["RecentPrivateConversation"][];
+            /** @description Type starred_messages (companion tier, area flags-reactions); the caller's starred message IDs, ascending. */
+            starred_messages?: number[];
             /** @description Type navigation_views. */
             navigation_views?: components["schemas"]["NavigationView"][];
             /** @description Type saved_snippets. */

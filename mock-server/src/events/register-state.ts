@@ -5,7 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js'
 import type { RealmState, UserRow } from '../store/state.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
-import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
+import { maxMessageId, recentPrivateConversations, starredMessages, unreadMsgs } from './snapshot/messages.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
 
@@ -28,6 +28,8 @@ type Producer = (ctx: SnapshotContext) => Record<string, unknown>;
 const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['message', (ctx) => ({ max_message_id: maxMessageId(ctx) })],
   ['recent_private_conversations', (ctx) => ({ recent_private_conversations: recentPrivateConversations(ctx) })],
+  // Companion tier, area flags-reactions (reference register): the caller's starred message IDs.
+  ['starred_messages', (ctx) => ({ starred_messages: starredMessages(ctx) })],
   ['navigation_views', (ctx) => ({ navigation_views: navigationViews(ctx) })],
   ['saved_snippets', (ctx) => ({ saved_snippets: savedSnippets(ctx) })],
   ['subscription', subscriptionKeys],

@@ -61,8 +61,13 @@ export function flagReducers(recountUnread: (s: Snapshot) => void): Record<strin
   return {
     reaction: () => {},
     update_message_flags: (s, e) => {
+      if (e.flag === 'starred' && Array.isArray(s.starred_messages)) {
+        const ids = e.messages as number[];
+        const kept = (s.starred_messages as number[]).filter((id) => !ids.includes(id));
+        s.starred_messages = e.op === 'add' ? ascending([...kept, ...ids]) : kept;
+      }
       const unread = s.unread_msgs as Unread | undefined;
-      // Only `read` changes a register key (unread_msgs); starred and collapsed live in message objects.
+      // Only `read` changes unread_msgs; collapsed lives in message objects only.
       if (!unread || e.flag !== 'read') return;
       if (e.op === 'add') markRead(unread, e.all === true ? 'all' : new Set(e.messages as number[]));
       else if (e.op === 'remove') markUnread(unread, s.user_id as number, (e.message_details ?? {}) as Record<string, Row>);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { features } from '../../src/config/features.js';
 import type { EmitContext } from '../../src/domain/channels/events.js';
+import { updateMessageFlags } from '../../src/domain/flags-reactions/flags.js';
 import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
@@ -64,13 +65,14 @@ function recompute(tables: RealmState) {
       }
     }
   }
-  const receipts = new Map<number, { received: number[]; unread: number[] }>();
+  const receipts = new Map<number, { received: number[]; unread: number[]; starred: number[] }>();
   for (const row of Object.values(tables.user_messages)) {
     for (const [user, flags] of Object.entries(row.flags)) {
-      const r = receipts.get(Number(user)) ?? { received: [], unread: [] };
+      const r = receipts.get(Number(user)) ?? { received: [], unread: [], starred: [] };
       receipts.set(Number(user), r);
       r.received.push(row.message_id);
       if (!flags.includes('read')) r.unread.push(row.message_id);
+      if (flags.includes('starred')) r.starred.push(row.message_id);
     }
   }
   const subscribers = new Map<number, number[]>();
@@ -109,7 +111,12 @@ function recompute(tables: RealmState) {
       ),
       senders: sortedRecord([...senders].map(([u, ids]) => [u, ids.sort(byNumber)] as [number, number[]])),
     },
-    receipts: sortedRecord([...receipts].map(([u, r]) => [u, { received: r.received.sort(byNumber), unread: r.unread.sort(byNumber) }])),
+    receipts: sortedRecord(
+      [...receipts].map(([u, r]) => [
+        u,
+        { received: r.received.sort(byNumber), unread: r.unread.sort(byNumber), starred: r.starred.sort(byNumber) },
+      ]),
+    ),
     people: {
       subscribers: plain(subscribers),
       subscribed: plain(subscribed),
@@ -169,11 +176,11 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
   } else if (r < 0.45) {
     const user = pick(users);
     const mine = Object.values(tables.user_messages).filter((row) => row.flags[String(user.user_id)] !== undefined);
-    markRead(
-      tx,
-      user.user_id,
-      mine.filter(() => rnd() < 0.5).map((row) => row.message_id),
-    );
+    const some = mine.filter(() => rnd() < 0.5).map((row) => row.message_id);
+    // Read state, or (companion tier) starring and marking unread through update-message-flags.
+    if (rnd() < 0.6) markRead(tx, user.user_id, some);
+    else if (some.every((id) => tables.messages[String(id)]))
+      updateMessageFlags(tx, user, some, rnd() < 0.5 ? 'add' : 'remove', rnd() < 0.5 ? 'starred' : 'read');
   } else if (r < 0.5) {
     const m = pick(messages.filter((x) => x.stream_id !== null));
     const user = pick(active);
