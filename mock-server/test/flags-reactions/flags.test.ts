@@ -49,6 +49,20 @@ describe('starring and collapsing', () => {
     expect(await drain(env.server, env.who.member!, theirs.queueId)).toEqual([]);
   });
 
+  it('keeps the register’s starred_messages in step', async () => {
+    const a = await post(env, env.who.member!, HOME);
+    const starred = async () => {
+      const { snapshot } = await openQueue(env.server, env.who.member_2!, { event_types: '["starred_messages"]' });
+      return snapshot.starred_messages as number[];
+    };
+    const before = await starred();
+    expect(before).not.toContain(a);
+    await flags(env.server, env.who.member_2!, [a], 'add', 'starred');
+    expect(await starred()).toEqual([...before, a]);
+    await flags(env.server, env.who.member_2!, [a], 'remove', 'starred');
+    expect(await starred()).toEqual(before);
+  });
+
   it('succeeds without an event when nothing changes', async () => {
     const a = await post(env, env.who.member!, HOME);
     await flags(env.server, env.who.member_2!, [a], 'add', 'collapsed');
