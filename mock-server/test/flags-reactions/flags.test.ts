@@ -76,6 +76,14 @@ describe('starring and collapsing', () => {
     expect((await flags(env.server, env.who.member_3!, [a], 'add', 'starred')).body).toEqual(success({ messages: [a] }));
     expect(storedFlags(env, env.who.member_3!.user_id, a)).toEqual(['read', 'historical', 'starred']);
   });
+
+  it('writes no copy when marking read a message never received (it already counts as read)', async () => {
+    const a = await post(env, env.who.member!, ALARM);
+    const { queueId } = await openQueue(env.server, env.who.member_3!, { event_types: '["update_message_flags"]' });
+    expect((await flags(env.server, env.who.member_3!, [a], 'add', 'read')).body).toEqual(success({ messages: [a] }));
+    expect(storedFlags(env, env.who.member_3!.user_id, a)).toBeUndefined();
+    expect(await drain(env.server, env.who.member_3!, queueId)).toEqual([]);
+  });
 });
 
 describe('read and unread', () => {

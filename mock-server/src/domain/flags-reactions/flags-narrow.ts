@@ -29,8 +29,7 @@ export interface FlagsNarrowResult {
  * answer (messages/history.ts findMessages, the same narrow and anchors), then update-message-flags on it.
  * In the reference's order: the narrow and range first, then the flag and operation checks, all in one
  * transaction (a refusal changes nothing). The reference bounds a range instead of refusing it: num_before
- * is cut to 5,000 and num_after to what is left. Choice: `updated_count` counts the messages whose flag
- * changed; a historical copy written without a change of the flag (adding `read`) is not counted.
+ * is cut to 5,000 and num_after to what is left. `updated_count` counts the messages whose flag changed.
  */
 export function updateFlagsForNarrow(tx: Tx, user: UserRow, query: FlagsNarrowQuery): FlagsNarrowResult {
   const numBefore = Math.min(query.num_before, MAX_MESSAGES_PER_FETCH);

@@ -82,17 +82,15 @@ export function updateMessageFlags(tx: Tx, user: UserRow, ids: readonly number[]
 /**
  * Sets or clears one flag on the user's copies and tells the user's clients (`update_message_flags`, the
  * reference's shape; `message_details` when marking unread, so clients can rebuild their unread counts).
- * A historical copy is written even when the flag itself does not change (the reference keeps it).
- * Returns the changed IDs, ascending; no event when none changed.
+ * Choice: a message the user never received gets its historical copy only when the flag changes (starring
+ * it, marking it unread); marking such a message read changes nothing, since the copy would start read,
+ * and writes nothing (so max_message_id never moves without an event). Returns the changed IDs,
+ * ascending; no event when none changed.
  */
 export function applyFlag(tx: Tx, user: UserRow, copies: readonly Copy[], op: FlagOp, flag: string): number[] {
   const changed: number[] = [];
-  for (const { message, flags, created } of copies) {
-    const has = flags.includes(flag);
-    if (has === (op === 'add')) {
-      if (created) writeFlags(tx, user.user_id, message.id, [...flags]);
-      continue;
-    }
+  for (const { message, flags } of copies) {
+    if (flags.includes(flag) === (op === 'add')) continue;
     writeFlags(tx, user.user_id, message.id, op === 'add' ? [...flags, flag] : flags.filter((f) => f !== flag));
     changed.push(message.id);
   }
