@@ -224,6 +224,14 @@ export function mayMarkUnreadInChannel(tables: Pick<RealmState, 'subscriptions'>
   return isSubscribed(tables, user.user_id, streamId);
 }
 
+/**
+ * Reference add-reaction / remove-reaction: messages of an archived channel stay readable but no longer
+ * take reactions (the reference's access check for modifying a message refuses them as `Invalid message(s)`).
+ */
+export function mayReactInChannel(channel: ChannelRow | undefined): boolean {
+  return channel?.is_archived !== true;
+}
+
 /* ---- Message history (companion tier, area: history) ---- */
 
 /**

@@ -103,6 +103,17 @@ describe('adding a reaction', () => {
     for (const id of [dm, secret, alarm]) expect(storedReactions(env, id)).toEqual([]);
   });
 
+  it('refuses messages of an archived channel, which stay readable', async () => {
+    const t = tables(env.server, env.realm);
+    const old = Object.values(t.messages).find(
+      (m) => m.stream_id === 56 && t.user_messages[String(m.id)]?.flags[String(env.who.member!.user_id)],
+    )!;
+    expect(t.channels['56']!.is_archived).toBe(true);
+    expect((await fetched(env.server, env.who.member!, old.id)).id).toBe(old.id);
+    expect((await react(env.server, env.who.member!, old.id, { emoji_name: 'octopus' })).body).toEqual(invalidMessage);
+    expect(storedReactions(env, old.id)).toEqual(old.reactions);
+  });
+
   it('gives a public-channel reader who never received the message a historical copy', async () => {
     const id = await post(env, env.who.member!, ALARM);
     const reader = env.who.member_3!; // not subscribed to 52

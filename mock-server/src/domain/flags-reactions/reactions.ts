@@ -1,9 +1,10 @@
 import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { emojiByName } from '../emoji.js';
-import { reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
+import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
+import { mayReactInChannel } from '../permissions.js';
 import { checkEmoji } from '../users/status-emoji.js';
-import { copyOf, messageAudience, writeFlags } from './receipts.js';
+import { copyOf, messageAudience, writeFlags, type Copy } from './receipts.js';
 
 /**
  * Emoji reactions (companion tier; reference add-reaction / remove-reaction). A reaction is a row of the
@@ -34,7 +35,7 @@ const sameEmoji = (r: ReactionRow, code: string, type: string) => r.emoji_code =
  * be voted for), else name, code and type must agree (the status emoji rules, users/status-emoji.ts).
  */
 export function addReaction(tx: Tx, user: UserRow, messageId: number, params: AddReactionParams): ReactionRow {
-  const copy = copyOf(tx.tables, user, messageId);
+  const copy = reactable(tx, user, messageId);
   const message = copy.message;
   let code = params.emoji_code;
   let type = params.reaction_type;
@@ -63,7 +64,7 @@ export function addReaction(tx: Tx, user: UserRow, messageId: number, params: Ad
  * so a custom emoji's reaction can be removed by its name alone.
  */
 export function removeReaction(tx: Tx, user: UserRow, messageId: number, params: RemoveReactionParams): ReactionRow {
-  const { message } = copyOf(tx.tables, user, messageId);
+  const { message } = reactable(tx, user, messageId);
   let code = params.emoji_code;
   let type = params.reaction_type;
   if (code === undefined) {
@@ -79,6 +80,14 @@ export function removeReaction(tx: Tx, user: UserRow, messageId: number, params:
   tx.put('messages', message.id, { ...message, reactions: message.reactions.filter((r) => r !== mine) });
   emitReaction(tx, 'remove', user, message, mine);
   return mine;
+}
+
+/** The caller's copy of a message that may take reactions: visible, and not in an archived channel. */
+function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
+  const copy = copyOf(tx.tables, user, messageId);
+  const channel = copy.message.stream_id === null ? undefined : tx.tables.channels[String(copy.message.stream_id)];
+  if (!mayReactInChannel(channel)) throw invalidMessage();
+  return copy;
 }
 
 /** The reference's `reaction` event, with the deprecated `user` object older clients read. */
