@@ -980,6 +980,7 @@ export interface paths {
          *     that one and takes its name. Reacting to a public-channel message the caller never received gives
          *     them a `historical` copy of it (flags `read`, `historical`). Everyone who received the message, and
          *     every subscriber of a channel whose history is shared, gets a `reaction` event with op `add`.
+         *     Messages of archived channels stay readable but take no reactions (`Invalid message(s)`).
          */
         post: operations["add-reaction"];
         /**
