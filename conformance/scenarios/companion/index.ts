@@ -1,5 +1,6 @@
 import type { Scenario } from '../../src/dsl.js';
 import { FLAGS_REACTIONS } from './flags-reactions.js';
+import { EDIT_DELETE } from './edit-delete.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -12,4 +13,5 @@ import { FLAGS_REACTIONS } from './flags-reactions.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
   ...FLAGS_REACTIONS,
+  ...EDIT_DELETE,
 ];

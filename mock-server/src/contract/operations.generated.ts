@@ -93,7 +93,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get messages
+         * @description A window of the messages matching a narrow, around an anchor, oldest first. Without a narrow
+         *     (or with one that names no channel whose history the caller may read) only messages the caller
+         *     received count; a narrow to a channel whose history is shared with subscribers
+         *     (history_public_to_subscribers) and whose content the caller may read, or `channels:public`
+         *     (not for guests), also finds the messages they never received, flagged `read` and
+         *     `historical`. An `is:` term always limits the search to received messages. Channels with
+         *     protected history show each subscriber only what they received. Messages are found through
+         *     indexes (the caller's received messages, a channel, a topic, a sender, a conversation, the
+         *     unread messages), never by reading every message.
+         *
+         *     Checks in order: the parameters' types, `anchor`, the narrow's `with` term, the 5,000-message
+         *     cap, an excluded anchor inside the range, then each narrow term (`BAD_NARROW`).
+         *
+         *     Search (`search` operator) without stemming: every word must begin a word of the content's
+         *     Markdown source or of the topic (case-insensitive), a quoted phrase must occur as written; the
+         *     messages then carry `match_content` and `match_subject` with the matches highlighted.
+         */
+        get: operations["get-messages"];
         put?: never;
         /**
          * Send a message
@@ -125,10 +144,30 @@ export interface paths {
         get: operations["get-message"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a message
+         * @description Deletes a message for everyone (reference server). Members of the organization's
+         *     `can_delete_any_message_group` (or the channel's) may delete any message; others only their own
+         *     (or their bots'), when in `can_delete_own_message_group` (organization or channel) and within
+         *     the organization's delete time limit. Everyone who could see the message receives
+         *     `delete_message`.
+         */
+        delete: operations["delete-message"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit, move or resolve a message
+         * @description Changes a message's content, its topic (with `propagate_mode` for the rest of the topic) or its
+         *     channel (reference server). Content edits are the sender's own, within the organization's
+         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization) or
+         *     the channel's `can_move_messages_within_channel_group`; channel moves
+         *     `can_move_messages_between_channels_group` or the channel's
+         *     `can_move_messages_out_of_channel_group`; resolving (the `✔ ` prefix) also
+         *     `can_resolve_topics_group`. Moves and resolutions may post notification-bot messages in the old
+         *     and new topics. Everyone who can see a changed message receives `update_message`; users who lose
+         *     access by a channel move receive `delete_message` instead.
+         */
+        patch: operations["update-message"];
         trace?: never;
     };
     "/api/v1/messages/{message_id}/report": {
@@ -1093,10 +1132,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/{message_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a message's edit history
+         * @description The message's versions, oldest first (reference server): the original, then one snapshot per
+         *     edit or move with what it changed. With the organization's
+         *     `message_edit_history_visibility_policy` `moves`, content edits are left out; with `none` the
+         *     history is refused.
+         */
+        get: operations["get-message-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The answer of GET /messages (reference get-messages), besides the envelope. */
+        GetMessagesAnswer: {
+            /** @description Oldest first. */
+            messages: components["schemas"]["HistoryMessage"][];
+            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). */
+            anchor: number;
+            /** @description The anchor message matched the narrow and is in `messages`. */
+            found_anchor: boolean;
+            /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
+            found_oldest: boolean;
+            /** @description No newer matching message exists (fewer than num_after were found, or the anchor was newest). */
+            found_newest: boolean;
+            /** @description Older messages are hidden by a plan's history limit; always false on the mock. */
+            history_limited: boolean;
+        };
+        /** @description A message of GET /messages; a search adds the highlighted match fields. */
+        HistoryMessage: components["schemas"]["Message"] & {
+            /** @description Search only. The rendered content with matches in `<span class="highlight">`. */
+            match_content?: string;
+            /** @description Search only. The HTML-escaped topic with matches highlighted. */
+            match_subject?: string;
+        };
+        /** @description Code BAD_NARROW (400) for a narrow term the server cannot apply; `desc` says which and why. */
+        BadNarrowError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "BAD_NARROW";
+            desc: string;
+        };
         /** @description Form parameters of add-reaction (reference server). */
         AddReactionRequest: {
             /** @description The emoji's name (a custom emoji's, `teamchat`, or a Unicode emoji's name or alias). */
@@ -1192,6 +1282,82 @@ export interface components {
             found_newest: boolean;
             /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
             ignored_because_not_subscribed_channels?: number[];
+        };
+        /** @description Form parameters of update-message (reference server); at least one of stream_id, topic and content. */
+        UpdateMessageRequest: {
+            /** @description Move to this channel (channel messages only; not with content). */
+            stream_id?: number;
+            /** @description The new topic. `(no topic)` and realm_empty_topic_display_name mean the empty topic. */
+            topic?: string;
+            /**
+             * @description Which messages of the topic move with this one (needs a topic or channel change unless change_one).
+             * @default change_one
+             * @enum {string}
+             */
+            propagate_mode?: "change_one" | "change_later" | "change_all";
+            /**
+             * @description Post a notification-bot message in the topic the messages left.
+             * @default false
+             */
+            send_notification_to_old_thread?: boolean;
+            /**
+             * @description Post a notification-bot message in the topic the messages arrived in.
+             * @default true
+             */
+            send_notification_to_new_thread?: boolean;
+            /** @description The new content (Markdown); blank content becomes `(deleted)`. */
+            content?: string;
+            /** @description SHA-256 (hex) of the content the caller edited; a mismatch is EXPECTATION_MISMATCH. */
+            prev_content_sha256?: string;
+        };
+        /** @description A change_all move reaching messages older than the caller's move time limit. */
+        MoveMessagesTimeLimitError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED";
+            first_message_id_allowed_to_move: number | null;
+            total_messages_in_topic: number;
+            total_messages_allowed_to_move: number;
+        };
+        /** @description One version of a message (get-message-history); prev_* and content_html_diff only where that edit changed them. */
+        MessageHistorySnapshot: {
+            topic: string;
+            prev_topic?: string;
+            stream?: number;
+            prev_stream?: number;
+            content: string;
+            rendered_content: string;
+            prev_content?: string;
+            prev_rendered_content?: string;
+            content_html_diff?: string;
+            timestamp: number;
+            user_id: number | null;
+        };
+        /**
+         * @description A message was edited or moved (update-message). `message_ids` lists every changed message
+         *     (ascending); content keys only for a content edit, topic and channel keys only for a move.
+         */
+        UpdateMessageEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "update_message";
+            user_id: number | null;
+            edit_timestamp: number;
+            message_id: number;
+            message_ids: number[];
+            flags: string[];
+            rendering_only: boolean;
+            stream_id?: number;
+            stream_name?: string;
+            new_stream_id?: number;
+            /** @enum {string} */
+            propagate_mode?: "change_one" | "change_later" | "change_all";
+            orig_subject?: string;
+            subject?: string;
+            topic_links?: Record<string, never>[];
+            orig_content?: string;
+            orig_rendered_content?: string;
+            content?: string;
+            rendered_content?: string;
+            is_me_message?: boolean;
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -1839,6 +2005,36 @@ export interface components {
             realm_empty_topic_display_name?: string;
             /** @description Type realm; longest time GET /events blocks. */
             event_queue_longpoll_timeout_seconds?: number;
+            /** @description Type realm; whether senders may edit their messages' content. */
+            realm_allow_message_editing?: boolean;
+            /** @description Type realm; seconds after sending during which content may be edited (null without limit). */
+            realm_message_content_edit_limit_seconds?: number | null;
+            /** @description Type realm; seconds after sending during which senders may delete their messages (null without limit). */
+            realm_message_content_delete_limit_seconds?: number | null;
+            /** @description Type realm; move time limit within a channel for those below moderator (null without limit). */
+            realm_move_messages_within_stream_limit_seconds?: number | null;
+            /** @description Type realm; move time limit between channels for those below moderator (null without limit). */
+            realm_move_messages_between_streams_limit_seconds?: number | null;
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_can_move_messages_between_topics_group (1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone, 6 nobody).
+             */
+            realm_edit_topic_policy?: number;
+            realm_can_move_messages_between_topics_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_move_messages_between_channels_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_any_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_own_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_resolve_topics_group?: components["schemas"]["GroupSettingValue"];
+            /**
+             * @description Type realm; who may see past versions of messages.
+             * @enum {string}
+             */
+            realm_message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
+             */
+            realm_allow_edit_history?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -2297,7 +2493,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -2723,6 +2919,24 @@ export interface components {
         "delete-scheduled-message.parameters": {
             scheduled_message_id: number;
         };
+        "get-messages.parameters": {
+            anchor?: string;
+            /** @default true */
+            include_anchor: boolean;
+            /** @default 0 */
+            num_before: number;
+            /** @default 0 */
+            num_after: number;
+            narrow?: unknown[];
+            /** @default false */
+            use_first_unread_anchor: boolean;
+            /** @default true */
+            client_gravatar: boolean;
+            /** @default true */
+            apply_markdown: boolean;
+            /** @default false */
+            allow_empty_topic_name?: boolean;
+        };
         "send-message.parameters": {
             /**
              * @description direct or private for a direct message, channel or stream for a channel message.
@@ -2753,6 +2967,36 @@ export interface components {
             allow_empty_topic_name?: boolean;
             /** @default true */
             apply_markdown: boolean;
+            message_id: number;
+        };
+        "update-message.parameters": {
+            message_id: number;
+            /** @description Move to this channel (channel messages only; not with content). */
+            stream_id?: number;
+            /** @description The new topic. `(no topic)` and realm_empty_topic_display_name mean the empty topic. */
+            topic?: string;
+            /**
+             * @description Which messages of the topic move with this one (needs a topic or channel change unless change_one).
+             * @default change_one
+             * @enum {string}
+             */
+            propagate_mode: "change_one" | "change_later" | "change_all";
+            /**
+             * @description Post a notification-bot message in the topic the messages left.
+             * @default false
+             */
+            send_notification_to_old_thread: boolean;
+            /**
+             * @description Post a notification-bot message in the topic the messages arrived in.
+             * @default true
+             */
+            send_notification_to_new_thread: boolean;
+            /** @description The new content (Markdown); blank content becomes `(deleted)`. */
+            content?: string;
+            /** @description SHA-256 (hex) of the content the caller edited; a mismatch is EXPECTATION_MISMATCH. */
+            prev_content_sha256?: string;
+        };
+        "delete-message.parameters": {
             message_id: number;
         };
         "report-message.parameters": {
@@ -3695,6 +3939,11 @@ export interface components {
             /** @description read, starred or collapsed. */
             flag: string;
         };
+        "get-message-history.parameters": {
+            message_id: number;
+            /** @default false */
+            allow_empty_topic_name?: boolean;
+        };
     };
     responses: {
         /** @description Done; no fields beyond the envelope. */
@@ -3917,6 +4166,74 @@ export interface operations {
             };
         };
     };
+    "get-messages": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A message ID, or `newest`, `oldest`, `first_unread`. Required unless
+                 *     use_first_unread_anchor is true. A negative ID means the oldest message, an ID beyond
+                 *     10000000000000000 the newest. `first_unread` without unread messages in the narrow is `newest`
+                 *     (messages of muted channels do not count unless the narrow names a channel).
+                 */
+                anchor?: string;
+                /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
+                include_anchor?: boolean;
+                /** @description How many matching messages older than the anchor to return at most. */
+                num_before?: number;
+                /** @description How many matching messages newer than the anchor to return at most. num_before + num_after may not exceed 5000. */
+                num_after?: number;
+                /**
+                 * @description JSON list of terms, each `{"operator": …, "operand": …, "negated": false}` or the legacy pair
+                 *     `["operator", "operand"]`. Operators: `channel` (`stream`; name or ID), `channels` (`public`,
+                 *     `web-public`), `topic`, `sender` (email or ID), `dm` (`pm-with`; user IDs or comma-separated
+                 *     emails), `dm-including`, `group-pm-with`, `is` (`dm`, `private`, `unread`, `starred`,
+                 *     `mentioned`, `alerted`, `resolved`, `followed`), `has` (`link`, `attachment`, `image`,
+                 *     `reaction`), `in` (`home`, `all`), `search`, `id`, `near` (filters nothing), `with` (a
+                 *     message ID: that message's conversation).
+                 */
+                narrow?: string;
+                /**
+                 * @deprecated
+                 * @description true means anchor `first_unread`, whatever `anchor` says.
+                 */
+                use_first_unread_anchor?: boolean;
+                /** @description Whether avatar_url is null for users whose avatar is a Gravatar (the client computes it). */
+                client_gravatar?: components["parameters"]["ClientGravatarQuery"];
+                /** @description true returns `content` as HTML; false returns the Markdown source. */
+                apply_markdown?: boolean;
+                /**
+                 * @description Whether the client supports the empty topic. false replaces the empty topic by
+                 *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
+                 */
+                allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["GetMessagesAnswer"];
+                };
+            };
+            /** @description A malformed parameter or anchor, too many messages asked for, or a narrow term the server cannot apply. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     "send-message": {
         parameters: {
             query?: never;
@@ -3998,6 +4315,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "delete-message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description The message does not exist or is not visible, or the caller may not delete it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Uploads no longer referenced by the message (always empty on this server). */
+                        detached_uploads?: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Nothing to change, a refused change, a time limit passed, or a message the caller cannot see. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["MoveMessagesTimeLimitError"] | components["schemas"]["ExpectationMismatchError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5742,6 +6125,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-message-history": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whether the client supports the empty topic. false replaces the empty topic by
+                 *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
+                 */
+                allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+            };
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        message_history: components["schemas"]["MessageHistorySnapshot"][];
+                    };
+                };
+            };
+            /** @description The message does not exist or is not visible, or the organization hides edit history. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

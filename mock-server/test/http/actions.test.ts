@@ -3,6 +3,7 @@ import { loadOperations } from '../../src/http/openapi.js';
 import { routes } from '../../src/routes/index.js';
 import * as channelActions from '../../src/domain/actions/channels.js';
 import * as draftActions from '../../src/domain/actions/drafts.js';
+import * as editDeleteActions from '../../src/domain/actions/edit-delete.js';
 import * as linkifierActions from '../../src/domain/actions/linkifiers.js';
 import * as messageActions from '../../src/domain/actions/messages.js';
 import * as navigationViewActions from '../../src/domain/actions/navigation-views.js';
@@ -23,6 +24,7 @@ describe('one action per state-changing operation', () => {
   const actions: Record<string, unknown> = {
     ...channelActions,
     ...draftActions,
+    ...editDeleteActions,
     ...linkifierActions,
     ...messageActions,
     ...navigationViewActions,

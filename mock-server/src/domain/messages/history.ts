@@ -1,3 +1,4 @@
+import type { AnswerOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { anchorExcludedInsideRange, invalidAnchor, missingAnchor, tooManyMessagesRequested } from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
@@ -115,7 +116,7 @@ export interface HistoryView {
  * with the viewer's `flags` (`read` + `historical` for history they never received) and, for a search,
  * `match_content` / `match_subject`.
  */
-export function presentHistory(tables: RealmState, viewer: UserRow, found: FoundMessages, view: HistoryView): Record<string, unknown> {
+export function presentHistory(tables: RealmState, viewer: UserRow, found: FoundMessages, view: HistoryView): AnswerOf<'get-messages'> {
   const shown = {
     applyMarkdown: view.applyMarkdown,
     clientGravatar: view.clientGravatar,
