@@ -1,6 +1,7 @@
 import type { Scenario } from '../../src/dsl.js';
 import { FLAGS_REACTIONS } from './flags-reactions.js';
 import { EDIT_DELETE } from './edit-delete.js';
+import { COMPAT_LOOKUPS } from './compat-lookups.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -14,4 +15,5 @@ export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
   ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
+  ...COMPAT_LOOKUPS,
 ];

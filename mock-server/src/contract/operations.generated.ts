@@ -417,7 +417,9 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description One user of the organization, by ID.
+         * @description One user of the organization, by ID or by API email (`GET /users/{email}`, reference: from feature
+         *     level 39; the same path template, so the segment is read as an ID when it is all digits and as an
+         *     email otherwise, matched in any letter case). An unknown ID or email is `No such user`.
          */
         get: operations["get-user"];
         put?: never;
@@ -804,7 +806,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List linkifiers (legacy form)
+         * @description The organization's linkifiers in display order, each as a list `[pattern, url_template, id]`: the
+         *     answer of the reference server's older operation, which the stock JavaScript client still calls
+         *     (`filters.retrieve`). GET /realm/linkifiers gives the same rules as objects.
+         */
+        get: operations["get-linkifiers-legacy"];
         put?: never;
         /**
          * Add a linkifier
@@ -967,9 +975,9 @@ export interface paths {
         /**
          * Get server settings
          * @description Version information, with or without credentials. The stock Python client calls this first and
-         *     refuses to work without `zulip_version`, and reads `zulip_feature_level`; those two keys are
-         *     aliases kept only here (C1). Everywhere else the names are `service_version` and
-         *     `service_feature_level`.
+         *     refuses to work without `zulip_version`, and reads `zulip_feature_level`. Those keys and
+         *     `zulip_merge_base` are the reference server's names (C1), kept as aliases here and in register's
+         *     answer (companion tier) beside the spec's `service_version` and `service_feature_level`.
          */
         get: operations["get-server-settings"];
         put?: never;
@@ -1150,6 +1158,115 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realm/emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all custom emoji
+         * @description The organization's custom emoji, keyed by ID (as a string), deactivated ones included with
+         *     `deactivated: true` (messages and statuses may still show them). The same map as register's
+         *     `realm_emoji` (type `realm_emoji`).
+         */
+        get: operations["get-realm-emoji"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get user groups
+         * @description The organization's user groups, system groups included, by ID: the objects of register's
+         *     `realm_user_groups`. Deactivated groups only with `include_deactivated_groups` (reference: from
+         *     feature level 294).
+         */
+        get: operations["get-user-groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/alert_words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all alert words
+         * @description The caller's alert words (words or phrases that flag a message as `has_alert_word`), in the order they were added.
+         */
+        get: operations["get-alert-words"];
+        put?: never;
+        /**
+         * Add alert words
+         * @description Adds words to the caller's alert words. Each is trimmed and empty ones are dropped; words already
+         *     present in any letter case are ignored (alert words are case-insensitive), and so are repeats
+         *     within the request (the first spelling is kept). The answer is the whole list; the caller's
+         *     queues receive an `alert_words` event with it.
+         */
+        post: operations["add-alert-words"];
+        /**
+         * Remove alert words
+         * @description Removes words from the caller's alert words, in any letter case; words that are not there are
+         *     ignored. The answer is the whole list; the caller's queues receive an `alert_words` event with it.
+         */
+        delete: operations["remove-alert-words"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bot_storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get stored entries
+         * @description Entries of the caller's key-value storage (the Python bots framework keeps a bot's state there).
+         *     Without `keys`, or with an empty list, every entry. A key that is not stored fails the whole
+         *     request with `Key does not exist.`.
+         */
+        get: operations["get-bot-storage"];
+        /**
+         * Store entries
+         * @description Sets entries of the caller's storage (a JSON object of string keys to string values), all or none.
+         *     The storage holds at most 10,000,000 characters (keys and values counted); a request that would
+         *     exceed it changes nothing and says by how much.
+         */
+        put: operations["update-bot-storage"];
+        post?: never;
+        /**
+         * Remove stored entries
+         * @description Removes entries of the caller's storage; without `keys`, or with an empty list, all of them. A key
+         *     that is not stored fails the whole request with `Key does not exist.` and removes nothing.
+         */
+        delete: operations["remove-bot-storage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1358,6 +1475,74 @@ export interface components {
             content?: string;
             rendered_content?: string;
             is_me_message?: boolean;
+        };
+        /** @description A custom emoji of the organization (reference server's realm emoji object). */
+        RealmEmoji: {
+            /** @description The emoji's ID as a string (also its emoji_code in reactions and statuses). */
+            id: string;
+            name: string;
+            source_url: string;
+            /** @description A still image of an animated emoji; absent for still ones. */
+            still_url?: string | null;
+            deactivated: boolean;
+            author_id: number | null;
+        };
+        /** @description Custom emoji by ID (as a string), deactivated ones included. */
+        RealmEmojiMap: {
+            [key: string]: components["schemas"]["RealmEmoji"];
+        };
+        /** @description A custom profile field of the organization, as register's custom_profile_fields lists it. */
+        CustomProfileField: {
+            id: number;
+            name: string;
+            /** @description 1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 users, 7 external account, 8 pronouns. */
+            type: number;
+            hint: string;
+            /** @description JSON text (options of a list field, the subtype of an external account); empty otherwise. */
+            field_data: string;
+            order: number;
+            required?: boolean;
+            editable_by_user?: boolean;
+            /** @description Present only when true. */
+            display_in_profile_summary?: boolean;
+        };
+        /** @description The caller's visibility policy for one topic (register's user_topics). */
+        UserTopic: {
+            stream_id: number;
+            topic_name: string;
+            last_updated: number;
+            /** @description 0 none, 1 muted, 2 unmuted, 3 followed. */
+            visibility_policy: number;
+        };
+        /** @description Form parameters of add-alert-words and remove-alert-words. */
+        AlertWordsRequest: {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        AlertWordsAnswer: components["schemas"]["SuccessEnvelope"] & {
+            alert_words: string[];
+        };
+        /** @description The caller's alert words after a change (all of them), sent to the caller's queues only. */
+        AlertWordsEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "alert_words";
+            alert_words: string[];
+        };
+        /** @description Stored entries, key → value (both strings). */
+        BotStorageEntries: {
+            [key: string]: string;
+        };
+        /** @description Form parameters of update-bot-storage. */
+        UpdateBotStorageRequest: {
+            /** @description JSON object of the entries to set, key → value (both strings). */
+            storage: {
+                [key: string]: string;
+            };
+        };
+        /** @description Form parameters of remove-bot-storage. */
+        RemoveBotStorageRequest: {
+            /** @description JSON list of the keys to remove; absent or empty removes every entry. */
+            keys?: string[];
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -1937,8 +2122,6 @@ export interface components {
             unread_msgs?: components["schemas"]["UnreadMessages"];
             /** @description Type recent_private_conversations; newest first. */
             recent_private_conversations?: components["schemas"]["RecentPrivateConversation"][];
-            /** @description Type starred_messages (companion tier, area flags-reactions); the caller's starred message IDs, ascending. */
-            starred_messages?: number[];
             /** @description Type navigation_views. */
             navigation_views?: components["schemas"]["NavigationView"][];
             /** @description Type saved_snippets. */
@@ -2035,6 +2218,34 @@ export interface components {
              * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
              */
             realm_allow_edit_history?: boolean;
+            /** @description Always present; the alias of service_feature_level GET /server_settings gives (never below 176). */
+            zulip_feature_level: number;
+            /** @description Always present; the same string as service_version. */
+            zulip_version: string;
+            /** @description Always present; the same string as service_version. */
+            zulip_merge_base: string;
+            /** @description Type realm_emoji; the map GET /realm/emoji answers. */
+            realm_emoji?: components["schemas"]["RealmEmojiMap"];
+            /** @description Type custom_profile_fields; by display order. */
+            custom_profile_fields?: components["schemas"]["CustomProfileField"][];
+            /** @description Type custom_profile_fields; the field types by name, each with its id and name. */
+            custom_profile_field_types?: {
+                [key: string]: unknown;
+            };
+            /** @description Type muted_topics (legacy); [channel name, topic, time muted] per muted topic. */
+            muted_topics?: [
+                string | number,
+                string | number,
+                string | number
+            ][];
+            /** @description Type user_topic; the caller's topic visibility policies. */
+            user_topics?: components["schemas"]["UserTopic"][];
+            /** @description Type alert_words; the caller's alert words. */
+            alert_words?: string[];
+            /** @description Type starred_messages; IDs of the messages the caller starred, ascending. */
+            starred_messages?: number[];
+            /** @description Type realm; -1 (messages are kept forever). */
+            realm_message_retention_days?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2493,7 +2704,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -3128,7 +3339,7 @@ export interface components {
         };
         "get-own-user.parameters": Record<string, never>;
         "get-user.parameters": {
-            user_id: number;
+            user_id: string;
             /** @default true */
             client_gravatar: boolean;
             /** @default false */
@@ -3759,6 +3970,7 @@ export interface components {
             /** @description Every linkifier ID once, in the new order (JSON). */
             ordered_linkifier_ids: number[];
         };
+        "get-linkifiers-legacy.parameters": Record<string, never>;
         "add-linkifier.parameters": {
             /** @description Regular expression (Python syntax, named groups as (?P<name>...)). */
             pattern: string;
@@ -3943,6 +4155,33 @@ export interface components {
             message_id: number;
             /** @default false */
             allow_empty_topic_name?: boolean;
+        };
+        "get-realm-emoji.parameters": Record<string, never>;
+        "get-user-groups.parameters": {
+            /** @default false */
+            include_deactivated_groups: boolean;
+        };
+        "get-alert-words.parameters": Record<string, never>;
+        "add-alert-words.parameters": {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        "remove-alert-words.parameters": {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        "get-bot-storage.parameters": {
+            keys?: string[];
+        };
+        "remove-bot-storage.parameters": {
+            /** @description JSON list of the keys to remove; absent or empty removes every entry. */
+            keys?: string[];
+        };
+        "update-bot-storage.parameters": {
+            /** @description JSON object of the entries to set, key → value (both strings). */
+            storage: {
+                [key: string]: string;
+            };
         };
     };
     responses: {
@@ -4806,8 +5045,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description ID of the target user. */
-                user_id: components["parameters"]["UserIdPath"];
+                /** @description The user's ID, or their API email. */
+                user_id: string;
             };
             cookie?: never;
         };
@@ -5563,6 +5802,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    "get-linkifiers-legacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkifiers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        filters: [
+                            string | number,
+                            string | number,
+                            string | number
+                        ][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     "add-linkifier": {
         parameters: {
             query?: never;
@@ -5885,6 +6151,8 @@ export interface operations {
                         zulip_feature_level: number;
                         /** @description Alias of service_version for the stock Python client (same string, never null). */
                         zulip_version: string;
+                        /** @description The reference server's name for the release a build is based on; here the same string as service_version. */
+                        zulip_merge_base: string;
                         realm_name?: string;
                         realm_url?: string;
                     };
@@ -6160,6 +6428,244 @@ export interface operations {
                 };
             };
             /** @description The message does not exist or is not visible, or the organization hides edit history. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-realm-emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom emoji. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        emoji: components["schemas"]["RealmEmojiMap"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-user-groups": {
+        parameters: {
+            query?: {
+                /** @description Whether deactivated groups are listed too. */
+                include_deactivated_groups?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        user_groups: components["schemas"]["UserGroup"][];
+                    };
+                };
+            };
+            /** @description A malformed flag. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert words. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "add-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AlertWordsRequest"];
+                "multipart/form-data": components["schemas"]["AlertWordsRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's alert words after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            /** @description A missing or malformed list, or a word longer than 100 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AlertWordsRequest"];
+                "multipart/form-data": components["schemas"]["AlertWordsRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's alert words after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            /** @description A missing or malformed list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-bot-storage": {
+        parameters: {
+            query?: {
+                /** @description JSON list of the keys to read. */
+                keys?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        storage: components["schemas"]["BotStorageEntries"];
+                    };
+                };
+            };
+            /** @description A key that is not stored, or a malformed list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-bot-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateBotStorageRequest"];
+                "multipart/form-data": components["schemas"]["UpdateBotStorageRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A missing or malformed object, or more than the storage limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-bot-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RemoveBotStorageRequest"];
+                "multipart/form-data": components["schemas"]["RemoveBotStorageRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A key that is not stored, or a malformed list. */
             400: {
                 headers: {
                     [name: string]: unknown;

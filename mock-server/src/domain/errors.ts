@@ -83,6 +83,15 @@ export const deliveryNotInFuture = () => badRequest('Scheduled delivery time mus
 export const unauthorized = (msg: string) =>
   new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
 
+// ---- compat-lookups (companion tier): bot storage, with the reference server's texts ----
+
+/** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
+export const botStorageKeyMissing = () => badRequest('Key does not exist.');
+
+/** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
+export const botStorageOverLimit = (over: number, limit: number) =>
+  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
+
 /** Unknown path under /api/v1 (reference §1, unconfirmed): 404, code BAD_REQUEST. */
 export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
 

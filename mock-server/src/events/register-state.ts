@@ -6,9 +6,18 @@ import { EMPTY_TOPIC_DISPLAY_NAME, MAX_TOPIC_LENGTH } from '../domain/topics.js'
 import type { RealmState, UserRow } from '../store/state.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
-import { maxMessageId, recentPrivateConversations, starredMessages, unreadMsgs } from './snapshot/messages.js';
+import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
+import {
+  USER_SETTING_DEFAULTS,
+  alertWordKeys,
+  customProfileFieldKeys,
+  mutedTopicKeys,
+  realmEmojiKeys,
+  starredMessageKeys,
+  userTopicKeys,
+} from './snapshot/compat.js';
 
 /** Register's options are declared beside the snapshot context (no import cycle); callers take them from here. */
 export type { SnapshotOptions };
@@ -29,8 +38,6 @@ type Producer = (ctx: SnapshotContext) => Record<string, unknown>;
 const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['message', (ctx) => ({ max_message_id: maxMessageId(ctx) })],
   ['recent_private_conversations', (ctx) => ({ recent_private_conversations: recentPrivateConversations(ctx) })],
-  // Companion tier, area flags-reactions (reference register): the caller's starred message IDs.
-  ['starred_messages', (ctx) => ({ starred_messages: starredMessages(ctx) })],
   ['navigation_views', (ctx) => ({ navigation_views: navigationViews(ctx) })],
   ['saved_snippets', (ctx) => ({ saved_snippets: savedSnippets(ctx) })],
   ['subscription', subscriptionKeys],
@@ -46,7 +53,14 @@ const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['user_status', userStatusKeys],
   ['presence', presenceKeys],
   ['realm', realmKeys],
-  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...ctx.viewer.settings } : {} })],
+  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...USER_SETTING_DEFAULTS, ...ctx.viewer.settings } : {} })],
+  // Companion tier (compat-lookups): keys of the reference server's register that stock clients read.
+  ['realm_emoji', realmEmojiKeys],
+  ['custom_profile_fields', customProfileFieldKeys],
+  ['muted_topics', mutedTopicKeys],
+  ['user_topic', userTopicKeys],
+  ['alert_words', alertWordKeys],
+  ['starred_messages', starredMessageKeys],
 ];
 
 /** Type `realm` (§4.21): realm_* settings, the empty-topic display name (§1) and the size limits. */
@@ -74,6 +88,8 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     // Companion tier, area edit-delete: the editing, moving and deleting policies.
     ...editingRealmKeys(ctx.tables),
     ...REGISTER_LIMITS,
+    // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.
+    realm_message_retention_days: -1,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
+import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
@@ -24,6 +25,7 @@ import users from './users.routes.js';
  */
 export const routes: RouteSpec[] = [
   ...channels,
+  ...compatLookups,
   ...drafts,
   ...editDelete,
   ...events,

@@ -13,10 +13,8 @@ export interface Receipts {
 }
 
 const NONE: Receipts = { received: new SortedList(), unread: new SortedList(), starred: new SortedList() };
-
-/** Whether a flag list counts in a list of the facet: unread (no `read`) or starred. */
-const isUnread = (flags: readonly string[]) => !flags.includes('read');
-const isStarred = (flags: readonly string[]) => flags.includes('starred');
+const fresh = (): Receipts => ({ received: new SortedList(), unread: new SortedList(), starred: new SortedList() });
+const starred = (flags: readonly string[] | undefined) => flags !== undefined && flags.includes('starred');
 
 export class ReceiptFacts {
   /** By user ID as the flag maps spell it (a string), so walking a row needs no number parsing. */
@@ -50,8 +48,8 @@ export class ReceiptFacts {
         const receipts = this.#users.get(user);
         if (!receipts) continue;
         if (now === undefined) receipts.received.remove(previous.message_id);
-        if (isUnread(flags) && (now === undefined || !isUnread(now))) receipts.unread.remove(previous.message_id);
-        if (isStarred(flags) && (now === undefined || !isStarred(now))) receipts.starred.remove(previous.message_id);
+        if (!flags.includes('read') && (now === undefined || now.includes('read'))) receipts.unread.remove(previous.message_id);
+        if (starred(flags) && !starred(now)) receipts.starred.remove(previous.message_id);
         if (receipts.received.size === 0) this.#users.delete(user);
       }
     }
@@ -61,11 +59,10 @@ export class ReceiptFacts {
       const before = previous?.flags[user];
       if (before === flags) continue;
       let receipts = this.#users.get(user);
-      if (!receipts)
-        this.#users.set(user, (receipts = { received: new SortedList(), unread: new SortedList(), starred: new SortedList() }));
+      if (!receipts) this.#users.set(user, (receipts = fresh()));
       if (before === undefined) receipts.received.insert(next.message_id);
-      if (isUnread(flags) && (before === undefined || !isUnread(before))) receipts.unread.insert(next.message_id);
-      if (isStarred(flags) && (before === undefined || !isStarred(before))) receipts.starred.insert(next.message_id);
+      if (!flags.includes('read') && (before === undefined || before.includes('read'))) receipts.unread.insert(next.message_id);
+      if (starred(flags) && !starred(before)) receipts.starred.insert(next.message_id);
     }
   }
 }

@@ -3,7 +3,6 @@ import type { MockServer } from '../../src/app.js';
 import { features } from '../../src/config/features.js';
 import { doDeleteMessage, doUpdateMessage } from '../../src/domain/actions/edit-delete.js';
 import type { EmitContext } from '../../src/domain/channels/events.js';
-import { updateMessageFlags } from '../../src/domain/flags-reactions/flags.js';
 import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
@@ -177,11 +176,16 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
   } else if (r < 0.45) {
     const user = pick(users);
     const mine = Object.values(tables.user_messages).filter((row) => row.flags[String(user.user_id)] !== undefined);
-    const some = mine.filter(() => rnd() < 0.5).map((row) => row.message_id);
-    // Read state, or (companion tier) starring and marking unread through update-message-flags.
-    if (rnd() < 0.6) markRead(tx, user.user_id, some);
-    else if (some.every((id) => tables.messages[String(id)]))
-      updateMessageFlags(tx, user, some, rnd() < 0.5 ? 'add' : 'remove', rnd() < 0.5 ? 'starred' : 'read');
+    const chosen = mine.filter(() => rnd() < 0.5).map((row) => row.message_id);
+    markRead(tx, user.user_id, chosen);
+    // Star or unstar the first of them too (register's starred_messages), without another draw, so the
+    // random sequence of every other step stays as it was.
+    const row = chosen.length > 0 ? tables.user_messages[String(chosen[0])] : undefined;
+    const flags = row?.flags[String(user.user_id)];
+    if (row && flags) {
+      const next = flags.includes('starred') ? flags.filter((f) => f !== 'starred') : [...flags, 'starred'];
+      tx.put('user_messages', row.message_id, { ...row, flags: { ...row.flags, [String(user.user_id)]: next } });
+    }
   } else if (r < 0.5) {
     const m = pick(messages.filter((x) => x.stream_id !== null));
     const user = pick(active);

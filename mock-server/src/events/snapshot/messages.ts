@@ -109,11 +109,3 @@ export function recentPrivateConversations(ctx: SnapshotContext): unknown[] {
   }
   return latest.sort((a, b) => b.max_message_id - a.max_message_id);
 }
-
-/**
- * Type `starred_messages` (companion tier, reference register): the IDs of the messages the viewer starred,
- * ascending, from the receipts index; `update_message_flags` events with flag `starred` keep it current.
- */
-export function starredMessages(ctx: SnapshotContext): number[] {
-  return ctx.viewer ? indexOf(ctx.tables).receipts.of(ctx.viewer.user_id).starred.toArray() : [];
-}
