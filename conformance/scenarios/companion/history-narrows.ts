@@ -44,7 +44,7 @@ const OPERATORS: OperatorRow[] = [
 
 const operators = scenarios(OPERATORS, (row) =>
   scenario({
-    id: `history/operator-${row.key}`,
+    id: `companion/history/operator-${row.key}`,
     title: `the ${row.title} narrow finds exactly its messages of the channel`,
     rules: ['C.history-15'],
     requires: { roles: ['member', 'member_2'] },
@@ -77,7 +77,7 @@ const operators = scenarios(OPERATORS, (row) =>
 );
 
 const directMessages = scenario({
-  id: 'history/dm-narrow',
+  id: 'companion/history/dm-narrow',
   title: 'a dm narrow gives its participants that conversation and an outsider nothing of it',
   rules: ['C.history-16', 'C.history-9'],
   requires: { roles: ['member', 'member_2', 'member_3'] },
@@ -108,7 +108,7 @@ const directMessages = scenario({
 });
 
 const markdown = scenario({
-  id: 'history/apply-markdown-false',
+  id: 'companion/history/apply-markdown-false',
   title: 'apply_markdown false returns the Markdown source of each message',
   rules: ['C.history-17'],
   requires: { roles: ['member'] },
@@ -132,7 +132,7 @@ const markdown = scenario({
 const WEB_PUBLIC = { operator: 'channels', operand: 'web-public' };
 
 const spectator = scenario({
-  id: 'history/spectator-web-public',
+  id: 'companion/history/spectator-web-public',
   title: 'without credentials a web-public narrow reads a web-public channel (where spectators are allowed); other narrows are refused',
   rules: ['C.history-18'],
   requires: { roles: ['owner'], channels: ['web_public'] },

@@ -11,7 +11,7 @@ import { channelNarrow, channelWithMessages, history, idsOf, messageOf, sendTo }
  */
 
 const window = scenario({
-  id: 'history/window-around-anchor',
+  id: 'companion/history/window-around-anchor',
   title: 'a window around an ID anchor holds num_before older, the anchor and num_after newer messages, ascending',
   rules: ['C.history-1', 'C.history-2', 'C.history-3'],
   requires: { roles: ['member'] },
@@ -34,7 +34,7 @@ const window = scenario({
 });
 
 const ends = scenario({
-  id: 'history/newest-and-oldest',
+  id: 'companion/history/newest-and-oldest',
   title: 'the anchors newest and oldest give the ends of a narrow, flagged found_newest / found_oldest',
   rules: ['C.history-3', 'C.history-4'],
   requires: { roles: ['member'] },
@@ -67,7 +67,7 @@ const ends = scenario({
 });
 
 const excluded = scenario({
-  id: 'history/include-anchor-false',
+  id: 'companion/history/include-anchor-false',
   title: 'include_anchor false leaves the anchor out of a one-sided window, and is refused inside a two-sided one',
   rules: ['C.history-5', 'C.history-6'],
   requires: { roles: ['member'] },
@@ -87,7 +87,7 @@ const excluded = scenario({
 });
 
 const firstUnread = scenario({
-  id: 'history/first-unread',
+  id: 'companion/history/first-unread',
   title: "first_unread starts at the oldest of another member's unread messages in the narrow",
   rules: ['C.history-7'],
   requires: { roles: ['member', 'member_2'] },
@@ -100,7 +100,7 @@ const firstUnread = scenario({
 });
 
 const sharedHistory = scenario({
-  id: 'history/public-channel-history',
+  id: 'companion/history/public-channel-history',
   title: 'a narrow to a public channel shows its history to a non-subscriber, flagged read and historical; without it they do not get it',
   rules: ['C.history-8', 'C.history-9'],
   requires: { roles: ['member', 'member_3'] },
@@ -121,7 +121,7 @@ const sharedHistory = scenario({
 });
 
 const protectedHistory = scenario({
-  id: 'history/protected-history',
+  id: 'companion/history/protected-history',
   title: 'a private channel with protected history hides from a new subscriber what was sent before they joined',
   rules: ['C.history-10'],
   requires: { roles: ['member', 'member_2'] },
@@ -143,7 +143,7 @@ const protectedHistory = scenario({
 });
 
 const guest = scenario({
-  id: 'history/guest-public-channel',
+  id: 'companion/history/guest-public-channel',
   title: 'a guest narrowing to a public channel they are not subscribed to gets none of it',
   rules: ['C.history-11'],
   requires: { roles: ['member', 'guest'] },
@@ -196,7 +196,7 @@ const ERRORS: { key: string; title: string; rule: string; params: Params; code: 
 
 const errors = scenarios(ERRORS, (row) =>
   scenario({
-    id: `history/error-${row.key}`,
+    id: `companion/history/error-${row.key}`,
     title: `${row.title} is refused with ${row.code}`,
     rules: [row.rule],
     requires: { roles: ['member'] },

@@ -1,6 +1,7 @@
 import type { Scenario } from '../../src/dsl.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
 import { EDIT_DELETE } from './edit-delete.js';
+import { FLAGS_REACTIONS } from './flags-reactions.js';
 import { HISTORY } from './history.js';
 
 /**
@@ -14,6 +15,7 @@ import { HISTORY } from './history.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module
   ...HISTORY,
+  ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,
 ];
