@@ -21,6 +21,7 @@ import { loadOperations } from './http/openapi.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { apiRouter } from './http/router.js';
 import { routes } from './routes/index.js';
+import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
@@ -101,7 +102,7 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   app.set('query parser', 'simple');
   // The API in the app's first layer (body, method override, the route table): each express layer, a
   // mount above all, costs a match and a `next` per request.
-  const parseBody = bodyParser();
+  const parseBody = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
   const dispatch = apiRouter(context, routes);
   app.use((req, res, next) => {
     // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
@@ -115,6 +116,8 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
       dispatch(req, res, path, next);
     });
   });
+  // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
+  app.get(/^\/user_uploads\//, serveUploadedFile(context));
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG } from '../config/config.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
@@ -6,6 +7,7 @@ import type { RealmState, UserRow } from '../store/state.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
+import { liveRealmKeys } from './snapshot/live.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
 
@@ -69,6 +71,7 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
       ? { realm_can_manage_default_streams_group: realm.can_manage_default_streams_group }
       : {}),
     ...REGISTER_LIMITS,
+    ...liveRealmKeys(ctx.options.maxFileUploadMib ?? DEFAULT_CONFIG.maxFileUploadMib),
   };
 }
 

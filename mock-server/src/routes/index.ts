@@ -3,6 +3,7 @@ import channels from './channels.routes.js';
 import drafts from './drafts.routes.js';
 import events from './events.routes.js';
 import linkifiers from './linkifiers.routes.js';
+import live from './live.routes.js';
 import messages from './messages.routes.js';
 import navigationViews from './navigation-views.routes.js';
 import reminders from './reminders.routes.js';
@@ -24,6 +25,7 @@ export const routes: RouteSpec[] = [
   ...drafts,
   ...events,
   ...linkifiers,
+  ...live,
   ...messages,
   ...navigationViews,
   ...reminders,
