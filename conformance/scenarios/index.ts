@@ -1,5 +1,6 @@
 import type { Scenario } from '../src/dsl.js';
 import { BLIND_SPOTS } from './blind-spots/index.js';
+import { COMPANION } from './companion/index.js';
 import { CONVENTIONS } from './conventions/index.js';
 import { COVERAGE } from './coverage/index.js';
 import { ERRORS } from './errors/index.js';
@@ -7,7 +8,10 @@ import { EVENTS } from './events/index.js';
 import { PERMISSIONS } from './permissions/index.js';
 import { TOPICS } from './topics/index.js';
 
-/** Every scenario of the suite, by area (one index per area folder). */
+/**
+ * Every scenario of the suite, by area (one index per area folder): the spec tier, then the companion
+ * tier (issue 18), whose scenarios are marked here so that no scenario module has to say it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const SCENARIOS: Scenario<any, any>[] = [
   ...CONVENTIONS,
@@ -17,4 +21,5 @@ export const SCENARIOS: Scenario<any, any>[] = [
   ...ERRORS,
   ...COVERAGE,
   ...BLIND_SPOTS,
+  ...COMPANION.map((s) => ({ ...s, tier: 'companion' as const })),
 ];

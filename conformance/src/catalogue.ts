@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { packagePath } from '../../cli/package-root.js';
-import type { RuleDef } from './model.js';
+import type { RuleDef, Tier } from './model.js';
 
 /**
  * The rule catalogue: every normative statement of the spec with an ID (conformance/rules/catalogue.json).
@@ -8,6 +9,8 @@ import type { RuleDef } from './model.js';
  * load time rather than silently dropping rules from the coverage table.
  */
 export const CATALOGUE_PATH = packagePath('conformance/rules/catalogue.json');
+/** The companion tier's rules (issue 18): one file per area, format in its README.md. */
+export const COMPANION_CATALOGUE_DIR = packagePath('conformance/rules/companion');
 
 /** The areas a rule may belong to: the section-wide ones (§1–§3, §5–§9) and one per group of endpoints. */
 export const RULE_AREAS = [
@@ -107,6 +110,62 @@ export function compareSections(a: string, b: string): number {
     if (d !== 0) return d;
   }
   return 0;
+}
+
+/** `C.<area>-<n>`: a companion rule; the area is its file's name. */
+export const COMPANION_RULE_ID = /^C\.([a-z][a-z-]*)-([1-9]\d*)$/;
+
+/** The rules of the tiers asked for: the spec catalogue's, then the companion files' (areas in name order). */
+export async function loadRules(tiers: readonly Tier[] = ['spec', 'companion']): Promise<RuleDef[]> {
+  return [...(tiers.includes('spec') ? await loadCatalogue() : []), ...(tiers.includes('companion') ? await loadCompanionCatalogue() : [])];
+}
+
+/** Reads and validates every `<area>.json` of the companion folder, in name order. */
+export async function loadCompanionCatalogue(dir: string = COMPANION_CATALOGUE_DIR): Promise<RuleDef[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  const rules: RuleDef[] = [];
+  // IDs cannot repeat across files: each file's IDs carry its own area.
+  for (const file of files) {
+    const path = join(dir, file);
+    let data: unknown;
+    try {
+      data = JSON.parse(await readFile(path, 'utf8'));
+    } catch (e) {
+      throw new Error(`companion rules ${path}: ${(e as Error).message}`);
+    }
+    rules.push(...parseCompanionRules(data, file.slice(0, -'.json'.length), path));
+  }
+  return rules;
+}
+
+/**
+ * Validates one companion file: a `rules` array whose entries have exactly id, section, area, text and
+ * source (non-empty strings), an ID `C.<area>-<n>` of the file's own area, an http(s) source, no ID twice.
+ */
+export function parseCompanionRules(data: unknown, area: string, source = 'companion rules'): RuleDef[] {
+  const fail = (what: string): never => {
+    throw new Error(`${source}: ${what}`);
+  };
+  if (!isObject(data) || !Array.isArray(data.rules)) return fail('expected an object with a "rules" array');
+  const fields = ['id', 'section', 'area', 'text', 'source'] as const;
+  const seen = new Set<string>();
+  return data.rules.map((entry: unknown, i): RuleDef => {
+    const at = `rules[${i}]`;
+    if (!isObject(entry)) return fail(`${at} is not an object`);
+    const extra = Object.keys(entry).filter((k) => !(fields as readonly string[]).includes(k));
+    if (extra.length) fail(`${at} has unknown field(s) ${extra.join(', ')}`);
+    for (const field of fields) {
+      if (typeof entry[field] !== 'string' || entry[field].trim() === '') fail(`${at}.${field} must be a non-empty string`);
+    }
+    const rule = entry as Record<(typeof fields)[number], string>;
+    const m = COMPANION_RULE_ID.exec(rule.id);
+    if (!m) fail(`${at}: malformed ID ${JSON.stringify(rule.id)} (expected C.<area>-<n>, e.g. C.${area}-1)`);
+    if (m?.[1] !== area || rule.area !== area) fail(`${at}: ${rule.id} (area ${rule.area}) is not of this file's area ${area}`);
+    if (!/^https?:\/\/\S+$/.test(rule.source)) fail(`${at}: ${rule.id} source must be an http(s) URL`);
+    if (seen.has(rule.id)) fail(`${at}: duplicate rule ID ${rule.id}`);
+    seen.add(rule.id);
+    return { id: rule.id, section: rule.section, text: rule.text, area, tier: 'companion', source: rule.source };
+  });
 }
 
 /** Reads and validates the catalogue; the rules come back in file order. */

@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isEntryPoint, parseArgs, runAsProcess, usageConventions } from '../../cli/common.js';
-import type { Scenario } from './dsl.js';
-import type { RuleDef, RunResult } from './model.js';
+import { tierOf, type Scenario } from './dsl.js';
+import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import {
   ConsoleReporter,
@@ -33,7 +33,7 @@ type AnyScenario = Scenario<any, any>; // eslint-disable-line @typescript-eslint
 export interface CliDeps {
   /** The scenarios to choose from (default: conformance/scenarios/index.ts). */
   scenarios?: readonly AnyScenario[];
-  /** The rule catalogue (default: loadCatalogue()). */
+  /** The rules of every tier (default: loadRules(), the spec catalogue and the companion files). */
   catalogue?: readonly RuleDef[];
   /** Response schemas of openapi/ (default: loaded from the document; tests pass one to save the parse). */
   schemas?: ResponseSchemas;
@@ -48,6 +48,7 @@ interface Options {
   grep?: RegExp;
   tags?: string[];
   rules?: string[];
+  tier: Tier[];
   workers: number;
   slow?: boolean;
   allowDestructive?: boolean;
@@ -82,6 +83,14 @@ function program(out: Output, err: Output): Command {
     .option('--grep <regex>', 'only scenarios whose ID or title matches', parseRegex)
     .option('--tags <list>', 'only scenarios with one of these tags or areas (comma-separated)', list)
     .option('--rules <list>', 'only scenarios checking these rules or rule prefixes (comma-separated, e.g. R4.8,R7-1)', list)
+    .addOption(
+      new Option(
+        '--tier <tier>',
+        "which tier of scenarios: spec (the spec's operations), companion (operations the spec does not list), or all",
+      )
+        .default(['spec'], 'spec')
+        .argParser(parseTier),
+    )
     .option('--workers <n>', 'scenarios run in parallel', parseWorkers, 4)
     .option('--slow', 'run scenarios that wait in real time (servers without the control API)')
     .option('--allow-destructive', 'run destructive scenarios against a real server')
@@ -141,6 +150,13 @@ function parseRegex(text: string): RegExp {
   }
 }
 
+/** `--tier`: commander's `choices` would be replaced by a parser, so the choices are checked here. */
+function parseTier(text: string): Tier[] {
+  if (text === 'all') return [...TIERS];
+  if ((TIERS as readonly string[]).includes(text)) return [text as Tier];
+  throw new InvalidArgumentError(`Allowed choices are ${[...TIERS, 'all'].join(', ')}.`);
+}
+
 function parseWorkers(text: string): number {
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new InvalidArgumentError('Must be a positive integer.');
   return Number(text);
@@ -195,17 +211,29 @@ interface Plan {
 
 async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan> {
   const all = deps.scenarios ?? (await import('../scenarios/index.js')).SCENARIOS;
-  const catalogue = deps.catalogue ?? (await (await import('./catalogue.js')).loadCatalogue());
-  const known = new Set(catalogue.map((r) => r.id));
+  const every = deps.catalogue ?? (await (await import('./catalogue.js')).loadRules());
+  const known = new Set(every.map((r) => r.id));
   const matchesRule = (prefix: string, id: string) => id === prefix || id.startsWith(`${prefix}-`) || id.startsWith(`${prefix}.`);
-  const unknownRules = (opts.rules ?? []).filter((p) => !catalogue.some((r) => matchesRule(p, r.id)));
+  const unknownRules = (opts.rules ?? []).filter((p) => !every.some((r) => matchesRule(p, r.id)));
   if (unknownRules.length > 0) throw new StartError(`--rules: no rule of the catalogue matches ${unknownRules.join(', ')}`);
   // A scenario naming a rule the catalogue lacks would never count towards coverage: say so, but run.
   const strays = [...new Set(all.flatMap((s) => s.rules.filter((r) => !known.has(r))))];
   if (strays.length > 0) err.write(`teamchat conform: warning: scenarios name rules missing from the catalogue: ${strays.join(', ')}\n`);
 
-  const scenarios = selectScenarios(all, { ...(opts.grep ? { grep: opts.grep } : {}), tags: opts.tags ?? [], rules: opts.rules ?? [] });
-  if (scenarios.length === 0) throw new StartError(`no scenario matches the filters (${all.length} scenarios in all)`);
+  const scenarios = selectScenarios(all, {
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    tags: opts.tags ?? [],
+    rules: opts.rules ?? [],
+    tiers: opts.tier,
+  });
+  if (scenarios.length === 0) {
+    const inTier = all.filter((s) => opts.tier.includes(tierOf(s))).length;
+    const counts =
+      inTier === all.length
+        ? `${all.length} scenarios in all`
+        : `${inTier} scenarios in --tier ${tierName(opts.tier)}, ${all.length} in all`;
+    throw new StartError(`no scenario matches the filters (${counts})`);
+  }
 
   const url = opts.target ?? (opts.world ? (await loadWorld(opts.world)).base_url : undefined);
   if (!url) throw new StartError('--target is required (or a --world file with base_url)');
@@ -218,8 +246,15 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
   }
   const target = await Target.connect(url, opts.world, opts.controlToken || undefined);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
-  return { target, scenarios, catalogue, schemas };
+  // The coverage table: the rules of the tiers run, and any rule of another tier that a selected scenario
+  // checks (companion scenarios cover spec rules no spec operation can reach, e.g. R2.5-8 by an edit).
+  const named = new Set(scenarios.flatMap((s) => s.rules));
+  const shown = every.filter((r) => opts.tier.includes(r.tier ?? 'spec') || named.has(r.id));
+  return { target, scenarios, catalogue: shown, schemas };
 }
+
+/** `spec`, `companion` or `all`, as given on the command line. */
+const tierName = (tiers: readonly Tier[]): string => (tiers.length === TIERS.length ? 'all' : tiers.join(','));
 
 async function execute(opts: Options, plan: Plan, out: Output, err: Output): Promise<number> {
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
@@ -231,6 +266,7 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
     targetKind: plan.target.control ? 'mock' : 'server',
     scenarios: plan.scenarios.length,
     workers: opts.workers,
+    tiers: opts.tier,
   });
   const run = await runScenarios({
     target: plan.target,
@@ -240,6 +276,7 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
     workers: opts.workers,
     slow: opts.slow === true,
     allowDestructive: opts.allowDestructive === true,
+    tiers: opts.tier,
     ...(seed === undefined ? {} : { seed }),
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),
   });

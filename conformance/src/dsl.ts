@@ -1,4 +1,5 @@
 import type { Reply } from './client.js';
+import type { Tier } from './model.js';
 import type { ScenarioContext } from './context.js';
 import type { FeatureName } from './openapi.js';
 import type { WorldChannelKind, WorldRole } from './world.js';
@@ -31,6 +32,8 @@ export interface Scenario<G = unknown, W = Reply> {
   /** Rule IDs of conformance/rules/catalogue.json that this scenario checks. */
   rules: string[];
   tags?: string[];
+  /** Absent: `spec`. Set for the companion folder's scenarios by scenarios/index.ts, not by each scenario. */
+  tier?: Tier;
   requires?: Requirements;
   /** Changes that cannot be undone (deactivating users, changing roles): only with --allow-destructive on real servers. */
   destructive?: boolean;
@@ -67,3 +70,6 @@ export function scenarios<Row, G = undefined, W = Reply>(rows: readonly Row[], m
 
 /** The area of a scenario: the first segment of its ID. */
 export const areaOf = (id: string): string => id.split('/')[0] ?? id;
+
+/** The tier of a scenario (absent: `spec`). */
+export const tierOf = (s: { tier?: Tier }): Tier => s.tier ?? 'spec';

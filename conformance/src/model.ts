@@ -48,17 +48,32 @@ export interface ScenarioResult {
   ms: number;
 }
 
+/**
+ * The suite's tiers (issue 18): `spec`, the operations and rules of the spec (the default of a run), and
+ * `companion`, operations the spec does not list whose contract is the reference server's documented
+ * behaviour (message history, reactions, edits, …). A server implementing only the spec passes `spec`.
+ */
+export const TIERS = ['spec', 'companion'] as const;
+export type Tier = (typeof TIERS)[number];
+
 export interface RuleDef {
   id: string;
   section: string;
   text: string;
   area: string;
+  /** Absent: `spec` (the spec catalogue's rules). */
+  tier?: Tier;
+  /** Companion rules: the page of the reference server's public documentation the rule comes from. */
+  source?: string;
 }
 
 export interface RuleCoverage {
   id: string;
   section: string;
   text: string;
+  /** Companion rules only (spec rules leave both out). */
+  tier?: Tier;
+  source?: string;
   /** Scenario IDs that checked it, by outcome. */
   passed: string[];
   failed: string[];
@@ -71,6 +86,8 @@ export interface RunResult {
   targetKind: 'mock' | 'server';
   startedAt: string;
   ms: number;
+  /** The tiers the run selected (`--tier`); absent in runs that did not record it: `spec`. */
+  tiers?: Tier[];
   /** The --shuffle seed the scenarios were ordered by (absent: the catalogue's order); repeat a run with --seed. */
   seed?: number;
   scenarios: ScenarioResult[];

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { ambientChecks } from './checks/ambient.js';
 import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
-import { areaOf, type Scenario } from './dsl.js';
+import { areaOf, tierOf, type Scenario } from './dsl.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
-import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
+import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
 import { isTransportError, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
@@ -18,19 +18,22 @@ export interface RunOptions {
   workers: number;
   slow: boolean;
   allowDestructive: boolean;
+  /** The tiers selected (recorded in the result; the scenarios are already filtered). Default: spec. */
+  tiers?: readonly Tier[];
   /** Runs the scenarios in the order this seed gives (--shuffle), recorded in the result. */
   seed?: number;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
 }
 
-/** Scenarios filtered by the CLI's --grep (ID or title), --tags (any) and --rules (ID prefixes). */
+/** Scenarios filtered by the CLI's --tier, --grep (ID or title), --tags (any) and --rules (ID prefixes). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function selectScenarios<S extends Scenario<any, any>>(
   all: readonly S[],
-  filter: { grep?: RegExp; tags?: string[]; rules?: string[] },
+  filter: { grep?: RegExp; tags?: string[]; rules?: string[]; tiers?: readonly Tier[] },
 ): S[] {
   return all.filter(
     (s) =>
+      (!filter.tiers || filter.tiers.includes(tierOf(s))) &&
       (!filter.grep || filter.grep.test(s.id) || filter.grep.test(s.title)) &&
       (!filter.tags?.length || filter.tags.some((t) => s.tags?.includes(t) || areaOf(s.id) === t)) &&
       (!filter.rules?.length ||
@@ -76,6 +79,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     targetKind: opts.target.control ? 'mock' : 'server',
     startedAt: startedAt.toISOString(),
     ms: Math.round(performance.now() - started),
+    tiers: [...(opts.tiers ?? ['spec'])],
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     scenarios: results,
     rules: coverage(opts.catalogue, results),
@@ -270,6 +274,14 @@ function coverage(catalogue: readonly RuleDef[], results: readonly ScenarioResul
       if (r.status === 'passed' && checked) passed.push(r.id);
       else if (r.status === 'failed' || r.status === 'error') failed.push(r.id);
     }
-    return { id: rule.id, section: rule.section, text: rule.text, passed, failed };
+    return {
+      id: rule.id,
+      section: rule.section,
+      text: rule.text,
+      ...(rule.tier === 'companion' ? { tier: rule.tier } : {}),
+      ...(rule.source ? { source: rule.source } : {}),
+      passed,
+      failed,
+    };
   });
 }

@@ -1,9 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AMBIENT_RULES } from '../src/checks/ambient.js';
-import { compareSections, loadCatalogue, parseCatalogue, RULE_AREAS, RULE_ID, sectionTitle, SPEC_SECTIONS } from '../src/catalogue.js';
+import {
+  compareSections,
+  loadCatalogue,
+  loadCompanionCatalogue,
+  loadRules,
+  parseCatalogue,
+  parseCompanionRules,
+  RULE_AREAS,
+  RULE_ID,
+  sectionTitle,
+  SPEC_SECTIONS,
+} from '../src/catalogue.js';
 import type { RuleDef } from '../src/model.js';
 
 // The spec is not part of this repository: CI (and the developers' machines) have the shared folder beside
@@ -236,5 +249,51 @@ describe('parseCatalogue', () => {
 
   it('names the file when loading fails', async () => {
     await expect(loadCatalogue('/nonexistent/catalogue.json')).rejects.toThrow(/rule catalogue \/nonexistent\/catalogue\.json/);
+  });
+});
+
+describe('the companion catalogue (conformance/rules/companion/)', () => {
+  const ok = { id: 'C.history-1', section: 'GET /messages', area: 'history', text: 'x', source: 'https://example.org/api/get-messages' };
+  it('marks its rules as the companion tier with their source, in file order', () => {
+    const rules = parseCompanionRules({ rules: [ok, { ...ok, id: 'C.history-2' }] }, 'history');
+    expect(rules).toEqual([
+      { id: 'C.history-1', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source: ok.source },
+      { id: 'C.history-2', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source: ok.source },
+    ]);
+  });
+
+  it.each([
+    ['a spec ID', { rules: [{ ...ok, id: 'R4.8-1' }] }, /malformed ID "R4\.8-1"/],
+    ['an ID of another area', { rules: [{ ...ok, id: 'C.uploads-1' }] }, /is not of this file's area history/],
+    ['an area field of another area', { rules: [{ ...ok, area: 'uploads' }] }, /is not of this file's area history/],
+    ['a missing source', { rules: [{ ...ok, source: undefined }] }, /rules\[0\]\.source must be a non-empty string/],
+    ['a source that is not a URL', { rules: [{ ...ok, source: 'the docs' }] }, /source must be an http\(s\) URL/],
+    ['an unknown field', { rules: [{ ...ok, tier: 'companion' }] }, /unknown field\(s\) tier/],
+    ['a duplicate ID', { rules: [ok, ok] }, /duplicate rule ID C\.history-1/],
+  ])('rejects %s', (_name, data, message) => {
+    expect(() => parseCompanionRules(data, 'history')).toThrow(message);
+  });
+
+  it('loads every area file of the folder, each rule of its own area, after the spec rules in loadRules', async () => {
+    const rules = await loadCompanionCatalogue();
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const r of rules) expect(r.id.startsWith(`C.${r.area}-`), r.id).toBe(true);
+    const all = await loadRules();
+    expect(all.filter((r) => r.tier === 'companion')).toEqual(rules);
+    expect(all.filter((r) => r.tier === undefined)).toEqual(await loadCatalogue());
+  });
+
+  it('reads the .json files of a folder in name order, and names a file it cannot read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'companion-rules-'));
+    try {
+      await writeFile(join(dir, 'history.json'), JSON.stringify({ rules: [ok] }));
+      await writeFile(join(dir, 'README.md'), '# not rules');
+      await writeFile(join(dir, 'zz.json'), JSON.stringify({ rules: [{ ...ok, id: 'C.zz-1', area: 'zz' }] }));
+      expect((await loadCompanionCatalogue(dir)).map((r) => r.id)).toEqual(['C.history-1', 'C.zz-1']);
+      await writeFile(join(dir, 'broken.json'), '{');
+      await expect(loadCompanionCatalogue(dir)).rejects.toThrow(/companion rules .*broken\.json/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -147,6 +147,50 @@ describe('teamchat conform', () => {
     expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
   });
 
+  it('runs the spec tier by default; --tier companion and --tier all select by tier, recorded in the reports', async () => {
+    const companion = {
+      ...passing,
+      id: 'extra/ok',
+      title: 'a companion scenario',
+      rules: ['C.extra-1', 'R1-2'],
+      tier: 'companion' as const,
+    };
+    const rules: RuleDef[] = [
+      ...CATALOGUE,
+      { id: 'C.extra-1', section: 'GET /fake', area: 'extra', text: 'x', tier: 'companion', source: 'https://example.org' },
+    ];
+    const run = async (args: string[]) => {
+      expect(
+        await conform(['--target', url, '--reporter', 'json,junit', ...args], { ...deps([passing, companion]), catalogue: rules }),
+      ).toBe(0);
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      const junit = xml.parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
+      const props = [junit.testsuites.testsuite].flat()[0].properties.property as { name: string; value: string }[];
+      return {
+        ids: report.scenarios.map((s: { id: string }) => s.id),
+        rules: report.rules.map((r: { id: string }) => r.id),
+        tiers: report.tiers,
+        junit: props.find((p) => p.name === 'tier')?.value,
+      };
+    };
+    expect(await run([])).toEqual({ ids: ['fake/ok'], rules: ['R1-1', 'R1-2'], tiers: ['spec'], junit: 'spec' });
+    // A companion run shows its own rules, and the spec rules its scenarios check.
+    expect(await run(['--tier', 'companion'])).toEqual({
+      ids: ['extra/ok'],
+      rules: ['R1-2', 'C.extra-1'],
+      tiers: ['companion'],
+      junit: 'companion',
+    });
+    expect(await run(['--tier', 'all'])).toEqual({
+      ids: ['fake/ok', 'extra/ok'],
+      rules: ['R1-1', 'R1-2', 'C.extra-1'],
+      tiers: ['spec', 'companion'],
+      junit: 'all',
+    });
+    expect(await conform(['--target', url, '--tier', 'none'], deps([passing, companion]))).toBe(2);
+    expect(err.join('')).toMatch(/--tier.*none.*Allowed choices are spec, companion, all/);
+  });
+
   it('writes only the reports asked for', async () => {
     expect(await conform(['--target', url, '--grep', 'ok', '--reporter', 'junit'])).toBe(0);
     expect(await readdir(dir)).toEqual(['junit.xml']);

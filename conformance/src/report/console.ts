@@ -1,5 +1,5 @@
-import type { RunResult, ScenarioResult, ScenarioStatus } from '../model.js';
-import { coverageOf, failuresFirst, formatCoverage } from './json.js';
+import type { RunResult, ScenarioResult, ScenarioStatus, Tier } from '../model.js';
+import { coverageOf, failuresFirst, formatCoverage, tierLabel } from './json.js';
 
 /** Where the console reporter writes (process.stdout in the CLI, a buffer in tests). */
 export interface Output {
@@ -18,10 +18,17 @@ export class ConsoleReporter {
 
   constructor(private readonly out: Output) {}
 
-  start(info: { target: string; featureLevel: number | null; targetKind: string; scenarios: number; workers: number }): void {
+  start(info: {
+    target: string;
+    featureLevel: number | null;
+    targetKind: string;
+    scenarios: number;
+    workers: number;
+    tiers?: readonly Tier[];
+  }): void {
     const level = info.featureLevel === null ? 'unknown feature level' : `feature level ${info.featureLevel}`;
     this.out.write(
-      `teamchat conform: ${info.scenarios} scenarios against ${info.target} (${info.targetKind}, ${level}), ${info.workers} workers\n`,
+      `teamchat conform: ${info.scenarios} scenarios against ${info.target} (${info.targetKind}, ${level}), ${info.workers} workers, tier ${tierLabel({ tiers: info.tiers })}\n`,
     );
     this.out.write(`(. passed  F failed  E error  s skipped)\n`);
   }
@@ -85,7 +92,7 @@ export function renderConsoleSummary(run: RunResult): string {
   lines.push(
     `Scenarios: ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped (${run.scenarios.length}) in ${(run.ms / 1000).toFixed(1)} s`,
   );
-  lines.push(`Rule coverage: ${formatCoverage(cov)}`);
+  lines.push(`Rule coverage: ${formatCoverage(cov)}, tier ${tierLabel(run)}`);
   if (run.seed !== undefined) lines.push(`Order: shuffled with seed ${run.seed} (repeat it with --seed ${run.seed})`);
   return `${lines.join('\n')}\n`;
 }

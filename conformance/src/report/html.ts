@@ -1,7 +1,7 @@
 import escape from 'escape-html';
 import { sectionTitle } from '../catalogue.js';
 import type { Check, Exchange, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from '../model.js';
-import { areasOf, bySection, coverageOf, failuresFirst, formatCoverage, isCovered, percent, type Coverage } from './json.js';
+import { areasOf, bySection, coverageOf, failuresFirst, formatCoverage, isCovered, tierLabel, percent, type Coverage } from './json.js';
 
 /**
  * The HTML report: one self-contained file (inline CSS and script, nothing fetched), so CI can publish it
@@ -33,6 +33,7 @@ export function renderHtml(run: RunResult): string {
 <dl class="meta">
 <dt>Target</dt><dd><code>${escape(run.target)}</code> (${run.targetKind === 'mock' ? 'mock server with control API' : 'server'})</dd>
 <dt>Feature level</dt><dd>${escape(level)}</dd>
+<dt>Tier</dt><dd id="tier" data-tier="${escape(tierLabel(run))}">${escape(tierLabel(run))}</dd>
 <dt>Started</dt><dd>${escape(run.startedAt)}</dd>
 <dt>Duration</dt><dd>${(run.ms / 1000).toFixed(1)} s</dd>
 ${run.seed === undefined ? '' : `<dt>Order</dt><dd id="seed" data-seed="${run.seed}">shuffled with seed ${run.seed} (repeat it with <code>--seed ${run.seed}</code>)</dd>\n`}</dl>
@@ -124,7 +125,7 @@ function rulesHtml(run: RunResult): string {
   return rows
     .map(
       (r) =>
-        `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`,
+        `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)}${r.source ? ` <a class="source" href="${escape(r.source)}">reference</a>` : ''}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`,
     )
     .join('\n');
 }

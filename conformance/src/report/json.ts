@@ -1,4 +1,4 @@
-import type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from '../model.js';
+import { TIERS, type RuleCoverage, type RunResult, type ScenarioResult, type ScenarioStatus, type Tier } from '../model.js';
 
 /**
  * The JSON report, and the summaries every reporter shows (rule coverage per spec section, totals per
@@ -51,6 +51,12 @@ export function coverageOf(rules: readonly RuleCoverage[]): CoverageSummary {
 }
 
 /** "12/40 (30.0%)"; rounded down, so 100% means every rule. */
+/** The run's tiers as `--tier` names them: spec, companion or all (runs that did not record them: spec). */
+export function tierLabel(run: { tiers?: readonly Tier[] | undefined }): string {
+  const tiers = run.tiers ?? ['spec'];
+  return TIERS.every((t) => tiers.includes(t)) ? 'all' : tiers.join(',');
+}
+
 export function formatCoverage(c: Coverage): string {
   return `${c.covered}/${c.total} (${percent(c).toFixed(1)}%)`;
 }

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { Check, RunResult, ScenarioResult } from '../model.js';
-import { areasOf, coverageOf, formatCoverage } from './json.js';
+import { areasOf, coverageOf, formatCoverage, tierLabel } from './json.js';
 
 /**
  * JUnit XML for CI: one <testsuite> per area, one <testcase> per scenario. A failed scenario (the
@@ -33,6 +33,7 @@ export function renderJUnit(run: RunResult): string {
     property(props, 'target', run.target);
     property(props, 'target_kind', run.targetKind);
     property(props, 'feature_level', run.featureLevel === null ? 'unknown' : String(run.featureLevel));
+    property(props, 'tier', tierLabel(run));
     property(props, 'rule_coverage', formatCoverage(coverageOf(run.rules)));
     if (run.seed !== undefined) property(props, 'shuffle_seed', String(run.seed));
     if (run.stopped) property(props, 'stopped', run.stopped.message);

@@ -48,7 +48,7 @@ describe('renderConsoleSummary', () => {
     expect(summary).not.toMatch(/§4\.15 /);
     expect(summary.trimEnd().split('\n').slice(-2)).toEqual([
       'Scenarios: 2 passed, 1 failed, 1 errors, 1 skipped (5) in 1.2 s',
-      'Rule coverage: 2/7 (28.5%)',
+      'Rule coverage: 2/7 (28.5%), tier spec',
     ]);
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../../conformance/src/catalogue.js';
+import { loadRules } from '../../../conformance/src/catalogue.js';
 import { fixtureChanges, readFixtures } from '../../../conformance/src/fixtures.js';
 import type { RuleDef, RunResult } from '../../../conformance/src/model.js';
 import { ResponseSchemas } from '../../../conformance/src/openapi.js';
@@ -27,7 +27,7 @@ import { startTestServer } from '../helpers/test-server.js';
 let catalogue: RuleDef[];
 let schemas: ResponseSchemas;
 beforeAll(async () => {
-  catalogue = await loadCatalogue();
+  catalogue = await loadRules();
   schemas = await ResponseSchemas.load();
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../../conformance/src/catalogue.js';
+import { loadRules } from '../../../conformance/src/catalogue.js';
 import type { RuleDef, RunResult, ScenarioResult } from '../../../conformance/src/model.js';
 import { ResponseSchemas } from '../../../conformance/src/openapi.js';
 import { runScenarios } from '../../../conformance/src/runner.js';
@@ -17,7 +17,7 @@ import { startTestServer } from '../helpers/test-server.js';
 let catalogue: RuleDef[];
 let schemas: ResponseSchemas;
 beforeAll(async () => {
-  catalogue = await loadCatalogue();
+  catalogue = await loadRules();
   schemas = await ResponseSchemas.load();
 });
 
