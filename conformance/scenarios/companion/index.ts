@@ -1,4 +1,5 @@
 import type { Scenario } from '../../src/dsl.js';
+import { LIVE } from './live.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -10,4 +11,5 @@ import type { Scenario } from '../../src/dsl.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
+  ...LIVE,
 ];
