@@ -1,4 +1,4 @@
-import { scenario } from '../../src/dsl.js';
+import { scenario, type Scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
 import { eventsUntil, type Event } from '../events/support.js';
 import { asObject, openQueue } from '../shared.js';
@@ -187,4 +187,4 @@ const PRESENCE = [
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const LIVE: import('../../src/dsl.js').Scenario<any, any>[] = [...TYPING, ...PRESENCE, ...LIVE_UPLOADS];
+export const LIVE: Scenario<any, any>[] = [...TYPING, ...PRESENCE, ...LIVE_UPLOADS];
