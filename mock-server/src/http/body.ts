@@ -39,7 +39,7 @@ export interface BodyOptions {
 
 const readFormText = express.text({ type: 'application/x-www-form-urlencoded', limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
 
-/** The control API takes no files: without options every file part is discarded. */
+/** Without options (every operation but upload-file, the control API) file parts are counted, their bytes discarded. */
 export function bodyParser(options: BodyOptions = { maxFileBytes: 0 }): RequestHandler {
   return (req, res, next) => {
     req.form = Object.create(null) as RawValues;

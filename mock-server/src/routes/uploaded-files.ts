@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../app-context.js';
 import { fileForbidden, fileNotFound } from '../domain/errors.js';
-import { attachmentByPath, mayReadAttachment } from '../domain/live/uploads.js';
+import { attachmentByPath } from '../domain/live/uploads.js';
+import { mayReadAttachment } from '../domain/permissions.js';
 import { authenticate, notLoggedIn } from '../http/auth.js';
 
 /**

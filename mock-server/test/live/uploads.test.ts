@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/test-server.js';
+import { FormData, request } from 'undici';
+import { basic, call } from '../helpers/test-server.js';
 import { error, nowOf, observeEvents, send, success, tables, useTestRealm, freshRealm, type Cred } from '../helpers/harness.js';
 import { fetchFile, upload } from './support.js';
 
@@ -53,6 +54,19 @@ describe('POST /user_uploads', () => {
 
   it('without credentials: 401', async () => {
     expect((await upload(env.server, null, [{ name: 'a.txt', content: 'a' }])).status).toBe(401);
+  });
+
+  it('another operation given a file part discards it: not a parameter, nothing stored', async () => {
+    const form = new FormData();
+    form.append('content', '**hi**');
+    form.append('file', new Blob(['ignored bytes']), 'x.txt');
+    const res = await request(`${env.server.url}/api/v1/messages/render`, {
+      method: 'POST',
+      headers: { authorization: basic(env.who.member!) },
+      body: form,
+    });
+    expect(await res.body.json()).toEqual(success({ rendered: '<p><strong>hi</strong></p>' }));
+    expect(tables(env.server, env.realm).attachments).toEqual({});
   });
 
   it('the file part is not a parameter (nothing ignored); other fields are', async () => {

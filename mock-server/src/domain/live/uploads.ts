@@ -3,7 +3,7 @@ import type { Tx } from '../../store/store.js';
 import type { AttachmentRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { fileTooLarge, invalidAttachment, noFileToUpload, oneFileAtATime, uploadQuotaExceeded } from '../errors.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { mayDeleteAttachment, mayReadAttachment } from '../permissions.js';
 
 /**
  * Uploads and attachments (companion tier, area live; reference "Upload a file", "Get attachments",
@@ -112,7 +112,7 @@ export function listAttachments(tables: RealmState, user: UserRow): { attachment
 /** DELETE /attachments/{id}: only the owner's; another user's answers as a missing one (nothing leaks). */
 export function removeAttachment(tx: Tx, actor: ActorContext, id: number): void {
   const row = tx.tables.attachments[String(id)];
-  if (!row || row.owner_id !== actor.user.user_id) throw invalidAttachment();
+  if (!row || !mayDeleteAttachment(actor.user, row)) throw invalidAttachment();
   tx.delete('attachments', id);
   tx.delete('attachment_files', id);
   emitAttachment(tx, row.owner_id, 'remove', { id });
@@ -124,15 +124,6 @@ export function attachmentByPath(tables: Pick<RealmState, 'attachments'>, realmI
   if (realm !== realmId || id === undefined || !/^[0-9]+$/.test(id)) return undefined;
   const row = tables.attachments[id];
   return row && row.path_id === path ? row : undefined;
-}
-
-/** Who may read a file: its uploader, and anyone who may see a message that referenced it. */
-export function mayReadAttachment(tables: RealmState, user: UserRow, row: AttachmentRow): boolean {
-  if (row.owner_id === user.user_id) return true;
-  return row.message_ids.some((id) => {
-    const message = tables.messages[String(id)];
-    return message !== undefined && messageVisibleTo(tables, user, message);
-  });
 }
 
 const UPLOAD_LINK = /\/user_uploads\/([^\s()[\]<>"'`]+)/g;
