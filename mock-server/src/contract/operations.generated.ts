@@ -1868,6 +1868,20 @@ export interface components {
             presences?: {
                 [key: string]: unknown;
             };
+            /** @description Type presence; the newest presence change's ID, for update-presence's last_update_id (-1 when none). */
+            presence_last_update_id?: number;
+            /** @description Type realm; how often clients report presence (60). */
+            server_presence_ping_interval_seconds?: number;
+            /** @description Type realm; a user not heard from for longer is offline (140). */
+            server_presence_offline_threshold_seconds?: number;
+            /** @description Type realm; how long a typing start lasts without a renewal (15000). */
+            server_typing_started_expiry_period_milliseconds?: number;
+            /** @description Type realm; idle time after which a client sends a typing stop (5000). */
+            server_typing_stopped_wait_period_milliseconds?: number;
+            /** @description Type realm; how often a client renews a typing start (10000). */
+            server_typing_started_wait_period_milliseconds?: number;
+            /** @description Type realm; the largest file upload-file takes (the server's configuration, default 25). */
+            max_file_upload_size_mib?: number;
             /** @description Type realm (10000). */
             max_message_length?: number;
             /** @description Type realm (60). */
@@ -2340,7 +2354,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
