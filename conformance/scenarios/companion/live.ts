@@ -1,6 +1,6 @@
 import { scenario, type Scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
-import { eventsUntil, type Event } from '../events/support.js';
+import { eventsOf, eventsUntil, fetchNow, type Event } from '../events/support.js';
 import { asObject, openQueue } from '../shared.js';
 import { isPositiveInt, outsiderOf } from './live-support.js';
 import { LIVE_UPLOADS } from './live-uploads.js';
@@ -66,8 +66,8 @@ const TYPING = [
         inside.reply,
       );
       // The subscriber got its event, so the outsider's would be there by now too.
-      const outside = await eventsUntil(g.outside, () => true);
-      ctx.check('C.live-2', !outside.events.some(typingEvent('start')), 'the user outside the channel got no typing event', outside.reply);
+      const outside = await fetchNow(g.outside);
+      ctx.check('C.live-2', !eventsOf(outside).some(typingEvent('start')), 'the user outside the channel got no typing event', outside);
     },
   }),
   ...(
