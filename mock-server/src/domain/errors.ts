@@ -7,12 +7,14 @@ export type ErrorCode =
   | 'STREAM_DOES_NOT_EXIST'
   | 'NOT_FOUND'
   | 'BAD_EVENT_QUEUE_ID'
+  | 'BAD_NARROW'
   | 'UNAUTHORIZED_PRINCIPAL'
   | 'REQUEST_VARIABLE_MISSING'
   | 'REQUEST_CONFUSING_VAR'
   | 'UNAUTHORIZED'
   | 'RATE_LIMIT_HIT'
   | 'EXPECTATION_MISMATCH'
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'NOT_IMPLEMENTED'
   | 'STATE_WRITE_FAILED'
   | 'INTERNAL_SERVER_ERROR';
@@ -80,6 +82,15 @@ export const deliveryNotInFuture = () => badRequest('Scheduled delivery time mus
 /** §5: credentials problems. The realm value names this product (reference: "use ours"). */
 export const unauthorized = (msg: string) =>
   new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
+
+// ---- compat-lookups (companion tier): bot storage, with the reference server's texts ----
+
+/** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
+export const botStorageKeyMissing = () => badRequest('Key does not exist.');
+
+/** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
+export const botStorageOverLimit = (over: number, limit: number) =>
+  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
 
 /** Unknown path under /api/v1 (reference §1, unconfirmed): 404, code BAD_REQUEST. */
 export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
@@ -185,3 +196,45 @@ export const invalidAttachment = () => badRequest('Invalid attachment');
 export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found.');
 
 export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
+
+/* ---- Message history (companion tier, area: history): GET /messages and the narrow filter ---- */
+
+/** A narrow term the server cannot apply (reference BadNarrowOperatorError): `desc` says which and why. */
+export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Invalid narrow operator: ${desc}`, { desc });
+
+/** Terms that contradict each other (reference InvalidOperatorCombinationError). */
+export const badNarrowCombination = (desc: string) =>
+  new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
+
+/** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
+export const missingAnchor = () => badRequest("Missing 'anchor' argument.");
+
+export const invalidAnchor = () => badRequest('Invalid anchor');
+
+/** More than the reference's MAX_MESSAGES_PER_FETCH messages asked for in one request. */
+export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
+
+export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
+
+/* ---- Companion tier, area edit-delete (texts of the reference server) ---- */
+export const nothingToChange = () => badRequest('Nothing to change');
+export const editingDisabled = () => badRequest('Your organization has turned off message editing');
+export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
+export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
+export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
+export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");
+export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
+export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
+export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
+export const contentSha256Mismatch = () =>
+  new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");
+
+/** A change_all move of a non-moderator reaching messages older than the move time limit (reference MessageMoveError). */
+export const moveTimeLimitExceeded = (firstAllowed: number | null, total: number, allowed: number) =>
+  new ApiError(
+    400,
+    'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+    `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
+    { first_message_id_allowed_to_move: firstAllowed, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
+  );

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from '../config/config.js';
+import { editingRealmKeys } from '../domain/edit-delete/settings.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
@@ -10,6 +11,15 @@ import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot
 import { liveRealmKeys } from './snapshot/live.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
+import {
+  USER_SETTING_DEFAULTS,
+  alertWordKeys,
+  customProfileFieldKeys,
+  mutedTopicKeys,
+  realmEmojiKeys,
+  starredMessageKeys,
+  userTopicKeys,
+} from './snapshot/compat.js';
 
 /** Register's options are declared beside the snapshot context (no import cycle); callers take them from here. */
 export type { SnapshotOptions };
@@ -45,7 +55,14 @@ const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['user_status', userStatusKeys],
   ['presence', presenceKeys],
   ['realm', realmKeys],
-  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...ctx.viewer.settings } : {} })],
+  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...USER_SETTING_DEFAULTS, ...ctx.viewer.settings } : {} })],
+  // Companion tier (compat-lookups): keys of the reference server's register that stock clients read.
+  ['realm_emoji', realmEmojiKeys],
+  ['custom_profile_fields', customProfileFieldKeys],
+  ['muted_topics', mutedTopicKeys],
+  ['user_topic', userTopicKeys],
+  ['alert_words', alertWordKeys],
+  ['starred_messages', starredMessageKeys],
 ];
 
 /** Type `realm` (§4.21): realm_* settings, the empty-topic display name (§1) and the size limits. */
@@ -70,8 +87,12 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     ...(realm.can_manage_default_streams_group !== undefined
       ? { realm_can_manage_default_streams_group: realm.can_manage_default_streams_group }
       : {}),
+    // Companion tier, area edit-delete: the editing, moving and deleting policies.
+    ...editingRealmKeys(ctx.tables),
     ...REGISTER_LIMITS,
     ...liveRealmKeys(ctx.options.maxFileUploadMib ?? DEFAULT_CONFIG.maxFileUploadMib),
+    // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.
+    realm_message_retention_days: -1,
   };
 }
 

@@ -65,6 +65,28 @@ export interface RealmRow {
   default_stream_ids: number[];
   /** ID of the system bot that posts notifications (reports, reminders, failed scheduled messages). */
   notification_bot_id: number;
+  /**
+   * Message editing, moving and deleting policies (companion tier, area edit-delete), only those set:
+   * absent keys (and the whole object, in state files written before it existed) read as the reference
+   * server's defaults (domain/edit-delete/settings.ts).
+   */
+  editing?: Partial<RealmEditingSettings>;
+}
+
+/** The organization's message editing settings, named as the reference server names them (realm_* in register). */
+export interface RealmEditingSettings {
+  allow_message_editing: boolean;
+  /** null: no limit (seconds after sending). */
+  message_content_edit_limit_seconds: number | null;
+  message_content_delete_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  can_move_messages_between_topics_group: GroupSettingValue;
+  can_move_messages_between_channels_group: GroupSettingValue;
+  can_delete_any_message_group: GroupSettingValue;
+  can_delete_own_message_group: GroupSettingValue;
+  can_resolve_topics_group: GroupSettingValue;
+  message_edit_history_visibility_policy: 'all' | 'moves' | 'none';
 }
 
 export interface UserSettings {
@@ -382,6 +404,19 @@ export interface AttachmentFileRow {
   data: string;
 }
 
+/** Key: user ID. A user's alert words in the order they were added (companion tier, compat-lookups). */
+export interface AlertWordsRow {
+  user_id: number;
+  words: string[];
+}
+
+/** Key: `${user_id}:${key}`. One entry of an account's key-value storage (companion tier, bot storage). */
+export interface BotStorageRow {
+  user_id: number;
+  key: string;
+  value: string;
+}
+
 /**
  * ID sequences. Recipients are one sequence for users, channels and direct-message groups, as on the
  * reference server; reminders take scheduled-message IDs. Typed, so a misspelt name cannot quietly
@@ -435,6 +470,8 @@ export interface RealmTables {
   presence: Record<string, PresenceRow>;
   attachments: Record<string, AttachmentRow>;
   attachment_files: Record<string, AttachmentFileRow>;
+  alert_words: Record<string, AlertWordsRow>;
+  bot_storage: Record<string, BotStorageRow>;
 }
 
 export type TableName = keyof RealmTables;
@@ -463,7 +500,20 @@ export const TABLE_NAMES: readonly TableName[] = [
   'presence',
   'attachments',
   'attachment_files',
+  'alert_words',
+  'bot_storage',
 ];
+
+/**
+ * Tables added after state files were first written (the companion tier's among them) are missing from
+ * older files' realms: they start empty, so such a file still loads. Called for every realm a snapshot
+ * or a journal line brings in.
+ */
+export function withAllTables(realm: RealmState): RealmState {
+  const tables = realm as unknown as Record<string, unknown>;
+  for (const name of TABLE_NAMES) tables[name] ??= {};
+  return realm;
+}
 
 export type RealmState = RealmTables;
 
@@ -495,7 +545,7 @@ export type Change =
 export function applyChange(state: State, change: Change): void {
   if (change.table === null) {
     if (change.row === null) delete state.realms[change.realm];
-    else state.realms[change.realm] = change.row;
+    else state.realms[change.realm] = withAllTables(change.row);
     return;
   }
   const realm = state.realms[change.realm];

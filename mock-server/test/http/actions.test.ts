@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadOperations } from '../../src/http/openapi.js';
 import { routes } from '../../src/routes/index.js';
 import * as channelActions from '../../src/domain/actions/channels.js';
+import * as compatLookupActions from '../../src/domain/actions/compat-lookups.js';
 import * as draftActions from '../../src/domain/actions/drafts.js';
+import * as editDeleteActions from '../../src/domain/actions/edit-delete.js';
 import * as linkifierActions from '../../src/domain/actions/linkifiers.js';
 import * as messageActions from '../../src/domain/actions/messages.js';
 import * as navigationViewActions from '../../src/domain/actions/navigation-views.js';
@@ -22,7 +24,9 @@ describe('one action per state-changing operation', () => {
   const READ_ONLY = new Set(['render-message', 'fetch-api-key']);
   const actions: Record<string, unknown> = {
     ...channelActions,
+    ...compatLookupActions,
     ...draftActions,
+    ...editDeleteActions,
     ...linkifierActions,
     ...messageActions,
     ...navigationViewActions,
