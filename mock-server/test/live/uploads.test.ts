@@ -104,6 +104,19 @@ describe('who may read a file', () => {
     expect(attachment!.messages).toEqual([{ id: messageId, date_sent: nowOf(env.server, env.realm) * 1000 }]);
   });
 
+  it('an edit that adds the link claims the file too', async () => {
+    const up = await upload(env.server, env.who.member!, [{ name: 'later.txt', content: 'later' }]);
+    const url = up.body.url as string;
+    const sent = await send(env.server, env.who.member!, { type: 'stream', to: '52', topic: 'edit', content: 'draft text' });
+    expect((await fetchFile(env.server, url, env.who.member_2!)).status).toBe(403);
+    const edit = await call(env.server, 'PATCH', `/api/v1/messages/${sent.body.id as number}`, {
+      as: env.who.member!,
+      form: { content: `now with ${url}` },
+    });
+    expect(edit.body.result).toBe('success');
+    expect((await fetchFile(env.server, url, env.who.member_2!)).bytes.toString()).toBe('later');
+  });
+
   it("a link to someone else's file the sender cannot read claims nothing", async () => {
     const up = await upload(env.server, env.who.member!, [{ name: 'mine.txt', content: 'm' }]);
     const url = up.body.url as string;
