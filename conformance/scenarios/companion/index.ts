@@ -1,5 +1,6 @@
 import type { Scenario } from '../../src/dsl.js';
 import { LIVE } from './live.js';
+import { FLAGS_REACTIONS } from './flags-reactions.js';
 import { EDIT_DELETE } from './edit-delete.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
 
@@ -14,6 +15,7 @@ import { COMPAT_LOOKUPS } from './compat-lookups.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
   ...LIVE,
+  ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,
 ];

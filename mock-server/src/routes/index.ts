@@ -4,6 +4,7 @@ import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
+import flagsReactions from './flags-reactions.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import live from './live.routes.js';
@@ -29,6 +30,7 @@ export const routes: RouteSpec[] = [
   ...drafts,
   ...editDelete,
   ...events,
+  ...flagsReactions,
   ...history,
   ...linkifiers,
   ...live,
