@@ -99,6 +99,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .addOption(
       new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'),
     )
+    .option('--max-upload-mib <n>', 'largest uploaded file (MiB)', parseCount('maximum upload size'), DEFAULT_CONFIG.maxFileUploadMib)
+    .option('--upload-quota-mib <n>', 'uploaded files one realm may hold (MiB)', parseCount('upload quota'), DEFAULT_CONFIG.uploadQuotaMib)
     .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
     .action(async (opts) => {
       const config: Partial<ServerConfig> = {
@@ -117,6 +119,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         clock: opts.clock,
         epoch: opts.epoch,
         durability: opts.durability,
+        maxFileUploadMib: opts.maxUploadMib,
+        uploadQuotaMib: opts.uploadQuotaMib,
       };
       let server: MockServer;
       try {

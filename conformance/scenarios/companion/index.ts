@@ -3,6 +3,7 @@ import { COMPAT_LOOKUPS } from './compat-lookups.js';
 import { EDIT_DELETE } from './edit-delete.js';
 import { FLAGS_REACTIONS } from './flags-reactions.js';
 import { HISTORY } from './history.js';
+import { LIVE } from './live.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -15,6 +16,7 @@ import { HISTORY } from './history.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module
   ...HISTORY,
+  ...LIVE,
   ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,

@@ -160,6 +160,43 @@ export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND',
 export const snapshotNotFound = (realmId: string, name: string) =>
   new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
 
+/* ---- Area live: typing, presence, uploads (companion tier; texts of the reference server) ---- */
+
+/** set-typing-status: `Missing stream_id`, `Missing topic`, `Missing 'to' argument`, `Empty 'to' list`. */
+export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${verb} ${what}`);
+
+export const typingDisabled = (kind: string) => badRequest(`User has disabled typing notifications for ${kind}`);
+
+export const typingInvalidUser = (id: number) => badRequest(`Invalid user ID ${id}`);
+
+/** The send-message refusals for the channel (the reference checks typing with the sending rules). */
+export const typingNotAuthorized = (channel: string) => badRequest(`Not authorized to send to channel '${channel}'`);
+
+export const typingMayNotPost = () => badRequest('You do not have permission to post in this channel.');
+
+export const invalidPresenceStatus = (status: string) => badRequest(`Invalid status: ${status}`);
+
+export const presenceNoSuchUser = () => badRequest('No such user');
+
+export const presenceOfBot = () => badRequest('Presence is not supported for bot users.');
+
+export const noPresenceData = (asked: string) => badRequest(`No presence data for ${asked}`);
+
+export const noFileToUpload = () => badRequest('You must specify a file to upload');
+
+export const oneFileAtATime = () => badRequest('You may only upload one file at a time');
+
+export const fileTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
+
+export const uploadQuotaExceeded = () => badRequest("Upload would exceed your organization's upload quota.");
+
+export const invalidAttachment = () => badRequest('Invalid attachment');
+
+/** GET /user_uploads/…: no such file, or one of another realm (JSON instead of the reference's HTML page). */
+export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found.');
+
+export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
+
 /* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
 
 /** update-message-flags: a flag name the service does not have. */

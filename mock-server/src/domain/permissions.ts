@@ -10,6 +10,7 @@ import type {
 } from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
 import { ROLE } from '../contract/roles.js';
+import { messageVisibleTo } from './messages/visibility.js';
 
 /**
  * Every permission rule of the service in one place (ARCHITECTURE rule 6; Outline's policies): pure
@@ -213,6 +214,30 @@ export function mayUpdateStatuses(user: UserRow): boolean {
  */
 export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
   return !isGuest(user);
+}
+
+/* ---- Area live (companion tier: typing, presence, uploads) ---------------------------------------- */
+
+/**
+ * Reading an uploaded file (reference "Upload a file"; validate_attachment_request): its uploader, and
+ * anyone who may read a message that referenced it when sent (messages/visibility.ts: received, or
+ * shared channel history the reader has content access to). A message since deleted grants nothing.
+ */
+export function mayReadAttachment(
+  tables: Tables & Pick<RealmState, 'channels' | 'messages' | 'user_messages'>,
+  user: UserRow,
+  attachment: { owner_id: number; message_ids: readonly number[] },
+): boolean {
+  if (attachment.owner_id === user.user_id) return true;
+  return attachment.message_ids.some((id) => {
+    const message = tables.messages[String(id)];
+    return message !== undefined && messageVisibleTo(tables, user, message);
+  });
+}
+
+/** Deleting an attachment (reference "Delete an attachment"): its uploader only, whatever the role. */
+export function mayDeleteAttachment(user: UserRow, attachment: { owner_id: number }): boolean {
+  return attachment.owner_id === user.user_id;
 }
 
 /* ---- Companion tier, area flags-reactions (reference server: update-message-flags) ---------------- */
