@@ -1006,6 +1006,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization's message editing settings
+         * @description Changes the organization's editing, moving and deleting policies (organization administrators
+         *     only). This server takes the editing settings of the reference operation; other organization
+         *     settings are listed in `ignored_parameters_unsupported`. Time limits are seconds after sending,
+         *     or `"unlimited"`. Every user receives `realm` / `update` (plain settings) or `realm` /
+         *     `update_dict` (group settings) for what changed; the answer names the changed settings.
+         */
+        patch: operations["update-realm"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1085,6 +1109,29 @@ export interface components {
             content?: string;
             rendered_content?: string;
             is_me_message?: boolean;
+        };
+        /** @description Form parameters of update-realm that this server takes (the editing settings; reference server). */
+        UpdateRealmRequest: {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            can_move_messages_between_topics_group?: components["schemas"]["GroupSettingUpdate"];
+            can_move_messages_between_channels_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_any_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_own_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_resolve_topics_group?: components["schemas"]["GroupSettingUpdate"];
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -3601,6 +3648,168 @@ export interface components {
             /** @default false */
             allow_empty_topic_name?: boolean;
         };
+        "update-realm.parameters": {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_channels_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_any_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_own_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_resolve_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+        };
     };
     responses: {
         /** @description Done; no fields beyond the envelope. */
@@ -5574,6 +5783,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateRealmRequest"];
+                "multipart/form-data": components["schemas"]["UpdateRealmRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings that changed, with their new values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not an organization administrator, or a bad value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["ExpectationMismatchError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -160,6 +160,7 @@ export const topicEditTimeLimitPassed = () => badRequest("The time limit for edi
 export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
 export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const mustBeAdministrator = () => badRequest('Must be an organization administrator');
 export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
 export const contentSha256Mismatch = () =>
   new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");

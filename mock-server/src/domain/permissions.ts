@@ -288,3 +288,8 @@ export function mayDeleteOwnMessage(
     (channel !== undefined && holds(tables, user, channel.can_delete_own_message_group))
   );
 }
+
+/** The organization's editing settings (update-realm): organization administrators, as every realm setting of the reference. */
+export function mayChangeEditingSettings(user: UserRow): boolean {
+  return isRealmAdmin(user);
+}
