@@ -49,7 +49,23 @@ const OPS: Op[] = [
     },
   },
   { name: 'GET /api/v1/users', run: simple('GET', () => '/api/v1/users') },
+  // GET /messages (issue 18): windows of the same size in both realms, found through the indexes (the
+  // member's received messages, a channel's list, its unread messages), never by reading every message.
+  { name: 'GET /api/v1/messages (newest 50)', run: simple('GET', () => '/api/v1/messages?anchor=newest&num_before=50') },
+  {
+    name: 'GET /api/v1/messages (public channel, newest 50)',
+    run: simple('GET', (w) => `/api/v1/messages?anchor=newest&num_before=50&narrow=${narrow([['channel', w.channels.public.stream_id]])}`),
+  },
+  {
+    name: 'GET /api/v1/messages (first unread, 25 around)',
+    run: simple('GET', () => '/api/v1/messages?anchor=first_unread&num_before=25&num_after=25'),
+  },
 ];
+
+/** A narrow of object terms as the query string carries it. */
+function narrow(terms: [string, string | number][]): string {
+  return encodeURIComponent(JSON.stringify(terms.map(([operator, operand]) => ({ operator, operand }))));
+}
 
 /** Registers a queue, deleted after the timing so queues do not pile up against the per-user cap. */
 function register(eventTypes: string): Op['run'] {

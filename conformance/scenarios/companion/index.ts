@@ -1,5 +1,6 @@
 import type { Scenario } from '../../src/dsl.js';
 import { EDIT_DELETE } from './edit-delete.js';
+import { COMPAT_LOOKUPS } from './compat-lookups.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -12,4 +13,5 @@ import { EDIT_DELETE } from './edit-delete.js';
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
   ...EDIT_DELETE,
+  ...COMPAT_LOOKUPS,
 ];

@@ -93,7 +93,26 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get messages
+         * @description A window of the messages matching a narrow, around an anchor, oldest first. Without a narrow
+         *     (or with one that names no channel whose history the caller may read) only messages the caller
+         *     received count; a narrow to a channel whose history is shared with subscribers
+         *     (history_public_to_subscribers) and whose content the caller may read, or `channels:public`
+         *     (not for guests), also finds the messages they never received, flagged `read` and
+         *     `historical`. An `is:` term always limits the search to received messages. Channels with
+         *     protected history show each subscriber only what they received. Messages are found through
+         *     indexes (the caller's received messages, a channel, a topic, a sender, a conversation, the
+         *     unread messages), never by reading every message.
+         *
+         *     Checks in order: the parameters' types, `anchor`, the narrow's `with` term, the 5,000-message
+         *     cap, an excluded anchor inside the range, then each narrow term (`BAD_NARROW`).
+         *
+         *     Search (`search` operator) without stemming: every word must begin a word of the content's
+         *     Markdown source or of the topic (case-insensitive), a quoted phrase must occur as written; the
+         *     messages then carry `match_content` and `match_subject` with the matches highlighted.
+         */
+        get: operations["get-messages"];
         put?: never;
         /**
          * Send a message
@@ -398,7 +417,9 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description One user of the organization, by ID.
+         * @description One user of the organization, by ID or by API email (`GET /users/{email}`, reference: from feature
+         *     level 39; the same path template, so the segment is read as an ID when it is all digits and as an
+         *     email otherwise, matched in any letter case). An unknown ID or email is `No such user`.
          */
         get: operations["get-user"];
         put?: never;
@@ -785,7 +806,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List linkifiers (legacy form)
+         * @description The organization's linkifiers in display order, each as a list `[pattern, url_template, id]`: the
+         *     answer of the reference server's older operation, which the stock JavaScript client still calls
+         *     (`filters.retrieve`). GET /realm/linkifiers gives the same rules as objects.
+         */
+        get: operations["get-linkifiers-legacy"];
         put?: never;
         /**
          * Add a linkifier
@@ -948,9 +975,9 @@ export interface paths {
         /**
          * Get server settings
          * @description Version information, with or without credentials. The stock Python client calls this first and
-         *     refuses to work without `zulip_version`, and reads `zulip_feature_level`; those two keys are
-         *     aliases kept only here (C1). Everywhere else the names are `service_version` and
-         *     `service_feature_level`.
+         *     refuses to work without `zulip_version`, and reads `zulip_feature_level`. Those keys and
+         *     `zulip_merge_base` are the reference server's names (C1), kept as aliases here and in register's
+         *     answer (companion tier) beside the spec's `service_version` and `service_feature_level`.
          */
         get: operations["get-server-settings"];
         put?: never;
@@ -1030,10 +1057,147 @@ export interface paths {
         patch: operations["update-realm"];
         trace?: never;
     };
+    "/api/v1/realm/emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all custom emoji
+         * @description The organization's custom emoji, keyed by ID (as a string), deactivated ones included with
+         *     `deactivated: true` (messages and statuses may still show them). The same map as register's
+         *     `realm_emoji` (type `realm_emoji`).
+         */
+        get: operations["get-realm-emoji"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get user groups
+         * @description The organization's user groups, system groups included, by ID: the objects of register's
+         *     `realm_user_groups`. Deactivated groups only with `include_deactivated_groups` (reference: from
+         *     feature level 294).
+         */
+        get: operations["get-user-groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/alert_words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all alert words
+         * @description The caller's alert words (words or phrases that flag a message as `has_alert_word`), in the order they were added.
+         */
+        get: operations["get-alert-words"];
+        put?: never;
+        /**
+         * Add alert words
+         * @description Adds words to the caller's alert words. Each is trimmed and empty ones are dropped; words already
+         *     present in any letter case are ignored (alert words are case-insensitive), and so are repeats
+         *     within the request (the first spelling is kept). The answer is the whole list; the caller's
+         *     queues receive an `alert_words` event with it.
+         */
+        post: operations["add-alert-words"];
+        /**
+         * Remove alert words
+         * @description Removes words from the caller's alert words, in any letter case; words that are not there are
+         *     ignored. The answer is the whole list; the caller's queues receive an `alert_words` event with it.
+         */
+        delete: operations["remove-alert-words"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bot_storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get stored entries
+         * @description Entries of the caller's key-value storage (the Python bots framework keeps a bot's state there).
+         *     Without `keys`, or with an empty list, every entry. A key that is not stored fails the whole
+         *     request with `Key does not exist.`.
+         */
+        get: operations["get-bot-storage"];
+        /**
+         * Store entries
+         * @description Sets entries of the caller's storage (a JSON object of string keys to string values), all or none.
+         *     The storage holds at most 10,000,000 characters (keys and values counted); a request that would
+         *     exceed it changes nothing and says by how much.
+         */
+        put: operations["update-bot-storage"];
+        post?: never;
+        /**
+         * Remove stored entries
+         * @description Removes entries of the caller's storage; without `keys`, or with an empty list, all of them. A key
+         *     that is not stored fails the whole request with `Key does not exist.` and removes nothing.
+         */
+        delete: operations["remove-bot-storage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The answer of GET /messages (reference get-messages), besides the envelope. */
+        GetMessagesAnswer: {
+            /** @description Oldest first. */
+            messages: components["schemas"]["HistoryMessage"][];
+            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). */
+            anchor: number;
+            /** @description The anchor message matched the narrow and is in `messages`. */
+            found_anchor: boolean;
+            /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
+            found_oldest: boolean;
+            /** @description No newer matching message exists (fewer than num_after were found, or the anchor was newest). */
+            found_newest: boolean;
+            /** @description Older messages are hidden by a plan's history limit; always false on the mock. */
+            history_limited: boolean;
+        };
+        /** @description A message of GET /messages; a search adds the highlighted match fields. */
+        HistoryMessage: components["schemas"]["Message"] & {
+            /** @description Search only. The rendered content with matches in `<span class="highlight">`. */
+            match_content?: string;
+            /** @description Search only. The HTML-escaped topic with matches highlighted. */
+            match_subject?: string;
+        };
+        /** @description Code BAD_NARROW (400) for a narrow term the server cannot apply; `desc` says which and why. */
+        BadNarrowError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "BAD_NARROW";
+            desc: string;
+        };
         /** @description Form parameters of update-message (reference server); at least one of stream_id, topic and content. */
         UpdateMessageRequest: {
             /** @description Move to this channel (channel messages only; not with content). */
@@ -1132,6 +1296,74 @@ export interface components {
             can_delete_any_message_group?: components["schemas"]["GroupSettingUpdate"];
             can_delete_own_message_group?: components["schemas"]["GroupSettingUpdate"];
             can_resolve_topics_group?: components["schemas"]["GroupSettingUpdate"];
+        };
+        /** @description A custom emoji of the organization (reference server's realm emoji object). */
+        RealmEmoji: {
+            /** @description The emoji's ID as a string (also its emoji_code in reactions and statuses). */
+            id: string;
+            name: string;
+            source_url: string;
+            /** @description A still image of an animated emoji; absent for still ones. */
+            still_url?: string | null;
+            deactivated: boolean;
+            author_id: number | null;
+        };
+        /** @description Custom emoji by ID (as a string), deactivated ones included. */
+        RealmEmojiMap: {
+            [key: string]: components["schemas"]["RealmEmoji"];
+        };
+        /** @description A custom profile field of the organization, as register's custom_profile_fields lists it. */
+        CustomProfileField: {
+            id: number;
+            name: string;
+            /** @description 1 short text, 2 long text, 3 list of options, 4 date, 5 link, 6 users, 7 external account, 8 pronouns. */
+            type: number;
+            hint: string;
+            /** @description JSON text (options of a list field, the subtype of an external account); empty otherwise. */
+            field_data: string;
+            order: number;
+            required?: boolean;
+            editable_by_user?: boolean;
+            /** @description Present only when true. */
+            display_in_profile_summary?: boolean;
+        };
+        /** @description The caller's visibility policy for one topic (register's user_topics). */
+        UserTopic: {
+            stream_id: number;
+            topic_name: string;
+            last_updated: number;
+            /** @description 0 none, 1 muted, 2 unmuted, 3 followed. */
+            visibility_policy: number;
+        };
+        /** @description Form parameters of add-alert-words and remove-alert-words. */
+        AlertWordsRequest: {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        AlertWordsAnswer: components["schemas"]["SuccessEnvelope"] & {
+            alert_words: string[];
+        };
+        /** @description The caller's alert words after a change (all of them), sent to the caller's queues only. */
+        AlertWordsEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "alert_words";
+            alert_words: string[];
+        };
+        /** @description Stored entries, key → value (both strings). */
+        BotStorageEntries: {
+            [key: string]: string;
+        };
+        /** @description Form parameters of update-bot-storage. */
+        UpdateBotStorageRequest: {
+            /** @description JSON object of the entries to set, key → value (both strings). */
+            storage: {
+                [key: string]: string;
+            };
+        };
+        /** @description Form parameters of remove-bot-storage. */
+        RemoveBotStorageRequest: {
+            /** @description JSON list of the keys to remove; absent or empty removes every entry. */
+            keys?: string[];
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -1807,6 +2039,34 @@ export interface components {
              * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
              */
             realm_allow_edit_history?: boolean;
+            /** @description Always present; the alias of service_feature_level GET /server_settings gives (never below 176). */
+            zulip_feature_level: number;
+            /** @description Always present; the same string as service_version. */
+            zulip_version: string;
+            /** @description Always present; the same string as service_version. */
+            zulip_merge_base: string;
+            /** @description Type realm_emoji; the map GET /realm/emoji answers. */
+            realm_emoji?: components["schemas"]["RealmEmojiMap"];
+            /** @description Type custom_profile_fields; by display order. */
+            custom_profile_fields?: components["schemas"]["CustomProfileField"][];
+            /** @description Type custom_profile_fields; the field types by name, each with its id and name. */
+            custom_profile_field_types?: {
+                [key: string]: unknown;
+            };
+            /** @description Type muted_topics (legacy); [channel name, topic, time muted] per muted topic. */
+            muted_topics?: [
+                string | number,
+                string | number,
+                string | number
+            ][];
+            /** @description Type user_topic; the caller's topic visibility policies. */
+            user_topics?: components["schemas"]["UserTopic"][];
+            /** @description Type alert_words; the caller's alert words. */
+            alert_words?: string[];
+            /** @description Type starred_messages; IDs of the messages the caller starred, ascending. */
+            starred_messages?: number[];
+            /** @description Type realm; -1 (messages are kept forever). */
+            realm_message_retention_days?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2265,7 +2525,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -2691,6 +2951,24 @@ export interface components {
         "delete-scheduled-message.parameters": {
             scheduled_message_id: number;
         };
+        "get-messages.parameters": {
+            anchor?: string;
+            /** @default true */
+            include_anchor: boolean;
+            /** @default 0 */
+            num_before: number;
+            /** @default 0 */
+            num_after: number;
+            narrow?: unknown[];
+            /** @default false */
+            use_first_unread_anchor: boolean;
+            /** @default true */
+            client_gravatar: boolean;
+            /** @default true */
+            apply_markdown: boolean;
+            /** @default false */
+            allow_empty_topic_name?: boolean;
+        };
         "send-message.parameters": {
             /**
              * @description direct or private for a direct message, channel or stream for a channel message.
@@ -2882,7 +3160,7 @@ export interface components {
         };
         "get-own-user.parameters": Record<string, never>;
         "get-user.parameters": {
-            user_id: number;
+            user_id: string;
             /** @default true */
             client_gravatar: boolean;
             /** @default false */
@@ -3513,6 +3791,7 @@ export interface components {
             /** @description Every linkifier ID once, in the new order (JSON). */
             ordered_linkifier_ids: number[];
         };
+        "get-linkifiers-legacy.parameters": Record<string, never>;
         "add-linkifier.parameters": {
             /** @description Regular expression (Python syntax, named groups as (?P<name>...)). */
             pattern: string;
@@ -3810,6 +4089,33 @@ export interface components {
                 };
             };
         };
+        "get-realm-emoji.parameters": Record<string, never>;
+        "get-user-groups.parameters": {
+            /** @default false */
+            include_deactivated_groups: boolean;
+        };
+        "get-alert-words.parameters": Record<string, never>;
+        "add-alert-words.parameters": {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        "remove-alert-words.parameters": {
+            /** @description JSON list of words or phrases (at most 100 characters each). */
+            alert_words: string[];
+        };
+        "get-bot-storage.parameters": {
+            keys?: string[];
+        };
+        "remove-bot-storage.parameters": {
+            /** @description JSON list of the keys to remove; absent or empty removes every entry. */
+            keys?: string[];
+        };
+        "update-bot-storage.parameters": {
+            /** @description JSON object of the entries to set, key → value (both strings). */
+            storage: {
+                [key: string]: string;
+            };
+        };
     };
     responses: {
         /** @description Done; no fields beyond the envelope. */
@@ -4030,6 +4336,74 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+        };
+    };
+    "get-messages": {
+        parameters: {
+            query?: {
+                /**
+                 * @description A message ID, or `newest`, `oldest`, `first_unread`. Required unless
+                 *     use_first_unread_anchor is true. A negative ID means the oldest message, an ID beyond
+                 *     10000000000000000 the newest. `first_unread` without unread messages in the narrow is `newest`
+                 *     (messages of muted channels do not count unless the narrow names a channel).
+                 */
+                anchor?: string;
+                /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
+                include_anchor?: boolean;
+                /** @description How many matching messages older than the anchor to return at most. */
+                num_before?: number;
+                /** @description How many matching messages newer than the anchor to return at most. num_before + num_after may not exceed 5000. */
+                num_after?: number;
+                /**
+                 * @description JSON list of terms, each `{"operator": …, "operand": …, "negated": false}` or the legacy pair
+                 *     `["operator", "operand"]`. Operators: `channel` (`stream`; name or ID), `channels` (`public`,
+                 *     `web-public`), `topic`, `sender` (email or ID), `dm` (`pm-with`; user IDs or comma-separated
+                 *     emails), `dm-including`, `group-pm-with`, `is` (`dm`, `private`, `unread`, `starred`,
+                 *     `mentioned`, `alerted`, `resolved`, `followed`), `has` (`link`, `attachment`, `image`,
+                 *     `reaction`), `in` (`home`, `all`), `search`, `id`, `near` (filters nothing), `with` (a
+                 *     message ID: that message's conversation).
+                 */
+                narrow?: string;
+                /**
+                 * @deprecated
+                 * @description true means anchor `first_unread`, whatever `anchor` says.
+                 */
+                use_first_unread_anchor?: boolean;
+                /** @description Whether avatar_url is null for users whose avatar is a Gravatar (the client computes it). */
+                client_gravatar?: components["parameters"]["ClientGravatarQuery"];
+                /** @description true returns `content` as HTML; false returns the Markdown source. */
+                apply_markdown?: boolean;
+                /**
+                 * @description Whether the client supports the empty topic. false replaces the empty topic by
+                 *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
+                 */
+                allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["GetMessagesAnswer"];
+                };
+            };
+            /** @description A malformed parameter or anchor, too many messages asked for, or a narrow term the server cannot apply. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     "send-message": {
@@ -4604,8 +4978,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description ID of the target user. */
-                user_id: components["parameters"]["UserIdPath"];
+                /** @description The user's ID, or their API email. */
+                user_id: string;
             };
             cookie?: never;
         };
@@ -5361,6 +5735,33 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    "get-linkifiers-legacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkifiers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        filters: [
+                            string | number,
+                            string | number,
+                            string | number
+                        ][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     "add-linkifier": {
         parameters: {
             query?: never;
@@ -5683,6 +6084,8 @@ export interface operations {
                         zulip_feature_level: number;
                         /** @description Alias of service_version for the stock Python client (same string, never null). */
                         zulip_version: string;
+                        /** @description The reference server's name for the release a build is based on; here the same string as service_version. */
+                        zulip_merge_base: string;
                         realm_name?: string;
                         realm_url?: string;
                     };
@@ -5820,6 +6223,244 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["ExpectationMismatchError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-realm-emoji": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom emoji. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        emoji: components["schemas"]["RealmEmojiMap"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-user-groups": {
+        parameters: {
+            query?: {
+                /** @description Whether deactivated groups are listed too. */
+                include_deactivated_groups?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        user_groups: components["schemas"]["UserGroup"][];
+                    };
+                };
+            };
+            /** @description A malformed flag. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alert words. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "add-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AlertWordsRequest"];
+                "multipart/form-data": components["schemas"]["AlertWordsRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's alert words after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            /** @description A missing or malformed list, or a word longer than 100 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-alert-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AlertWordsRequest"];
+                "multipart/form-data": components["schemas"]["AlertWordsRequest"];
+            };
+        };
+        responses: {
+            /** @description The caller's alert words after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWordsAnswer"];
+                };
+            };
+            /** @description A missing or malformed list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-bot-storage": {
+        parameters: {
+            query?: {
+                /** @description JSON list of the keys to read. */
+                keys?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        storage: components["schemas"]["BotStorageEntries"];
+                    };
+                };
+            };
+            /** @description A key that is not stored, or a malformed list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-bot-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateBotStorageRequest"];
+                "multipart/form-data": components["schemas"]["UpdateBotStorageRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A missing or malformed object, or more than the storage limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-bot-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RemoveBotStorageRequest"];
+                "multipart/form-data": components["schemas"]["RemoveBotStorageRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A key that is not stored, or a malformed list. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'STREAM_DOES_NOT_EXIST'
   | 'NOT_FOUND'
   | 'BAD_EVENT_QUEUE_ID'
+  | 'BAD_NARROW'
   | 'UNAUTHORIZED_PRINCIPAL'
   | 'REQUEST_VARIABLE_MISSING'
   | 'REQUEST_CONFUSING_VAR'
@@ -82,6 +83,15 @@ export const deliveryNotInFuture = () => badRequest('Scheduled delivery time mus
 export const unauthorized = (msg: string) =>
   new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
 
+// ---- compat-lookups (companion tier): bot storage, with the reference server's texts ----
+
+/** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
+export const botStorageKeyMissing = () => badRequest('Key does not exist.');
+
+/** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
+export const botStorageOverLimit = (over: number, limit: number) =>
+  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
+
 /** Unknown path under /api/v1 (reference §1, unconfirmed): 404, code BAD_REQUEST. */
 export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
 
@@ -149,6 +159,25 @@ export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND',
 
 export const snapshotNotFound = (realmId: string, name: string) =>
   new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
+
+/* ---- Message history (companion tier, area: history): GET /messages and the narrow filter ---- */
+
+/** A narrow term the server cannot apply (reference BadNarrowOperatorError): `desc` says which and why. */
+export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Invalid narrow operator: ${desc}`, { desc });
+
+/** Terms that contradict each other (reference InvalidOperatorCombinationError). */
+export const badNarrowCombination = (desc: string) =>
+  new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
+
+/** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
+export const missingAnchor = () => badRequest("Missing 'anchor' argument.");
+
+export const invalidAnchor = () => badRequest('Invalid anchor');
+
+/** More than the reference's MAX_MESSAGES_PER_FETCH messages asked for in one request. */
+export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
+
+export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
 
 /* ---- Companion tier, area edit-delete (texts of the reference server) ---- */
 export const nothingToChange = () => badRequest('Nothing to change');

@@ -215,6 +215,24 @@ export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
   return !isGuest(user);
 }
 
+/* ---- Message history (companion tier, area: history) ---- */
+
+/**
+ * GET /messages (reference can_access_stream_history): whether a narrow to this channel also finds the
+ * messages the user never received, i.e. its whole history. Only when the channel shares its history
+ * with subscribers (history_public_to_subscribers; protected history stays limited to what each one
+ * received) and the user may read its content (access.ts: web-public for everyone, public for
+ * non-guests, private by subscription or a granting group).
+ */
+export function mayReadChannelHistory(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  return channel.history_public_to_subscribers && channelContentAccess(tables, user, channel);
+}
+
+/** GET /messages `channels:public` (reference can_access_public_streams): every public channel's history, never for guests. */
+export function mayReadAllPublicHistory(user: UserRow): boolean {
+  return !isGuest(user);
+}
+
 /* ---- Companion tier, area edit-delete: editing, moving and deleting messages (reference server) ---- */
 
 /** Content edits: only the sender edits what a message says (reference "update message"). */

@@ -1,5 +1,5 @@
 import type { Features } from '../config/features.js';
-import { SERVICE_VERSION } from '../config/version.js';
+import { SERVICE_VERSION, compatibilityKeys } from '../config/version.js';
 import type { ParamsOf } from '../contract/operation-types.js';
 import { badRequest } from '../domain/errors.js';
 import { mayRegisterForAllPublicChannels } from '../domain/permissions.js';
@@ -83,6 +83,7 @@ export function doRegisterQueue(actor: QueueActor, params: ParamsOf<'register-qu
     last_event_id: -1,
     service_feature_level: actor.realm.feature_level,
     service_version: SERVICE_VERSION,
+    ...compatibilityKeys(actor.realm.feature_level),
     ...snapshot,
   };
 }

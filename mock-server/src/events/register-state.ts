@@ -9,6 +9,15 @@ import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
+import {
+  USER_SETTING_DEFAULTS,
+  alertWordKeys,
+  customProfileFieldKeys,
+  mutedTopicKeys,
+  realmEmojiKeys,
+  starredMessageKeys,
+  userTopicKeys,
+} from './snapshot/compat.js';
 
 /** Register's options are declared beside the snapshot context (no import cycle); callers take them from here. */
 export type { SnapshotOptions };
@@ -44,7 +53,14 @@ const PRODUCERS: ReadonlyArray<[string, Producer]> = [
   ['user_status', userStatusKeys],
   ['presence', presenceKeys],
   ['realm', realmKeys],
-  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...ctx.viewer.settings } : {} })],
+  ['user_settings', (ctx) => ({ user_settings: ctx.viewer ? { ...USER_SETTING_DEFAULTS, ...ctx.viewer.settings } : {} })],
+  // Companion tier (compat-lookups): keys of the reference server's register that stock clients read.
+  ['realm_emoji', realmEmojiKeys],
+  ['custom_profile_fields', customProfileFieldKeys],
+  ['muted_topics', mutedTopicKeys],
+  ['user_topic', userTopicKeys],
+  ['alert_words', alertWordKeys],
+  ['starred_messages', starredMessageKeys],
 ];
 
 /** Type `realm` (§4.21): realm_* settings, the empty-topic display name (§1) and the size limits. */
@@ -72,6 +88,8 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     // Companion tier, area edit-delete: the editing, moving and deleting policies.
     ...editingRealmKeys(ctx.tables),
     ...REGISTER_LIMITS,
+    // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.
+    realm_message_retention_days: -1,
   };
 }
 

@@ -1,8 +1,10 @@
 import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
+import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
+import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import messages from './messages.routes.js';
 import navigationViews from './navigation-views.routes.js';
@@ -22,9 +24,11 @@ import users from './users.routes.js';
  */
 export const routes: RouteSpec[] = [
   ...channels,
+  ...compatLookups,
   ...drafts,
   ...editDelete,
   ...events,
+  ...history,
   ...linkifiers,
   ...messages,
   ...navigationViews,

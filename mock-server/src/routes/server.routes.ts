@@ -1,5 +1,4 @@
-import { stockClientFeatureLevel } from '../config/features.js';
-import { SERVICE_VERSION } from '../config/version.js';
+import { SERVICE_VERSION, compatibilityKeys } from '../config/version.js';
 import { defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 const routes: RouteSpec[] = [
@@ -8,25 +7,29 @@ const routes: RouteSpec[] = [
   // server's names too, aliases (C1); the alias never reports a level whose wire form the server does not parse
   // (config/features.ts). Answered with or without credentials.
   defineRoute('get-server-settings', {
-    handle: ({ realm, realmId, app }) => ({
-      service_feature_level: realm.feature_level,
-      zulip_feature_level: stockClientFeatureLevel(realm.feature_level),
-      service_version: SERVICE_VERSION,
-      zulip_version: SERVICE_VERSION,
-      push_notifications_enabled: false,
-      is_incompatible: false,
-      email_auth_enabled: true,
-      require_email_format_usernames: true,
-      authentication_methods: { password: true, dev: false, email: true, ldap: false },
-      external_authentication_methods: [],
-      realm_uri: `http://${app.config.host}:${app.config.port}`,
-      realm_url: `http://${app.config.host}:${app.config.port}`,
-      realm_name: realm.name,
-      realm_icon: '/static/images/logo/realm-icon.png',
-      realm_description: '',
-      realm_web_public_access_enabled: realm.enable_spectator_access,
-      realm_id: realmId,
-    }),
+    handle: ({ realm, realmId, app }) => {
+      const compat = compatibilityKeys(realm.feature_level);
+      return {
+        service_feature_level: realm.feature_level,
+        zulip_feature_level: compat.zulip_feature_level,
+        service_version: SERVICE_VERSION,
+        zulip_version: compat.zulip_version,
+        zulip_merge_base: compat.zulip_merge_base,
+        push_notifications_enabled: false,
+        is_incompatible: false,
+        email_auth_enabled: true,
+        require_email_format_usernames: true,
+        authentication_methods: { password: true, dev: false, email: true, ldap: false },
+        external_authentication_methods: [],
+        realm_uri: `http://${app.config.host}:${app.config.port}`,
+        realm_url: `http://${app.config.host}:${app.config.port}`,
+        realm_name: realm.name,
+        realm_icon: '/static/images/logo/realm-icon.png',
+        realm_description: '',
+        realm_web_public_access_enabled: realm.enable_spectator_access,
+        realm_id: realmId,
+      };
+    },
   }),
 ];
 

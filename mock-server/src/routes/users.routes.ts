@@ -1,7 +1,7 @@
 import { doCreateUser } from '../domain/actions/users.js';
 import { fetchApiKey } from '../domain/users/api-key.js';
 import { checkUserCreationGate } from '../domain/users/create.js';
-import { getUser, listUsers, ownUser } from '../domain/users/read.js';
+import { getUserByIdOrEmail, listUsers, ownUser } from '../domain/users/read.js';
 import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 const routes: RouteSpec[] = [
@@ -16,7 +16,7 @@ const routes: RouteSpec[] = [
   }),
   defineRoute('get-user', {
     handle: ({ tables, actor, params }) => ({
-      user: getUser(tables, actor.user, params.user_id, {
+      user: getUserByIdOrEmail(tables, actor.user, params.user_id, {
         clientGravatar: params.client_gravatar,
         includeCustomProfileFields: params.include_custom_profile_fields,
       }),

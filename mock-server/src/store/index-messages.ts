@@ -4,7 +4,8 @@ import type { MessageRow, RealmState } from './state.js';
 /**
  * Facts of the `messages` table, kept by store/indexes.ts: per channel its message IDs, their
  * timestamps (activity and traffic windows) and its topics; per user the direct-message conversations
- * they take part in. Only positions are kept (IDs, times), never copies of rows.
+ * they take part in and the messages they sent (the `sender` narrow of GET /messages). Only positions
+ * are kept (IDs, times), never copies of rows.
  */
 
 /** Topics compare case-insensitively, as on the reference server ("Castle" and "castle" are one topic). */
@@ -23,6 +24,8 @@ export class MessageFacts {
   readonly #channels = new Map<number, ChannelMessages>();
   /** User → key of the other participants (sorted, comma-joined) → direct message IDs, ascending. */
   readonly #conversations = new Map<number, Map<string, SortedList>>();
+  /** Sender → IDs of the messages they sent, ascending. */
+  readonly #senders = new Map<number, SortedList>();
 
   constructor(tables: Pick<RealmState, 'messages'>) {
     for (const row of Object.values(tables.messages)) this.#add(row);
@@ -41,8 +44,17 @@ export class MessageFacts {
     return this.#conversations.get(userId) ?? new Map();
   }
 
+  /** IDs of the messages a user sent, ascending (undefined when none). */
+  sentBy(userId: number): SortedList | undefined {
+    return this.#senders.get(userId);
+  }
+
   /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
-  describe(): { channels: Record<number, unknown>; conversations: Record<number, Record<string, number[]>> } {
+  describe(): {
+    channels: Record<number, unknown>;
+    conversations: Record<number, Record<string, number[]>>;
+    senders: Record<number, number[]>;
+  } {
     const channels: Record<number, unknown> = {};
     for (const [id, c] of [...this.#channels].sort(([a], [b]) => a - b)) {
       const topics = Object.fromEntries([...c.topics].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, ids]) => [k, ids.toArray()]));
@@ -52,7 +64,9 @@ export class MessageFacts {
     for (const [user, mine] of [...this.#conversations].sort(([a], [b]) => a - b)) {
       conversations[user] = Object.fromEntries([...mine].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, ids]) => [k, ids.toArray()]));
     }
-    return { channels, conversations };
+    const senders: Record<number, number[]> = {};
+    for (const [user, ids] of [...this.#senders].sort(([a], [b]) => a - b)) senders[user] = ids.toArray();
+    return { channels, conversations, senders };
   }
 
   update(previous: MessageRow | undefined, next: MessageRow | null): void {
@@ -63,6 +77,9 @@ export class MessageFacts {
   }
 
   #add(m: MessageRow): void {
+    let sent = this.#senders.get(m.sender_id);
+    if (!sent) this.#senders.set(m.sender_id, (sent = new SortedList()));
+    sent.insert(m.id);
     if (m.stream_id !== null) {
       let channel = this.#channels.get(m.stream_id);
       if (!channel)
@@ -87,6 +104,8 @@ export class MessageFacts {
   }
 
   #remove(m: MessageRow): void {
+    const sent = this.#senders.get(m.sender_id);
+    if (sent?.remove(m.id) && sent.size === 0) this.#senders.delete(m.sender_id);
     if (m.stream_id !== null) {
       const channel = this.#channels.get(m.stream_id);
       if (channel) {
@@ -121,6 +140,7 @@ export function othersKey(dmUserIds: readonly number[], userId: number): string 
 function sameplace(a: MessageRow, b: MessageRow): boolean {
   return (
     a.id === b.id &&
+    a.sender_id === b.sender_id &&
     a.stream_id === b.stream_id &&
     a.subject === b.subject &&
     a.timestamp === b.timestamp &&

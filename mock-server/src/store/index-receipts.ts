@@ -3,15 +3,18 @@ import type { RealmState, UserMessagesRow } from './state.js';
 
 /**
  * Facts of the `user_messages` table, kept by store/indexes.ts: per user, the IDs of the messages they
- * received (max_message_id, protected history) and of those still unread (register's unread_msgs,
- * mark-as-read), both ascending.
+ * received (max_message_id, protected history), of those still unread (register's unread_msgs,
+ * mark-as-read) and of those they starred (register's starred_messages), all ascending.
  */
 export interface Receipts {
   readonly received: SortedList;
   readonly unread: SortedList;
+  readonly starred: SortedList;
 }
 
-const NONE: Receipts = { received: new SortedList(), unread: new SortedList() };
+const NONE: Receipts = { received: new SortedList(), unread: new SortedList(), starred: new SortedList() };
+const fresh = (): Receipts => ({ received: new SortedList(), unread: new SortedList(), starred: new SortedList() });
+const starred = (flags: readonly string[] | undefined) => flags !== undefined && flags.includes('starred');
 
 export class ReceiptFacts {
   /** By user ID as the flag maps spell it (a string), so walking a row needs no number parsing. */
@@ -27,10 +30,10 @@ export class ReceiptFacts {
   }
 
   /** Everything this facet holds, as plain sorted data (the property test compares it with a recomputation). */
-  describe(): Record<number, { received: number[]; unread: number[] }> {
-    const out: Record<number, { received: number[]; unread: number[] }> = {};
+  describe(): Record<number, { received: number[]; unread: number[]; starred: number[] }> {
+    const out: Record<number, { received: number[]; unread: number[]; starred: number[] }> = {};
     for (const [user, r] of [...this.#users].sort(([a], [b]) => Number(a) - Number(b)))
-      out[Number(user)] = { received: r.received.toArray(), unread: r.unread.toArray() };
+      out[Number(user)] = { received: r.received.toArray(), unread: r.unread.toArray(), starred: r.starred.toArray() };
     return out;
   }
 
@@ -46,6 +49,7 @@ export class ReceiptFacts {
         if (!receipts) continue;
         if (now === undefined) receipts.received.remove(previous.message_id);
         if (!flags.includes('read') && (now === undefined || now.includes('read'))) receipts.unread.remove(previous.message_id);
+        if (starred(flags) && !starred(now)) receipts.starred.remove(previous.message_id);
         if (receipts.received.size === 0) this.#users.delete(user);
       }
     }
@@ -55,9 +59,10 @@ export class ReceiptFacts {
       const before = previous?.flags[user];
       if (before === flags) continue;
       let receipts = this.#users.get(user);
-      if (!receipts) this.#users.set(user, (receipts = { received: new SortedList(), unread: new SortedList() }));
+      if (!receipts) this.#users.set(user, (receipts = fresh()));
       if (before === undefined) receipts.received.insert(next.message_id);
       if (!flags.includes('read') && (before === undefined || before.includes('read'))) receipts.unread.insert(next.message_id);
+      if (starred(flags) && !starred(before)) receipts.starred.insert(next.message_id);
     }
   }
 }

@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { emptyState, type State } from './state.js';
+import { emptyState, withAllTables, type State } from './state.js';
 
 /**
  * The snapshot file, a lowdb JSON document: the whole `State` (pretty-printed, so it reads like any
@@ -46,6 +46,7 @@ export class SnapshotFile {
     if (typeof state.realms !== 'object' || state.realms === null) {
       throw new Error(`state file ${this.path} has no realms object`);
     }
+    for (const realm of Object.values(state.realms)) withAllTables(realm);
     return { state, seq };
   }
 

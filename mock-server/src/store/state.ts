@@ -375,6 +375,19 @@ export interface PresenceRow {
   idle_timestamp: number;
 }
 
+/** Key: user ID. A user's alert words in the order they were added (companion tier, compat-lookups). */
+export interface AlertWordsRow {
+  user_id: number;
+  words: string[];
+}
+
+/** Key: `${user_id}:${key}`. One entry of an account's key-value storage (companion tier, bot storage). */
+export interface BotStorageRow {
+  user_id: number;
+  key: string;
+  value: string;
+}
+
 /**
  * ID sequences. Recipients are one sequence for users, channels and direct-message groups, as on the
  * reference server; reminders take scheduled-message IDs. Typed, so a misspelt name cannot quietly
@@ -424,6 +437,8 @@ export interface RealmTables {
   user_statuses: Record<string, UserStatusRow>;
   custom_profile_fields: Record<string, CustomProfileFieldRow>;
   presence: Record<string, PresenceRow>;
+  alert_words: Record<string, AlertWordsRow>;
+  bot_storage: Record<string, BotStorageRow>;
 }
 
 export type TableName = keyof RealmTables;
@@ -450,7 +465,20 @@ export const TABLE_NAMES: readonly TableName[] = [
   'user_statuses',
   'custom_profile_fields',
   'presence',
+  'alert_words',
+  'bot_storage',
 ];
+
+/**
+ * Tables added after state files were first written (the companion tier's among them) are missing from
+ * older files' realms: they start empty, so such a file still loads. Called for every realm a snapshot
+ * or a journal line brings in.
+ */
+export function withAllTables(realm: RealmState): RealmState {
+  const tables = realm as unknown as Record<string, unknown>;
+  for (const name of TABLE_NAMES) tables[name] ??= {};
+  return realm;
+}
 
 export type RealmState = RealmTables;
 
@@ -482,7 +510,7 @@ export type Change =
 export function applyChange(state: State, change: Change): void {
   if (change.table === null) {
     if (change.row === null) delete state.realms[change.realm];
-    else state.realms[change.realm] = change.row;
+    else state.realms[change.realm] = withAllTables(change.row);
     return;
   }
   const realm = state.realms[change.realm];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadOperations } from '../../src/http/openapi.js';
 import { routes } from '../../src/routes/index.js';
 import * as channelActions from '../../src/domain/actions/channels.js';
+import * as compatLookupActions from '../../src/domain/actions/compat-lookups.js';
 import * as draftActions from '../../src/domain/actions/drafts.js';
 import * as editDeleteActions from '../../src/domain/actions/edit-delete.js';
 import * as linkifierActions from '../../src/domain/actions/linkifiers.js';
@@ -23,6 +24,7 @@ describe('one action per state-changing operation', () => {
   const READ_ONLY = new Set(['render-message', 'fetch-api-key']);
   const actions: Record<string, unknown> = {
     ...channelActions,
+    ...compatLookupActions,
     ...draftActions,
     ...editDeleteActions,
     ...linkifierActions,

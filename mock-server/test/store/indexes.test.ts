@@ -42,7 +42,9 @@ function recompute(tables: RealmState) {
   type Channel = { ids: number[]; timestamps: number[]; topics: Map<string, number[]> };
   const channels = new Map<number, Channel>();
   const conversations = new Map<number, Map<string, number[]>>();
+  const senders = new Map<number, number[]>();
   for (const m of Object.values(tables.messages)) {
+    senders.set(m.sender_id, [...(senders.get(m.sender_id) ?? []), m.id]);
     if (m.stream_id !== null) {
       const c: Channel = channels.get(m.stream_id) ?? { ids: [], timestamps: [], topics: new Map() };
       channels.set(m.stream_id, c);
@@ -63,13 +65,14 @@ function recompute(tables: RealmState) {
       }
     }
   }
-  const receipts = new Map<number, { received: number[]; unread: number[] }>();
+  const receipts = new Map<number, { received: number[]; unread: number[]; starred: number[] }>();
   for (const row of Object.values(tables.user_messages)) {
     for (const [user, flags] of Object.entries(row.flags)) {
-      const r = receipts.get(Number(user)) ?? { received: [], unread: [] };
+      const r = receipts.get(Number(user)) ?? { received: [], unread: [], starred: [] };
       receipts.set(Number(user), r);
       r.received.push(row.message_id);
       if (!flags.includes('read')) r.unread.push(row.message_id);
+      if (flags.includes('starred')) r.starred.push(row.message_id);
     }
   }
   const subscribers = new Map<number, number[]>();
@@ -106,8 +109,14 @@ function recompute(tables: RealmState) {
           sortedRecord([...mine].map(([k, ids]) => [k, ids.sort(byNumber)] as [string, number[]])),
         ]),
       ),
+      senders: sortedRecord([...senders].map(([u, ids]) => [u, ids.sort(byNumber)] as [number, number[]])),
     },
-    receipts: sortedRecord([...receipts].map(([u, r]) => [u, { received: r.received.sort(byNumber), unread: r.unread.sort(byNumber) }])),
+    receipts: sortedRecord(
+      [...receipts].map(([u, r]) => [
+        u,
+        { received: r.received.sort(byNumber), unread: r.unread.sort(byNumber), starred: r.starred.sort(byNumber) },
+      ]),
+    ),
     people: {
       subscribers: plain(subscribers),
       subscribed: plain(subscribed),
@@ -167,11 +176,16 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
   } else if (r < 0.45) {
     const user = pick(users);
     const mine = Object.values(tables.user_messages).filter((row) => row.flags[String(user.user_id)] !== undefined);
-    markRead(
-      tx,
-      user.user_id,
-      mine.filter(() => rnd() < 0.5).map((row) => row.message_id),
-    );
+    const chosen = mine.filter(() => rnd() < 0.5).map((row) => row.message_id);
+    markRead(tx, user.user_id, chosen);
+    // Star or unstar the first of them too (register's starred_messages), without another draw, so the
+    // random sequence of every other step stays as it was.
+    const row = chosen.length > 0 ? tables.user_messages[String(chosen[0])] : undefined;
+    const flags = row?.flags[String(user.user_id)];
+    if (row && flags) {
+      const next = flags.includes('starred') ? flags.filter((f) => f !== 'starred') : [...flags, 'starred'];
+      tx.put('user_messages', row.message_id, { ...row, flags: { ...row.flags, [String(user.user_id)]: next } });
+    }
   } else if (r < 0.5) {
     const m = pick(messages.filter((x) => x.stream_id !== null));
     const user = pick(active);

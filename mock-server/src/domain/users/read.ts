@@ -50,6 +50,18 @@ export function getUser(tables: Tables, viewer: UserRow, userId: number, options
 }
 
 /**
+ * GET /users/{user_id} and GET /users/{email} (companion tier, compat-lookups): the two are one path
+ * template, so the segment names an ID when it is all digits and an API email otherwise (an email is
+ * never all digits: it has an @). The email is matched in any letter case, as the reference server's
+ * lookup does; an unknown email answers as an unknown ID does.
+ */
+export function getUserByIdOrEmail(tables: Tables, viewer: UserRow, idOrEmail: string, options: ReadOptions): Record<string, unknown> {
+  if (/^[0-9]+$/.test(idOrEmail)) return getUser(tables, viewer, Number(idOrEmail), options);
+  const [userId] = indexOf(tables).people.withEmail(idOrEmail);
+  return getUser(tables, viewer, userId ?? -1, options);
+}
+
+/**
  * GET /users/me: the caller's own user object with its fields at the top level, plus max_message_id.
  * The operation takes no parameters; as on the reference server the caller's avatar_url is always a URL
  * (it is answered as with client_gravatar false) and profile_data is included.

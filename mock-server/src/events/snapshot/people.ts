@@ -1,4 +1,5 @@
 import { isGuest, isRealmAdmin } from '../../domain/access.js';
+import { userGroupList } from '../../domain/compat-lookups/user-groups.js';
 import { presentUser as presentUserFor, userAvatarUrl } from '../../domain/present/users.js';
 import { presentUserStatus } from '../../domain/users/status.js';
 import type { UserRow } from '../../store/state.js';
@@ -39,27 +40,12 @@ export function realmUserKeys(ctx: SnapshotContext): Record<string, unknown> {
   return out;
 }
 
-/** Type `realm_user_groups` (§4.21): deactivated groups only for clients declaring include_deactivated_groups. */
+/**
+ * Type `realm_user_groups` (§4.21): deactivated groups only for clients declaring include_deactivated_groups.
+ * One presenter with GET /user_groups (domain/compat-lookups/user-groups.ts).
+ */
 export function userGroupKeys(ctx: SnapshotContext): Record<string, unknown> {
-  const withDeactivated = ctx.options.client.include_deactivated_groups;
-  return {
-    realm_user_groups: Object.values(ctx.tables.user_groups)
-      .filter((g) => withDeactivated || !g.deactivated)
-      .sort((a, b) => a.id - b.id)
-      .map((g) => ({
-        id: g.id,
-        name: g.name,
-        description: g.description,
-        members: [...g.members].sort((a, b) => a - b),
-        direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b),
-        is_system_group: g.is_system_group,
-        deactivated: g.deactivated,
-        creator_id: g.creator_id,
-        date_created: g.date_created,
-        can_manage_group: g.can_manage_group,
-        can_mention_group: g.can_mention_group,
-      })),
-  };
+  return { realm_user_groups: userGroupList(ctx.tables, ctx.options.client.include_deactivated_groups) };
 }
 
 /**

@@ -1,0 +1,63 @@
+import type { Tx } from '../../store/store.js';
+import type { RealmState } from '../../store/state.js';
+
+/**
+ * Alert words (reference: GET/POST/DELETE /users/me/alert_words): words or phrases a user wants to be
+ * alerted about. Each user has their own list; every role, bots included, manages only its own, so
+ * there is no permission rule. Stored as one row per user, in the order the words were added (the order
+ * the reference server lists them in); a user without words has no row.
+ */
+
+/** A user's alert words, in the order they were added. */
+export function alertWordsOf(tables: Pick<RealmState, 'alert_words'>, userId: number): string[] {
+  return [...(tables.alert_words[String(userId)]?.words ?? [])];
+}
+
+/**
+ * What the reference server keeps of the words sent: each trimmed, empty ones dropped. (The 100-character
+ * limit is the parameter's, checked by the pipeline before this: on the text as sent.)
+ */
+function cleaned(words: readonly string[]): string[] {
+  return words.map((w) => w.trim()).filter((w) => w !== '');
+}
+
+/** Alert words match in any letter case, so they are compared (and deduplicated) lower-cased. */
+const fold = (word: string) => word.toLowerCase();
+
+/**
+ * Adds words not already present in any letter case. Within one request a repeated word keeps its first
+ * spelling (the reference keeps one of them without saying which; we chose the first). Returns the list.
+ */
+export function addAlertWords(tx: Tx, userId: number, words: readonly string[]): string[] {
+  const current = alertWordsOf(tx.tables, userId);
+  const seen = new Set(current.map(fold));
+  for (const word of cleaned(words)) {
+    if (seen.has(fold(word))) continue;
+    seen.add(fold(word));
+    current.push(word);
+  }
+  return store(tx, userId, current);
+}
+
+/** Removes the words given, in any letter case; words not in the list are ignored. Returns the list. */
+export function removeAlertWords(tx: Tx, userId: number, words: readonly string[]): string[] {
+  const gone = new Set(cleaned(words).map(fold));
+  return store(
+    tx,
+    userId,
+    alertWordsOf(tx.tables, userId).filter((w) => !gone.has(fold(w))),
+  );
+}
+
+/**
+ * Writes the list and tells the user's clients: an `alert_words` event with the whole list to every queue
+ * of the user (the calling client's included) and to nobody else, sent on every call as the reference
+ * server does, changed or not.
+ */
+function store(tx: Tx, userId: number, words: string[]): string[] {
+  if (words.length === 0) {
+    if (tx.tables.alert_words[String(userId)]) tx.delete('alert_words', userId);
+  } else tx.put('alert_words', userId, { user_id: userId, words });
+  tx.emit({ type: 'alert_words', alert_words: [...words] }, [userId]);
+  return words;
+}
