@@ -106,21 +106,22 @@ export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPl
   const channel = message.stream_id === null ? undefined : tx.tables.channels[String(message.stream_id)];
   const resolveOnly =
     topic !== undefined && isResolved(topic) !== isResolved(message.subject) && unresolvedName(topic) === unresolvedName(message.subject);
+  // The destination is looked up first: the right to move topics may come from it (reference can_edit_topic).
+  const destination =
+    streamId !== undefined && channel ? channelById(tx.tables, user, streamId, { access: 'content', archived: false }) : undefined;
   if (topic !== undefined && channel) {
+    const target = destination ?? channel;
     const allowed = resolveOnly
-      ? mayResolveTopics(tx.tables, settings, user, channel)
-      : mayMoveBetweenTopics(tx.tables, settings, user, channel);
+      ? mayResolveTopics(tx.tables, settings, user, channel, target)
+      : mayMoveBetweenTopics(tx.tables, settings, user, channel, target);
     if (!allowed) throw mayNotEditMessage();
     // Our choice: resolving is not a move, so the move time limit does not apply to it (the reference
     // doc does not say; its web app offers resolving on topics of any age).
     if (!resolveOnly && !ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_within_stream_limit_seconds))
       throw topicEditTimeLimitPassed();
   }
-
-  let destination: ChannelRow | undefined;
-  if (streamId !== undefined && channel) {
+  if (destination && channel) {
     if (!mayMoveBetweenChannels(tx.tables, settings, user, channel)) throw mayNotMoveMessage();
-    destination = channelById(tx.tables, user, streamId, { access: 'content', archived: false });
     if (!mayPostToChannel(tx.tables, user, destination)) throw badRequest('You do not have permission to post in this channel.');
     if (!ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_between_streams_limit_seconds)) throw channelEditTimeLimitPassed();
   }
