@@ -183,6 +183,7 @@ export const anchorExcludedInsideRange = () => badRequest('The anchor can only b
 export const nothingToChange = () => badRequest('Nothing to change');
 export const editingDisabled = () => badRequest('Your organization has turned off message editing');
 export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
+export const mayNotResolveTopics = () => badRequest("You don't have permission to resolve topics in this channel.");
 export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
 export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
 export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");

@@ -90,7 +90,7 @@ describe('moving to another topic', () => {
     await setEditing(server, realm, { can_resolve_topics_group: 1 /* role:nobody */ });
     // The guest may move topics (organization: everyone) but is not in the home channel's resolve group (members).
     expect((await patchMessage(server, who.guest!, a, { topic: '✔ needs fix' })).body).toEqual(
-      error("You don't have permission to edit this message"),
+      error("You don't have permission to resolve topics in this channel."),
     );
     expect((await patchMessage(server, who.guest!, a, { topic: 'needs more fix' })).body).toEqual(OK);
     expect((await patchMessage(server, who.member_2!, a, { topic: '✔ needs more fix' })).body).toEqual(OK);

@@ -27,7 +27,8 @@ export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'u
   });
   const isMove = plan.topic !== undefined || plan.destination !== undefined;
   const moved = isMove ? messagesToMove(tx.tables, actor.user, plan.message, mode) : [plan.message];
-  if (isMove && mode === 'change_all') checkChangeAllLimit(plan, actor.user, actor.now, moved);
+  // Resolving is exempt from the change_all limit (reference).
+  if (isMove && mode === 'change_all' && !plan.resolving) checkChangeAllLimit(plan, actor.user, actor.now, moved);
   const after = applyEdit(tx, actor, plan, moved, mode);
   postMoveNotices(tx, actor, plan, after, {
     mode,
