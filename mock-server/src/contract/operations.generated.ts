@@ -159,12 +159,12 @@ export interface paths {
          * Edit, move or resolve a message
          * @description Changes a message's content, its topic (with `propagate_mode` for the rest of the topic) or its
          *     channel (reference server). Content edits are the sender's own, within the organization's
-         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization) or
-         *     the channel's `can_move_messages_within_channel_group`; channel moves
-         *     `can_move_messages_between_channels_group` or the channel's
-         *     `can_move_messages_out_of_channel_group`; resolving (the `✔ ` prefix) also
-         *     `can_resolve_topics_group`. Moves and resolutions may post notification-bot messages in the old
-         *     and new topics. Everyone who can see a changed message receives `update_message`; users who lose
+         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization), the
+         *     right to administer the channel or its `can_move_messages_within_channel_group`; channel moves
+         *     `can_move_messages_between_channels_group`, the right to administer the channel or its
+         *     `can_move_messages_out_of_channel_group`; resolving (adding or removing the `✔ ` prefix)
+         *     `can_resolve_topics_group` of the organization or the channel, without a time limit. Moves
+         *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
          *     access by a channel move receive `delete_message` instead.
          */
         patch: operations["update-message"];
