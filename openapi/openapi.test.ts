@@ -176,6 +176,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['PATCH', '/api/v1/messages/{message_id}', 'update-message'],
   ['DELETE', '/api/v1/messages/{message_id}', 'delete-message'],
   ['GET', '/api/v1/messages/{message_id}/history', 'get-message-history'],
+  ['PATCH', '/api/v1/realm', 'update-realm'],
   ['POST', '/api/v1/users/{user_id}/status', 'update-status-for-user'],
   ['GET', '/api/v1/users/{user_id}/status', 'get-user-status'],
   ['POST', '/api/v1/users/me/status', 'update-status'],

@@ -164,12 +164,12 @@ export interface paths {
          * Edit, move or resolve a message
          * @description Changes a message's content, its topic (with `propagate_mode` for the rest of the topic) or its
          *     channel (reference server). Content edits are the sender's own, within the organization's
-         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization) or
-         *     the channel's `can_move_messages_within_channel_group`; channel moves
-         *     `can_move_messages_between_channels_group` or the channel's
-         *     `can_move_messages_out_of_channel_group`; resolving (the `✔ ` prefix) also
-         *     `can_resolve_topics_group`. Moves and resolutions may post notification-bot messages in the old
-         *     and new topics. Everyone who can see a changed message receives `update_message`; users who lose
+         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization), the
+         *     right to administer the channel or its `can_move_messages_within_channel_group`; channel moves
+         *     `can_move_messages_between_channels_group`, the right to administer the channel or its
+         *     `can_move_messages_out_of_channel_group`; resolving (adding or removing the `✔ ` prefix)
+         *     `can_resolve_topics_group` of the organization or the channel, without a time limit. Moves
+         *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
          *     access by a channel move receive `delete_message` instead.
          */
         patch: operations["update-message"];
@@ -1168,6 +1168,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization's message editing settings
+         * @description Changes the organization's editing, moving and deleting policies (organization administrators
+         *     only). This server takes the editing settings of the reference operation; other organization
+         *     settings are listed in `ignored_parameters_unsupported`. Time limits are seconds after sending,
+         *     or `"unlimited"`. Every user receives `realm` / `update` (plain settings) or `realm` /
+         *     `update_dict` (group settings) for what changed; the answer names the changed settings.
+         */
+        patch: operations["update-realm"];
+        trace?: never;
+    };
     "/api/v1/typing": {
         parameters: {
             query?: never;
@@ -1646,6 +1670,29 @@ export interface components {
             content?: string;
             rendered_content?: string;
             is_me_message?: boolean;
+        };
+        /** @description Form parameters of update-realm that this server takes (the editing settings; reference server). */
+        UpdateRealmRequest: {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            can_move_messages_between_topics_group?: components["schemas"]["GroupSettingUpdate"];
+            can_move_messages_between_channels_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_any_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_own_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_resolve_topics_group?: components["schemas"]["GroupSettingUpdate"];
         };
         /** @description Form parameters of set-typing-status (reference server). */
         SetTypingStatusRequest: {
@@ -4447,6 +4494,168 @@ export interface components {
             /** @default false */
             allow_empty_topic_name?: boolean;
         };
+        "update-realm.parameters": {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_channels_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_any_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_own_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_resolve_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+        };
         "set-typing-status.parameters": {
             /**
              * @description `direct` (legacy `private`) or `stream` / `channel`. The reference server added `direct` at
@@ -6786,6 +6995,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateRealmRequest"];
+                "multipart/form-data": components["schemas"]["UpdateRealmRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings that changed, with their new values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not an organization administrator, or a bad value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["ExpectationMismatchError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

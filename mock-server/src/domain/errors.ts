@@ -251,12 +251,14 @@ export const unsupportedParameterCombination = (parameters: string[]) =>
 export const nothingToChange = () => badRequest('Nothing to change');
 export const editingDisabled = () => badRequest('Your organization has turned off message editing');
 export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
+export const mayNotResolveTopics = () => badRequest("You don't have permission to resolve topics in this channel.");
 export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
 export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
 export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");
 export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
 export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const mustBeAdministrator = () => badRequest('Must be an organization administrator');
 export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
 export const contentSha256Mismatch = () =>
   new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");
