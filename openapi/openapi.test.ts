@@ -4,7 +4,7 @@
  * (spec-operations.json), and spec-operations.json matches the spec itself when the spec is at hand.
  */
 import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -264,6 +264,25 @@ describe('team-chat.openapi.yaml', () => {
       `${p.severity} ${p.ruleId}: ${p.message} at ${p.location.map((l) => l.pointer ?? '').join(', ')}`;
     if (problems.length > 0) console.log(problems.map(describeProblem).join('\n'));
     expect(errors.map(describeProblem)).toEqual([]);
+  });
+
+  it('marks each companion-tier operation with its area, a page of the reference documentation and companion rules', () => {
+    // The areas are those of conformance/rules/companion/<area>.json: every area of the document has rules there.
+    const rulesDir = fileURLToPath(new URL('../conformance/rules/companion/', import.meta.url));
+    const areas = new Set(
+      readdirSync(rulesDir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.slice(0, -'.json'.length)),
+    );
+    const marked = operations.filter((o) => o.operation['x-companion-area'] !== undefined);
+    expect(marked.length).toBeGreaterThan(0);
+    for (const o of marked) {
+      const where = `${o.method} ${o.path}`;
+      expect(o.operation['x-spec-section'], where).toBe('companion');
+      expect(areas.has(String(o.operation['x-companion-area'])), `${where}: area ${String(o.operation['x-companion-area'])}`).toBe(true);
+      expect(String(o.operation['x-reference-doc']), where).toMatch(/^https:\/\/\S+$/);
+    }
+    expect([...areas].sort()).toEqual([...new Set(marked.map((o) => String(o.operation['x-companion-area'])))].sort());
   });
 
   it('has exactly the operations of the route table, with unique kebab-case operationIds', () => {
