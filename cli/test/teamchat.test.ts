@@ -46,6 +46,16 @@ describe('usage errors', () => {
       'teamchat serve',
     ],
     [['serve', '--seed', 'x'], 'The seed must be an integer.', 'teamchat serve'],
+    [
+      ['serve', '--log-level', 'loud'],
+      "teamchat serve: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are silent, info, debug.",
+      'teamchat serve',
+    ],
+    [
+      ['serve', '--log-format', 'xml'],
+      "teamchat serve: option '--log-format <format>' argument 'xml' is invalid. Allowed choices are pretty, json.",
+      'teamchat serve',
+    ],
     [['serve', '--frobnicate'], "teamchat serve: unknown option '--frobnicate'", 'teamchat serve'],
     [
       ['conform', '--workers', 'x', '--reporter', 'console'],
@@ -77,6 +87,14 @@ describe('usage errors', () => {
     expect(serve.out).toContain('--fixture <demo|FILE>');
     expect(serve.out).toContain('--clock <system|frozen>');
     expect(serve.out).toContain('--durability <fsync|write>');
+    // Commander wraps the help to the terminal's width: compare it with its line breaks as spaces.
+    const help = serve.out.replace(/\s+/g, ' ');
+    expect(help).toContain(
+      '--log-level <level> request log: silent (none), info (a line per request), debug (with bodies, credentials redacted) (choices: "silent", "info", "debug", default: "info")',
+    );
+    expect(help).toContain(
+      '--log-format <format> request log format (default: pretty on a terminal, else json) (choices: "pretty", "json")',
+    );
   });
 });
 
@@ -131,5 +149,73 @@ describe('the process', () => {
 
   it.each(['conform --help', 'serve --help', '--help'])('teamchat %s into a closed pipe: no stack trace, exit 0', async (line) => {
     expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
+  });
+});
+
+describe('the request log of a serve process (issue 19)', () => {
+  /** Starts `teamchat serve` with the options, sends one bad request once the banner is out, stops it with SIGTERM. */
+  async function serveOnce(options: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const dir = await mkdtemp(`${tmpdir()}/teamchat-log-`);
+    const child = spawn(process.execPath, [...SOURCE_CLI, 'serve', '--in-memory', '--port', '0', '--zuliprc-dir', dir, ...options], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    try {
+      while (!stdout.includes('zuliprc files for stock clients:')) {
+        if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${stdout}${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+      const answer = await fetch(`${url}/api/v1/users/me`, {
+        headers: { authorization: `Basic ${Buffer.from('who@nowhere:nope').toString('base64')}` },
+      });
+      expect(answer.status).toBe(401);
+      await answer.text();
+      // The line follows the answer by at most a moment (written when the connection is done with it).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGTERM');
+      return { code: await closed, stdout, stderr };
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  const jsonLines = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('json (the default off a terminal): the banner, a line per request, a line on shutdown', { timeout: 60_000 }, async () => {
+    const { code, stdout, stderr } = await serveOnce([]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^teamchat-kit mock server listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    const [request, shutdown, ...rest] = jsonLines(stdout);
+    expect(request).toMatchObject({ method: 'GET', path: '/api/v1/users/me', status: 401, user: null, error: { code: 'UNAUTHORIZED' } });
+    expect(shutdown).toMatchObject({ signal: 'SIGTERM', state: 'memory', msg: 'teamchat serve: stopped on SIGTERM; state: memory' });
+    expect(rest).toEqual([]);
+  });
+
+  it('silent: the banner and nothing else', { timeout: 60_000 }, async () => {
+    const { code, stdout } = await serveOnce(['--log-level', 'silent']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('zuliprc files for stock clients:');
+    expect(jsonLines(stdout)).toEqual([]);
+    expect(stdout).not.toContain('/api/v1/users/me');
+    expect(stdout).not.toContain('stopped');
+  });
+
+  it('--log-format pretty off a terminal: human lines, no JSON', { timeout: 60_000 }, async () => {
+    const { code, stdout } = await serveOnce(['--log-format', 'pretty']);
+    expect(code).toBe(0);
+    expect(jsonLines(stdout)).toEqual([]);
+    expect(stdout).toMatch(/\] INFO: - - GET \/api\/v1\/users\/me 401 [\d.]+ms UNAUTHORIZED: /);
+    expect(stdout).toMatch(/\] INFO: teamchat serve: stopped on SIGTERM; state: memory\n$/);
   });
 });

@@ -19,6 +19,7 @@ import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
 import { loadOperations } from './http/openapi.js';
 import { errorHandler, sendJson } from './http/respond.js';
+import { requestLog } from './http/request-log.js';
 import { apiRouter } from './http/router.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
@@ -107,6 +108,7 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   // every other operation discards file parts, so no request elsewhere can make the server buffer a file.
   const parseUpload = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
   const dispatch = apiRouter(context, routes);
+  if (context.config.requestLog) app.use(requestLog(context.config.requestLog));
   app.use((req, res, next) => {
     // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
     // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).

@@ -19,6 +19,7 @@ import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
 import { DEMO_SIZE, MAX_SIZE, sizeProblem, type RealmSize } from './fixtures/size.js';
+import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, serveLogger } from './log.js';
 
 /**
  * `teamchat serve`: the mock server's command line (README "CLI"); cli/teamchat.ts dispatches to `main`.
@@ -101,8 +102,20 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     )
     .option('--max-upload-mib <n>', 'largest uploaded file (MiB)', parseCount('maximum upload size'), DEFAULT_CONFIG.maxFileUploadMib)
     .option('--upload-quota-mib <n>', 'uploaded files one realm may hold (MiB)', parseCount('upload quota'), DEFAULT_CONFIG.uploadQuotaMib)
+    .addOption(
+      new Option('--log-level <level>', 'request log: silent (none), info (a line per request), debug (with bodies, credentials redacted)')
+        .choices(LOG_LEVELS)
+        .default('info'),
+    )
+    .addOption(new Option('--log-format <format>', 'request log format (default: pretty on a terminal, else json)').choices(LOG_FORMATS))
     .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
     .action(async (opts) => {
+      const logger = serveLogger({
+        level: opts.logLevel,
+        format: opts.logFormat ?? defaultLogFormat(isTerminal(io.stdout)),
+        out: io.stdout,
+        colour: isTerminal(io.stdout),
+      });
       const config: Partial<ServerConfig> = {
         port: opts.port,
         host: opts.host,
@@ -121,6 +134,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         durability: opts.durability,
         maxFileUploadMib: opts.maxUploadMib,
         uploadQuotaMib: opts.uploadQuotaMib,
+        requestLog: opts.logLevel === 'silent' ? undefined : logger,
       };
       let server: MockServer;
       try {
@@ -131,8 +145,12 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       }
       // Before anything else is awaited: the server already answers, and a signal must not find node's
       // default handler (death by signal, which npm passes on as a failed `npm start`).
-      const stop = async () => {
+      const stop = async (signal: NodeJS.Signals) => {
         await server.close();
+        logger.info(
+          { signal, state: server.context.store.description },
+          `teamchat serve: stopped on ${signal}; state: ${server.context.store.description}`,
+        );
         process.exit(0);
       };
       process.once('SIGINT', stop);
@@ -142,6 +160,9 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       done(0);
     });
 }
+
+/** Whether the command writes to a terminal (the process's stdout; never a test's buffer). */
+const isTerminal = (out: Io['stdout']): boolean => (out as { isTTY?: boolean }).isTTY === true;
 
 function sizeOf(opts: Partial<RealmSize>): ServerConfig['size'] {
   const { messages, users, channels } = opts;

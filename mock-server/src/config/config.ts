@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ClockMode } from '../clock/clock.js';
 
 /** Everything `teamchat serve` and `createMockServer` can be told (README "CLI"). */
@@ -55,6 +56,11 @@ export interface ServerConfig {
    * memory), so this bounds what uploads can take. The reference has no quota by default.
    */
   uploadQuotaMib: number;
+  /**
+   * A pino logger that gets one line per request (http/request-log.ts; `teamchat serve` makes one from
+   * --log-level and --log-format). Absent: no request log, and no cost per request.
+   */
+  requestLog?: Logger;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {

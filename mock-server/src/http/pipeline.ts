@@ -43,6 +43,9 @@ async function run(
   const realmId = actor?.realmId ?? anonymousRealm(app, req);
   const tables = app.store.realm(realmId);
   if (!tables) throw notLoggedIn();
+  // For the request log (http/request-log.ts): who asked, once known.
+  res.locals.realmId = realmId;
+  res.locals.user = actor?.user.email;
   const nowMs = app.clock.realmNowMs(realmId);
   res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.

@@ -1,0 +1,88 @@
+import { performance } from 'node:perf_hooks';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+/**
+ * The request log of `teamchat serve` (issue 19, README "Request log"): one line per request, written when
+ * its answer has gone out (or the client went away), through the pino logger the server was given.
+ *
+ * Fields of every line: realm, user (the caller's email; null when anonymous or refused), method, path
+ * (no query string: GET parameters can carry an `api_key`), status, ms; an error answer adds `error`
+ * (its `code` and `msg`). When the logger's level is debug, the line also has `req` (headers, query,
+ * body) and `res` (body), with every credential replaced by `[redacted]`.
+ */
+export function requestLog(logger: Logger): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const started = performance.now();
+    // Read at the start: the API layer rewrites req.url (a leading `//`) and req.method (a `method` field).
+    const path = req.originalUrl.split('?', 1)[0]!;
+    const debug = logger.isLevelEnabled('debug');
+    let text: string | null = null;
+    // The body is kept only when a line shows it: an error's code and msg, or every body at debug.
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      if (typeof args[0] === 'string' && (debug || res.statusCode >= 400)) text = args[0];
+      return end(...args);
+    }) as Response['end'];
+    res.once('close', () => {
+      const status = res.statusCode;
+      const answer = text === null ? undefined : parseJson(text);
+      const error = status >= 400 && isRecord(answer) ? { code: answer.code ?? null, msg: answer.msg ?? null } : undefined;
+      const line: Record<string, unknown> = {
+        realm: (res.locals.realmId as string | undefined) ?? null,
+        user: (res.locals.user as string | undefined) ?? null,
+        method: req.method,
+        path,
+        status: res.writableFinished ? status : null,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      };
+      if (error) line.error = error;
+      if (debug) {
+        line.req = redacted({ headers: req.headers, query: req.query, body: req.form ?? req.body ?? null });
+        line.res = redacted({ body: answer ?? null });
+      }
+      const level = status >= 500 ? 'error' : 'info';
+      logger[level](line, summary(line, error));
+    });
+    next();
+  };
+}
+
+/** The human line (pino's `msg`, what the pretty format shows): "demo iago@… GET /api/v1/users 200 3.2ms". */
+function summary(line: Record<string, unknown>, error: { code: unknown; msg: unknown } | undefined): string {
+  const who = `${line.realm ?? '-'} ${line.user ?? '-'}`;
+  const status = line.status ?? 'closed by the client';
+  const tail = error ? ` ${String(error.code)}: ${String(error.msg)}` : '';
+  return `${who} ${String(line.method)} ${String(line.path)} ${String(status)} ${String(line.ms)}ms${tail}`;
+}
+
+/**
+ * Names whose values are credentials, at any depth and in any case: HTTP Basic and cookies in headers,
+ * `api_key`/`password`/`key` in forms, queries and answers (fetch_api_key, the control API's credentials).
+ * By name rather than pino's `redact` paths: those are fixed paths, and a credential nested one level
+ * deeper in a future answer would leak.
+ */
+const SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api_key', 'password', 'key']);
+
+export const REDACTED = '[redacted]';
+
+/** A copy of a JSON-like value with every credential replaced (the original is left as it is). */
+export function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  if (!isRecord(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) copy[name] = SECRET.has(name.toLowerCase()) ? REDACTED : redacted(inner);
+  return copy;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
