@@ -7,6 +7,7 @@ import escape from 'escape-html';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main, type CliDeps } from '../src/cli.js';
+import { junitSchemaErrors } from './report/junit-schema.js';
 import { scenario } from '../src/dsl.js';
 import type { RuleDef } from '../src/model.js';
 
@@ -93,8 +94,11 @@ const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
 /** The three reports of a run that could not start: one JUnit case erroring with the reason; returns the reason. */
 async function startFailure(reports = dir): Promise<string> {
   expect((await readdir(reports)).sort()).toEqual(['conformance.html', 'junit.xml', 'report.json']);
-  const junit = xml.parse(await readFile(join(reports, 'junit.xml'), 'utf8'));
-  expect(junit.testsuites).toMatchObject({ tests: '1', failures: '0', errors: '1', skipped: '0' });
+  const junitText = await readFile(join(reports, 'junit.xml'), 'utf8');
+  expect(await junitSchemaErrors(junitText)).toEqual([]);
+  const junit = xml.parse(junitText);
+  expect(junit.testsuites).toMatchObject({ tests: '1', failures: '0', errors: '1' });
+  expect(junit.testsuites.testsuite).toMatchObject({ skipped: '0' });
   expect(junit.testsuites.testsuite.testcase).toMatchObject({ classname: 'run', name: 'run/start: the conformance run starts' });
   const reason: string = junit.testsuites.testsuite.testcase.error.message;
   expect(reason).toMatch(/^the run could not start: /);
@@ -128,8 +132,12 @@ describe('teamchat conform', () => {
 
   it('exits 1 when a scenario fails, and reports it against its rule', async () => {
     expect(await conform(['--target', url])).toBe(1);
-    const junit = xml.parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
-    expect(junit.testsuites).toMatchObject({ tests: '3', failures: '1', errors: '0', skipped: '1' });
+    const junitText = await readFile(join(dir, 'junit.xml'), 'utf8');
+    expect(await junitSchemaErrors(junitText)).toEqual([]);
+    const junit = xml.parse(junitText);
+    expect(junit.testsuites).toMatchObject({ tests: '3', failures: '1', errors: '0' });
+    const suites = [junit.testsuites.testsuite].flat() as { skipped: string }[];
+    expect(suites.reduce((sum, suite) => sum + Number(suite.skipped), 0)).toBe(1);
     expect(out.join('')).toContain('1) FAILED fake/wrong: an unknown path expects a success (and gets a 404)');
     expect(out.join('')).toContain('✗ [R1-2] expected success: status 404');
   });

@@ -20,9 +20,11 @@ function parse() {
 }
 
 describe('renderJUnit', () => {
-  it('totals the run on <testsuites>', () => {
-    const { root } = parse();
-    expect(root).toMatchObject({ '@_tests': '5', '@_failures': '1', '@_errors': '1', '@_skipped': '1', '@_time': '1.234' });
+  it('totals the run on <testsuites>, its skips on each <testsuite> (junit-10.xsd has no skipped on <testsuites>)', () => {
+    const { root, suites } = parse();
+    expect(root).toMatchObject({ '@_tests': '5', '@_failures': '1', '@_errors': '1', '@_time': '1.234' });
+    expect(root).not.toHaveProperty('@_skipped');
+    expect(suites.map((s) => s['@_skipped'])).toEqual(['0', '0', '1', '0']);
   });
 
   it('has one <testsuite> per area with its own counts', () => {
@@ -75,10 +77,12 @@ describe('renderJUnit', () => {
     expect((cases.get('events/queue-expiry')!.skipped as Node[])[0]!['@_message']).toBe('waits in real time: run with --slow');
   });
 
-  it("lists each scenario's rules as properties", () => {
+  it("lists each scenario's rules and tags in its <system-out> (junit-10.xsd has no <properties> on a <testcase>)", () => {
     const { cases } = parse();
-    const props = (cases.get('permissions/guest-cannot-subscribe')!.properties as { property: Node[] }).property;
-    expect(props.filter((p) => p['@_name'] === 'rule').map((p) => p['@_value'])).toEqual(['R4.8-1', 'R4.8-2']);
+    const out = (id: string) => String(cases.get(id)!['system-out']);
+    expect(out('permissions/guest-cannot-subscribe')).toMatch(/^rules: R4\.8-1, R4\.8-2\n#0 /);
+    expect(out('channels/list-public')).toBe('rules: R4.15-1\ntags: listing');
+    expect(cases.get('channels/list-public')).not.toHaveProperty('properties');
   });
 
   it('escapes bodies and never carries a credential', () => {

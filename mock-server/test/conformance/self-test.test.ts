@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../../conformance/src/catalogue.js';
 import type { RuleDef, RunResult, ScenarioResult } from '../../../conformance/src/model.js';
 import { ResponseSchemas } from '../../../conformance/src/openapi.js';
+import { renderJUnit } from '../../../conformance/src/report/junit.js';
 import { runScenarios } from '../../../conformance/src/runner.js';
 import { Target } from '../../../conformance/src/target.js';
+import { junitSchemaErrors } from '../../../conformance/test/report/junit-schema.js';
 import { SCENARIOS } from '../../../conformance/scenarios/index.js';
 import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
@@ -76,6 +78,12 @@ describe.each([
     // At the default level exactly the known gaps; at an old level, rules of newer levels join them.
     if (featureLevel === undefined) expect(uncovered.sort()).toEqual(Object.keys(KNOWN_UNCOVERED).sort());
     else expect(Object.keys(KNOWN_UNCOVERED).filter((id) => !uncovered.includes(id))).toEqual([]);
+  });
+
+  it('writes a junit.xml valid under the common JUnit schema (junit-10.xsd), every scenario in it', async () => {
+    const xml = renderJUnit(run);
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    expect(xml.match(/<testcase /g)).toHaveLength(run.scenarios.length);
   });
 
   it('reports the level it ran at', () => {
