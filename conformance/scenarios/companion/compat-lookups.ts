@@ -3,7 +3,7 @@ import type { Reply } from '../../src/client.js';
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import { snapshot, snapshotOf } from '../shared.js';
-import { ALERT_WORDS, BOT_STORAGE } from './compat-lookups-lists.js';
+import { ALERT_WORDS, BOT_STORAGE, USER_TOPICS } from './compat-lookups-lists.js';
 
 /**
  * Companion tier, compat-lookups (conformance/rules/companion/compat-lookups.json): the reference server's
@@ -172,4 +172,5 @@ export const COMPAT_LOOKUPS = [
   registerKeys,
   ...ALERT_WORDS,
   ...BOT_STORAGE,
+  ...USER_TOPICS,
 ];
