@@ -172,6 +172,10 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['DELETE', '/api/v1/scheduled_messages/{scheduled_message_id}', 'delete-scheduled-message'],
   ['GET', '/api/v1/messages/{message_id}', 'get-message'],
   ['GET', '/api/v1/messages', 'get-messages'],
+  // Companion tier, area edit-delete.
+  ['PATCH', '/api/v1/messages/{message_id}', 'update-message'],
+  ['DELETE', '/api/v1/messages/{message_id}', 'delete-message'],
+  ['GET', '/api/v1/messages/{message_id}/history', 'get-message-history'],
   ['POST', '/api/v1/users/{user_id}/status', 'update-status-for-user'],
   ['GET', '/api/v1/users/{user_id}/status', 'get-user-status'],
   ['POST', '/api/v1/users/me/status', 'update-status'],

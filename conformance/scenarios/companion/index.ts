@@ -1,4 +1,5 @@
 import type { Scenario } from '../../src/dsl.js';
+import { EDIT_DELETE } from './edit-delete.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
 
 /**
@@ -11,5 +12,6 @@ import { COMPAT_LOOKUPS } from './compat-lookups.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
+  ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,
 ];

@@ -144,10 +144,30 @@ export interface paths {
         get: operations["get-message"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a message
+         * @description Deletes a message for everyone (reference server). Members of the organization's
+         *     `can_delete_any_message_group` (or the channel's) may delete any message; others only their own
+         *     (or their bots'), when in `can_delete_own_message_group` (organization or channel) and within
+         *     the organization's delete time limit. Everyone who could see the message receives
+         *     `delete_message`.
+         */
+        delete: operations["delete-message"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit, move or resolve a message
+         * @description Changes a message's content, its topic (with `propagate_mode` for the rest of the topic) or its
+         *     channel (reference server). Content edits are the sender's own, within the organization's
+         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization) or
+         *     the channel's `can_move_messages_within_channel_group`; channel moves
+         *     `can_move_messages_between_channels_group` or the channel's
+         *     `can_move_messages_out_of_channel_group`; resolving (the `✔ ` prefix) also
+         *     `can_resolve_topics_group`. Moves and resolutions may post notification-bot messages in the old
+         *     and new topics. Everyone who can see a changed message receives `update_message`; users who lose
+         *     access by a channel move receive `delete_message` instead.
+         */
+        patch: operations["update-message"];
         trace?: never;
     };
     "/api/v1/messages/{message_id}/report": {
@@ -990,6 +1010,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/{message_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a message's edit history
+         * @description The message's versions, oldest first (reference server): the original, then one snapshot per
+         *     edit or move with what it changed. With the organization's
+         *     `message_edit_history_visibility_policy` `moves`, content edits are left out; with `none` the
+         *     history is refused.
+         */
+        get: operations["get-message-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/realm/emoji": {
         parameters: {
             query?: never;
@@ -1155,6 +1198,82 @@ export interface components {
             /** @constant */
             code?: "BAD_NARROW";
             desc: string;
+        };
+        /** @description Form parameters of update-message (reference server); at least one of stream_id, topic and content. */
+        UpdateMessageRequest: {
+            /** @description Move to this channel (channel messages only; not with content). */
+            stream_id?: number;
+            /** @description The new topic. `(no topic)` and realm_empty_topic_display_name mean the empty topic. */
+            topic?: string;
+            /**
+             * @description Which messages of the topic move with this one (needs a topic or channel change unless change_one).
+             * @default change_one
+             * @enum {string}
+             */
+            propagate_mode?: "change_one" | "change_later" | "change_all";
+            /**
+             * @description Post a notification-bot message in the topic the messages left.
+             * @default false
+             */
+            send_notification_to_old_thread?: boolean;
+            /**
+             * @description Post a notification-bot message in the topic the messages arrived in.
+             * @default true
+             */
+            send_notification_to_new_thread?: boolean;
+            /** @description The new content (Markdown); blank content becomes `(deleted)`. */
+            content?: string;
+            /** @description SHA-256 (hex) of the content the caller edited; a mismatch is EXPECTATION_MISMATCH. */
+            prev_content_sha256?: string;
+        };
+        /** @description A change_all move reaching messages older than the caller's move time limit. */
+        MoveMessagesTimeLimitError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED";
+            first_message_id_allowed_to_move: number | null;
+            total_messages_in_topic: number;
+            total_messages_allowed_to_move: number;
+        };
+        /** @description One version of a message (get-message-history); prev_* and content_html_diff only where that edit changed them. */
+        MessageHistorySnapshot: {
+            topic: string;
+            prev_topic?: string;
+            stream?: number;
+            prev_stream?: number;
+            content: string;
+            rendered_content: string;
+            prev_content?: string;
+            prev_rendered_content?: string;
+            content_html_diff?: string;
+            timestamp: number;
+            user_id: number | null;
+        };
+        /**
+         * @description A message was edited or moved (update-message). `message_ids` lists every changed message
+         *     (ascending); content keys only for a content edit, topic and channel keys only for a move.
+         */
+        UpdateMessageEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "update_message";
+            user_id: number | null;
+            edit_timestamp: number;
+            message_id: number;
+            message_ids: number[];
+            flags: string[];
+            rendering_only: boolean;
+            stream_id?: number;
+            stream_name?: string;
+            new_stream_id?: number;
+            /** @enum {string} */
+            propagate_mode?: "change_one" | "change_later" | "change_all";
+            orig_subject?: string;
+            subject?: string;
+            topic_links?: Record<string, never>[];
+            orig_content?: string;
+            orig_rendered_content?: string;
+            content?: string;
+            rendered_content?: string;
+            is_me_message?: boolean;
         };
         /** @description A custom emoji of the organization (reference server's realm emoji object). */
         RealmEmoji: {
@@ -1900,6 +2019,36 @@ export interface components {
             realm_empty_topic_display_name?: string;
             /** @description Type realm; longest time GET /events blocks. */
             event_queue_longpoll_timeout_seconds?: number;
+            /** @description Type realm; whether senders may edit their messages' content. */
+            realm_allow_message_editing?: boolean;
+            /** @description Type realm; seconds after sending during which content may be edited (null without limit). */
+            realm_message_content_edit_limit_seconds?: number | null;
+            /** @description Type realm; seconds after sending during which senders may delete their messages (null without limit). */
+            realm_message_content_delete_limit_seconds?: number | null;
+            /** @description Type realm; move time limit within a channel for those below moderator (null without limit). */
+            realm_move_messages_within_stream_limit_seconds?: number | null;
+            /** @description Type realm; move time limit between channels for those below moderator (null without limit). */
+            realm_move_messages_between_streams_limit_seconds?: number | null;
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_can_move_messages_between_topics_group (1 members, 2 administrators, 3 full members, 4 moderators, 5 everyone, 6 nobody).
+             */
+            realm_edit_topic_policy?: number;
+            realm_can_move_messages_between_topics_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_move_messages_between_channels_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_any_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_delete_own_message_group?: components["schemas"]["GroupSettingValue"];
+            realm_can_resolve_topics_group?: components["schemas"]["GroupSettingValue"];
+            /**
+             * @description Type realm; who may see past versions of messages.
+             * @enum {string}
+             */
+            realm_message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @deprecated
+             * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
+             */
+            realm_allow_edit_history?: boolean;
             /** @description Always present; the alias of service_feature_level GET /server_settings gives (never below 176). */
             zulip_feature_level: number;
             /** @description Always present; the same string as service_version. */
@@ -2386,7 +2535,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -2860,6 +3009,36 @@ export interface components {
             allow_empty_topic_name?: boolean;
             /** @default true */
             apply_markdown: boolean;
+            message_id: number;
+        };
+        "update-message.parameters": {
+            message_id: number;
+            /** @description Move to this channel (channel messages only; not with content). */
+            stream_id?: number;
+            /** @description The new topic. `(no topic)` and realm_empty_topic_display_name mean the empty topic. */
+            topic?: string;
+            /**
+             * @description Which messages of the topic move with this one (needs a topic or channel change unless change_one).
+             * @default change_one
+             * @enum {string}
+             */
+            propagate_mode: "change_one" | "change_later" | "change_all";
+            /**
+             * @description Post a notification-bot message in the topic the messages left.
+             * @default false
+             */
+            send_notification_to_old_thread: boolean;
+            /**
+             * @description Post a notification-bot message in the topic the messages arrived in.
+             * @default true
+             */
+            send_notification_to_new_thread: boolean;
+            /** @description The new content (Markdown); blank content becomes `(deleted)`. */
+            content?: string;
+            /** @description SHA-256 (hex) of the content the caller edited; a mismatch is EXPECTATION_MISMATCH. */
+            prev_content_sha256?: string;
+        };
+        "delete-message.parameters": {
             message_id: number;
         };
         "report-message.parameters": {
@@ -3753,6 +3932,11 @@ export interface components {
             username: string;
             password: string;
         };
+        "get-message-history.parameters": {
+            message_id: number;
+            /** @default false */
+            allow_empty_topic_name?: boolean;
+        };
         "get-realm-emoji.parameters": Record<string, never>;
         "get-user-groups.parameters": {
             /** @default false */
@@ -4162,6 +4346,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "delete-message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description The message does not exist or is not visible, or the caller may not delete it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Uploads no longer referenced by the message (always empty on this server). */
+                        detached_uploads?: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Nothing to change, a refused change, a time limit passed, or a message the caller cannot see. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["MoveMessagesTimeLimitError"] | components["schemas"]["ExpectationMismatchError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5757,6 +6007,47 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
+        };
+    };
+    "get-message-history": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whether the client supports the empty topic. false replaces the empty topic by
+                 *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
+                 */
+                allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+            };
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        message_history: components["schemas"]["MessageHistorySnapshot"][];
+                    };
+                };
+            };
+            /** @description The message does not exist or is not visible, or the organization hides edit history. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     "get-realm-emoji": {

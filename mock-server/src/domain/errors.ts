@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'RATE_LIMIT_HIT'
   | 'EXPECTATION_MISMATCH'
+  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
   | 'NOT_IMPLEMENTED'
   | 'STATE_WRITE_FAILED'
   | 'INTERNAL_SERVER_ERROR';
@@ -177,3 +178,26 @@ export const invalidAnchor = () => badRequest('Invalid anchor');
 export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
 
 export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
+
+/* ---- Companion tier, area edit-delete (texts of the reference server) ---- */
+export const nothingToChange = () => badRequest('Nothing to change');
+export const editingDisabled = () => badRequest('Your organization has turned off message editing');
+export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
+export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
+export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
+export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");
+export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
+export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
+export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
+export const contentSha256Mismatch = () =>
+  new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");
+
+/** A change_all move of a non-moderator reaching messages older than the move time limit (reference MessageMoveError). */
+export const moveTimeLimitExceeded = (firstAllowed: number | null, total: number, allowed: number) =>
+  new ApiError(
+    400,
+    'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+    `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
+    { first_message_id_allowed_to_move: firstAllowed, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
+  );

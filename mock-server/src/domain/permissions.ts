@@ -1,4 +1,13 @@
-import type { ChannelRow, GroupSettingValue, RealmRow, RealmState, RoleCode, UserRow } from '../store/state.js';
+import type {
+  ChannelRow,
+  GroupSettingValue,
+  MessageRow,
+  RealmEditingSettings,
+  RealmRow,
+  RealmState,
+  RoleCode,
+  UserRow,
+} from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
 import { ROLE } from '../contract/roles.js';
 
@@ -222,4 +231,78 @@ export function mayReadChannelHistory(tables: Tables, user: UserRow, channel: Ch
 /** GET /messages `channels:public` (reference can_access_public_streams): every public channel's history, never for guests. */
 export function mayReadAllPublicHistory(user: UserRow): boolean {
   return !isGuest(user);
+}
+
+/* ---- Companion tier, area edit-delete: editing, moving and deleting messages (reference server) ---- */
+
+/** Content edits: only the sender edits what a message says (reference "update message"). */
+export function mayEditContent(user: UserRow, message: MessageRow): boolean {
+  return message.sender_id === user.user_id;
+}
+
+/**
+ * Moving messages to another topic of their channel: the organization's
+ * can_move_messages_between_topics_group, or the channel's can_move_messages_within_channel_group
+ * (the channel setting adds to the organization's, reference).
+ */
+export function mayMoveBetweenTopics(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
+  return (
+    holds(tables, user, settings.can_move_messages_between_topics_group) ||
+    holds(tables, user, channel.can_move_messages_within_channel_group)
+  );
+}
+
+/** Resolving or unresolving a topic (the ✔ prefix alone): whoever may move topics, or can_resolve_topics_group (organization or channel). */
+export function mayResolveTopics(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
+  return (
+    mayMoveBetweenTopics(tables, settings, user, channel) ||
+    holds(tables, user, settings.can_resolve_topics_group) ||
+    holds(tables, user, channel.can_resolve_topics_group)
+  );
+}
+
+/** Moving messages to another channel: can_move_messages_between_channels_group, or the channel's can_move_messages_out_of_channel_group. */
+export function mayMoveBetweenChannels(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
+  return (
+    holds(tables, user, settings.can_move_messages_between_channels_group) ||
+    holds(tables, user, channel.can_move_messages_out_of_channel_group)
+  );
+}
+
+/** Administrators and moderators move messages of any age (the move time limits are not theirs, reference). */
+export function ignoresMoveTimeLimits(user: UserRow): boolean {
+  return user.role <= ROLE.moderator;
+}
+
+/** Deleting anyone's message at any time: can_delete_any_message_group of the organization or (level 407) of the channel. */
+export function mayDeleteAnyMessage(
+  tables: Tables,
+  settings: RealmEditingSettings,
+  user: UserRow,
+  channel: ChannelRow | undefined,
+): boolean {
+  return (
+    holds(tables, user, settings.can_delete_any_message_group) ||
+    (channel !== undefined && holds(tables, user, channel.can_delete_any_message_group))
+  );
+}
+
+/**
+ * Deleting one's own message (sent by the user or by a bot they own, reference): can_delete_own_message_group
+ * of the organization or of the channel; the delete time limit is checked by the action.
+ */
+export function mayDeleteOwnMessage(
+  tables: Tables,
+  settings: RealmEditingSettings,
+  user: UserRow,
+  channel: ChannelRow | undefined,
+  message: MessageRow,
+): boolean {
+  const sender = tables.users[String(message.sender_id)];
+  const own = message.sender_id === user.user_id || (sender?.is_bot === true && sender.bot_owner_id === user.user_id);
+  if (!own) return false;
+  return (
+    holds(tables, user, settings.can_delete_own_message_group) ||
+    (channel !== undefined && holds(tables, user, channel.can_delete_own_message_group))
+  );
 }

@@ -1,3 +1,4 @@
+import { editingRealmKeys } from '../domain/edit-delete/settings.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
@@ -84,6 +85,8 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     ...(realm.can_manage_default_streams_group !== undefined
       ? { realm_can_manage_default_streams_group: realm.can_manage_default_streams_group }
       : {}),
+    // Companion tier, area edit-delete: the editing, moving and deleting policies.
+    ...editingRealmKeys(ctx.tables),
     ...REGISTER_LIMITS,
     // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.
     realm_message_retention_days: -1,

@@ -2,6 +2,7 @@ import type { RouteSpec } from '../http/define-routes.js';
 import channels from './channels.routes.js';
 import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
+import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
@@ -25,6 +26,7 @@ export const routes: RouteSpec[] = [
   ...channels,
   ...compatLookups,
   ...drafts,
+  ...editDelete,
   ...events,
   ...history,
   ...linkifiers,

@@ -65,6 +65,28 @@ export interface RealmRow {
   default_stream_ids: number[];
   /** ID of the system bot that posts notifications (reports, reminders, failed scheduled messages). */
   notification_bot_id: number;
+  /**
+   * Message editing, moving and deleting policies (companion tier, area edit-delete), only those set:
+   * absent keys (and the whole object, in state files written before it existed) read as the reference
+   * server's defaults (domain/edit-delete/settings.ts).
+   */
+  editing?: Partial<RealmEditingSettings>;
+}
+
+/** The organization's message editing settings, named as the reference server names them (realm_* in register). */
+export interface RealmEditingSettings {
+  allow_message_editing: boolean;
+  /** null: no limit (seconds after sending). */
+  message_content_edit_limit_seconds: number | null;
+  message_content_delete_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  can_move_messages_between_topics_group: GroupSettingValue;
+  can_move_messages_between_channels_group: GroupSettingValue;
+  can_delete_any_message_group: GroupSettingValue;
+  can_delete_own_message_group: GroupSettingValue;
+  can_resolve_topics_group: GroupSettingValue;
+  message_edit_history_visibility_policy: 'all' | 'moves' | 'none';
 }
 
 export interface UserSettings {

@@ -4,6 +4,7 @@ import { routes } from '../../src/routes/index.js';
 import * as channelActions from '../../src/domain/actions/channels.js';
 import * as compatLookupActions from '../../src/domain/actions/compat-lookups.js';
 import * as draftActions from '../../src/domain/actions/drafts.js';
+import * as editDeleteActions from '../../src/domain/actions/edit-delete.js';
 import * as linkifierActions from '../../src/domain/actions/linkifiers.js';
 import * as messageActions from '../../src/domain/actions/messages.js';
 import * as navigationViewActions from '../../src/domain/actions/navigation-views.js';
@@ -25,6 +26,7 @@ describe('one action per state-changing operation', () => {
     ...channelActions,
     ...compatLookupActions,
     ...draftActions,
+    ...editDeleteActions,
     ...linkifierActions,
     ...messageActions,
     ...navigationViewActions,

@@ -56,7 +56,8 @@ beforeAll(async () => {
   validate = (await loadResponseSchemas())('register-queue', 200);
 });
 function expectValid(keys: Record<string, unknown>) {
-  const body = { result: 'success', msg: '', queue_id: 'x', last_event_id: -1, service_feature_level: 412, service_version: 'v', ...keys };
+  const version = { service_feature_level: 412, service_version: 'v', zulip_feature_level: 412, zulip_version: 'v', zulip_merge_base: 'v' };
+  const body = { result: 'success', msg: '', queue_id: 'x', last_event_id: -1, ...version, ...keys };
   const ok = validate(body);
   expect(ok ? [] : validate.errors!.slice(0, 5)).toEqual([]);
 }

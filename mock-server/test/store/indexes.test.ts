@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { features } from '../../src/config/features.js';
+import { doDeleteMessage, doUpdateMessage } from '../../src/domain/actions/edit-delete.js';
 import type { EmitContext } from '../../src/domain/channels/events.js';
 import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
@@ -16,7 +17,7 @@ import { startTestServer } from '../helpers/test-server.js';
 /**
  * Property test of the store's indexes (store/indexes.ts): after seeded random sequences of writes
  * through the real domain functions and plain row writes (sending, reading, subscribing, accounts,
- * moves and deletions the companion tier will make, transactions that fail and roll back, realm
+ * moves and deletions of update-message and delete-message and raw ones, transactions that fail and roll back, realm
  * replacement and a reload), every index equals a recomputation from the rows by plain scans.
  */
 
@@ -198,7 +199,9 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
     else addSubscribers(ctx, channel, [user], false);
   } else if (r < 0.68) {
     // Deactivate or reactivate an account, sometimes with a new address in another letter case.
-    const user = pick(users);
+    // Never below a few active accounts, whatever the seed: every other write needs someone to act.
+    const user = pick(active.length > 5 ? users : users.filter((u) => !u.is_active));
+    if (!user) return;
     const email = rnd() < 0.5 ? user.email : user.email.toUpperCase();
     tx.put('users', user.user_id, {
       ...user,
@@ -219,22 +222,29 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
     });
     tx.put('users', id, row);
   } else if (r < 0.82) {
-    // A move (companion tier): to another channel or topic, keeping its time; or a time change.
+    // A move: through update-message (receipts, notices, first_message_id follow), or a raw row write
+    // to another channel or topic, keeping its time, or a time change.
     const m = pick(messages.filter((x) => x.stream_id !== null));
     const to = rnd() < 0.5 ? pick(channels).stream_id : m.stream_id;
-    tx.put('messages', m.id, { ...m, stream_id: to, subject: pick(TOPICS), timestamp: rnd() < 0.2 ? m.timestamp - 1000 : m.timestamp });
+    const actor = { realm: tables.realm.realm, user: pick(active), features: feats, now, userAgent: 'test' };
+    const notify = { send_notification_to_old_thread: rnd() < 0.5, send_notification_to_new_thread: rnd() < 0.5 };
+    const mode = pick(['change_one', 'change_later', 'change_all'] as const);
+    if (rnd() < 0.5) doUpdateMessage(tx, actor, { message_id: m.id, stream_id: to!, topic: pick(TOPICS), propagate_mode: mode, ...notify });
+    else
+      tx.put('messages', m.id, { ...m, stream_id: to, subject: pick(TOPICS), timestamp: rnd() < 0.2 ? m.timestamp - 1000 : m.timestamp });
   } else if (r < 0.9) {
-    // A deletion: the message and its receipts, sometimes a receipt row alone.
+    // A deletion: through delete-message, or the message and its receipts, sometimes a receipt row alone.
     const m = pick(messages);
-    if (rnd() < 0.8) tx.delete('messages', m.id);
+    if (rnd() < 0.5)
+      doDeleteMessage(tx, { realm: tables.realm.realm, user: pick(active), features: feats, now, userAgent: 'test' }, { message_id: m.id });
+    else if (rnd() < 0.8) tx.delete('messages', m.id);
     tx.delete('user_messages', m.id);
   } else if (r < 0.95) {
     const sub = pick(Object.values(tables.subscriptions));
     if (rnd() < 0.5) tx.delete('subscriptions', `${sub.user_id}:${sub.stream_id}`);
     else tx.put('subscriptions', `${sub.user_id}:${sub.stream_id}`, { ...sub, active: !sub.active });
-  } else {
-    const user = pick(users);
-    tx.delete('users', user.user_id);
+  } else if (active.length > 5) {
+    tx.delete('users', pick(users).user_id);
   }
 }
 

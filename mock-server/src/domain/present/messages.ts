@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { emailVisibleTo } from '../access.js';
+import { historyVisibility } from '../edit-delete/settings.js';
 import { topicLinks } from '../markdown.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 
@@ -40,10 +41,25 @@ export function presentMessage(
     _email_visibility: sender?.settings.email_address_visibility ?? 4,
   };
   if (m.stream_id !== null) out.stream_id = m.stream_id;
-  if (m.edit_history.length > 0) out.edit_history = m.edit_history.map((e) => ({ ...e }));
+  const history = visibleEditHistory(tables.realm.realm, m);
+  if (history.length > 0) out.edit_history = history;
   if (m.last_edit_timestamp !== null) out.last_edit_timestamp = m.last_edit_timestamp;
   if (m.last_moved_timestamp !== null) out.last_moved_timestamp = m.last_moved_timestamp;
   return out;
+}
+
+/**
+ * §2.5 edit_history, "absent … when history viewing is disallowed": the organization's
+ * message_edit_history_visibility_policy (companion tier, area edit-delete). With `moves`, content
+ * changes are left out and entries that changed nothing else drop away.
+ */
+function visibleEditHistory(realm: RealmState['realm']['realm'], m: MessageRow): Record<string, unknown>[] {
+  const policy = historyVisibility(realm);
+  if (policy === 'none') return [];
+  if (policy === 'all') return m.edit_history.map((e) => ({ ...e }));
+  return m.edit_history
+    .filter((e) => e.prev_topic !== undefined || e.prev_stream !== undefined)
+    .map(({ prev_content: _c, prev_rendered_content: _r, ...rest }) => rest);
 }
 
 /** §2.5 display_recipient: the channel name, or the participants of a direct message. */

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { ChannelRow, MessageRow, RealmEditingSettings } from '../../store/state.js';
+import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
+import { channelById } from '../channels/lookup.js';
+import {
+  badRequest,
+  channelEditTimeLimitPassed,
+  contentSha256Mismatch,
+  editingDisabled,
+  editTimeLimitPassed,
+  invalidMessage,
+  mayNotEditMessage,
+  mayNotMoveMessage,
+  nothingToChange,
+  topicEditTimeLimitPassed,
+} from '../errors.js';
+import { readContent } from '../messages/send.js';
+import { visibleMessage } from '../messages/visibility.js';
+import {
+  ignoresMoveTimeLimits,
+  mayEditContent,
+  mayMoveBetweenChannels,
+  mayMoveBetweenTopics,
+  mayPostToChannel,
+  mayResolveTopics,
+} from '../permissions.js';
+import { checkChannelTopic, readTopic } from '../topics.js';
+import { editingSettings } from './settings.js';
+
+/**
+ * PATCH /messages/{message_id} (companion tier, area edit-delete): what is asked, checked in the
+ * reference server's order (check_update_message): the message must be visible; a content edit must be
+ * allowed (organization setting, sender, time limit); the payload must make sense; then the topic move
+ * and the channel move must be allowed. The result is a plan; nothing is written here.
+ */
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+export interface EditRequest {
+  messageId: number;
+  streamId?: number;
+  topic?: string;
+  propagateMode: PropagateMode;
+  notifyOldThread: boolean;
+  notifyNewThread: boolean;
+  content?: string;
+  prevContentSha256?: string;
+}
+
+export interface EditPlan {
+  message: MessageRow;
+  settings: RealmEditingSettings;
+  /** The channel the message is in now (channel messages). */
+  channel: ChannelRow | undefined;
+  /** Set when the topic changes (already read: stripped, truncated, display name → ""). */
+  topic?: string;
+  /** Set when the channel changes. */
+  destination?: ChannelRow;
+  /** Set when the content changes (already normalised). */
+  content?: string;
+  /** The topic change only adds or removes the resolved prefix (not a move, reference). */
+  resolveOnly: boolean;
+}
+
+/** Reference: grace added to every edit and move time limit, for clients that offered the edit just in time. */
+const EDIT_LIMIT_BUFFER = 20;
+/** Reference RESOLVED_TOPIC_PREFIX. */
+export const RESOLVED_TOPIC_PREFIX = '✔ ';
+
+/** The topic without any leading ✔ and spaces (the reference strips those characters, not the prefix once). */
+export const unresolvedName = (topic: string): string => topic.replace(/^[✔ ]+/u, '');
+const isResolved = (topic: string): boolean => topic.startsWith(RESOLVED_TOPIC_PREFIX);
+
+export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPlan {
+  const { user, now } = actor;
+  const settings = editingSettings(tx.tables);
+  const message = visibleMessage(tx.tables, user, req.messageId);
+  if (!message) throw invalidMessage();
+  const tooOld = (limit: number | null) => limit !== null && now - message.timestamp > limit + EDIT_LIMIT_BUFFER;
+
+  let content: string | undefined;
+  if (req.content !== undefined) {
+    if (!settings.allow_message_editing) throw editingDisabled();
+    if (!mayEditContent(user, message)) throw mayNotEditMessage();
+    if (tooOld(settings.message_content_edit_limit_seconds)) throw editTimeLimitPassed();
+    if (req.prevContentSha256 !== undefined && sha256(message.content) !== req.prevContentSha256.toLowerCase())
+      throw contentSha256Mismatch();
+    content = readEditedContent(req.content);
+  }
+
+  // A topic equal to the current one (or a move to the channel the message is in) changes nothing.
+  let topic = req.topic === undefined ? undefined : readTopic(req.topic, actor.features);
+  if (topic === message.subject) topic = undefined;
+  const streamId = req.streamId === message.stream_id ? undefined : req.streamId;
+
+  if (topic === undefined && content === undefined && streamId === undefined) throw nothingToChange();
+  if (message.type !== 'stream') {
+    if (streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
+    if (topic !== undefined) throw badRequest('Direct messages cannot have topics.');
+  }
+  if (req.propagateMode !== 'change_one' && topic === undefined && streamId === undefined)
+    throw badRequest('Invalid propagate_mode without topic edit');
+  if (streamId !== undefined && content !== undefined) throw badRequest('Cannot change message content while changing channel');
+
+  const channel = message.stream_id === null ? undefined : tx.tables.channels[String(message.stream_id)];
+  const resolveOnly =
+    topic !== undefined && isResolved(topic) !== isResolved(message.subject) && unresolvedName(topic) === unresolvedName(message.subject);
+  if (topic !== undefined && channel) {
+    const allowed = resolveOnly
+      ? mayResolveTopics(tx.tables, settings, user, channel)
+      : mayMoveBetweenTopics(tx.tables, settings, user, channel);
+    if (!allowed) throw mayNotEditMessage();
+    // Our choice: resolving is not a move, so the move time limit does not apply to it (the reference
+    // doc does not say; its web app offers resolving on topics of any age).
+    if (!resolveOnly && !ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_within_stream_limit_seconds))
+      throw topicEditTimeLimitPassed();
+  }
+
+  let destination: ChannelRow | undefined;
+  if (streamId !== undefined && channel) {
+    if (!mayMoveBetweenChannels(tx.tables, settings, user, channel)) throw mayNotMoveMessage();
+    destination = channelById(tx.tables, user, streamId, { access: 'content', archived: false });
+    if (!mayPostToChannel(tx.tables, user, destination)) throw badRequest('You do not have permission to post in this channel.');
+    if (!ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_between_streams_limit_seconds)) throw channelEditTimeLimitPassed();
+  }
+  // The topic rules of spec §1 and §3 hold where the messages arrive (a new topic, or a new channel).
+  if ((topic !== undefined || destination) && channel)
+    checkChannelTopic(topic ?? message.subject, destination ?? channel, actor.realm, actor.features);
+
+  return {
+    message,
+    settings,
+    channel,
+    resolveOnly: resolveOnly && destination === undefined,
+    ...(topic !== undefined ? { topic } : {}),
+    ...(destination ? { destination } : {}),
+    ...(content !== undefined ? { content } : {}),
+  };
+}
+
+/** Reference: blank content becomes `(deleted)`; otherwise read as when sending (trailing whitespace, length). */
+function readEditedContent(raw: string): string {
+  return raw.trim() === '' && !raw.includes('\u0000') ? '(deleted)' : readContent(raw);
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

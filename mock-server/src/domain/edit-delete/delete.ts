@@ -1,0 +1,32 @@
+import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
+import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
+import { visibleMessage } from '../messages/visibility.js';
+import { mayDeleteAnyMessage, mayDeleteOwnMessage } from '../permissions.js';
+import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
+import { editingSettings } from './settings.js';
+
+/**
+ * DELETE /messages/{message_id} (companion tier, area edit-delete; reference validate_can_delete_message):
+ * whoever may delete any message deletes it at any time; otherwise it must be the caller's own (or their
+ * bot's), they must be allowed to delete their own messages, and the organization's delete time limit
+ * (none by default) must not have passed. The message and its receipts go; everyone who could see it
+ * receives `delete_message` (spec §4.21: one message at a time without bulk_message_deletion).
+ */
+export function deleteMessage(tx: Tx, actor: ActorContext, messageId: number): void {
+  const { user, now } = actor;
+  const message = visibleMessage(tx.tables, user, messageId);
+  if (!message) throw invalidMessage();
+  const settings = editingSettings(tx.tables);
+  const channel = message.stream_id === null ? undefined : tx.tables.channels[String(message.stream_id)];
+  if (!mayDeleteAnyMessage(tx.tables, settings, user, channel)) {
+    if (!mayDeleteOwnMessage(tx.tables, settings, user, channel, message)) throw mayNotDeleteMessage();
+    const limit = settings.message_content_delete_limit_seconds;
+    if (limit !== null && now - message.timestamp > limit) throw deleteTimeLimitPassed();
+  }
+  const audience = messageAudience(tx.tables, message);
+  tx.delete('messages', message.id);
+  tx.delete('user_messages', message.id);
+  emitDeletion(tx, [message], audience);
+  if (message.stream_id !== null) refreshFirstMessageId(tx, actor, message.stream_id);
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The stock JavaScript client, unmodified (npm zulip-js): PATCH and DELETE go as a query string.
+import zulip from 'zulip-js';
+import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+
+type Answer = Record<string, unknown>;
+interface ZulipClient {
+  messages: {
+    send(params: Answer): Promise<Answer>;
+    update(params: Answer): Promise<Answer>;
+    getById(params: Answer): Promise<Answer>;
+    getHistoryById(params: Answer): Promise<Answer>;
+    deleteById(params: Answer): Promise<Answer>;
+  };
+}
+const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
+
+/** Companion tier, area edit-delete, through zulip-js against a spawned `teamchat serve`. */
+let server: Spawned;
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'teamchat-zuliprc-'));
+  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
+}, 30_000);
+afterAll(async () => {
+  await stop(server);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('zulip-js: editing, moving and deleting messages', () => {
+  it('edits content and topic, reads the history, and deletes', async () => {
+    const member = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const other = await connect({ zuliprc: join(dir, 'zuliprc-member_2') });
+    const sent = await member.messages.send({ type: 'stream', to: 'home', topic: 'zulip-js edits', content: 'one' });
+    expect(sent).toMatchObject({ result: 'success' });
+    const id = sent.id as number;
+
+    // zulip-js repeats the path's message_id in the query string, which the server reports as ignored.
+    expect(await member.messages.update({ message_id: id, content: 'two' })).toMatchObject({
+      result: 'success',
+      msg: '',
+      detached_uploads: [],
+    });
+    expect(
+      await member.messages.update({
+        message_id: id,
+        topic: 'zulip-js moved',
+        propagate_mode: 'change_all',
+        send_notification_to_new_thread: false,
+      }),
+    ).toMatchObject({ result: 'success' });
+    const fetched = await other.messages.getById({ message_id: id, apply_markdown: false });
+    expect(fetched.message).toMatchObject({ content: 'two', subject: 'zulip-js moved' });
+    expect(fetched.message).toHaveProperty('last_edit_timestamp');
+    expect(fetched.message).toHaveProperty('last_moved_timestamp');
+
+    const history = await other.messages.getHistoryById({ message_id: id });
+    expect((history.message_history as Answer[]).map((h) => [h.topic, h.content])).toEqual([
+      ['zulip-js edits', 'one'],
+      ['zulip-js edits', 'two'],
+      ['zulip-js moved', 'two'],
+    ]);
+
+    expect(await other.messages.update({ message_id: id, content: 'not mine' })).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: "You don't have permission to edit this message",
+    });
+    expect(await other.messages.deleteById({ message_id: id })).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: "You don't have permission to delete this message",
+    });
+    expect(await member.messages.deleteById({ message_id: id })).toMatchObject({ result: 'success', msg: '' });
+    expect(await member.messages.getById({ message_id: id })).toMatchObject({ result: 'error', msg: 'Invalid message(s)' });
+  });
+});

@@ -1,0 +1,57 @@
+import type { MockServer } from '../../src/app.js';
+import type { RealmEditingSettings } from '../../src/store/state.js';
+import { send, tables, type Cred } from '../helpers/harness.js';
+import { call, type Reply, type Who } from '../helpers/test-server.js';
+
+/**
+ * Helpers of the edit-delete tests (companion tier): requests as a stock client sends them. The
+ * organization's editing settings have no operation of their own on this server yet, so a test that
+ * needs another policy writes it into its own realm's row through the store (setup, not behaviour).
+ */
+
+export const patchMessage = (server: MockServer, as: Who, id: number | string, form: Record<string, string>): Promise<Reply> =>
+  call(server, 'PATCH', `/api/v1/messages/${id}`, { as, form });
+
+export const deleteMessage = (server: MockServer, as: Who, id: number | string): Promise<Reply> =>
+  call(server, 'DELETE', `/api/v1/messages/${id}`, { as });
+
+export const messageHistory = (server: MockServer, as: Who, id: number | string, query: Record<string, string> = {}): Promise<Reply> =>
+  call(server, 'GET', `/api/v1/messages/${id}/history`, { as, query });
+
+export const fetchMessage = (server: MockServer, as: Who, id: number, query: Record<string, string> = {}): Promise<Reply> =>
+  call(server, 'GET', `/api/v1/messages/${id}`, { as, query });
+
+/** Sends a channel message and returns its ID (fails loudly otherwise). */
+export async function post(server: MockServer, as: Cred, streamId: number, topic: string, content = 'hello'): Promise<number> {
+  const res = await send(server, as, { type: 'stream', to: String(streamId), topic, content });
+  if (res.status !== 200) throw new Error(`send failed: ${res.text}`);
+  return res.body.id as number;
+}
+
+export async function postDirect(server: MockServer, as: Cred, to: number[], content = 'psst'): Promise<number> {
+  const res = await send(server, as, { type: 'direct', to: JSON.stringify(to), content });
+  if (res.status !== 200) throw new Error(`send failed: ${res.text}`);
+  return res.body.id as number;
+}
+
+export async function setEditing(server: MockServer, realm: string, changes: Partial<RealmEditingSettings>): Promise<void> {
+  await server.context.store.transact(realm, (tx) => {
+    const row = tx.tables.realm.realm;
+    tx.put('realm', 'realm', { ...row, editing: { ...row.editing, ...changes } });
+  });
+}
+
+export const advance = (server: MockServer, realm: string, seconds: number) => server.control.advanceRealm(realm, seconds);
+
+export const messageRow = (server: MockServer, realm: string, id: number) => tables(server, realm).messages[String(id)];
+
+/** The demo realm's channels (fixtures/world.demo.json). */
+export const CHANNEL = {
+  public: 51,
+  public_2: 52,
+  private_protected: 53,
+  private_shared: 54,
+  web_public: 55,
+  archived: 56,
+  disable_empty_topic: 59,
+} as const;
