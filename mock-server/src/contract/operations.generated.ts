@@ -1086,7 +1086,9 @@ export interface paths {
         };
         /**
          * Get all alert words
-         * @description The caller's alert words (words or phrases that flag a message as `has_alert_word`), in the order they were added.
+         * @description The caller's alert words, in the order they were added. A new message that says one of them as a
+         *     whole word (any letter case) gets the `has_alert_word` flag in the caller's copy, unless the
+         *     caller sent it.
          */
         get: operations["get-alert-words"];
         put?: never;
