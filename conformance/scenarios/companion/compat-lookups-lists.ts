@@ -1,7 +1,7 @@
 import type { Reply } from '../../src/client.js';
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
-import { eventsUntil } from '../events/support.js';
+import { eventsUntil, messageEvent, sendToChannel } from '../events/support.js';
 import { openQueue, snapshotOf } from '../shared.js';
 
 /**
@@ -112,6 +112,29 @@ const wordsEvent = scenario({
     );
     const leaked = others.events.filter((e) => e.type === 'alert_words');
     ctx.check('C.compat-lookups-11', leaked.length === 0, `member_2's queue got no alert_words (${leaked.length})`, others.reply);
+  },
+});
+
+const alerted = scenario({
+  id: 'companion/compat-lookups/has-alert-word',
+  title: "a message saying one of a user's alert words reaches them flagged has_alert_word",
+  rules: ['C.compat-lookups-20'],
+  requires: { roles: ['member', 'member_2'], channels: ['public'] },
+  async when(ctx) {
+    const word = ownWord(ctx, 'alerted');
+    ctx.must(await ctx.as('member').post(WORDS, { alert_words: [word] }), 'add an alert word');
+    const queue = await openQueue(ctx, 'member', { event_types: ['message'] });
+    const id = await sendToChannel(ctx, 'member_2', ctx.channel('public').stream_id, `Look: ${word.toUpperCase()}, here.`);
+    return eventsUntil(queue, messageEvent(id));
+  },
+  then(ctx, { reply, found }) {
+    const flags = Array.isArray(found?.flags) ? (found.flags as string[]) : [];
+    ctx.check(
+      'C.compat-lookups-20',
+      found !== undefined && flags.includes('has_alert_word'),
+      `the message event's flags ${JSON.stringify(flags)}`,
+      reply,
+    );
   },
 });
 
@@ -243,5 +266,5 @@ const topicEvent = scenario({
 
 export const USER_TOPICS = [topicPolicy, topicEvent];
 
-export const ALERT_WORDS = [addWords, removeWords, tooLong, wordsEvent];
+export const ALERT_WORDS = [addWords, removeWords, tooLong, wordsEvent, alerted];
 export const BOT_STORAGE = [storageRoundTrip, storageMissing];

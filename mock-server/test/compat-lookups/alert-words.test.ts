@@ -104,8 +104,8 @@ describe('has_alert_word', () => {
     )!;
     return String(c.stream_id);
   }
-  const flagsOf = (messageId: number, userId: number) =>
-    tables(env.server, env.realm).user_messages[String(messageId)]!.flags[String(userId)];
+  const flagsOf = (messageId: number, userId: number): string[] =>
+    tables(env.server, env.realm).user_messages[String(messageId)]?.flags[String(userId)] ?? [];
 
   it('flags a new message for a receiver whose alert word it says as a word, in any case, and tells them in the message event', async () => {
     const member = env.who.member!;
