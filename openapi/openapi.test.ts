@@ -220,6 +220,13 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['POST', '/api/v1/messages', 'send-message'],
   ['GET', '/api/v1/server_settings', 'get-server-settings'],
   ['POST', '/api/v1/fetch_api_key', 'fetch-api-key'],
+  // Companion tier, area flags-reactions.
+  ['POST', '/api/v1/messages/{message_id}/reactions', 'add-reaction'],
+  ['DELETE', '/api/v1/messages/{message_id}/reactions', 'remove-reaction'],
+  ['POST', '/api/v1/messages/flags', 'update-message-flags'],
+  ['POST', '/api/v1/mark_all_as_read', 'mark-all-as-read'],
+  ['POST', '/api/v1/mark_stream_as_read', 'mark-stream-as-read'],
+  ['POST', '/api/v1/messages/flags/narrow', 'update-message-flags-for-narrow'],
   // Companion tier, compat-lookups.
   ['GET', '/api/v1/realm/emoji', 'get-realm-emoji'],
   ['GET', '/api/v1/user_groups', 'get-user-groups'],

@@ -68,8 +68,14 @@ export function scenarios<Row, G = undefined, W = Reply>(rows: readonly Row[], m
   return rows.map(make);
 }
 
-/** The area of a scenario: the first segment of its ID. */
-export const areaOf = (id: string): string => id.split('/')[0] ?? id;
+/**
+ * The area of a scenario: the first segment of its ID, or for the companion tier's `companion/<area>/…`
+ * the first two, so that reports group companion scenarios by their area as they do the spec's.
+ */
+export const areaOf = (id: string): string => {
+  const [first = id, second] = id.split('/');
+  return first === 'companion' && second !== undefined && id.split('/').length > 2 ? `${first}/${second}` : first;
+};
 
 /** The tier of a scenario (absent: `spec`). */
 export const tierOf = (s: { tier?: Tier }): Tier => s.tier ?? 'spec';

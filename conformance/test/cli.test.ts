@@ -150,7 +150,7 @@ describe('teamchat conform', () => {
   it('runs the spec tier by default; --tier companion and --tier all select by tier, recorded in the reports', async () => {
     const companion = {
       ...passing,
-      id: 'extra/ok',
+      id: 'companion/extra/ok',
       title: 'a companion scenario',
       rules: ['C.extra-1', 'R1-2'],
       tier: 'companion' as const,
@@ -167,22 +167,22 @@ describe('teamchat conform', () => {
       const junit = xml.parse(await readFile(join(dir, 'junit.xml'), 'utf8'));
       const props = [junit.testsuites.testsuite].flat()[0].properties.property as { name: string; value: string }[];
       return {
-        ids: report.scenarios.map((s: { id: string }) => s.id),
+        ids: report.scenarios.map((s: { id: string; area: string }) => `${s.area}: ${s.id}`),
         rules: report.rules.map((r: { id: string }) => r.id),
         tiers: report.tiers,
         junit: props.find((p) => p.name === 'tier')?.value,
       };
     };
-    expect(await run([])).toEqual({ ids: ['fake/ok'], rules: ['R1-1', 'R1-2'], tiers: ['spec'], junit: 'spec' });
+    expect(await run([])).toEqual({ ids: ['fake: fake/ok'], rules: ['R1-1', 'R1-2'], tiers: ['spec'], junit: 'spec' });
     // A companion run shows its own rules, and the spec rules its scenarios check.
     expect(await run(['--tier', 'companion'])).toEqual({
-      ids: ['extra/ok'],
+      ids: ['companion/extra: companion/extra/ok'],
       rules: ['R1-2', 'C.extra-1'],
       tiers: ['companion'],
       junit: 'companion',
     });
     expect(await run(['--tier', 'all'])).toEqual({
-      ids: ['fake/ok', 'extra/ok'],
+      ids: ['fake: fake/ok', 'companion/extra: companion/extra/ok'],
       rules: ['R1-1', 'R1-2', 'C.extra-1'],
       tiers: ['spec', 'companion'],
       junit: 'all',

@@ -1,4 +1,5 @@
 import type { Scenario } from '../../src/dsl.js';
+import { FLAGS_REACTIONS } from './flags-reactions.js';
 import { EDIT_DELETE } from './edit-delete.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
 
@@ -12,6 +13,7 @@ import { COMPAT_LOOKUPS } from './compat-lookups.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const COMPANION: Scenario<any, any>[] = [
   // one spread per area module, e.g. ...HISTORY,
+  ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,
 ];

@@ -1010,6 +1010,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/messages/{message_id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an emoji reaction
+         * @description The caller reacts to a message they can see. Without `emoji_code` or `reaction_type` the emoji is
+         *     looked up by name (an active custom emoji first, then the service's extra emoji, then Unicode).
+         *     When someone already reacted with the same code and type, the new reaction counts as a vote for
+         *     that one and takes its name. Reacting to a public-channel message the caller never received gives
+         *     them a `historical` copy of it (flags `read`, `historical`). Everyone who received the message, and
+         *     every subscriber of a channel whose history is shared, gets a `reaction` event with op `add`.
+         *     Messages of archived channels stay readable but take no reactions (`Invalid message(s)`).
+         */
+        post: operations["add-reaction"];
+        /**
+         * Remove an emoji reaction
+         * @description Removes the caller's own reaction, named by `emoji_code` (and `reaction_type`, default
+         *     `unicode_emoji`) or, without a code, by `emoji_name` looked up as add-reaction does. The same users
+         *     as for add-reaction get a `reaction` event with op `remove`.
+         */
+        delete: operations["remove-reaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update personal message flags
+         * @description Adds or removes one flag on the caller's copies of the listed messages. Users may change `read`,
+         *     `starred` and `collapsed`; the other flags of a message (`mentioned`, the wildcard flags,
+         *     `has_alert_word`, `historical`) are set by the server only. A listed message the caller can see
+         *     but never received (shared channel history) gets a `historical` copy first; a message that does not
+         *     exist or is not visible fails the whole request and changes nothing. Marking channel messages
+         *     unread skips channels the caller is not subscribed to (listed in
+         *     `ignored_because_not_subscribed_channels`). When something changed, the caller's queues get
+         *     `update_message_flags` with the changed IDs (`message_details` too when marking unread).
+         */
+        post: operations["update-message-flags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mark_all_as_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark all messages as read (deprecated)
+         * @deprecated
+         * @description Every unread message of the caller becomes read, in one step (`complete` is always true here).
+         *     The caller's queues get one `update_message_flags` event with flag `read`, an empty `messages`
+         *     list and `all` true, only when something was unread.
+         */
+        post: operations["mark-all-as-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mark_stream_as_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a channel's messages as read (deprecated)
+         * @deprecated
+         * @description Every unread message of one channel becomes read for the caller. The channel must be one whose
+         *     content the caller may access. When something changed, the caller's queues get
+         *     `update_message_flags` / `add` with flag `read` and the changed IDs.
+         */
+        post: operations["mark-stream-as-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/flags/narrow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update personal message flags for a narrow
+         * @description Adds or removes one flag on a range of the messages matching a narrow, chosen as GET /messages
+         *     chooses them (the anchor, up to `num_before` matches before it and `num_after` after it). The
+         *     reference server introduced it at feature level 155; the mock serves it at every level. Unlike
+         *     GET /messages, a larger range is cut to 5,000 messages instead of refused. The flag rules, the
+         *     historical copies, the unsubscribed-channel rule of marking unread and the `update_message_flags`
+         *     event are those of update-message-flags.
+         */
+        post: operations["update-message-flags-for-narrow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/messages/{message_id}/history": {
         parameters: {
             query?: never;
@@ -1200,6 +1330,102 @@ export interface components {
             /** @constant */
             code?: "BAD_NARROW";
             desc: string;
+        };
+        /** @description Form parameters of add-reaction (reference server). */
+        AddReactionRequest: {
+            /** @description The emoji's name (a custom emoji's, `teamchat`, or a Unicode emoji's name or alias). */
+            emoji_name: string;
+            /** @description The emoji's code in the namespace of reaction_type (spec §2.5); looked up by name when absent. */
+            emoji_code?: string;
+            /** @description unicode_emoji, realm_emoji or service_extra_emoji; looked up by name when absent. */
+            reaction_type?: string;
+        };
+        /** @description Form parameters of remove-reaction (reference server); emoji_name or emoji_code is needed. */
+        RemoveReactionRequest: {
+            /** @description The emoji's name, used to find its code when emoji_code is absent. */
+            emoji_name?: string;
+            /** @description The code of the reaction to remove. */
+            emoji_code?: string;
+            /** @description The namespace of emoji_code; unicode_emoji when a code is sent without it, the looked-up emoji's type when only a name is sent. */
+            reaction_type?: string;
+        };
+        /** @description Form parameters of update-message-flags (reference server). */
+        UpdateMessageFlagsRequest: {
+            /** @description IDs of the messages (JSON list). */
+            messages: number[];
+            /** @description add or remove (another value is `Invalid message flag operation`). */
+            op: string;
+            /** @description read, starred or collapsed; the server-managed flags are refused as not editable. */
+            flag: string;
+        };
+        UpdateMessageFlagsAnswer: {
+            /** @description The IDs the request named, less those skipped as in unsubscribed channels (deprecated by the reference server). */
+            messages: number[];
+            /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
+            ignored_because_not_subscribed_channels?: number[];
+        };
+        /** @description Form parameters of mark-stream-as-read (reference server). */
+        MarkStreamAsReadRequest: {
+            /** @description The channel. */
+            stream_id: number;
+        };
+        /**
+         * @description A reaction was added or removed (reference server). Sent to every user who received the message and,
+         *     for a channel whose history is shared with subscribers, to its subscribers. `user` repeats the
+         *     reacting user for older clients.
+         */
+        ReactionEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "reaction";
+            /** @enum {string} */
+            op: "add" | "remove";
+            message_id: number;
+            user_id: number;
+            /** @deprecated */
+            user?: {
+                user_id: number;
+                email: string;
+                full_name: string;
+            };
+            emoji_name: string;
+            emoji_code: string;
+            reaction_type: components["schemas"]["ReactionType"];
+        };
+        /** @description Form parameters of update-message-flags-for-narrow (reference server). */
+        UpdateMessageFlagsForNarrowRequest: {
+            /** @description A message ID, or `newest`, `oldest` or `first_unread`. */
+            anchor: string;
+            /**
+             * @description Whether the anchor itself, when it matches, is in the range.
+             * @default true
+             */
+            include_anchor?: boolean;
+            /** @description How many matching messages before the anchor. */
+            num_before: number;
+            /** @description How many matching messages after the anchor. */
+            num_after: number;
+            /** @description The narrow's terms, as GET /messages takes them; `[]` is every message the caller may see. */
+            narrow: unknown[];
+            /** @description add or remove. */
+            op: string;
+            /** @description read, starred or collapsed. */
+            flag: string;
+        };
+        UpdateMessageFlagsForNarrowAnswer: {
+            /** @description How many messages were in the range. */
+            processed_count: number;
+            /** @description How many of them had their flag changed. */
+            updated_count: number;
+            /** @description The range's first message, null when it is empty. */
+            first_processed_id: number | null;
+            /** @description The range's last message, null when it is empty. */
+            last_processed_id: number | null;
+            /** @description The range reaches the oldest matching message. */
+            found_oldest: boolean;
+            /** @description The range reaches the newest matching message. */
+            found_newest: boolean;
+            /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
+            ignored_because_not_subscribed_channels?: number[];
         };
         /** @description Form parameters of update-message (reference server); at least one of stream_id, topic and content. */
         UpdateMessageRequest: {
@@ -2537,7 +2763,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -3933,6 +4159,56 @@ export interface components {
             /** @description The account's email. */
             username: string;
             password: string;
+        };
+        "add-reaction.parameters": {
+            message_id: number;
+            /** @description The emoji's name (a custom emoji's, `teamchat`, or a Unicode emoji's name or alias). */
+            emoji_name: string;
+            /** @description The emoji's code in the namespace of reaction_type (spec §2.5); looked up by name when absent. */
+            emoji_code?: string;
+            /** @description unicode_emoji, realm_emoji or service_extra_emoji; looked up by name when absent. */
+            reaction_type?: string;
+        };
+        "remove-reaction.parameters": {
+            message_id: number;
+            /** @description The emoji's name, used to find its code when emoji_code is absent. */
+            emoji_name?: string;
+            /** @description The code of the reaction to remove. */
+            emoji_code?: string;
+            /** @description The namespace of emoji_code; unicode_emoji when a code is sent without it, the looked-up emoji's type when only a name is sent. */
+            reaction_type?: string;
+        };
+        "update-message-flags.parameters": {
+            /** @description IDs of the messages (JSON list). */
+            messages: number[];
+            /** @description add or remove (another value is `Invalid message flag operation`). */
+            op: string;
+            /** @description read, starred or collapsed; the server-managed flags are refused as not editable. */
+            flag: string;
+        };
+        "mark-all-as-read.parameters": Record<string, never>;
+        "mark-stream-as-read.parameters": {
+            /** @description The channel. */
+            stream_id: number;
+        };
+        "update-message-flags-for-narrow.parameters": {
+            /** @description A message ID, or `newest`, `oldest` or `first_unread`. */
+            anchor: string;
+            /**
+             * @description Whether the anchor itself, when it matches, is in the range.
+             * @default true
+             */
+            include_anchor: boolean;
+            /** @description How many matching messages before the anchor. */
+            num_before: number;
+            /** @description How many matching messages after the anchor. */
+            num_after: number;
+            /** @description The narrow's terms, as GET /messages takes them; `[]` is every message the caller may see. */
+            narrow: unknown[];
+            /** @description add or remove. */
+            op: string;
+            /** @description read, starred or collapsed. */
+            flag: string;
         };
         "get-message-history.parameters": {
             message_id: number;
@@ -6009,6 +6285,187 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
+        };
+    };
+    "add-reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["AddReactionRequest"];
+                "multipart/form-data": components["schemas"]["AddReactionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A parameter is missing, the emoji is unknown or does not match, the reaction exists, or the message is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-reaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the message. A copy of it in the query string (stock JavaScript client) is ignored. */
+                message_id: components["parameters"]["MessageIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RemoveReactionRequest"];
+                "multipart/form-data": components["schemas"]["RemoveReactionRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description Neither name nor code, an unknown emoji name, no such reaction of the caller, or a message that is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message-flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageFlagsRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageFlagsRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["UpdateMessageFlagsAnswer"];
+                };
+            };
+            /** @description A parameter is missing or malformed, the flag is unknown or not editable, or a message is not visible. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "mark-all-as-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Whether every message was marked (the mock never stops early). */
+                        complete: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "mark-stream-as-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["MarkStreamAsReadRequest"];
+                "multipart/form-data": components["schemas"]["MarkStreamAsReadRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description stream_id is missing or malformed, or names no channel the caller may access. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-message-flags-for-narrow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateMessageFlagsForNarrowRequest"];
+                "multipart/form-data": components["schemas"]["UpdateMessageFlagsForNarrowRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was updated on the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & components["schemas"]["UpdateMessageFlagsForNarrowAnswer"];
+                };
+            };
+            /** @description A parameter is missing or malformed, the narrow cannot be applied, or the flag or operation is refused. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     "get-message-history": {

@@ -160,6 +160,27 @@ export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND',
 export const snapshotNotFound = (realmId: string, name: string) =>
   new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
 
+/* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
+
+/** update-message-flags: a flag name the service does not have. */
+export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);
+
+/** update-message-flags: a flag only the server sets (mentioned, historical, …). */
+export const flagNotEditable = (flag: string) => badRequest(`Flag not editable: '${flag}'`);
+
+/** update-message-flags: op other than add or remove. */
+export const invalidFlagOperation = (op: string) => badRequest(`Invalid message flag operation: '${op}'`);
+
+/** add-reaction, remove-reaction and status emoji: a name the emoji data does not know. */
+export const unknownEmoji = (name: string) => badRequest(`Emoji '${name}' does not exist`);
+
+export const reactionExists = () => badRequest('Reaction already exists.');
+
+export const reactionMissing = () => badRequest("Reaction doesn't exist.");
+
+/** remove-reaction with neither emoji_name nor emoji_code. */
+export const reactionEmojiUnnamed = () => badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+
 /* ---- Message history (companion tier, area: history): GET /messages and the narrow filter ---- */
 
 /** A narrow term the server cannot apply (reference BadNarrowOperatorError): `desc` says which and why. */

@@ -215,6 +215,32 @@ export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
   return !isGuest(user);
 }
 
+/* ---- Companion tier, area flags-reactions (reference server: update-message-flags) ---------------- */
+
+/** The flags a user may add or remove themselves; the others describe the message and the server sets them. */
+const USER_EDITABLE_FLAGS: ReadonlySet<string> = new Set(['read', 'starred', 'collapsed']);
+
+/** Reference update-message-flags: only read, starred and collapsed are the user's to change. */
+export function mayEditFlag(flag: string): boolean {
+  return USER_EDITABLE_FLAGS.has(flag);
+}
+
+/**
+ * Reference update-message-flags: a channel message may be marked unread only while the user is subscribed
+ * (the reference keeps every unread channel message in a subscribed channel); others are skipped, not refused.
+ */
+export function mayMarkUnreadInChannel(tables: Pick<RealmState, 'subscriptions'>, user: UserRow, streamId: number): boolean {
+  return isSubscribed(tables, user.user_id, streamId);
+}
+
+/**
+ * Reference add-reaction / remove-reaction: messages of an archived channel stay readable but no longer
+ * take reactions (the reference's access check for modifying a message refuses them as `Invalid message(s)`).
+ */
+export function mayReactInChannel(channel: ChannelRow | undefined): boolean {
+  return channel?.is_archived !== true;
+}
+
 /* ---- Message history (companion tier, area: history) ---- */
 
 /**

@@ -4,6 +4,7 @@ import compatLookups from './compat-lookups.routes.js';
 import drafts from './drafts.routes.js';
 import editDelete from './edit-delete.routes.js';
 import events from './events.routes.js';
+import flagsReactions from './flags-reactions.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
 import messages from './messages.routes.js';
@@ -28,6 +29,7 @@ export const routes: RouteSpec[] = [
   ...drafts,
   ...editDelete,
   ...events,
+  ...flagsReactions,
   ...history,
   ...linkifiers,
   ...messages,

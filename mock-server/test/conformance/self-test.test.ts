@@ -41,7 +41,6 @@ const describeRun = (run: RunResult) =>
 const KNOWN_UNCOVERED: Record<string, string> = {
   'R2.3-2':
     'which subscribers partial_subscribers must hold depends on recent activity the suite cannot arrange; scenarios check only its presence with partial, without a check of this rule',
-  'R2.5-16': 'no operation of the spec adds a reaction, and the world file names no message with reactions',
   'R4.13-5': 'no operation (nor the control API) removes the moderation request channel',
   'R4.16-16': 'in the demo realm everyone who may administer a channel also has content access, so the refusal cannot be set up',
   'R8-6': 'needs users inactive for 14 days next to active ones in one channel; the suite cannot make a user inactive',

@@ -9,6 +9,7 @@ import { PERSONAL_OPERATIONS } from './invariant-personal.js';
 import { STATUS_OPERATIONS } from './invariant-status.js';
 import { USER_ADMIN_OPERATIONS } from './invariant-user-admin.js';
 import { USER_OPERATIONS } from './invariant-users.js';
+import { FLAGS_REACTIONS_OPERATIONS } from './invariant-flags-reactions.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 import { REGISTER_EVERY_CAPABILITY as REGISTER } from '../helpers/register-form.js';
 
@@ -30,6 +31,7 @@ const OPERATIONS: Operation[] = [
   ...DRAFT_OPERATIONS,
   ...PERSONAL_OPERATIONS,
   ...LINKIFIER_OPERATIONS,
+  ...FLAGS_REACTIONS_OPERATIONS,
   ...USER_OPERATIONS,
   // Last: deactivations and role changes alter who may do what for everything after them.
   ...USER_ADMIN_OPERATIONS,

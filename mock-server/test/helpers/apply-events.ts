@@ -6,6 +6,7 @@
  */
 import { byKey, removeOne, upsertAll, type Event, type Row, type Snapshot } from './snapshot-rows.js';
 import { peopleReducers } from './apply-people-events.js';
+import { flagReducers } from './apply-flag-events.js';
 
 const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
   ...peopleReducers,
@@ -117,19 +118,8 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     if (m.type === 'private') updateRecentConversations(s, m);
     if (!flags.includes('read')) addUnread(s, m, flags);
   },
-  update_message_flags: (s, e) => {
-    if (e.flag !== 'read' || e.op !== 'add')
-      throw new Error(`apply-events: update_message_flags ${String(e.op)} ${String(e.flag)} is not handled`);
-    const ids = new Set(e.messages as number[]);
-    const unread = s.unread_msgs as Record<string, Row[] | number[] | number> | undefined;
-    if (!unread) return;
-    for (const key of ['pms', 'streams', 'huddles']) {
-      for (const row of unread[key] as Row[]) row.unread_message_ids = (row.unread_message_ids as number[]).filter((id) => !ids.has(id));
-      unread[key] = (unread[key] as Row[]).filter((row) => (row.unread_message_ids as number[]).length > 0);
-    }
-    unread.mentions = (unread.mentions as number[]).filter((id) => !ids.has(id));
-    recountUnread(s);
-  },
+  // Companion tier, area flags-reactions: update_message_flags (read, unread, all) and reaction.
+  ...flagReducers(recountUnread),
 };
 
 function sortByDelivery(s: Snapshot, field: string, key: string): void {

@@ -5,6 +5,7 @@ import * as channelActions from '../../src/domain/actions/channels.js';
 import * as compatLookupActions from '../../src/domain/actions/compat-lookups.js';
 import * as draftActions from '../../src/domain/actions/drafts.js';
 import * as editDeleteActions from '../../src/domain/actions/edit-delete.js';
+import * as flagsReactionsActions from '../../src/domain/actions/flags-reactions.js';
 import * as linkifierActions from '../../src/domain/actions/linkifiers.js';
 import * as messageActions from '../../src/domain/actions/messages.js';
 import * as navigationViewActions from '../../src/domain/actions/navigation-views.js';
@@ -27,6 +28,7 @@ describe('one action per state-changing operation', () => {
     ...compatLookupActions,
     ...draftActions,
     ...editDeleteActions,
+    ...flagsReactionsActions,
     ...linkifierActions,
     ...messageActions,
     ...navigationViewActions,

@@ -55,7 +55,7 @@ export function resolveStatusEmoji(tables: Pick<RealmState, 'custom_emoji'>, p: 
  * The reference server has two more texts here (a bad Unicode code, a deactivated custom emoji) that
  * its documentation does not list; the mock keeps to the three documented ones.
  */
-function checkEmoji(tables: Pick<RealmState, 'custom_emoji'>, name: string, code: string, type: string): Emoji {
+export function checkEmoji(tables: Pick<RealmState, 'custom_emoji'>, name: string, code: string, type: string): Emoji {
   switch (type) {
     case 'unicode_emoji':
       if (!unicodeEmojiMatches(name, code)) throw badRequest('Invalid emoji name.');

@@ -1,0 +1,106 @@
+import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
+import type { Tx } from '../../store/store.js';
+import { emojiByName } from '../emoji.js';
+import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
+import { mayReactInChannel } from '../permissions.js';
+import { checkEmoji } from '../users/status-emoji.js';
+import { copyOf, messageAudience, writeFlags, type Copy } from './receipts.js';
+
+/**
+ * Emoji reactions (companion tier; reference add-reaction / remove-reaction). A reaction is a row of the
+ * message's `reactions` list (spec §2.5: emoji_name, emoji_code, reaction_type, user_id; codes in the
+ * namespaces of R2.5-16), so every presenter of a message shows it without further work. A user has at most
+ * one reaction per emoji, the emoji being its (reaction_type, emoji_code): the name is only a label.
+ */
+
+export interface AddReactionParams {
+  emoji_name: string;
+  emoji_code?: string;
+  reaction_type?: string;
+}
+
+export interface RemoveReactionParams {
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+}
+
+const sameEmoji = (r: ReactionRow, code: string, type: string) => r.emoji_code === code && r.reaction_type === type;
+
+/**
+ * POST /messages/{message_id}/reactions, in the reference's order: the message must be visible; a missing
+ * code or type is looked up from the name (`Emoji '…' does not exist`); the caller's own reaction with
+ * that emoji is `Reaction already exists.`; then, when someone else already reacted with that emoji, the
+ * new reaction is a vote for it and takes its name unchecked (a custom emoji deactivated since can still
+ * be voted for), else name, code and type must agree (the status emoji rules, users/status-emoji.ts).
+ */
+export function addReaction(tx: Tx, user: UserRow, messageId: number, params: AddReactionParams): ReactionRow {
+  const copy = reactable(tx, user, messageId);
+  const message = copy.message;
+  let code = params.emoji_code;
+  let type = params.reaction_type;
+  if (code === undefined || type === undefined) {
+    const known = emojiByName(tx.tables, params.emoji_name);
+    if (!known) throw unknownEmoji(params.emoji_name);
+    code ??= known.emoji_code;
+    type ??= known.reaction_type;
+  }
+  if (message.reactions.some((r) => r.user_id === user.user_id && sameEmoji(r, code, type))) throw reactionExists();
+  const existing = message.reactions.find((r) => sameEmoji(r, code, type));
+  const emoji = existing
+    ? { emoji_name: existing.emoji_name, emoji_code: existing.emoji_code, reaction_type: existing.reaction_type }
+    : checkEmoji(tx.tables, params.emoji_name, code, type);
+  const reaction: ReactionRow = { ...emoji, user_id: user.user_id };
+  if (copy.created) writeFlags(tx, user.user_id, message.id, [...copy.flags]);
+  tx.put('messages', message.id, { ...message, reactions: [...message.reactions, reaction] });
+  emitReaction(tx, 'add', user, message, reaction);
+  return reaction;
+}
+
+/**
+ * DELETE /messages/{message_id}/reactions: the caller's own reaction, named by code or, without one, by the
+ * emoji's name looked up as adding does. Choice where the reference documentation is unclear: reaction_type
+ * defaults to `unicode_emoji` only when a code is sent; a code looked up from a name comes with its own type,
+ * so a custom emoji's reaction can be removed by its name alone.
+ */
+export function removeReaction(tx: Tx, user: UserRow, messageId: number, params: RemoveReactionParams): ReactionRow {
+  const { message } = reactable(tx, user, messageId);
+  let code = params.emoji_code;
+  let type = params.reaction_type;
+  if (code === undefined) {
+    if (params.emoji_name === undefined) throw reactionEmojiUnnamed();
+    const known = emojiByName(tx.tables, params.emoji_name);
+    if (!known) throw unknownEmoji(params.emoji_name);
+    code = known.emoji_code;
+    type ??= known.reaction_type;
+  }
+  type ??= 'unicode_emoji';
+  const mine = message.reactions.find((r) => r.user_id === user.user_id && sameEmoji(r, code, type));
+  if (!mine) throw reactionMissing();
+  tx.put('messages', message.id, { ...message, reactions: message.reactions.filter((r) => r !== mine) });
+  emitReaction(tx, 'remove', user, message, mine);
+  return mine;
+}
+
+/** The caller's copy of a message that may take reactions: visible, and not in an archived channel. */
+function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
+  const copy = copyOf(tx.tables, user, messageId);
+  const channel = copy.message.stream_id === null ? undefined : tx.tables.channels[String(copy.message.stream_id)];
+  if (!mayReactInChannel(channel)) throw invalidMessage();
+  return copy;
+}
+
+/** The reference's `reaction` event, with the deprecated `user` object older clients read. */
+function emitReaction(tx: Tx, op: 'add' | 'remove', user: UserRow, message: MessageRow, reaction: ReactionRow): void {
+  const event = {
+    type: 'reaction',
+    op,
+    message_id: message.id,
+    user_id: user.user_id,
+    user: { user_id: user.user_id, email: user.email, full_name: user.full_name },
+    emoji_name: reaction.emoji_name,
+    emoji_code: reaction.emoji_code,
+    reaction_type: reaction.reaction_type,
+  };
+  tx.emit(event, messageAudience(tx.tables, message));
+}

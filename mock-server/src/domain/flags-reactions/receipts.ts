@@ -1,0 +1,50 @@
+import { activeSubscriberIds } from '../channels/subscribers.js';
+import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
+import type { Tx } from '../../store/store.js';
+import { invalidMessage } from '../errors.js';
+import { visibleMessage } from '../messages/visibility.js';
+
+/**
+ * The caller's copy of a message (their `user_messages` flags), as the companion operations of this area
+ * need it: a message they can see but never received (a shared channel history from before they
+ * subscribed, or a public channel they never joined) first gets a `historical` copy, as the reference
+ * server creates one when a user reacts to or flags such a message. A copy starts read: the user never
+ * had it unread. The copy then makes the message theirs for later events about it (reactions, flags).
+ */
+export const HISTORICAL_FLAGS: readonly string[] = ['read', 'historical'];
+
+/** The visible message and the user's flags on it (not yet written when `created`). */
+export interface Copy {
+  message: MessageRow;
+  flags: readonly string[];
+  created: boolean;
+}
+
+/** The user's copy of a visible message; `Invalid message(s)` for one they may not see or that does not exist. */
+export function copyOf(tables: RealmState, user: UserRow, messageId: number): Copy {
+  const message = visibleMessage(tables, user, messageId);
+  if (!message) throw invalidMessage();
+  const flags = tables.user_messages[String(messageId)]?.flags[String(user.user_id)];
+  return flags === undefined ? { message, flags: HISTORICAL_FLAGS, created: true } : { message, flags, created: false };
+}
+
+/** Writes the user's flags on a message (creating the historical copy if there was none). */
+export function writeFlags(tx: Tx, userId: number, messageId: number, flags: string[]): void {
+  const row = tx.tables.user_messages[String(messageId)] ?? { message_id: messageId, flags: {} };
+  tx.put('user_messages', messageId, { ...row, flags: { ...row.flags, [String(userId)]: flags } });
+}
+
+/**
+ * Who hears about a change to a message (reference: reactions and other message updates): everyone who
+ * has a copy of it, plus, in a channel whose history is shared with subscribers, every active subscriber
+ * (they can read it even without a copy). Deactivated users get nothing. Ascending.
+ */
+export function messageAudience(tables: RealmState, message: MessageRow): number[] {
+  const ids = new Set<number>();
+  for (const user in tables.user_messages[String(message.id)]?.flags ?? {}) ids.add(Number(user));
+  if (message.type === 'stream' && message.stream_id !== null) {
+    const channel = tables.channels[String(message.stream_id)];
+    if (channel?.history_public_to_subscribers) for (const id of activeSubscriberIds(tables, channel.stream_id)) ids.add(id);
+  }
+  return [...ids].filter((id) => tables.users[String(id)]?.is_active === true).sort((a, b) => a - b);
+}
