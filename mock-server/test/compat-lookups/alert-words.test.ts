@@ -159,6 +159,7 @@ describe('alert words on disk', () => {
       for (const realm of Object.values(doc.realms)) {
         delete realm.alert_words;
         delete realm.bot_storage;
+        delete realm.user_topics;
       }
       await writeFile(statePath, JSON.stringify(doc));
       await rm(`${statePath}.journal`, { force: true });

@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { error, observeEvents, success, tables, useTestRealm } from '../helpers/harness.js';
-import { call, type Who } from '../helpers/test-server.js';
+import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 import { ROLES, snapshotOf } from './support.js';
 
 /**
@@ -93,5 +96,28 @@ describe('POST /user_topics', () => {
     const { closed } = channels();
     const res = await setPolicy(env.who.member!, { stream_id: String(closed), topic: 'x', visibility_policy: '0' });
     expect(res.body).toEqual(success());
+  });
+});
+
+describe('topic policies on disk', () => {
+  it('survive a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-user-topics-'));
+    const statePath = join(dir, 'state.json');
+    try {
+      let server = await startTestServer({ statePath });
+      const member = credentials(server).member!;
+      const t = server.context.store.realm('demo')!;
+      const channel = Object.values(t.channels).find((c) => !c.invite_only && !c.is_archived)!;
+      const form = { stream_id: String(channel.stream_id), topic: 'kept', visibility_policy: '3' };
+      expect((await call(server, 'POST', '/api/v1/user_topics', { as: member, form })).status).toBe(200);
+      await server.close();
+      server = await startTestServer({ statePath });
+      expect((await snapshotOf(server, member, ['user_topic'])).user_topics).toMatchObject([
+        { stream_id: channel.stream_id, topic_name: 'kept', visibility_policy: 3 },
+      ]);
+      await server.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
