@@ -176,6 +176,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['PATCH', '/api/v1/messages/{message_id}', 'update-message'],
   ['DELETE', '/api/v1/messages/{message_id}', 'delete-message'],
   ['GET', '/api/v1/messages/{message_id}/history', 'get-message-history'],
+  ['PATCH', '/api/v1/realm', 'update-realm'],
   ['POST', '/api/v1/users/{user_id}/status', 'update-status-for-user'],
   ['GET', '/api/v1/users/{user_id}/status', 'get-user-status'],
   ['POST', '/api/v1/users/me/status', 'update-status'],
@@ -220,6 +221,14 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['POST', '/api/v1/messages', 'send-message'],
   ['GET', '/api/v1/server_settings', 'get-server-settings'],
   ['POST', '/api/v1/fetch_api_key', 'fetch-api-key'],
+  // Companion tier, area live.
+  ['POST', '/api/v1/typing', 'set-typing-status'],
+  ['POST', '/api/v1/users/me/presence', 'update-presence'],
+  ['GET', '/api/v1/users/{user_id_or_email}/presence', 'get-user-presence'],
+  ['GET', '/api/v1/realm/presence', 'get-presence'],
+  ['POST', '/api/v1/user_uploads', 'upload-file'],
+  ['GET', '/api/v1/attachments', 'get-attachments'],
+  ['DELETE', '/api/v1/attachments/{attachment_id}', 'remove-attachment'],
   // Companion tier, area flags-reactions.
   ['POST', '/api/v1/messages/{message_id}/reactions', 'add-reaction'],
   ['DELETE', '/api/v1/messages/{message_id}/reactions', 'remove-reaction'],

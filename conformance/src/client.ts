@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 import type { Exchange } from './model.js';
 
 /** A parameter value as a scenario writes it; lists and objects go on the wire JSON-encoded (spec §1). */
@@ -13,6 +13,13 @@ export interface Reply {
   text: string;
   /** Index of this exchange in the scenario's record. */
   index: number;
+}
+
+/** A file part of a multipart body (upload-file, companion tier): the only operation that takes one. */
+export interface FilePart {
+  name: string;
+  type: string;
+  content: string;
 }
 
 export interface Credentials {
@@ -44,13 +51,15 @@ export class ApiClient {
     params: Params = {},
     who: Credentials | null = null,
     headers: Record<string, string> = {},
+    files: readonly FilePart[] = [],
   ): Promise<Reply> {
     const encoded = encodeParams(params);
     const query = method === 'GET' && Object.keys(encoded).length > 0 ? `?${new URLSearchParams(encoded)}` : '';
-    const body = method === 'GET' ? undefined : new URLSearchParams(encoded).toString();
+    // With files the body is multipart (undici sets its content type and boundary); otherwise a form.
+    const body = method === 'GET' ? undefined : files.length > 0 ? multipart(encoded, files) : new URLSearchParams(encoded).toString();
     const sent: Record<string, string> = { ...headers };
     if (who) sent.authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
-    if (body !== undefined) sent['content-type'] = 'application/x-www-form-urlencoded';
+    if (typeof body === 'string') sent['content-type'] = 'application/x-www-form-urlencoded';
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const res = await request(this.baseUrl + path + query, {
@@ -74,7 +83,7 @@ export class ApiClient {
       } catch {
         // Not JSON: kept as text; the envelope check fails it.
       }
-      const shown = redactParams(encoded);
+      const shown = { ...redactParams(encoded), ...Object.fromEntries(files.map((f, i) => [`<file ${i + 1}>`, f.name])) };
       const index = this.record({
         method,
         path: method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path,
@@ -119,6 +128,13 @@ function redactBody(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && typeof v === 'string' ? REDACTED : redactBody(v);
   return out;
+}
+
+function multipart(fields: Record<string, string>, files: readonly FilePart[]): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append('file', new Blob([f.content], { type: f.type }), f.name);
+  return form;
 }
 
 export function encodeParams(params: Params): Record<string, string> {

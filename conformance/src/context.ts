@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiClient, Credentials, Params, Reply } from './client.js';
+import type { ApiClient, Credentials, FilePart, Params, Reply } from './client.js';
 import type { Check } from './model.js';
 import { levelOf, type FeatureName } from './openapi.js';
 import type { Target } from './target.js';
@@ -22,6 +22,10 @@ export class Actor {
   post = (path: string, params?: Params) => this.call('POST', path, params);
   patch = (path: string, params?: Params) => this.call('PATCH', path, params);
   delete = (path: string, params?: Params) => this.call('DELETE', path, params);
+  /** A multipart POST carrying files (upload-file, companion tier). */
+  upload(path: string, files: readonly FilePart[], params: Params = {}): Promise<Reply> {
+    return this.client.call('POST', path, params, this.credentials, {}, files);
+  }
 }
 
 export class SetupError extends Error {}

@@ -21,6 +21,7 @@ import { loadOperations } from './http/openapi.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { apiRouter } from './http/router.js';
 import { routes } from './routes/index.js';
+import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
@@ -102,6 +103,9 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   // The API in the app's first layer (body, method override, the route table): each express layer, a
   // mount above all, costs a match and a `next` per request.
   const parseBody = bodyParser();
+  // Only upload-file keeps a file's bytes (up to the limit plus one byte, so "too large" can be told);
+  // every other operation discards file parts, so no request elsewhere can make the server buffer a file.
+  const parseUpload = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
   const dispatch = apiRouter(context, routes);
   app.use((req, res, next) => {
     // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
@@ -109,12 +113,14 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
     const path = apiPath(req.path);
     if (path === null) return next();
-    parseBody(req, res, (error?: unknown) => {
+    (UPLOAD_PATHS.has(path) ? parseUpload : parseBody)(req, res, (error?: unknown) => {
       if (error) return next(error);
       overrideMethod(req);
       dispatch(req, res, path, next);
     });
   });
+  // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
+  app.get(/^\/user_uploads\//, serveUploadedFile(context));
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {
@@ -139,6 +145,8 @@ function apiPath(pathname: string): string | null {
   return API_MOUNT.test(pathname) ? pathname.slice('/api/v1'.length) || '/' : null;
 }
 const API_MOUNT = /^\/api\/v1(?=\/|$)/i;
+/** upload-file's path under /api/v1, with the one optional trailing slash the route tree accepts. */
+const UPLOAD_PATHS = new Set(['/user_uploads', '/user_uploads/']);
 
 /** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
 function overrideMethod(req: express.Request): void {

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
@@ -99,6 +99,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .addOption(
       new Option('--durability <fsync|write>', 'what an acknowledged write waits for').choices(['fsync', 'write']).default('fsync'),
     )
+    .option('--max-upload-mib <n>', 'largest uploaded file (MiB)', parseCount('maximum upload size'), DEFAULT_CONFIG.maxFileUploadMib)
+    .option('--upload-quota-mib <n>', 'uploaded files one realm may hold (MiB)', parseCount('upload quota'), DEFAULT_CONFIG.uploadQuotaMib)
     .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
     .action(async (opts) => {
       const config: Partial<ServerConfig> = {
@@ -117,6 +119,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         clock: opts.clock,
         epoch: opts.epoch,
         durability: opts.durability,
+        maxFileUploadMib: opts.maxUploadMib,
+        uploadQuotaMib: opts.uploadQuotaMib,
       };
       let server: MockServer;
       try {
@@ -159,7 +163,10 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   for (const [role, who] of Object.entries(world.credentials)) {
     if (!who?.api_key) continue;
     const file = join(rcDir, `zuliprc-${role}`);
-    await writeFile(file, `[api]\nemail=${who.email}\nkey=${who.api_key}\nsite=${server.url}\n`);
+    await writeFile(file, `[api]\nemail=${who.email}\nkey=${who.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
+    // Owner-only even when the file existed: it holds an API key, and zulip-terminal refuses to start
+    // with a zuliprc others can read.
+    await chmod(file, 0o600);
     rows.push([role, who.email, who.api_key, String(who.user_id)]);
   }
   const widths = [0, 1, 2, 3].map((i) => Math.max(...[['role', 'email', 'api key', 'user id'], ...rows].map((r) => r[i]!.length)));

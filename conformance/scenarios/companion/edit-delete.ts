@@ -1,9 +1,8 @@
-import type { Reply } from '../../src/client.js';
-import type { ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
-import type { WorldRole } from '../../src/world.js';
 import { eventsUntil, openQueue, send } from '../events/support.js';
-import { asArray, asObject, isInt, MISSING_ID, ownChannel } from '../shared.js';
+import { asArray, isInt, MISSING_ID, ownChannel } from '../shared.js';
+import { EDIT_DELETE_SETTINGS } from './edit-delete-settings.js';
+import { fetchRaw, message, ownMessage } from './edit-delete-support.js';
 
 /**
  * Companion tier, area edit-delete (rules conformance/rules/companion/edit-delete.json): editing, moving
@@ -13,19 +12,8 @@ import { asArray, asObject, isInt, MISSING_ID, ownChannel } from '../shared.js';
  * Each scenario works in a channel of its own, with messages it sends, so any order and any server do.
  */
 
-const message = (res: Reply) => asObject(res.body.message);
-const fetchRaw = (ctx: ScenarioContext, who: WorldRole, id: number) =>
-  ctx.as(who).get(`/api/v1/messages/${id}`, { apply_markdown: false, allow_empty_topic_name: true });
-
-/** A channel of the scenario's own (member and member_2 subscribed) with one message of the member in it. */
-async function ownMessage(ctx: ScenarioContext, label: string, content = 'original text') {
-  const channel = await ownChannel(ctx, 'member', label, { members: ['member_2'] });
-  const topic = ctx.unique(`${label} topic`);
-  const id = await send(ctx, 'member', { type: 'stream', to: channel.stream_id, topic, content });
-  return { channel, topic, id };
-}
-
 export const EDIT_DELETE = [
+  ...EDIT_DELETE_SETTINGS,
   scenario({
     id: 'companion/edit-delete/content-edit',
     title: 'the sender edits the content: new content, last_edit_timestamp appears, edit_history keeps the old text',

@@ -1,7 +1,9 @@
 import type { Scenario } from '../../src/dsl.js';
-import { FLAGS_REACTIONS } from './flags-reactions.js';
-import { EDIT_DELETE } from './edit-delete.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
+import { EDIT_DELETE } from './edit-delete.js';
+import { FLAGS_REACTIONS } from './flags-reactions.js';
+import { HISTORY } from './history.js';
+import { LIVE } from './live.js';
 
 /**
  * The companion tier (issue 18): operations the spec does not list that real client applications call
@@ -12,7 +14,9 @@ import { COMPAT_LOOKUPS } from './compat-lookups.js';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const COMPANION: Scenario<any, any>[] = [
-  // one spread per area module, e.g. ...HISTORY,
+  // one spread per area module
+  ...HISTORY,
+  ...LIVE,
   ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,

@@ -6,8 +6,8 @@ import { asArray, eventsUntil, openQueue, registerOnce, userIds } from './suppor
 
 /**
  * Spec §4.21 "Client capability effects", one capability at a time, each with and without it.
- * bulk_message_deletion is not here: the spec offers no operation that deletes a message, so no
- * delete_message event can be caused through the API.
+ * bulk_message_deletion is not here: no spec operation deletes a message, so its scenario is in the
+ * companion tier (companion/edit-delete/delete-event-per-capability, through DELETE /messages/{id}).
  */
 
 const ids = (list: unknown) => asArray(list).map((x) => (x.id ?? x.stream_id) as number);

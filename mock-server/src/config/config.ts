@@ -45,6 +45,16 @@ export interface ServerConfig {
   openapiPath?: string;
   /** 'fsync' (default) or 'write': what "durable" waits for. */
   durability: 'fsync' | 'write';
+  /**
+   * Largest uploaded file, MiB (POST /user_uploads; register's max_file_upload_size_mib). Default: the
+   * reference server's 25.
+   */
+  maxFileUploadMib: number;
+  /**
+   * Bytes of uploaded files one realm may hold, MiB: files live in the state (and, with --in-memory, in
+   * memory), so this bounds what uploads can take. The reference has no quota by default.
+   */
+  uploadQuotaMib: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -60,6 +70,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   clock: 'system',
   reset: false,
   durability: 'fsync',
+  maxFileUploadMib: 25,
+  uploadQuotaMib: 100,
 };
 
 /** Loopback addresses: only this machine can reach a server bound there. */

@@ -108,6 +108,11 @@ export interface paths {
          *     Checks in order: the parameters' types, `anchor`, the narrow's `with` term, the 5,000-message
          *     cap, an excluded anchor inside the range, then each narrow term (`BAD_NARROW`).
          *
+         *     Without credentials (a spectator), where the realm allows spectator access and web-public
+         *     channels: the narrow must contain `channels:web-public` and only impersonal operators (channel,
+         *     topic, sender, has, search, near, id; `in:home` is dropped), else 401; a channel term must name
+         *     a web-public channel (`BAD_NARROW` otherwise). Every message is flagged `read`, avatars are URLs.
+         *
          *     Search (`search` operator) without stemming: every word must begin a word of the content's
          *     Markdown source or of the topic (case-insensitive), a quoted phrase must occur as written; the
          *     messages then carry `match_content` and `match_subject` with the matches highlighted.
@@ -159,12 +164,12 @@ export interface paths {
          * Edit, move or resolve a message
          * @description Changes a message's content, its topic (with `propagate_mode` for the rest of the topic) or its
          *     channel (reference server). Content edits are the sender's own, within the organization's
-         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization) or
-         *     the channel's `can_move_messages_within_channel_group`; channel moves
-         *     `can_move_messages_between_channels_group` or the channel's
-         *     `can_move_messages_out_of_channel_group`; resolving (the `✔ ` prefix) also
-         *     `can_resolve_topics_group`. Moves and resolutions may post notification-bot messages in the old
-         *     and new topics. Everyone who can see a changed message receives `update_message`; users who lose
+         *     edit time limit; topic moves need `can_move_messages_between_topics_group` (organization), the
+         *     right to administer the channel or its `can_move_messages_within_channel_group`; channel moves
+         *     `can_move_messages_between_channels_group`, the right to administer the channel or its
+         *     `can_move_messages_out_of_channel_group`; resolving (adding or removing the `✔ ` prefix)
+         *     `can_resolve_topics_group` of the organization or the channel, without a time limit. Moves
+         *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
          *     access by a channel move receive `delete_message` instead.
          */
         patch: operations["update-message"];
@@ -1163,6 +1168,196 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization's message editing settings
+         * @description Changes the organization's editing, moving and deleting policies (organization administrators
+         *     only). This server takes the editing settings of the reference operation; other organization
+         *     settings are listed in `ignored_parameters_unsupported`. Time limits are seconds after sending,
+         *     or `"unlimited"`. Every user receives `realm` / `update` (plain settings) or `realm` /
+         *     `update_dict` (group settings) for what changed; the answer names the changed settings.
+         */
+        patch: operations["update-realm"];
+        trace?: never;
+    };
+    "/api/v1/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set typing status
+         * @description Tells the people of a conversation that the caller started or stopped composing. A direct
+         *     conversation is named by `to` (user IDs; the caller is added); a channel topic by `stream_id` and
+         *     `topic` (`type` `stream` or `channel`). Direct: a `typing` event goes to every active participant,
+         *     the caller included (the reference server's audience). Channel: to every subscriber of the channel.
+         *     The server sends no `stop` of its own when a client goes quiet: clients expire a `start` after
+         *     `server_typing_started_expiry_period_milliseconds` (register, type `realm`), as on the reference.
+         */
+        post: operations["set-typing-status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update your presence
+         * @description Records the caller as `active` or `idle` now (realm time) and answers the realm's presence data,
+         *     unless `ping_only`. Bots are refused before parsing. With `last_update_id`, only presence rows
+         *     changed after that ID are answered, with `presence_last_update_id` (the newest ID); the modern
+         *     form keyed by user ID is used when `slim_presence` or `last_update_id` is given, else the legacy
+         *     form keyed by email. A `presence` event goes to every active account when the caller comes online
+         *     (was offline: no row, or last seen more than `server_presence_offline_threshold_seconds` ago) or
+         *     changes between active and idle; nothing is shared while the caller's presence_enabled is off.
+         */
+        post: operations["update-presence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id_or_email}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's ID or API email. */
+                user_id_or_email: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user's presence
+         * @description One user's presence in the legacy form: `aggregated` and `website` with `status` and `timestamp`.
+         *     The status is computed at the realm's time: `offline` when the newest report is older than
+         *     `server_presence_offline_threshold_seconds`, so advancing the realm's clock changes it.
+         */
+        get: operations["get-user-presence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/realm/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get presence of all users
+         * @description Every user who shares presence and reported within the last 14 days, in the legacy form keyed by
+         *     API email (`website` and `aggregated`, status `active` or `idle`), with `server_timestamp`.
+         */
+        get: operations["get-presence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user_uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description Stores one file (a multipart part with a file name; any field name) for the caller and answers its
+         *     URL, `/user_uploads/{realm_id}/{attachment_id}/{token}/{file name}`, relative to the server. The
+         *     URL is served to the uploader, and to users who can see a message referencing it (sending such a
+         *     message claims the attachment). Files larger than `max_file_upload_size_mib` (register, server
+         *     settings) or beyond the realm's upload quota are refused. The uploader's queues receive
+         *     `attachment` / `add`.
+         */
+        post: operations["upload-file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get attachments
+         * @description The caller's uploaded files, newest first, with the messages referencing them and the realm's space used.
+         */
+        get: operations["get-attachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of one of the caller's attachments. */
+                attachment_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an attachment
+         * @description Deletes one of the caller's files and its bytes; its URL answers 404 from then on (messages keep
+         *     their links). The uploader's queues receive `attachment` / `remove`.
+         */
+        delete: operations["remove-attachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/realm/emoji": {
         parameters: {
             query?: never;
@@ -1307,8 +1502,8 @@ export interface components {
         GetMessagesAnswer: {
             /** @description Oldest first. */
             messages: components["schemas"]["HistoryMessage"][];
-            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). */
-            anchor: number;
+            /** @description The anchor used (the first unread message's ID for first_unread; 10000000000000000 for newest). Absent when message_ids was given. */
+            anchor?: number;
             /** @description The anchor message matched the narrow and is in `messages`. */
             found_anchor: boolean;
             /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
@@ -1502,6 +1697,134 @@ export interface components {
             content?: string;
             rendered_content?: string;
             is_me_message?: boolean;
+        };
+        /** @description Form parameters of update-realm that this server takes (the editing settings; reference server). */
+        UpdateRealmRequest: {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            can_move_messages_between_topics_group?: components["schemas"]["GroupSettingUpdate"];
+            can_move_messages_between_channels_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_any_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_delete_own_message_group?: components["schemas"]["GroupSettingUpdate"];
+            can_resolve_topics_group?: components["schemas"]["GroupSettingUpdate"];
+        };
+        /** @description Form parameters of set-typing-status (reference server). */
+        SetTypingStatusRequest: {
+            /**
+             * @description `direct` (legacy `private`) or `stream` / `channel`. The reference server added `direct` at
+             *     feature level 174 and `channel` at 248; the mock accepts all four at every level.
+             * @default direct
+             * @enum {string}
+             */
+            type?: "direct" | "private" | "stream" | "channel";
+            /** @enum {string} */
+            op: "start" | "stop";
+            /**
+             * @description Direct: the user IDs of the conversation (a JSON list). A single integer counts as a list of
+             *     one, because zulip-js sends a one-element list as its element.
+             */
+            to?: number[] | number;
+            /** @description Channel typing (reference feature level 215). */
+            stream_id?: number;
+            /** @description Channel typing; the topic's name. */
+            topic?: string;
+        };
+        /** @description Form parameters of update-presence (reference server). */
+        UpdatePresenceRequest: {
+            /** @description `active` or `idle`; any other value is refused with the reference text. */
+            status: string;
+            /**
+             * @description Answer without presence data.
+             * @default false
+             */
+            ping_only?: boolean;
+            /**
+             * @description The user interacted with the client (records the account as recently active).
+             * @default false
+             */
+            new_user_input?: boolean;
+            /**
+             * @description Answer the modern form keyed by user ID (deprecated on the reference; implied by last_update_id).
+             * @default false
+             */
+            slim_presence?: boolean;
+            /** @description Answer only presence changed after this ID (reference feature level 263); -1 for everything. */
+            last_update_id?: number;
+            /** @description Only users seen within this many days (reference feature level 288; default 14). */
+            history_limit_days?: number;
+        };
+        /**
+         * @description One multipart part carrying a file (its part name is free; the reference docs use `filename`). A
+         *     file part is never a parameter: it never appears in ignored_parameters_unsupported.
+         */
+        UploadFileRequest: {
+            /** Format: binary */
+            filename?: string;
+        };
+        /** @description One client's (or the aggregated) legacy presence. */
+        PresenceStatus: {
+            client?: string;
+            /** @enum {unknown} */
+            status: "active" | "idle" | "offline";
+            timestamp: number;
+            pushable?: boolean;
+        };
+        /** @description An uploaded file (reference "attachments"); times in milliseconds. */
+        Attachment: {
+            id: number;
+            name: string;
+            path_id: string;
+            size: number;
+            create_time: number;
+            messages: {
+                id: number;
+                date_sent: number;
+            }[];
+        };
+        /**
+         * @description `typing` start/stop (reference payloads). Direct: `recipients` (every participant, the sender
+         *     included) and `message_type` `direct` (`private` for clients below reference level 174 is not
+         *     emulated). Channel: `message_type` `stream`, `stream_id`, `topic`.
+         */
+        TypingEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "typing";
+            /** @enum {unknown} */
+            op: "start" | "stop";
+            /** @enum {unknown} */
+            message_type: "direct" | "stream";
+            sender: {
+                user_id?: number;
+                email?: string;
+            };
+            recipients?: {
+                user_id?: number;
+                email?: string;
+            }[];
+            stream_id?: number;
+            topic?: string;
+        };
+        /** @description `attachment` add/update (the attachment) or remove (its ID), with the realm's upload_space_used; to the uploader only. */
+        AttachmentEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "attachment";
+            /** @enum {unknown} */
+            op: "add" | "update" | "remove";
+            attachment: Record<string, never>;
+            upload_space_used: number;
         };
         /** @description A custom emoji of the organization (reference server's realm emoji object). */
         RealmEmoji: {
@@ -2233,6 +2556,20 @@ export interface components {
             presences?: {
                 [key: string]: unknown;
             };
+            /** @description Type presence; the newest presence change's ID, for update-presence's last_update_id (-1 when none). */
+            presence_last_update_id?: number;
+            /** @description Type realm; how often clients report presence (60). */
+            server_presence_ping_interval_seconds?: number;
+            /** @description Type realm; a user not heard from for longer is offline (140). */
+            server_presence_offline_threshold_seconds?: number;
+            /** @description Type realm; how long a typing start lasts without a renewal (15000). */
+            server_typing_started_expiry_period_milliseconds?: number;
+            /** @description Type realm; idle time after which a client sends a typing stop (5000). */
+            server_typing_stopped_wait_period_milliseconds?: number;
+            /** @description Type realm; how often a client renews a typing start (10000). */
+            server_typing_started_wait_period_milliseconds?: number;
+            /** @description Type realm; the largest file upload-file takes (the server's configuration, default 25). */
+            max_file_upload_size_mib?: number;
             /** @description Type realm (10000). */
             max_message_length?: number;
             /** @description Type realm (60). */
@@ -2763,7 +3100,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -3206,6 +3543,7 @@ export interface components {
             apply_markdown: boolean;
             /** @default false */
             allow_empty_topic_name?: boolean;
+            message_ids?: number[];
         };
         "send-message.parameters": {
             /**
@@ -4215,6 +4553,223 @@ export interface components {
             /** @default false */
             allow_empty_topic_name?: boolean;
         };
+        "update-realm.parameters": {
+            /** @description Whether senders may edit their messages' content. */
+            allow_message_editing?: boolean;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_edit_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            message_content_delete_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_within_stream_limit_seconds?: number | string;
+            /** @description Seconds after sending, or "unlimited"; other values are refused by the operation. */
+            move_messages_between_streams_limit_seconds?: number | string;
+            /**
+             * @description Who may see past versions of messages.
+             * @enum {string}
+             */
+            message_edit_history_visibility_policy?: "all" | "moves" | "none";
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_move_messages_between_channels_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_any_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_delete_own_message_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_resolve_topics_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
+        };
+        "set-typing-status.parameters": {
+            /**
+             * @description `direct` (legacy `private`) or `stream` / `channel`. The reference server added `direct` at
+             *     feature level 174 and `channel` at 248; the mock accepts all four at every level.
+             * @default direct
+             * @enum {string}
+             */
+            type: "direct" | "private" | "stream" | "channel";
+            /** @enum {string} */
+            op: "start" | "stop";
+            /**
+             * @description Direct: the user IDs of the conversation (a JSON list). A single integer counts as a list of
+             *     one, because zulip-js sends a one-element list as its element.
+             */
+            to?: number[] | number;
+            /** @description Channel typing (reference feature level 215). */
+            stream_id?: number;
+            /** @description Channel typing; the topic's name. */
+            topic?: string;
+        };
+        "update-presence.parameters": {
+            /** @description `active` or `idle`; any other value is refused with the reference text. */
+            status: string;
+            /**
+             * @description Answer without presence data.
+             * @default false
+             */
+            ping_only: boolean;
+            /**
+             * @description The user interacted with the client (records the account as recently active).
+             * @default false
+             */
+            new_user_input: boolean;
+            /**
+             * @description Answer the modern form keyed by user ID (deprecated on the reference; implied by last_update_id).
+             * @default false
+             */
+            slim_presence: boolean;
+            /** @description Answer only presence changed after this ID (reference feature level 263); -1 for everything. */
+            last_update_id?: number;
+            /** @description Only users seen within this many days (reference feature level 288; default 14). */
+            history_limit_days?: number;
+        };
+        "get-user-presence.parameters": {
+            user_id_or_email: string;
+        };
+        "get-presence.parameters": Record<string, never>;
+        "upload-file.parameters": {
+            /** Format: binary */
+            filename?: string;
+        };
+        "get-attachments.parameters": Record<string, never>;
+        "remove-attachment.parameters": {
+            attachment_id: number;
+        };
         "get-realm-emoji.parameters": Record<string, never>;
         "get-user-groups.parameters": {
             /** @default false */
@@ -4515,6 +5070,12 @@ export interface operations {
                  *     realm_empty_topic_display_name (`general chat`), inside edit_history too.
                  */
                 allow_empty_topic_name?: components["parameters"]["AllowEmptyTopicName"];
+                /**
+                 * @description Instead of an anchor and a window: these messages, those of them the caller may read and the
+                 *     narrow matches, oldest first; the answer then has no `anchor` and its found_* fields are false.
+                 *     Refused beside anchor, num_before, num_after (non-zero) or use_first_unread_anchor.
+                 */
+                message_ids?: string;
             };
             header?: never;
             path?: never;
@@ -6509,6 +7070,268 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    "update-realm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateRealmRequest"];
+                "multipart/form-data": components["schemas"]["UpdateRealmRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings that changed, with their new values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not an organization administrator, or a bad value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["ExpectationMismatchError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "set-typing-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SetTypingStatusRequest"];
+                "multipart/form-data": components["schemas"]["SetTypingStatusRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A missing or invalid recipient, a channel the caller may not send to, or a bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdatePresenceRequest"];
+                "multipart/form-data": components["schemas"]["UpdatePresenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The presence data (absent with ping_only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description User ID → modern presence, or email → legacy presence by client. */
+                        presences?: {
+                            [key: string]: unknown;
+                        };
+                        server_timestamp?: number;
+                        /** @description With last_update_id; the newest presence change's ID (-1 when none yet). */
+                        presence_last_update_id?: number;
+                    };
+                };
+            };
+            /** @description A bot caller or an invalid status. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-user-presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's ID or API email. */
+                user_id_or_email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's presence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        presence: {
+                            [key: string]: components["schemas"]["PresenceStatus"];
+                        };
+                    };
+                };
+            };
+            /** @description An unknown or deactivated user, a bot, or a user without presence data. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The realm's presence data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        presences: {
+                            [key: string]: {
+                                [key: string]: components["schemas"]["PresenceStatus"];
+                            };
+                        };
+                        server_timestamp: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "upload-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UploadFileRequest"];
+                "multipart/form-data": components["schemas"]["UploadFileRequest"];
+            };
+        };
+        responses: {
+            /** @description The file was stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Deprecated name of url. */
+                        uri: string;
+                        url: string;
+                        filename: string;
+                    };
+                };
+            };
+            /** @description No file, more than one file, a file over the size limit, or the realm's quota reached. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's attachments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        attachments: components["schemas"]["Attachment"][];
+                        /** @description Bytes of every file of the realm. */
+                        upload_space_used: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "remove-attachment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of one of the caller's attachments. */
+                attachment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description No such attachment of the caller. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     "get-realm-emoji": {
         parameters: {
             query?: never;
@@ -6775,4 +7598,4 @@ export interface operations {
         };
     };
 }
-export type AnonymousOperationId = "fetch-api-key" | "get-server-settings" | "register-queue";
+export type AnonymousOperationId = "fetch-api-key" | "get-messages" | "get-server-settings" | "register-queue";

@@ -160,6 +160,43 @@ export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND',
 export const snapshotNotFound = (realmId: string, name: string) =>
   new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
 
+/* ---- Area live: typing, presence, uploads (companion tier; texts of the reference server) ---- */
+
+/** set-typing-status: `Missing stream_id`, `Missing topic`, `Missing 'to' argument`, `Empty 'to' list`. */
+export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${verb} ${what}`);
+
+export const typingDisabled = (kind: string) => badRequest(`User has disabled typing notifications for ${kind}`);
+
+export const typingInvalidUser = (id: number) => badRequest(`Invalid user ID ${id}`);
+
+/** The send-message refusals for the channel (the reference checks typing with the sending rules). */
+export const typingNotAuthorized = (channel: string) => badRequest(`Not authorized to send to channel '${channel}'`);
+
+export const typingMayNotPost = () => badRequest('You do not have permission to post in this channel.');
+
+export const invalidPresenceStatus = (status: string) => badRequest(`Invalid status: ${status}`);
+
+export const presenceNoSuchUser = () => badRequest('No such user');
+
+export const presenceOfBot = () => badRequest('Presence is not supported for bot users.');
+
+export const noPresenceData = (asked: string) => badRequest(`No presence data for ${asked}`);
+
+export const noFileToUpload = () => badRequest('You must specify a file to upload');
+
+export const oneFileAtATime = () => badRequest('You may only upload one file at a time');
+
+export const fileTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
+
+export const uploadQuotaExceeded = () => badRequest("Upload would exceed your organization's upload quota.");
+
+export const invalidAttachment = () => badRequest('Invalid attachment');
+
+/** GET /user_uploads/…: no such file, or one of another realm (JSON instead of the reference's HTML page). */
+export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found.');
+
+export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
+
 /* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
 
 /** update-message-flags: a flag name the service does not have. */
@@ -200,16 +237,28 @@ export const tooManyMessagesRequested = (max: number) => badRequest(`Too many me
 
 export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
 
+/**
+ * GET /messages without credentials whose narrow is not a web-public one (reference: answered as a
+ * missing authentication, so a client with broken credentials is not shown public data by mistake).
+ */
+export const spectatorNarrowRequired = () => unauthorized('Not logged in: API authentication or user session required');
+
+/** GET /messages with message_ids beside a window parameter (reference IncompatibleParametersError). */
+export const unsupportedParameterCombination = (parameters: string[]) =>
+  badRequest(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(', ') });
+
 /* ---- Companion tier, area edit-delete (texts of the reference server) ---- */
 export const nothingToChange = () => badRequest('Nothing to change');
 export const editingDisabled = () => badRequest('Your organization has turned off message editing');
 export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
+export const mayNotResolveTopics = () => badRequest("You don't have permission to resolve topics in this channel.");
 export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
 export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
 export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");
 export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
 export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
+export const mustBeAdministrator = () => badRequest('Must be an organization administrator');
 export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
 export const contentSha256Mismatch = () =>
   new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");

@@ -1,4 +1,5 @@
 import type { ChannelGroupSetting, GroupSettingValue, RealmState } from '../store/state.js';
+import type { RealmGroupSetting } from './edit-delete/settings.js';
 import { badRequest, expectationMismatch } from './errors.js';
 import { systemGroupId } from './present/channels.js';
 import { ROLE } from '../contract/roles.js';
@@ -16,7 +17,7 @@ type Tables = Pick<RealmState, 'users' | 'user_groups'>;
  * it and joining it by group would let a guest past the guest rules of §2.3. Our reading of the
  * reference server's per-setting limits ("a group not allowed for the setting", unconfirmed).
  */
-const NO_EVERYONE: ReadonlySet<ChannelGroupSetting> = new Set([
+const NO_EVERYONE: ReadonlySet<string> = new Set<ChannelGroupSetting>([
   'can_administer_channel_group',
   'can_add_subscribers_group',
   'can_subscribe_group',
@@ -33,7 +34,7 @@ export function normalizeGroupSetting(tables: Tables, value: GroupSettingValue):
 }
 
 /** Every group exists, is active and is allowed for the setting; every user exists in the realm. */
-export function validateGroupSetting(tables: Tables, setting: ChannelGroupSetting, value: GroupSettingValue): void {
+export function validateGroupSetting(tables: Tables, setting: ChannelGroupSetting | RealmGroupSetting, value: GroupSettingValue): void {
   const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
   const users = typeof value === 'number' ? [] : value.direct_members;
   const forbidden = new Set([systemGroupId(tables, 'role:internet')]);
@@ -64,7 +65,7 @@ export function sameGroupSetting(tables: Tables, a: GroupSettingValue, b: GroupS
  */
 export function resolveGroupSettingUpdate(
   tables: Tables,
-  setting: ChannelGroupSetting,
+  setting: ChannelGroupSetting | RealmGroupSetting,
   current: GroupSettingValue,
   update: { new: GroupSettingValue; old?: GroupSettingValue },
 ): GroupSettingValue | null {

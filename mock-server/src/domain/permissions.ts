@@ -10,6 +10,7 @@ import type {
 } from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
 import { ROLE } from '../contract/roles.js';
+import { messageVisibleTo } from './messages/visibility.js';
 
 /**
  * Every permission rule of the service in one place (ARCHITECTURE rule 6; Outline's policies): pure
@@ -215,6 +216,30 @@ export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
   return !isGuest(user);
 }
 
+/* ---- Area live (companion tier: typing, presence, uploads) ---------------------------------------- */
+
+/**
+ * Reading an uploaded file (reference "Upload a file"; validate_attachment_request): its uploader, and
+ * anyone who may read a message that referenced it when sent (messages/visibility.ts: received, or
+ * shared channel history the reader has content access to). A message since deleted grants nothing.
+ */
+export function mayReadAttachment(
+  tables: Tables & Pick<RealmState, 'channels' | 'messages' | 'user_messages'>,
+  user: UserRow,
+  attachment: { owner_id: number; message_ids: readonly number[] },
+): boolean {
+  if (attachment.owner_id === user.user_id) return true;
+  return attachment.message_ids.some((id) => {
+    const message = tables.messages[String(id)];
+    return message !== undefined && messageVisibleTo(tables, user, message);
+  });
+}
+
+/** Deleting an attachment (reference "Delete an attachment"): its uploader only, whatever the role. */
+export function mayDeleteAttachment(user: UserRow, attachment: { owner_id: number }): boolean {
+  return attachment.owner_id === user.user_id;
+}
+
 /* ---- Companion tier, area flags-reactions (reference server: update-message-flags) ---------------- */
 
 /** The flags a user may add or remove themselves; the others describe the message and the server sets them. */
@@ -248,9 +273,9 @@ export function mayReactInChannel(channel: ChannelRow | undefined): boolean {
  * messages the user never received, i.e. its whole history. Only when the channel shares its history
  * with subscribers (history_public_to_subscribers; protected history stays limited to what each one
  * received) and the user may read its content (access.ts: web-public for everyone, public for
- * non-guests, private by subscription or a granting group).
+ * non-guests, private by subscription or a granting group; a spectator, null, web-public only).
  */
-export function mayReadChannelHistory(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+export function mayReadChannelHistory(tables: Tables, user: UserRow | null, channel: ChannelRow): boolean {
   return channel.history_public_to_subscribers && channelContentAccess(tables, user, channel);
 }
 
@@ -267,30 +292,57 @@ export function mayEditContent(user: UserRow, message: MessageRow): boolean {
 }
 
 /**
- * Moving messages to another topic of their channel: the organization's
- * can_move_messages_between_topics_group, or the channel's can_move_messages_within_channel_group
- * (the channel setting adds to the organization's, reference).
+ * Moving messages within a channel, per channel (reference can_move_messages_within_channel): those who
+ * administer it (organization administrators included) or its can_move_messages_within_channel_group.
  */
-export function mayMoveBetweenTopics(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
-  return (
-    holds(tables, user, settings.can_move_messages_between_topics_group) ||
-    holds(tables, user, channel.can_move_messages_within_channel_group)
-  );
+function mayMoveWithinChannel(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  return mayAdministerChannel(tables, user, channel) || holds(tables, user, channel.can_move_messages_within_channel_group);
 }
 
-/** Resolving or unresolving a topic (the ✔ prefix alone): whoever may move topics, or can_resolve_topics_group (organization or channel). */
-export function mayResolveTopics(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
+/**
+ * Moving messages to another topic (reference can_edit_topic): the organization's
+ * can_move_messages_between_topics_group, or the right to move within the original channel, or within
+ * the destination channel when the move also changes the channel.
+ */
+export function mayMoveBetweenTopics(
+  tables: Tables,
+  settings: RealmEditingSettings,
+  user: UserRow,
+  channel: ChannelRow,
+  target: ChannelRow = channel,
+): boolean {
+  if (holds(tables, user, settings.can_move_messages_between_topics_group) || mayMoveWithinChannel(tables, user, channel)) return true;
+  return target.stream_id !== channel.stream_id && mayMoveWithinChannel(tables, user, target);
+}
+
+/**
+ * Resolving or unresolving a topic (the ✔ prefix alone; reference can_resolve_topics, level 367 on):
+ * the organization's can_resolve_topics_group, or the original or destination channel's own group. The
+ * right to move topics does not include it any more.
+ */
+export function mayResolveTopics(
+  tables: Tables,
+  settings: RealmEditingSettings,
+  user: UserRow,
+  channel: ChannelRow,
+  target: ChannelRow = channel,
+): boolean {
   return (
-    mayMoveBetweenTopics(tables, settings, user, channel) ||
     holds(tables, user, settings.can_resolve_topics_group) ||
-    holds(tables, user, channel.can_resolve_topics_group)
+    holds(tables, user, channel.can_resolve_topics_group) ||
+    (target.stream_id !== channel.stream_id && holds(tables, user, target.can_resolve_topics_group))
   );
 }
 
-/** Moving messages to another channel: can_move_messages_between_channels_group, or the channel's can_move_messages_out_of_channel_group. */
+/**
+ * Moving messages out of a channel (reference can_move_messages_out_of_channel): organization
+ * administrators, the organization's can_move_messages_between_channels_group, those who administer the
+ * channel, or its can_move_messages_out_of_channel_group.
+ */
 export function mayMoveBetweenChannels(tables: Tables, settings: RealmEditingSettings, user: UserRow, channel: ChannelRow): boolean {
   return (
     holds(tables, user, settings.can_move_messages_between_channels_group) ||
+    mayAdministerChannel(tables, user, channel) ||
     holds(tables, user, channel.can_move_messages_out_of_channel_group)
   );
 }
@@ -331,4 +383,9 @@ export function mayDeleteOwnMessage(
     holds(tables, user, settings.can_delete_own_message_group) ||
     (channel !== undefined && holds(tables, user, channel.can_delete_own_message_group))
   );
+}
+
+/** The organization's editing settings (update-realm): organization administrators, as every realm setting of the reference. */
+export function mayChangeEditingSettings(user: UserRow): boolean {
+  return isRealmAdmin(user);
 }

@@ -25,6 +25,8 @@ export interface QueueActor {
   user: UserRow | null;
   features: Features;
   now: number;
+  /** The server's upload limit, announced in the snapshot (area live). */
+  maxFileUploadMib?: number;
 }
 
 /** The queue options every event operation that creates a queue shares with register. */
@@ -75,6 +77,7 @@ export function doRegisterQueue(actor: QueueActor, params: ParamsOf<'register-qu
     includeSubscribers: includeSubscribers === 'partial' ? 'partial' : includeSubscribers === 'true',
     slimPresence: params.slim_presence,
     presenceHistoryLimitDays: params.presence_history_limit_days,
+    ...(actor.maxFileUploadMib !== undefined ? { maxFileUploadMib: actor.maxFileUploadMib } : {}),
     now: actor.now,
     features,
   });

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG } from '../config/config.js';
 import { editingRealmKeys } from '../domain/edit-delete/settings.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
@@ -7,6 +8,7 @@ import type { RealmState, UserRow } from '../store/state.js';
 import { defaultStreamKeys, folderKeys, streamKeys, subscriptionKeys } from './snapshot/channels.js';
 import type { SnapshotContext, SnapshotOptions } from './snapshot/context.js';
 import { maxMessageId, recentPrivateConversations, unreadMsgs } from './snapshot/messages.js';
+import { liveRealmKeys } from './snapshot/live.js';
 import { presenceKeys, realmUserKeys, userGroupKeys, userStatusKeys } from './snapshot/people.js';
 import { drafts, linkifierKeys, navigationViews, reminders, savedSnippets, scheduledMessages } from './snapshot/personal.js';
 import {
@@ -88,6 +90,7 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
     // Companion tier, area edit-delete: the editing, moving and deleting policies.
     ...editingRealmKeys(ctx.tables),
     ...REGISTER_LIMITS,
+    ...liveRealmKeys(ctx.options.maxFileUploadMib ?? DEFAULT_CONFIG.maxFileUploadMib),
     // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.
     realm_message_retention_days: -1,
   };

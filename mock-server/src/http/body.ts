@@ -9,6 +9,7 @@ import {
   unsupportedCharset,
   unsupportedEncoding,
 } from '../domain/errors.js';
+import type { UploadedFile } from '../domain/live/uploads.js';
 import type { RawValues } from './params.js';
 
 /**
@@ -26,18 +27,26 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Body parameters as text, last value of a repeated key winning (as Django's QueryDict.get). */
     form?: RawValues;
+    /** File parts of a multipart body (POST /user_uploads); their part names are not parameters. */
+    files?: UploadedFile[];
   }
+}
+
+/** How much of a file part is kept: the upload limit plus one byte, so "too large" can be told. */
+export interface BodyOptions {
+  maxFileBytes: number;
 }
 
 const readFormText = express.text({ type: 'application/x-www-form-urlencoded', limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
 
-export function bodyParser(): RequestHandler {
+/** Without options (every operation but upload-file, the control API) file parts are counted, their bytes discarded. */
+export function bodyParser(options: BodyOptions = { maxFileBytes: 0 }): RequestHandler {
   return (req, res, next) => {
     req.form = Object.create(null) as RawValues;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     if (req.headers['content-length'] === '0') return next();
     if (type.startsWith('application/x-www-form-urlencoded')) return parseUrlEncoded(req, res, next);
-    if (type.startsWith('multipart/form-data')) return parseMultipart(req, next);
+    if (type.startsWith('multipart/form-data')) return parseMultipart(req, next, options);
     next();
   };
 }
@@ -113,12 +122,12 @@ function readPlainBody(req: Request, done: (error: unknown, text: string) => voi
   req.on('error', onAborted);
 }
 
-function parseMultipart(req: Request, next: NextFunction): void {
+function parseMultipart(req: Request, next: NextFunction, options: BodyOptions): void {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: req.headers,
-      limits: { fieldSize: BODY_LIMIT_BYTES, fields: FIELD_LIMIT, files: 16 },
+      limits: { fieldSize: BODY_LIMIT_BYTES, fields: FIELD_LIMIT, files: 16, fileSize: options.maxFileBytes },
       defParamCharset: 'utf8',
     });
   } catch {
@@ -138,11 +147,19 @@ function parseMultipart(req: Request, next: NextFunction): void {
     if (info.valueTruncated || total > BODY_LIMIT_BYTES) return fail(payloadTooLarge(`${BODY_LIMIT_BYTES} bytes`));
     req.form![name] = value;
   });
-  // No operation of this API takes a file: the part's name is kept (it shows up as an ignored
-  // parameter) and its content is discarded.
-  parser.on('file', (name, stream) => {
-    req.form![name] = '';
-    stream.resume();
+  // Only upload-file takes a file (the route refuses more than one): the first part's bytes are kept,
+  // at most the per-file limit, so memory stays bounded; further parts are counted and discarded. The
+  // reference reads files apart from the form, so a part name is never an (ignored) parameter.
+  const files: UploadedFile[] = [];
+  req.files = files;
+  parser.on('file', (_name, stream, info) => {
+    const file: UploadedFile = { filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.alloc(0), truncated: false };
+    files.push(file);
+    if (files.length > 1) return void stream.resume();
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => (file.truncated = true));
+    stream.on('end', () => (file.data = Buffer.concat(chunks)));
   });
   parser.on('fieldsLimit', () => fail(badRequest(`Too many parameters (limit: ${FIELD_LIMIT}).`)));
   parser.on('error', () => fail(badRequest('Malformed multipart body.')));

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import type { ActorContext } from '../domain/actor.js';
 import type { Tx } from '../store/store.js';
 import type { Actor } from './auth.js';
+import type { UploadedFile } from '../domain/live/uploads.js';
 import type { AnonymousOperationId, AnswerOf, OperationId, ParamsOf } from '../contract/operation-types.js';
 
 /** The caller: null only for operations the document opens to anonymous access (register, server_settings, §5). */
@@ -28,6 +29,8 @@ export interface GateContext<Id extends OperationId = OperationId> {
 /** What a handler gets: the gate's context and the operation's parameters, decoded and typed from the document. */
 export interface RequestContext<Id extends OperationId = OperationId> extends GateContext<Id> {
   params: ParamsOf<Id>;
+  /** File parts of a multipart body (only upload-file reads them). */
+  files: readonly UploadedFile[];
 }
 
 type Awaitable<T> = T | Promise<T>;

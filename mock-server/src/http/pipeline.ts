@@ -54,6 +54,7 @@ async function run(
   if (!route) throw notImplemented(op.operationId);
   // readParams decoded and validated the parameters against the document the handler's types come from.
   ctx.params = params as RequestContext['params'];
+  ctx.files = req.files ?? [];
   // The answer shows the state as of the handler's call (a write's, its own transaction, applied during
   // the call): it waits until the writes up to then are durable, not for writes that came after.
   const pending = route.handle(ctx);
@@ -72,6 +73,7 @@ class Context implements RequestContext {
   readonly realm: RealmRow;
   readonly features: Features;
   params = EMPTY as RequestContext['params'];
+  files: RequestContext['files'] = [];
   #signal: AbortSignal | null = null;
 
   constructor(

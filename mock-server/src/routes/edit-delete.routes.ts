@@ -1,4 +1,4 @@
-import { doDeleteMessage, doUpdateMessage } from '../domain/actions/edit-delete.js';
+import { doDeleteMessage, doUpdateMessage, doUpdateRealm } from '../domain/actions/edit-delete.js';
 import { messageHistory } from '../domain/edit-delete/history.js';
 import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
@@ -12,6 +12,9 @@ const routes: RouteSpec[] = [
       await act(ctx, doDeleteMessage);
       return {};
     },
+  }),
+  defineRoute('update-realm', {
+    handle: (ctx) => act(ctx, doUpdateRealm),
   }),
   defineRoute('get-message-history', {
     handle: ({ tables, actor, params }) => messageHistory(tables, actor.user, params.message_id, params.allow_empty_topic_name ?? false),

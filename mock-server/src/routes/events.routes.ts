@@ -8,7 +8,17 @@ function queueActor<U extends UserRow | null>(
   { app, realmId, realm, tables, features, now }: GateContext,
   user: U,
 ): QueueActor & { user: U } {
-  return { queues: app.queues, store: app.store, realmId, realm, tables, features, now, user };
+  return {
+    queues: app.queues,
+    store: app.store,
+    realmId,
+    realm,
+    tables,
+    features,
+    now,
+    user,
+    maxFileUploadMib: app.config.maxFileUploadMib,
+  };
 }
 
 const routes: RouteSpec[] = [

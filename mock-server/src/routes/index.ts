@@ -7,6 +7,7 @@ import events from './events.routes.js';
 import flagsReactions from './flags-reactions.routes.js';
 import history from './history.routes.js';
 import linkifiers from './linkifiers.routes.js';
+import live from './live.routes.js';
 import messages from './messages.routes.js';
 import navigationViews from './navigation-views.routes.js';
 import reminders from './reminders.routes.js';
@@ -32,6 +33,7 @@ export const routes: RouteSpec[] = [
   ...flagsReactions,
   ...history,
   ...linkifiers,
+  ...live,
   ...messages,
   ...navigationViews,
   ...reminders,

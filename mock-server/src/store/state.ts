@@ -373,6 +373,35 @@ export interface PresenceRow {
   user_id: number;
   active_timestamp: number;
   idle_timestamp: number;
+  /**
+   * The realm's presence change counter when this row last changed (reference `last_update_id`, from
+   * the `presence` sequence). Absent in rows written before it existed (the demo's): counts as 0.
+   */
+  last_update_id?: number;
+}
+
+/**
+ * Key: attachment ID. An uploaded file's description (area live); its bytes are in `attachment_files`
+ * under the same key, so lists and access checks never carry file contents.
+ */
+export interface AttachmentRow {
+  id: number;
+  owner_id: number;
+  /** The file name as uploaded (after sanitising), the URL's last segment. */
+  name: string;
+  /** `{realm_id}/{id}/{token}/{name}`: the URL is `/user_uploads/` + path_id. */
+  path_id: string;
+  size: number;
+  content_type: string;
+  /** Seconds (presented in milliseconds, as the reference does). */
+  create_time: number;
+  /** Messages that referenced the file when sent (claimed), ascending. */
+  message_ids: number[];
+}
+
+/** Key: attachment ID. The file's bytes, base64 (journaled like any row: durable before the answer). */
+export interface AttachmentFileRow {
+  data: string;
 }
 
 /** Key: user ID. A user's alert words in the order they were added (companion tier, compat-lookups). */
@@ -418,6 +447,8 @@ export const SEQUENCES = [
   'drafts',
   'scheduled_messages',
   'custom_profile_fields',
+  'attachments',
+  'presence',
 ] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
@@ -447,6 +478,8 @@ export interface RealmTables {
   user_statuses: Record<string, UserStatusRow>;
   custom_profile_fields: Record<string, CustomProfileFieldRow>;
   presence: Record<string, PresenceRow>;
+  attachments: Record<string, AttachmentRow>;
+  attachment_files: Record<string, AttachmentFileRow>;
   alert_words: Record<string, AlertWordsRow>;
   bot_storage: Record<string, BotStorageRow>;
   user_topics: Record<string, UserTopicRow>;
@@ -476,6 +509,8 @@ export const TABLE_NAMES: readonly TableName[] = [
   'user_statuses',
   'custom_profile_fields',
   'presence',
+  'attachments',
+  'attachment_files',
   'alert_words',
   'bot_storage',
   'user_topics',
@@ -527,7 +562,8 @@ export function applyChange(state: State, change: Change): void {
   }
   const realm = state.realms[change.realm];
   if (!realm) throw new Error(`change for unknown realm ${change.realm}`);
-  const table = realm[change.table] as Record<string, unknown>;
+  // A table added after the state file was written (attachments) starts empty.
+  const table = (realm[change.table] ??= {} as never) as Record<string, unknown>;
   if (change.row === null) delete table[change.key];
   else table[change.key] = change.row;
 }

@@ -13,6 +13,7 @@ import {
   type State,
   type TableName,
   type UserMessagesRow,
+  TABLE_NAMES,
 } from './state.js';
 
 /** An event produced by a transaction, delivered only after the change is durable (ARCHITECTURE §3). */
@@ -214,6 +215,8 @@ export class Store {
 
   /** A realm enters the store (loaded, created, replaced): its indexes start from its rows. */
   #keep(realm: RealmState): void {
+    // Realms of older state files or exports lack the tables added since: they start empty.
+    for (const table of TABLE_NAMES) (realm as unknown as Record<string, object>)[table] ??= {};
     shareRealmValues(realm);
     keepIndex(realm);
   }

@@ -8,6 +8,7 @@ import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
 
 type Answer = Record<string, unknown>;
 interface ZulipClient {
+  callEndpoint(endpoint: string, method?: string, params?: Answer): Promise<Answer>;
   messages: {
     send(params: Answer): Promise<Answer>;
     update(params: Answer): Promise<Answer>;
@@ -76,5 +77,26 @@ describe('zulip-js: editing, moving and deleting messages', () => {
     });
     expect(await member.messages.deleteById({ message_id: id })).toMatchObject({ result: 'success', msg: '' });
     expect(await member.messages.getById({ message_id: id })).toMatchObject({ result: 'error', msg: 'Invalid message(s)' });
+  });
+
+  it("changes the organization's editing settings with callEndpoint (PATCH /realm), as administrators only", async () => {
+    const admin = await connect({ zuliprc: join(dir, 'zuliprc-administrator') });
+    const member = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    expect(await member.callEndpoint('/realm', 'PATCH', { allow_message_editing: false })).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Must be an organization administrator',
+    });
+    expect(await admin.callEndpoint('/realm', 'PATCH', { message_content_edit_limit_seconds: 1200 })).toEqual({
+      result: 'success',
+      msg: '',
+      message_content_edit_limit_seconds: 1200,
+    });
+    const sent = await member.messages.send({ type: 'stream', to: 'home', topic: 'zulip-js settings', content: 'x' });
+    expect(await admin.callEndpoint('/realm', 'PATCH', { allow_message_editing: false })).toMatchObject({ result: 'success' });
+    expect(await member.messages.update({ message_id: sent.id, content: 'y' })).toMatchObject({
+      result: 'error',
+      msg: 'Your organization has turned off message editing',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexOf } from '../../src/store/indexes.js';
-import { error, observeEvents, openQueue, drain, success, tables, useTestRealm } from '../helpers/harness.js';
+import { drain, error, freshRealm, observeEvents, openQueue, success, tables, useTestRealm } from '../helpers/harness.js';
 import { advance, CHANNEL, deleteMessage, fetchMessage, post, postDirect, setEditing } from './support.js';
 
 /** DELETE /messages/{id} (companion tier, area edit-delete; reference delete-message). */
@@ -75,5 +75,18 @@ describe('deleting a message', () => {
       { type: 'delete_message', message_type: 'private', message_ids: [dm] },
     ]);
     expect(await drain(server, who.owner!, other.queueId)).toEqual([]);
+  });
+});
+
+describe('deleting at a feature level before the channel delete groups (407)', () => {
+  it('counts only the organization settings', async () => {
+    const { server } = env;
+    const { realm, who } = await freshRealm(server, 406);
+    const inHome = await post(server, who.member!, CHANNEL.public, 'old level', 'x');
+    // At 412 the home channel lets moderators delete any message; at 406 that channel setting does not exist.
+    expect((await deleteMessage(server, who.moderator!, inHome)).body).toEqual(error("You don't have permission to delete this message"));
+    await setEditing(server, realm, { can_delete_own_message_group: 1 /* role:nobody */ });
+    expect((await deleteMessage(server, who.member!, inHome)).body).toEqual(error("You don't have permission to delete this message"));
+    expect((await deleteMessage(server, who.administrator!, inHome)).body).toEqual(success());
   });
 });

@@ -84,6 +84,18 @@ describe('moving to another topic', () => {
     expect(notices(realm, CHANNEL.public, 'bug 7').at(-1)).toMatch(/has marked this topic as unresolved\.$/);
   });
 
+  it('resolves by can_resolve_topics_group alone (organization or channel), not by the right to move topics', async () => {
+    const { server, realm, who } = env;
+    const a = await post(server, who.member!, CHANNEL.public, 'needs fix', 'x');
+    await setEditing(server, realm, { can_resolve_topics_group: 1 /* role:nobody */ });
+    // The guest may move topics (organization: everyone) but is not in the home channel's resolve group (members).
+    expect((await patchMessage(server, who.guest!, a, { topic: '✔ needs fix' })).body).toEqual(
+      error("You don't have permission to resolve topics in this channel."),
+    );
+    expect((await patchMessage(server, who.guest!, a, { topic: 'needs more fix' })).body).toEqual(OK);
+    expect((await patchMessage(server, who.member_2!, a, { topic: '✔ needs more fix' })).body).toEqual(OK);
+  });
+
   it('applies the topic policy, the move time limit and the topic rules of spec §1', async () => {
     const { server, realm, who } = env;
     const a = await post(server, who.member!, CHANNEL.public, 'rules', 'x');

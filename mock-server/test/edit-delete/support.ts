@@ -1,12 +1,11 @@
 import type { MockServer } from '../../src/app.js';
 import type { RealmEditingSettings } from '../../src/store/state.js';
 import { send, tables, type Cred } from '../helpers/harness.js';
-import { call, type Reply, type Who } from '../helpers/test-server.js';
+import { call, credentials, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
- * Helpers of the edit-delete tests (companion tier): requests as a stock client sends them. The
- * organization's editing settings have no operation of their own on this server yet, so a test that
- * needs another policy writes it into its own realm's row through the store (setup, not behaviour).
+ * Helpers of the edit-delete tests (companion tier): requests as a stock client sends them, the
+ * organization's editing settings included (PATCH /realm as its administrator).
  */
 
 export const patchMessage = (server: MockServer, as: Who, id: number | string, form: Record<string, string>): Promise<Reply> =>
@@ -34,11 +33,16 @@ export async function postDirect(server: MockServer, as: Cred, to: number[], con
   return res.body.id as number;
 }
 
+/** Changes the organization's editing settings as its administrator would (PATCH /realm). */
 export async function setEditing(server: MockServer, realm: string, changes: Partial<RealmEditingSettings>): Promise<void> {
-  await server.context.store.transact(realm, (tx) => {
-    const row = tx.tables.realm.realm;
-    tx.put('realm', 'realm', { ...row, editing: { ...row.editing, ...changes } });
-  });
+  const form: Record<string, string> = {};
+  for (const [key, value] of Object.entries(changes)) {
+    if (key.endsWith('_group')) form[key] = JSON.stringify({ new: value });
+    else if (key.endsWith('_seconds')) form[key] = JSON.stringify(value ?? 'unlimited');
+    else form[key] = String(value);
+  }
+  const res = await call(server, 'PATCH', '/api/v1/realm', { as: credentials(server, realm).administrator!, form });
+  if (res.status !== 200) throw new Error(`update-realm failed: ${res.text}`);
 }
 
 export const advance = (server: MockServer, realm: string, seconds: number) => server.control.advanceRealm(realm, seconds);

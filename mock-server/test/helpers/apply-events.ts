@@ -222,10 +222,19 @@ export function applyEvents(snapshot: Snapshot, events: Event[]): Snapshot {
  * Keys that differ between two registers for reasons other than state (a new queue, the time), and a
  * stable order for lists a client keeps as sets. is_recently_active and stream_weekly_traffic are traffic
  * statistics that the reference server refreshes by a periodic job, not by events, so no client can
- * follow them from events alone.
+ * follow them from events alone. presence_last_update_id is a polling cursor, like server_timestamp: no
+ * presence event carries it (clients read it from update-presence answers).
  */
 export function comparable(snapshot: Snapshot): Snapshot {
-  const { queue_id: _q, last_event_id: _l, server_timestamp: _t, result: _r, msg: _m, ...rest } = structuredClone(snapshot);
+  const {
+    queue_id: _q,
+    last_event_id: _l,
+    server_timestamp: _t,
+    presence_last_update_id: _p,
+    result: _r,
+    msg: _m,
+    ...rest
+  } = structuredClone(snapshot);
   for (const key of CHANNEL_LISTS) {
     const rows = rest[key] as Row[] | undefined;
     if (!rows) continue;

@@ -1,31 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { loadResponseSchemas } from '../helpers/response-schemas.js';
-import { call, type Who } from '../helpers/test-server.js';
-import { HISTORICAL, WORLD, channelId, error, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
+import type { Who } from '../helpers/test-server.js';
+import { HISTORICAL, ROLES, WORLD, channelId, expectedVisible, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
+import { NEWEST, getMessages, ids, receivedIds as receivedOf, uid, type Query } from './support.js';
 
 /**
  * GET /messages over HTTP (companion tier, reference get-messages): anchors and windows, the answer's
- * found_* fields, per-message flags, access by role, the view parameters, and every error with its
- * code, text and status (a read: nothing changes).
+ * found_* fields, per-message flags, access by role and the view parameters (errors and schemas:
+ * get-messages-errors.test.ts).
  */
 
 const env = useDemo();
 const world = WORLD as unknown as {
   messages: { protected_history: { stream_id: number; role: string; hidden_id: number; visible_id: number } };
 };
-const uid = (role: string) => WORLD.credentials[role]!.user_id;
-const NEWEST = 10_000_000_000_000_000;
-
-function get(as: Who, query: Record<string, string | number | boolean | unknown[]>) {
-  const q = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  return call(env.server, 'GET', '/api/v1/messages', { as, query: q });
-}
-const ids = (body: Json) => (body.messages as Json[]).map((m) => m.id as number);
-/** The IDs a user received, ascending (the answer without a narrow). */
-const receivedIds = (role: string) =>
-  messages(env.t)
-    .filter((m) => receivedFlags(env.t, uid(role), m.id) !== undefined)
-    .map((m) => m.id);
+const get = (as: Who, query: Query) => getMessages(env, as, query);
+const receivedIds = (role: string) => receivedOf(env, role);
 
 describe('GET /messages windows', () => {
   it('newest: the last num_before received messages, anchor 10^16, found_newest', async () => {
@@ -171,6 +160,19 @@ describe('GET /messages access and flags', () => {
   });
 });
 
+describe('GET /messages by role', () => {
+  it.each(ROLES)('%s: without a narrow what they received; narrowed to each world channel, its readable history', async (role) => {
+    const plain = await get(env.who[role]!, { anchor: 'oldest', num_after: 5000 });
+    expect(ids(plain.body)).toEqual(receivedIds(role));
+    for (const kind of Object.keys(WORLD.channels)) {
+      const id = channelId(kind);
+      const res = await get(env.who[role]!, { anchor: 'newest', num_before: 5000, narrow: [{ operator: 'channel', operand: id }] });
+      const expected = messages(env.t).filter((m) => m.stream_id === id && expectedVisible(env.t, uid(role), m));
+      expect(ids(res.body), `${role} in ${kind}`).toEqual(expected.map((m) => m.id));
+    }
+  });
+});
+
 describe('GET /messages view parameters', () => {
   it('apply_markdown false gives the Markdown source; search highlights matches', async () => {
     const m = messages(env.t).find((x) => x.stream_id === channelId('public') && /\b[a-z]{6,}\b/.test(x.content))!;
@@ -194,71 +196,5 @@ describe('GET /messages view parameters', () => {
     expect(typeof hit.match_subject).toBe('string');
     const plain = await get(env.who.owner!, { anchor: String(m.id), narrow: [{ operator: 'channel', operand: m.stream_id }] });
     expect((plain.body.messages as Json[])[0]).not.toHaveProperty('match_content');
-  });
-});
-
-describe('GET /messages errors', () => {
-  it.each([
-    [{ num_before: 1 }, error("Missing 'anchor' argument.")],
-    [{ anchor: 'date', num_before: 1 }, error('Invalid anchor')],
-    [{ anchor: '1.5' }, error('Invalid anchor')],
-    [{ anchor: 'newest', num_before: 4000, num_after: 1001 }, error('Too many messages requested (maximum 5000).')],
-    [{ anchor: '5', num_before: 1, num_after: 1, include_anchor: false }, error('The anchor can only be excluded at an end of the range')],
-    [{ anchor: 'newest', num_before: -1 }, error('num_before is too small')],
-    [{ anchor: 'newest', num_after: '"x"' }, error('num_after is not an integer')],
-    [{ anchor: 'newest', narrow: '{' }, error('narrow is not valid JSON')],
-    [{ anchor: 'newest', narrow: '{}' }, error('narrow is not a list')],
-    [{ anchor: 'newest', narrow: [[1, 2]] }, error('Invalid narrow[0]: Value error, element is not a string pair')],
-    [{ anchor: 'newest', narrow: [{ operator: 'topic' }] }, error('Invalid narrow[0]: Value error, operand is missing')],
-    [
-      { anchor: 'newest', narrow: [['fruit', 'apple']] },
-      error('Invalid narrow operator: unknown operator fruit', 'BAD_NARROW', { desc: 'unknown operator fruit' }),
-    ],
-    [
-      { anchor: 'newest', narrow: [['stream', 'Elsinore']] },
-      error('Invalid narrow operator: unknown channel Elsinore', 'BAD_NARROW', { desc: 'unknown channel Elsinore' }),
-    ],
-  ])('%j → %j', async (query, expected) => {
-    const before = JSON.stringify(env.t.user_messages);
-    const res = await get(env.who.member!, query as Record<string, string>);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(expected);
-    expect(JSON.stringify(env.t.user_messages)).toBe(before);
-  });
-
-  it('answers 401 without credentials', async () => {
-    const res = await call(env.server, 'GET', '/api/v1/messages', { query: { anchor: 'newest' } });
-    expect(res.status).toBe(401);
-    expect(res.body.code).toBe('UNAUTHORIZED');
-  });
-});
-
-describe('GET /messages answers match the OpenAPI document', () => {
-  it('windows, history, search and errors', async () => {
-    const schemaOf = await loadResponseSchemas();
-    const pub = channelId('public');
-    const queries: [Record<string, string | number | boolean | unknown[]>, number][] = [
-      [{ anchor: 'newest', num_before: 50 }, 200],
-      [{ anchor: 'oldest', num_after: 50, apply_markdown: false, client_gravatar: false, allow_empty_topic_name: true }, 200],
-      [
-        {
-          anchor: 'newest',
-          num_before: 20,
-          narrow: [
-            { operator: 'channel', operand: pub },
-            { operator: 'search', operand: 'the' },
-          ],
-        },
-        200,
-      ],
-      [{ anchor: 'newest', narrow: [['fruit', 'x']] }, 400],
-      [{ anchor: 'nope' }, 400],
-    ];
-    for (const [query, status] of queries) {
-      const res = await get(env.who.member_3!, query);
-      expect(res.status).toBe(status);
-      const validate = schemaOf('get-messages', status);
-      expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
-    }
   });
 });

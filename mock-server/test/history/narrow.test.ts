@@ -149,6 +149,13 @@ function cases(t: RealmState): Record<string, Case> {
       rule: (_t, _v, m, f) => m.stream_id === pub && f !== undefined && !f.includes('read'),
     },
     'is:dm': { narrow: [T('is', 'dm')], history: false, rule: (_t, _v, m) => m.type === 'private' },
+    'is:mentioned (any mention flag), not in:home-muted channels': {
+      narrow: [T('is', 'mentioned'), T('in', 'home')],
+      history: false,
+      rule: (t, v, m, f) =>
+        f?.some((x) => x.endsWith('mentioned')) === true && !(m.stream_id !== null && t.subscriptions[`${v}:${m.stream_id}`]?.is_muted),
+    },
+    'has:reaction': { narrow: [T('has', 'reaction')], history: false, rule: (_t, _v, m) => m.reactions.length > 0 },
     'is:starred': { narrow: [T('is', 'starred')], history: false, rule: (_t, _v, _m, f) => f?.includes('starred') === true },
     'sender by email': {
       narrow: [T('sender', world.credentials.member!.email)],
@@ -227,5 +234,26 @@ describe('what a narrow matches', () => {
       const walk = new MessageWalk(t, compileNarrow(t, viewer, []));
       expect(walk.firstUnread(), role).toBe(unread[0]?.id);
     }
+  });
+});
+
+describe('the with operator', () => {
+  const viewerOf = (role: string) => env.t.users[String(uid(role))]!;
+  it("becomes the conversation of a message the viewer may read, replacing the narrow's own", () => {
+    const m = messages(env.t).find((x) => x.stream_id === channelId('public') && receivedFlags(env.t, uid('member'), x.id) !== undefined)!;
+    const terms = prepareNarrow(env.t, viewerOf('member'), [T('topic', 'elsewhere'), T('with', String(m.id)), T('is', 'unread')]);
+    expect(terms).toEqual([T('channel', m.stream_id!), T('topic', m.subject), T('is', 'unread')]);
+    const dm = messages(env.t).find((x) => x.type === 'private' && x.dm_user_ids!.includes(uid('member')))!;
+    expect(prepareNarrow(env.t, viewerOf('member'), [T('with', dm.id)])).toEqual([T('dm', dm.dm_user_ids!)]);
+  });
+
+  it('is dropped when the message is not readable but the narrow names a conversation, an error otherwise', () => {
+    const hidden = world.messages.direct;
+    const outsider = ROLES.find((r) => !hidden.user_ids.includes(uid(r)) && receivedFlags(env.t, uid(r), hidden.id) === undefined)!;
+    const kept = [T('channel', channelId('public')), T('topic', 'x')];
+    expect(prepareNarrow(env.t, viewerOf(outsider), [...kept, T('with', hidden.id)])).toEqual(kept);
+    expect(thrown(() => prepareNarrow(env.t, viewerOf(outsider), [T('with', hidden.id)])).msg).toBe(
+      "Invalid narrow operator: Invalid 'with' operator",
+    );
   });
 });

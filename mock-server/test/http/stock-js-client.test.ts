@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,12 @@ describe('the stock JavaScript client (zulip-js) against `teamchat serve`', () =
     const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
     const res = await client.callEndpoint('/messages/render', 'POST', { content: '**hi**' });
     expect(res).toEqual({ result: 'success', msg: '', rendered: '<p><strong>hi</strong></p>' });
+  });
+
+  it('writes zuliprc files only their owner can read (they hold API keys; zulip-terminal refuses others)', async () => {
+    const files = (await readdir(dir)).filter((f) => f.startsWith('zuliprc-'));
+    expect(files).toContain('zuliprc-member');
+    for (const f of files) expect(((await stat(join(dir, f))).mode & 0o777).toString(8), f).toBe('600');
   });
 
   it('gets a missing-parameter error, not a parser error, for an empty multipart POST', async () => {

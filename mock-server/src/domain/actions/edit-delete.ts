@@ -5,6 +5,7 @@ import { applyEdit, checkChangeAllLimit, messagesToMove } from '../edit-delete/a
 import { checkEdit } from '../edit-delete/check-edit.js';
 import { deleteMessage } from '../edit-delete/delete.js';
 import { postMoveNotices } from '../edit-delete/notices.js';
+import { updateEditingSettings } from '../edit-delete/update-settings.js';
 
 /**
  * PATCH /messages/{message_id} (companion tier, area edit-delete): check everything first (the request,
@@ -26,7 +27,8 @@ export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'u
   });
   const isMove = plan.topic !== undefined || plan.destination !== undefined;
   const moved = isMove ? messagesToMove(tx.tables, actor.user, plan.message, mode) : [plan.message];
-  if (isMove && mode === 'change_all') checkChangeAllLimit(plan, actor.user, actor.now, moved);
+  // Resolving is exempt from the change_all limit (reference).
+  if (isMove && mode === 'change_all' && !plan.resolving) checkChangeAllLimit(plan, actor.user, actor.now, moved);
   const after = applyEdit(tx, actor, plan, moved, mode);
   postMoveNotices(tx, actor, plan, after, {
     mode,
@@ -39,4 +41,9 @@ export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'u
 /** DELETE /messages/{message_id} (companion tier, area edit-delete). */
 export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-message'>): void {
   deleteMessage(tx, actor, params.message_id);
+}
+
+/** PATCH /realm (companion tier, area edit-delete): the organization's editing settings; answers what changed. */
+export function doUpdateRealm(tx: Tx, actor: ActorContext, params: ParamsOf<'update-realm'>): Record<string, unknown> {
+  return updateEditingSettings(tx, actor, params);
 }

@@ -11,6 +11,7 @@ import { messageVisibleTo } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
 import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
+import { claimAttachments } from '../live/uploads.js';
 
 /**
  * Applying a checked edit (companion tier, area edit-delete): new message rows with their edit_history
@@ -99,6 +100,8 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
   if (rendered) {
     const edited = after.find((m) => m.id === message.id)!;
     updateMentionFlags(tx, edited, mentionFlags(tables, edited, rendered.mentions));
+    // Area live: links to uploads added by the edit open the files to the message's readers, as sending does.
+    claimAttachments(tx, edited);
   }
   if (destination) followChannelMove(tx, after);
 

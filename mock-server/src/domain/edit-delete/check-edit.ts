@@ -12,6 +12,7 @@ import {
   invalidMessage,
   mayNotEditMessage,
   mayNotMoveMessage,
+  mayNotResolveTopics,
   nothingToChange,
   topicEditTimeLimitPassed,
 } from '../errors.js';
@@ -61,6 +62,8 @@ export interface EditPlan {
   content?: string;
   /** The topic change only adds or removes the resolved prefix (not a move, reference). */
   resolveOnly: boolean;
+  /** The topic change adds or removes the resolved prefix (with or without a new name). */
+  resolving: boolean;
 }
 
 /** Reference: grace added to every edit and move time limit, for clients that offered the edit just in time. */
@@ -104,23 +107,25 @@ export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPl
   if (streamId !== undefined && content !== undefined) throw badRequest('Cannot change message content while changing channel');
 
   const channel = message.stream_id === null ? undefined : tx.tables.channels[String(message.stream_id)];
-  const resolveOnly =
-    topic !== undefined && isResolved(topic) !== isResolved(message.subject) && unresolvedName(topic) === unresolvedName(message.subject);
+  // Adding or removing the ✔ prefix is resolving (the reference asks for the resolve right then, even
+  // when the name changes too); it is a move only when the name changes besides the prefix.
+  const toggled = topic !== undefined && isResolved(topic) !== isResolved(message.subject);
+  const resolveOnly = toggled && unresolvedName(topic ?? '') === unresolvedName(message.subject);
+  // The destination is looked up first: the right to move topics may come from it (reference can_edit_topic).
+  const destination =
+    streamId !== undefined && channel ? channelById(tx.tables, user, streamId, { access: 'content', archived: false }) : undefined;
   if (topic !== undefined && channel) {
-    const allowed = resolveOnly
-      ? mayResolveTopics(tx.tables, settings, user, channel)
-      : mayMoveBetweenTopics(tx.tables, settings, user, channel);
-    if (!allowed) throw mayNotEditMessage();
-    // Our choice: resolving is not a move, so the move time limit does not apply to it (the reference
-    // doc does not say; its web app offers resolving on topics of any age).
-    if (!resolveOnly && !ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_within_stream_limit_seconds))
-      throw topicEditTimeLimitPassed();
+    const target = destination ?? channel;
+    if (toggled) {
+      if (!mayResolveTopics(tx.tables, settings, user, channel, target)) throw mayNotResolveTopics();
+    } else {
+      if (!mayMoveBetweenTopics(tx.tables, settings, user, channel, target)) throw mayNotEditMessage();
+      // Resolving has no time limit (reference); other topic changes do, below moderators.
+      if (!ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_within_stream_limit_seconds)) throw topicEditTimeLimitPassed();
+    }
   }
-
-  let destination: ChannelRow | undefined;
-  if (streamId !== undefined && channel) {
+  if (destination && channel) {
     if (!mayMoveBetweenChannels(tx.tables, settings, user, channel)) throw mayNotMoveMessage();
-    destination = channelById(tx.tables, user, streamId, { access: 'content', archived: false });
     if (!mayPostToChannel(tx.tables, user, destination)) throw badRequest('You do not have permission to post in this channel.');
     if (!ignoresMoveTimeLimits(user) && tooOld(settings.move_messages_between_streams_limit_seconds)) throw channelEditTimeLimitPassed();
   }
@@ -133,6 +138,7 @@ export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPl
     settings,
     channel,
     resolveOnly: resolveOnly && destination === undefined,
+    resolving: toggled,
     ...(topic !== undefined ? { topic } : {}),
     ...(destination ? { destination } : {}),
     ...(content !== undefined ? { content } : {}),

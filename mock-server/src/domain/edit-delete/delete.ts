@@ -18,7 +18,11 @@ export function deleteMessage(tx: Tx, actor: ActorContext, messageId: number): v
   const message = visibleMessage(tx.tables, user, messageId);
   if (!message) throw invalidMessage();
   const settings = editingSettings(tx.tables);
-  const channel = message.stream_id === null ? undefined : tx.tables.channels[String(message.stream_id)];
+  // The channel's own delete groups exist from level 407 (§9); below it only the organization's count.
+  const channel =
+    message.stream_id === null || !actor.features.has('channel_delete_permission_groups')
+      ? undefined
+      : tx.tables.channels[String(message.stream_id)];
   if (!mayDeleteAnyMessage(tx.tables, settings, user, channel)) {
     if (!mayDeleteOwnMessage(tx.tables, settings, user, channel, message)) throw mayNotDeleteMessage();
     const limit = settings.message_content_delete_limit_seconds;

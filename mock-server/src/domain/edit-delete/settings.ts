@@ -92,3 +92,7 @@ export function editingRealmKeys(tables: Tables): Record<string, unknown> {
 export function historyVisibility(realm: Pick<RealmRow, 'editing'>): RealmEditingSettings['message_edit_history_visibility_policy'] {
   return realm.editing?.message_edit_history_visibility_policy ?? DEFAULT_LIMITS.message_edit_history_visibility_policy;
 }
+
+/** The organization-level group settings of this area (update-realm). */
+export const REALM_GROUP_SETTINGS = Object.keys(DEFAULT_GROUPS) as (keyof typeof DEFAULT_GROUPS)[];
+export type RealmGroupSetting = keyof typeof DEFAULT_GROUPS;

@@ -1,6 +1,13 @@
 import type { AnswerOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
-import { anchorExcludedInsideRange, invalidAnchor, missingAnchor, tooManyMessagesRequested } from '../errors.js';
+import {
+  anchorExcludedInsideRange,
+  invalidAnchor,
+  missingAnchor,
+  spectatorNarrowRequired,
+  tooManyMessagesRequested,
+  unsupportedParameterCombination,
+} from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
 import { MessageWalk } from './message-walk.js';
 import type { NarrowTerm } from './narrow.js';
@@ -25,12 +32,15 @@ export interface HistoryQuery {
   numBefore: number;
   numAfter: number;
   narrow: NarrowTerm[];
+  /** message_ids (feature level 300): these messages instead of a window; undefined when not given. */
+  messageIds?: number[];
 }
 
 export interface FoundMessages {
   /** Matching IDs, ascending. */
   ids: number[];
-  anchor: number;
+  /** null when message_ids chose the messages (the answer then has no `anchor`). */
+  anchor: number | null;
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
@@ -68,12 +78,13 @@ export function parseAnchor(anchor: string | undefined, useFirstUnread: boolean)
  * `found_oldest` / `found_newest`: fewer were found than asked for on that side, or the anchor was
  * `oldest` / `newest` (or first_unread without unread messages, which counts as newest).
  */
-export function findMessages(tables: RealmState, viewer: UserRow, query: HistoryQuery): FoundMessages {
+export function findMessages(tables: RealmState, viewer: UserRow | null, query: HistoryQuery): FoundMessages {
+  if (query.messageIds !== undefined) return findListed(tables, viewer, query, query.messageIds);
   const asked = parseAnchor(query.anchor, query.useFirstUnreadAnchor);
   const terms = prepareNarrow(tables, viewer, query.narrow);
   if (query.numBefore + query.numAfter > MAX_MESSAGES_PER_FETCH) throw tooManyMessagesRequested(MAX_MESSAGES_PER_FETCH);
   if (query.numBefore > 0 && query.numAfter > 0 && !query.includeAnchor) throw anchorExcludedInsideRange();
-  const narrow = compileNarrow(tables, viewer, terms);
+  const narrow = compileNarrow(tables, viewer, viewer ? terms : spectatorTerms(terms));
   const walk = new MessageWalk(tables, narrow);
   const anchor = asked === 'first_unread' ? (walk.firstUnread() ?? LARGER_THAN_MAX_MESSAGE_ID) : asked;
   const toLeft = anchor === 0;
@@ -93,6 +104,40 @@ export function findMessages(tables: RealmState, viewer: UserRow, query: History
     narrow,
     walk,
   };
+}
+
+/** The reference's list of the window parameters message_ids cannot be combined with, in its order. */
+const WINDOW_PARAMETERS = ['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor'];
+
+/**
+ * GET /messages with message_ids (reference, feature level 300): those of the listed messages the
+ * viewer may read and the narrow matches, ascending; found_* all false. A window parameter beside it is
+ * refused (include_anchor is not checked, as on the reference server).
+ */
+function findListed(tables: RealmState, viewer: UserRow | null, query: HistoryQuery, listed: number[]): FoundMessages {
+  if (query.numBefore > 0 || query.numAfter > 0 || query.anchor !== undefined || query.useFirstUnreadAnchor)
+    throw unsupportedParameterCombination(WINDOW_PARAMETERS);
+  const terms = prepareNarrow(tables, viewer, query.narrow);
+  if (listed.length > MAX_MESSAGES_PER_FETCH) throw tooManyMessagesRequested(MAX_MESSAGES_PER_FETCH);
+  const narrow = compileNarrow(tables, viewer, viewer ? terms : spectatorTerms(terms));
+  const walk = new MessageWalk(tables, narrow);
+  const ids = [...new Set(listed)].sort((a, b) => a - b).filter((id) => walk.matches(id));
+  return { ids, anchor: null, foundAnchor: false, foundOldest: false, foundNewest: false, historyLimited: false, narrow, walk };
+}
+
+/** Operators a spectator may use (reference is_spectator_compatible): nothing personal. */
+const SPECTATOR_OPERATORS = new Set(['channel', 'stream', 'channels', 'streams', 'topic', 'sender', 'has', 'search', 'near', 'id']);
+
+/**
+ * A spectator's narrow (reference, web-public access): `in:home` is dropped (everything is "home" to a
+ * spectator); it must say `channels:web-public` and use only impersonal operators, otherwise the request
+ * is answered as one that lacks credentials.
+ */
+function spectatorTerms(terms: NarrowTerm[]): NarrowTerm[] {
+  const kept = terms.filter((t) => !(t.operator === 'in' && t.operand === 'home' && !t.negated));
+  const webPublic = kept.some((t) => (t.operator === 'channels' || t.operator === 'streams') && t.operand === 'web-public' && !t.negated);
+  if (!webPublic || !kept.every((t) => SPECTATOR_OPERATORS.has(t.operator))) throw spectatorNarrowRequired();
+  return kept;
 }
 
 function take(ids: IterableIterator<number>, limit: number): number[] {
@@ -116,16 +161,19 @@ export interface HistoryView {
  * with the viewer's `flags` (`read` + `historical` for history they never received) and, for a search,
  * `match_content` / `match_subject`.
  */
-export function presentHistory(tables: RealmState, viewer: UserRow, found: FoundMessages, view: HistoryView): AnswerOf<'get-messages'> {
-  const shown = {
-    applyMarkdown: view.applyMarkdown,
-    clientGravatar: view.clientGravatar,
-    emptyTopicName: view.allowEmptyTopicName,
-    viewer,
-  };
+export function presentHistory(
+  tables: RealmState,
+  viewer: UserRow | null,
+  found: FoundMessages,
+  view: HistoryView,
+): AnswerOf<'get-messages'> {
+  // A spectator's avatars are always URLs (reference: client_gravatar is ignored for them).
+  const clientGravatar = viewer !== null && view.clientGravatar;
+  const shown = { applyMarkdown: view.applyMarkdown, clientGravatar, emptyTopicName: view.allowEmptyTopicName, viewer };
   const messages = found.ids.map((id) => {
     const row = tables.messages[String(id)]!;
-    const flags = found.walk.flagsOf(id) ?? ['read', 'historical'];
+    // Spectators have read everything; history a user never received is read and historical.
+    const flags = viewer === null ? ['read'] : (found.walk.flagsOf(id) ?? ['read', 'historical']);
     const message = { ...viewMessage(presentMessage(tables, row), shown), flags: [...flags] };
     return found.narrow.search ? { ...message, ...found.narrow.search.highlight(row) } : message;
   });
@@ -135,6 +183,6 @@ export function presentHistory(tables: RealmState, viewer: UserRow, found: Found
     found_oldest: found.foundOldest,
     found_newest: found.foundNewest,
     history_limited: found.historyLimited,
-    anchor: found.anchor,
+    ...(found.anchor === null ? {} : { anchor: found.anchor }),
   };
 }

@@ -2,7 +2,8 @@ import { indexOf } from '../../store/indexes.js';
 import type { SortedList } from '../../store/sorted-ids.js';
 import type { MessageRow, RealmState } from '../../store/state.js';
 import { mayReadChannelHistory } from '../permissions.js';
-import type { CompiledNarrow, Flags } from './narrow-compile.js';
+import type { CompiledNarrow } from './narrow-compile.js';
+import type { Flags } from './narrow-operands.js';
 
 /**
  * The narrow filter, step three: which messages match, walked outwards from an anchor through the
@@ -23,7 +24,7 @@ export class MessageWalk {
   constructor(tables: RealmState, narrow: CompiledNarrow) {
     this.#tables = tables;
     this.#narrow = narrow;
-    this.#viewerKey = String(narrow.viewer.user_id);
+    this.#viewerKey = narrow.viewer ? String(narrow.viewer.user_id) : '';
     this.#source = smallest(this.#options());
   }
 
@@ -37,6 +38,7 @@ export class MessageWalk {
 
   /** The viewer's flags on a message, undefined when they never received it. */
   flagsOf(id: number): Flags {
+    if (this.#narrow.viewer === null) return undefined;
     return this.#tables.user_messages[String(id)]?.flags[this.#viewerKey];
   }
 
@@ -56,6 +58,8 @@ export class MessageWalk {
    * where a client should start reading.
    */
   firstUnread(): number | undefined {
+    // A spectator has read everything (reference find_first_unread_anchor).
+    if (this.#narrow.viewer === null) return undefined;
     const unread = indexOf(this.#tables).receipts.of(this.#narrow.viewer.user_id).unread;
     const source = smallest([...this.#options(), [unread]]);
     const me = this.#viewerKey;
@@ -72,9 +76,10 @@ export class MessageWalk {
   /** Candidate sets: the viewer's received messages (unless history counts) and each positive term's lists. */
   #options(): SortedList[][] {
     const options = this.#narrow.terms.flatMap((t) => (t.candidates ? [t.candidates] : []));
-    if (!this.#narrow.includeHistory || options.length === 0) {
-      options.push([indexOf(this.#tables).receipts.of(this.#narrow.viewer.user_id).received]);
-    }
+    const viewer = this.#narrow.viewer;
+    // A spectator's narrow always names its channels (channels:web-public): nothing else to read.
+    if (viewer === null) return options.length > 0 ? options : [[]];
+    if (!this.#narrow.includeHistory || options.length === 0) options.push([indexOf(this.#tables).receipts.of(viewer.user_id).received]);
     return options;
   }
 

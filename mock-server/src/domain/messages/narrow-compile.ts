@@ -7,6 +7,7 @@ import { badNarrow, badNarrowCombination } from '../errors.js';
 import { mayReadAllPublicHistory, mayReadChannelHistory } from '../permissions.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 import { operandText, type NarrowOperand, type NarrowTerm } from './narrow.js';
+import { HAS, IS, type Flags } from './narrow-operands.js';
 import { searchQuery, type SearchQuery } from './narrow-search.js';
 import { messageVisibleTo } from './visibility.js';
 
@@ -19,8 +20,6 @@ import { messageVisibleTo } from './visibility.js';
  */
 
 type Tables = RealmState;
-/** The caller's flags on a message, undefined when they never received it. */
-export type Flags = readonly string[] | undefined;
 
 export interface CompiledTerm {
   negated: boolean;
@@ -30,7 +29,8 @@ export interface CompiledTerm {
 }
 
 export interface CompiledNarrow {
-  viewer: UserRow;
+  /** null: a spectator (unauthenticated, web-public channels only). */
+  viewer: UserRow | null;
   terms: CompiledTerm[];
   /**
    * Whether messages the viewer never received count (reference ok_to_include_history): only through a
@@ -54,7 +54,7 @@ const CONVERSATION_OPERATORS = new Set(['channel', 'stream', 'topic', 'dm', 'pm-
  * the narrow's own conversation terms. A `with` message the viewer cannot read leaves the narrow as it
  * was if the narrow already names a conversation, and is an error otherwise.
  */
-export function prepareNarrow(tables: Tables, viewer: UserRow, narrow: NarrowTerm[]): NarrowTerm[] {
+export function prepareNarrow(tables: Tables, viewer: UserRow | null, narrow: NarrowTerm[]): NarrowTerm[] {
   let terms = narrow.map((t) => ({ ...t }));
   const topic = terms.find((t) => t.operator === 'topic');
   if (topic && topic.operand === EMPTY_TOPIC_DISPLAY_NAME) topic.operand = '';
@@ -65,7 +65,7 @@ export function prepareNarrow(tables: Tables, viewer: UserRow, narrow: NarrowTer
   const text = String(withTerms[0]!.operand).trim();
   if (!/^[+-]?\d+$/.test(text)) throw badNarrow("Invalid 'with' operator");
   const message = tables.messages[String(Number(text))];
-  if (!message || !messageVisibleTo(tables, viewer, message)) {
+  if (!message || !readable(tables, viewer, message)) {
     if (definesConversation(terms)) return terms;
     throw badNarrow("Invalid 'with' operator");
   }
@@ -80,6 +80,12 @@ export function prepareNarrow(tables: Tables, viewer: UserRow, narrow: NarrowTer
         // the same conversation and stays right when the viewer is that recipient).
         [{ operator: 'dm', operand: [...(message.dm_user_ids ?? [])], negated: false }];
   return [...conversation, ...rest];
+}
+
+/** A message a spectator may read is one of a web-public channel (reference access_web_public_message). */
+function readable(tables: Tables, viewer: UserRow | null, message: MessageRow): boolean {
+  if (viewer) return messageVisibleTo(tables, viewer, message);
+  return message.stream_id !== null && tables.channels[String(message.stream_id)]?.is_web_public === true;
 }
 
 function definesConversation(terms: NarrowTerm[]): boolean {
@@ -99,7 +105,9 @@ function userOfOperand(tables: Tables, operand: string | number): UserRow | unde
   return ids.length > 0 ? tables.users[String(ids[0])] : undefined;
 }
 
-function includesHistory(tables: Tables, viewer: UserRow, terms: NarrowTerm[]): boolean {
+function includesHistory(tables: Tables, viewer: UserRow | null, terms: NarrowTerm[]): boolean {
+  // A spectator reads web-public history only (each channel term was checked to be one).
+  if (viewer === null) return true;
   // An `is` term is a property of a received message: history cannot match it (resolved and followed
   // are properties of topics, so they keep it).
   if (terms.some((t) => t.operator === 'is' && t.operand !== 'resolved' && t.operand !== 'followed')) return false;
@@ -114,9 +122,10 @@ function includesHistory(tables: Tables, viewer: UserRow, terms: NarrowTerm[]): 
 }
 
 /** Compiles a prepared narrow for one viewer; throws BAD_NARROW for the first term the realm cannot satisfy. */
-export function compileNarrow(tables: Tables, viewer: UserRow, narrow: NarrowTerm[]): CompiledNarrow {
+export function compileNarrow(tables: Tables, viewer: UserRow | null, narrow: NarrowTerm[]): CompiledNarrow {
   const index = indexOf(tables);
-  const me = viewer.user_id;
+  // A spectator's narrow holds no personal operator (history.ts checks that first): `me` is never a user.
+  const me = viewer?.user_id ?? -1;
   let channelNarrow = false;
   let dmNarrow = false;
   // Reference check_not_both_channel_and_dm_narrow: negated terms count too.
@@ -160,6 +169,7 @@ export function compileNarrow(tables: Tables, viewer: UserRow, narrow: NarrowTer
         kind(false);
         const channel = channelOfOperand(tables, operand);
         if (!channel) throw badNarrow(`unknown channel ${text}`);
+        if (viewer === null && !channel.is_web_public) throw badNarrow(`unknown web-public channel ${text}`);
         const id = channel.stream_id;
         if (!negated) channelId = id;
         add((m) => m.stream_id === id, listOrNone(index.messages.channel(id)?.ids));
@@ -268,30 +278,3 @@ function dmParticipants(tables: Tables, me: number, operand: NarrowOperand): num
   }
   return [...ids].sort((a, b) => a - b);
 }
-
-const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
-
-/** `is:` operands; `followed` matches nothing because the mock has no followed topics yet. */
-const IS = {
-  dm: (m: MessageRow) => m.type === 'private',
-  private: (m: MessageRow) => m.type === 'private',
-  starred: (_m: MessageRow, f: Flags) => f?.includes('starred') === true,
-  unread: (_m: MessageRow, f: Flags) => f !== undefined && !f.includes('read'),
-  mentioned: (_m: MessageRow, f: Flags) => f?.some((x) => MENTION_FLAGS.includes(x)) === true,
-  alerted: (_m: MessageRow, f: Flags) => f?.includes('has_alert_word') === true,
-  resolved: (m: MessageRow) => m.type === 'stream' && m.subject.startsWith('✔ '),
-  followed: () => false,
-};
-
-/**
- * `has:` operands, decided from the Markdown source as the reference server computes its has_link /
- * has_attachment / has_image columns when a message is saved: a URL or an upload path is a link, an
- * upload path an attachment, an uploaded image file an image.
- */
-const UPLOAD = /[/-]user[-_]uploads[/.-]/;
-const HAS = {
-  link: (m: MessageRow) => /https?:\/\//.test(m.content) || m.content.includes('/user_uploads'),
-  attachment: (m: MessageRow) => UPLOAD.test(m.content),
-  image: (m: MessageRow) => /[/-]user[-_]uploads[/.-]\S+\.(bmp|gif|jpe?g|png|tiff?|webp)/i.test(m.content),
-  reaction: (m: MessageRow) => m.reactions.length > 0,
-};

@@ -10,6 +10,7 @@ import { renderMessage } from '../markdown.js';
 import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
 import { presentMessage } from '../present/messages.js';
 import { checkChannelTopic } from '../topics.js';
+import { claimAttachments } from '../live/uploads.js';
 import { checkGroupMentions, mentionFlags } from './mentions.js';
 
 /**
@@ -106,6 +107,8 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     ];
   }
   tx.put('user_messages', id, { message_id: id, flags });
+  // Links to uploads open the files to the message's readers (area live), after its receivers are known.
+  claimAttachments(tx, message);
 
   const wire = presentMessage(tx.tables, message);
   const byFlags = new Map<string, number[]>();

@@ -130,7 +130,8 @@ function setAway(tx: Tx, actor: ActorContext, user: UserRow, away: boolean): voi
 
   let presence: PresenceRow | null = null;
   if (presenceEnabled) {
-    presence = { user_id: user.user_id, active_timestamp: actor.now, idle_timestamp: actor.now };
+    // A presence change like any other: update-presence's last_update_id readers see it (area live).
+    presence = { user_id: user.user_id, active_timestamp: actor.now, idle_timestamp: actor.now, last_update_id: tx.nextId('presence') };
     tx.put('presence', user.user_id, presence);
   }
   const { legacy, simplified } = presencePayloads(user, presence, actor.now);

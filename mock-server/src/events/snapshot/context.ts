@@ -16,6 +16,8 @@ export interface SnapshotOptions {
   includeSubscribers: IncludeSubscribers;
   slimPresence: boolean;
   presenceHistoryLimitDays: number;
+  /** The server's upload limit (register's max_file_upload_size_mib, area live); absent: the default configuration's. */
+  maxFileUploadMib?: number;
   now: number;
   features: Features;
 }

@@ -2,6 +2,7 @@ import { isGuest, isRealmAdmin } from '../../domain/access.js';
 import { userGroupList } from '../../domain/compat-lookups/user-groups.js';
 import { presentUser as presentUserFor, userAvatarUrl } from '../../domain/present/users.js';
 import { presentUserStatus } from '../../domain/users/status.js';
+import { presenceLastUpdateId } from '../../domain/live/presence.js';
 import type { UserRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
 import { ROLE } from '../../contract/roles.js';
@@ -90,5 +91,6 @@ export function presenceKeys(ctx: SnapshotContext): Record<string, unknown> {
       }
     }
   }
-  return { presences, server_timestamp: options.now };
+  // presence_last_update_id (area live): the newest change's ID, the starting point of update-presence's last_update_id.
+  return { presences, server_timestamp: options.now, presence_last_update_id: presenceLastUpdateId(tables) };
 }

@@ -1,0 +1,39 @@
+import type { Params, Reply } from '../../src/client.js';
+import { SetupError, type ScenarioContext } from '../../src/context.js';
+import type { WorldRole } from '../../src/world.js';
+import { asArray, isInt, ownChannel, type Obj, type OwnChannel } from '../shared.js';
+
+/** Helpers of the history scenarios (companion tier, GET /messages) only. */
+
+/** A channel message sent now (companion send operation); its ID. */
+export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: number, topic: string, content: string): Promise<number> {
+  const res = ctx.must(
+    await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }),
+    `send to channel ${streamId}`,
+  );
+  if (!isInt(res.body.id)) throw new SetupError('no message id in the send answer');
+  return res.body.id;
+}
+
+/** A public channel of the scenario's own with `count` messages of `sender` under one topic; their IDs, ascending. */
+export async function channelWithMessages(
+  ctx: ScenarioContext,
+  label: string,
+  count: number,
+  opts: { sender?: WorldRole; members?: WorldRole[]; inviteOnly?: boolean } = {},
+): Promise<{ channel: OwnChannel; topic: string; ids: number[] }> {
+  const sender = opts.sender ?? 'member';
+  const channel = await ownChannel(ctx, sender, label, { members: opts.members ?? [], inviteOnly: opts.inviteOnly ?? false });
+  const topic = ctx.unique(`${label} topic`);
+  const ids: number[] = [];
+  for (let i = 1; i <= count; i++) ids.push(await sendTo(ctx, sender, channel.stream_id, topic, `history message ${i}`));
+  return { channel, topic, ids };
+}
+
+/** GET /messages as a role. */
+export const history = (ctx: ScenarioContext, role: WorldRole, params: Params): Promise<Reply> =>
+  ctx.as(role).get('/api/v1/messages', params);
+
+export const idsOf = (reply: Reply): unknown[] => asArray(reply.body.messages).map((m) => m.id);
+export const messageOf = (reply: Reply, id: number): Obj | undefined => asArray(reply.body.messages).find((m) => m.id === id);
+export const channelNarrow = (streamId: number): Params['narrow'] => [{ operator: 'channel', operand: streamId }];
