@@ -80,7 +80,8 @@ export async function soak(argv: string[]): Promise<void> {
 
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-soak-'));
   const server = await start(
-    [here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--zuliprc-dir', dir],
+    // No request log: the soak watches the server's memory, not a log of every request it answers.
+    [here('../mock-server/src/cli.ts'), 'serve', '--port', '0', '--in-memory', '--log-level', 'silent', '--zuliprc-dir', dir],
     {},
     ['--expose-gc'],
     'pipe',

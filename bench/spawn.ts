@@ -59,9 +59,12 @@ export async function start(
 
 const BIN = fileURLToPath(new URL('../bin/teamchat.js', import.meta.url));
 
-/** `node bin/teamchat.js serve …`: the compiled mock as users run it (dist/, built by the benchmark first). */
+/**
+ * `node bin/teamchat.js serve …`: the compiled mock as users run it (dist/, built by the benchmark first),
+ * without its request log: the figures are the server's, comparable with those before the log existed.
+ */
 export function startMock(serveArgs: string[], nodeFlags: string[] = []): Promise<Started> {
-  return start([BIN, 'serve', '--port', '0', ...serveArgs], {}, nodeFlags);
+  return start([BIN, 'serve', '--port', '0', '--log-level', 'silent', ...serveArgs], {}, nodeFlags);
 }
 
 /** Resident set size of a process (Linux /proc), in bytes; null elsewhere. */
