@@ -30,7 +30,8 @@ afterAll(async () => {
 /** A GET with a Host header of our choosing (fetch would not send one). */
 async function get(path: string, host?: string) {
   const res = await request(server.url + path, { headers: host === undefined ? {} : { host } });
-  return { status: res.statusCode, type: String(res.headers['content-type']), text: await res.body.text() };
+  const policy = res.headers['content-security-policy'];
+  return { status: res.statusCode, type: String(res.headers['content-type']), policy, text: await res.body.text() };
 }
 
 const withoutServers = (doc: Record<string, unknown>) => ({ ...doc, servers: undefined });
@@ -115,6 +116,9 @@ describe('GET /docs', () => {
     expect(res.type).toMatch(/^text\/html\b/);
     expect(res.text).toContain('<script src="/docs/redoc.standalone.js"></script>');
     expect(res.text).toContain('spec-url="/openapi.json"');
+    // The browser enforces it too: the page may load from this server only.
+    expect(res.policy).toMatch(/(^|; )default-src 'self'(;|$)/);
+    expect(res.policy).toMatch(/(^|; )img-src 'self' data:(;|$)/);
     // Nothing from another host: every src and href is a path on this server.
     const urls = [...res.text.matchAll(/\b(?:src|href|spec-url)="([^"]*)"/g)].map((m) => m[1]!);
     expect(urls.length).toBeGreaterThan(0);
