@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { MockServer } from '../../src/app.js';
 import { originOf } from '../../src/http/served-contract.js';
+import { spawnServer, stop } from '../helpers/spawn-server.js';
 import { call, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -141,6 +142,20 @@ describe('GET /docs', () => {
       const res = await call(server, 'GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body, path).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Not Found' });
+    }
+  });
+
+  it('is named in the banner of teamchat serve, and answers there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tc-contract-rc-'));
+    const spawned = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
+    try {
+      expect(spawned.output()).toContain(`API reference: ${spawned.url}/docs (the contract: ${spawned.url}/openapi.yaml, /openapi.json)`);
+      const docs = await request(`${spawned.url}/docs`);
+      expect(docs.statusCode).toBe(200);
+      expect(await docs.body.text()).toContain('/docs/redoc.standalone.js');
+    } finally {
+      await stop(spawned);
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
