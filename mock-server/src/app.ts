@@ -21,6 +21,7 @@ import { loadOperations } from './http/openapi.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
 import { apiRouter } from './http/router.js';
+import { servedContractRouter } from './http/served-contract.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
@@ -124,6 +125,8 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
   app.get(/^\/user_uploads\//, serveUploadedFile(context));
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
+  // The contract and its reference page: public, so open whatever the control API's exposure (README "The contract, served").
+  app.use(servedContractRouter({ openapiPath: context.config.openapiPath, fallbackOrigin: () => context.baseUrl }));
   app.get('/', (_req, res) =>
     sendJson(res, 200, {
       result: 'success',
@@ -131,6 +134,8 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
       name: 'teamchat-kit mock server',
       api: '/api/v1',
       control: context.config.control ? '/__mock' : null,
+      openapi: '/openapi.json',
+      docs: '/docs',
     }),
   );
   app.use((_req, _res, next) => next(pathNotFound()));

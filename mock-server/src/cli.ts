@@ -198,6 +198,7 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   );
   const { control, controlToken } = server.context.config;
   if (control) console.log(`control API: ${server.url}/__mock/${controlToken ? ' (Authorization: Bearer <the control token>)' : ''}`);
+  console.log(`API reference: ${server.url}/docs (the contract: ${server.url}/openapi.yaml, /openapi.json)`);
   console.log('');
   console.log(line(['role', 'email', 'api key', 'user id']));
   for (const row of rows) console.log(line(row));
