@@ -2,7 +2,7 @@ import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { emojiByName } from '../emoji.js';
 import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
-import { mayReactInChannel } from '../permissions.js';
+import { mayModifyMessageInChannel } from '../permissions.js';
 import { checkEmoji } from '../users/status-emoji.js';
 import { copyOf, messageAudience, writeFlags, type Copy } from './receipts.js';
 
@@ -86,7 +86,7 @@ export function removeReaction(tx: Tx, user: UserRow, messageId: number, params:
 function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
   const copy = copyOf(tx.tables, user, messageId);
   const channel = copy.message.stream_id === null ? undefined : tx.tables.channels[String(copy.message.stream_id)];
-  if (!mayReactInChannel(channel)) throw invalidMessage();
+  if (!mayModifyMessageInChannel(channel)) throw invalidMessage();
   return copy;
 }
 
