@@ -7,9 +7,9 @@ import { activeSubscriberIds } from '../channels/subscribers.js';
 import { moveTimeLimitExceeded } from '../errors.js';
 import { renderMessage, topicLinks } from '../markdown.js';
 import { checkGroupMentions, mentionFlags } from '../messages/mentions.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAudience, messageVisibleTo } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
-import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
+import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
 import { claimAttachments } from '../live/uploads.js';
 

@@ -1,9 +1,9 @@
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
-import { visibleMessage } from '../messages/visibility.js';
+import { messageAudience, visibleMessage } from '../messages/visibility.js';
 import { mayDeleteAnyMessage, mayDeleteOwnMessage, mayModifyMessageInChannel } from '../permissions.js';
-import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
+import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import { editingSettings } from './settings.js';
 
 /**

@@ -4,7 +4,8 @@ import { emojiByName } from '../emoji.js';
 import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
 import { mayModifyMessageInChannel } from '../permissions.js';
 import { checkEmoji } from '../users/status-emoji.js';
-import { copyOf, messageAudience, writeFlags, type Copy } from './receipts.js';
+import { messageAudience } from '../messages/visibility.js';
+import { copyOf, writeFlags, type Copy } from './receipts.js';
 
 /**
  * Emoji reactions (companion tier; reference add-reaction / remove-reaction). A reaction is a row of the
@@ -102,5 +103,8 @@ function emitReaction(tx: Tx, op: 'add' | 'remove', user: UserRow, message: Mess
     emoji_code: reaction.emoji_code,
     reaction_type: reaction.reaction_type,
   };
-  tx.emit(event, messageAudience(tx.tables, message));
+  tx.emit(
+    event,
+    [...messageAudience(tx.tables, message)].sort((a, b) => a - b),
+  );
 }
