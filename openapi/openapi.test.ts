@@ -246,6 +246,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['PUT', '/api/v1/bot_storage', 'update-bot-storage'],
   ['DELETE', '/api/v1/bot_storage', 'remove-bot-storage'],
   ['GET', '/api/v1/realm/filters', 'get-linkifiers-legacy'],
+  ['POST', '/api/v1/user_topics', 'update-user-topic'],
 ];
 
 describe('team-chat.openapi.yaml', () => {

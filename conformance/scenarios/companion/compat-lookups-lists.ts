@@ -1,7 +1,7 @@
 import type { Reply } from '../../src/client.js';
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
-import { eventsUntil } from '../events/support.js';
+import { eventsUntil, messageEvent, sendToChannel } from '../events/support.js';
 import { openQueue, snapshotOf } from '../shared.js';
 
 /**
@@ -115,6 +115,29 @@ const wordsEvent = scenario({
   },
 });
 
+const alerted = scenario({
+  id: 'companion/compat-lookups/has-alert-word',
+  title: "a message saying one of a user's alert words reaches them flagged has_alert_word",
+  rules: ['C.compat-lookups-20'],
+  requires: { roles: ['member', 'member_2'], channels: ['public'] },
+  async when(ctx) {
+    const word = ownWord(ctx, 'alerted');
+    ctx.must(await ctx.as('member').post(WORDS, { alert_words: [word] }), 'add an alert word');
+    const queue = await openQueue(ctx, 'member', { event_types: ['message'] });
+    const id = await sendToChannel(ctx, 'member_2', ctx.channel('public').stream_id, `Look: ${word.toUpperCase()}, here.`);
+    return eventsUntil(queue, messageEvent(id));
+  },
+  then(ctx, { reply, found }) {
+    const flags = Array.isArray(found?.flags) ? (found.flags as string[]) : [];
+    ctx.check(
+      'C.compat-lookups-20',
+      found !== undefined && flags.includes('has_alert_word'),
+      `the message event's flags ${JSON.stringify(flags)}`,
+      reply,
+    );
+  },
+});
+
 /** Keys of this scenario's own in the bot's storage, removed afterwards. */
 function ownKeys(ctx: ScenarioContext, n: number): string[] {
   const keys = Array.from({ length: n }, (_, i) => ctx.unique(`key${i}`));
@@ -176,5 +199,72 @@ const storageMissing = scenario({
   },
 });
 
-export const ALERT_WORDS = [addWords, removeWords, tooLong, wordsEvent];
+/** A topic of this scenario's own in the public channel; its policy for `who` is cleared afterwards. */
+function ownTopic(ctx: ScenarioContext, who: 'member'): { streamId: number; topic: string } {
+  const streamId = ctx.channel('public').stream_id;
+  const topic = ctx.unique('muted');
+  ctx.defer(() => ctx.as(who).post('/api/v1/user_topics', { stream_id: streamId, topic, visibility_policy: 0 }));
+  return { streamId, topic };
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = (reply: Reply, key: string): unknown[] => (Array.isArray(reply.body[key]) ? (reply.body[key] as unknown[]) : []);
+
+const topicPolicy = scenario({
+  id: 'companion/compat-lookups/user-topic-policy',
+  title: "a topic policy appears in register's user_topics and muted_topics, and policy 0 removes it",
+  rules: ['C.compat-lookups-18'],
+  requires: { roles: ['member'], channels: ['public'] },
+  async when(ctx) {
+    const { streamId, topic } = ownTopic(ctx, 'member');
+    const me = ctx.as('member');
+    const set = await me.post('/api/v1/user_topics', { stream_id: streamId, topic, visibility_policy: 1 });
+    const muted = await snapshotOf(ctx, 'member', ['user_topic', 'muted_topics']);
+    const cleared = await me.post('/api/v1/user_topics', { stream_id: streamId, topic, visibility_policy: 0 });
+    const after = await snapshotOf(ctx, 'member', ['user_topic', 'muted_topics']);
+    return { streamId, topic, set, muted, cleared, after };
+  },
+  then(ctx, { streamId, topic, set, muted, cleared, after }) {
+    ctx.expectSuccess('C.compat-lookups-18', set);
+    const mine = (r: unknown) => (r as Row).stream_id === streamId && (r as Row).topic_name === topic;
+    const row = rowsOf(muted, 'user_topics').find(mine) as Row | undefined;
+    ctx.check('C.compat-lookups-18', row?.visibility_policy === 1, `user_topics has ${topic} muted (${JSON.stringify(row)})`, muted);
+    const name = ctx.channel('public').name;
+    const triple = rowsOf(muted, 'muted_topics').some((t) => Array.isArray(t) && t[0] === name && t[1] === topic);
+    ctx.check('C.compat-lookups-18', triple, `muted_topics has [${name}, ${topic}, …]`, muted);
+    ctx.expectSuccess('C.compat-lookups-18', cleared);
+    ctx.check('C.compat-lookups-18', !rowsOf(after, 'user_topics').some(mine), `policy 0 removed ${topic} from user_topics`, after);
+  },
+});
+
+const topicEvent = scenario({
+  id: 'companion/compat-lookups/user-topic-event',
+  title: "setting a topic policy sends user_topic to the user's queue only",
+  rules: ['C.compat-lookups-19'],
+  requires: { roles: ['member', 'member_3'], channels: ['public'] },
+  async when(ctx) {
+    const mine = await openQueue(ctx, 'member', { event_types: ['user_topic'] });
+    const other = await openQueue(ctx, 'member_3', { event_types: ['user_topic'] });
+    const { streamId, topic } = ownTopic(ctx, 'member');
+    ctx.must(await ctx.as('member').post('/api/v1/user_topics', { stream_id: streamId, topic, visibility_policy: 3 }), 'follow a topic');
+    const got = await eventsUntil(mine, (e) => e.type === 'user_topic' && e.topic_name === topic);
+    const others = await eventsUntil(other, () => false);
+    return { got, others, streamId };
+  },
+  then(ctx, { got, others, streamId }) {
+    const e = got.found;
+    ctx.check(
+      'C.compat-lookups-19',
+      e?.stream_id === streamId && e.visibility_policy === 3,
+      `member's queue got user_topic ${JSON.stringify(e)}`,
+      got.reply,
+    );
+    const leaked = others.events.filter((x) => x.type === 'user_topic');
+    ctx.check('C.compat-lookups-19', leaked.length === 0, `member_3's queue got no user_topic (${leaked.length})`, others.reply);
+  },
+});
+
+export const USER_TOPICS = [topicPolicy, topicEvent];
+
+export const ALERT_WORDS = [addWords, removeWords, tooLong, wordsEvent, alerted];
 export const BOT_STORAGE = [storageRoundTrip, storageMissing];

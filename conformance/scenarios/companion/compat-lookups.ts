@@ -3,12 +3,13 @@ import type { Reply } from '../../src/client.js';
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import { snapshot, snapshotOf } from '../shared.js';
-import { ALERT_WORDS, BOT_STORAGE } from './compat-lookups-lists.js';
+import { ALERT_WORDS, BOT_STORAGE, USER_TOPICS } from './compat-lookups-lists.js';
 
 /**
  * Companion tier, compat-lookups (conformance/rules/companion/compat-lookups.json): the reference server's
- * compatibility keys, lookups and register keys stock clients read. These scenarios only read; the ones
- * that change state (alert words, bot storage) are in compat-lookups-lists.ts and undo what they add.
+ * compatibility keys, lookups and register keys stock clients read. These scenarios only read, but for
+ * starred-messages, which sends a message of its own and unstars it again; the ones that change lists
+ * (alert words, bot storage, topic policies) are in compat-lookups-lists.ts and undo what they add.
  */
 
 type Obj = Record<string, unknown>;
@@ -163,7 +164,35 @@ const registerKeys = scenario<undefined, Reply>({
   },
 });
 
+const starred = scenario({
+  id: 'companion/compat-lookups/starred-messages',
+  title: "register's starred_messages lists a message once starred and not once unstarred",
+  rules: ['C.compat-lookups-21'],
+  requires: { roles: ['member', 'member_2'] },
+  async when(ctx) {
+    const me = ctx.as('member');
+    const sent = ctx.must(
+      await me.post('/api/v1/messages', { type: 'private', to: [ctx.user('member_2').user_id], content: ctx.unique('star') }),
+      'send',
+    );
+    const id = sent.body.id as number;
+    const flag = (op: string) => me.post('/api/v1/messages/flags', { messages: [id], op, flag: 'starred' });
+    ctx.defer(() => flag('remove'));
+    ctx.must(await flag('add'), 'star the message');
+    const on = await snapshotOf(ctx, 'member', ['starred_messages']);
+    ctx.must(await flag('remove'), 'unstar the message');
+    const off = await snapshotOf(ctx, 'member', ['starred_messages']);
+    return { id, on, off };
+  },
+  then(ctx, { id, on, off }) {
+    const ids = (r: Reply) => (Array.isArray(r.body.starred_messages) ? (r.body.starred_messages as unknown[]) : []);
+    ctx.check('C.compat-lookups-21', ids(on).includes(id), `starred_messages lists ${id} once starred`, on);
+    ctx.check('C.compat-lookups-21', !ids(off).includes(id), `starred_messages leaves ${id} out once unstarred`, off);
+  },
+});
+
 export const COMPAT_LOOKUPS = [
+  starred,
   registerVersion,
   serverSettings,
   realmEmoji,
@@ -172,4 +201,5 @@ export const COMPAT_LOOKUPS = [
   registerKeys,
   ...ALERT_WORDS,
   ...BOT_STORAGE,
+  ...USER_TOPICS,
 ];

@@ -1411,7 +1411,9 @@ export interface paths {
         };
         /**
          * Get all alert words
-         * @description The caller's alert words (words or phrases that flag a message as `has_alert_word`), in the order they were added.
+         * @description The caller's alert words, in the order they were added. A new message that says one of them as a
+         *     whole word (any letter case) gets the `has_alert_word` flag in the caller's copy, unless the
+         *     caller sent it.
          */
         get: operations["get-alert-words"];
         put?: never;
@@ -1462,6 +1464,31 @@ export interface paths {
          *     that is not stored fails the whole request with `Key does not exist.` and removes nothing.
          */
         delete: operations["remove-bot-storage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user_topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update personal preferences for a topic
+         * @description Sets the caller's visibility policy for one topic of a channel: 0 none (removes the policy), 1
+         *     muted, 2 unmuted, 3 followed (reference: from feature level 170). The topic is read as topics are
+         *     everywhere (trimmed, truncated, `general chat` is the empty topic) and matched in any letter case.
+         *     Setting a policy needs access to the channel's content; removing one only that the channel exists
+         *     (the caller may have lost access since). The caller's queues receive `user_topic` with the new
+         *     policy and the legacy `muted_topics` with the whole list of muted topics; nobody else is told.
+         */
+        post: operations["update-user-topic"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1866,6 +1893,38 @@ export interface components {
         RemoveBotStorageRequest: {
             /** @description JSON list of the keys to remove; absent or empty removes every entry. */
             keys?: string[];
+        };
+        /** @description Form parameters of update-user-topic. */
+        UpdateUserTopicRequest: {
+            /** @description The channel of the topic. */
+            stream_id: number;
+            /** @description The topic; `general chat` and `(no topic)` mean the empty topic. */
+            topic: string;
+            /**
+             * @description 0 none, 1 muted, 2 unmuted, 3 followed.
+             * @enum {integer}
+             */
+            visibility_policy: 0 | 1 | 2 | 3;
+        };
+        /** @description The caller's new policy for one topic (visibility_policy 0 when removed), to the caller's queues only. */
+        UserTopicEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "user_topic";
+            stream_id: number;
+            topic_name: string;
+            last_updated: number;
+            /** @enum {integer} */
+            visibility_policy: 0 | 1 | 2 | 3;
+        };
+        /** @description Legacy; the caller's muted topics after a change of a topic policy, as register's muted_topics. */
+        MutedTopicsEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "muted_topics";
+            muted_topics: [
+                string | number,
+                string | number,
+                string | number
+            ][];
         };
         /** @description Every successful answer (spec §1). Operations add their own fields beside these. */
         SuccessEnvelope: {
@@ -3041,7 +3100,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -4737,6 +4796,17 @@ export interface components {
             storage: {
                 [key: string]: string;
             };
+        };
+        "update-user-topic.parameters": {
+            /** @description The channel of the topic. */
+            stream_id: number;
+            /** @description The topic; `general chat` and `(no topic)` mean the empty topic. */
+            topic: string;
+            /**
+             * @description 0 none, 1 muted, 2 unmuted, 3 followed.
+             * @enum {integer}
+             */
+            visibility_policy: 0 | 1 | 2 | 3;
         };
     };
     responses: {
@@ -7495,6 +7565,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    "update-user-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateUserTopicRequest"];
+                "multipart/form-data": components["schemas"]["UpdateUserTopicRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Success"];
+            /** @description A missing or malformed value, or a channel the caller may not use. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

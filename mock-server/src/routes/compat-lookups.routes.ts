@@ -1,4 +1,10 @@
-import { doAddAlertWords, doRemoveAlertWords, doRemoveBotStorage, doUpdateBotStorage } from '../domain/actions/compat-lookups.js';
+import {
+  doAddAlertWords,
+  doRemoveAlertWords,
+  doRemoveBotStorage,
+  doUpdateBotStorage,
+  doUpdateUserTopic,
+} from '../domain/actions/compat-lookups.js';
 import { alertWordsOf } from '../domain/compat-lookups/alert-words.js';
 import { readBotStorage } from '../domain/compat-lookups/bot-storage.js';
 import { linkifierTuples } from '../domain/compat-lookups/linkifiers-legacy.js';
@@ -41,6 +47,12 @@ const routes: RouteSpec[] = [
   defineRoute('remove-bot-storage', {
     handle: async (ctx) => {
       await act(ctx, doRemoveBotStorage);
+      return {};
+    },
+  }),
+  defineRoute('update-user-topic', {
+    handle: async (ctx) => {
+      await act(ctx, doUpdateUserTopic);
       return {};
     },
   }),

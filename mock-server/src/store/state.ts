@@ -417,6 +417,16 @@ export interface BotStorageRow {
   value: string;
 }
 
+/** Key: `${user_id}:${stream_id}:${topic lower-cased}`. A user's visibility policy for one topic (1 muted, 2 unmuted, 3 followed). */
+export interface UserTopicRow {
+  user_id: number;
+  stream_id: number;
+  /** The topic as the user last named it ("" is the empty topic). */
+  topic_name: string;
+  last_updated: number;
+  visibility_policy: 1 | 2 | 3;
+}
+
 /**
  * ID sequences. Recipients are one sequence for users, channels and direct-message groups, as on the
  * reference server; reminders take scheduled-message IDs. Typed, so a misspelt name cannot quietly
@@ -472,6 +482,7 @@ export interface RealmTables {
   attachment_files: Record<string, AttachmentFileRow>;
   alert_words: Record<string, AlertWordsRow>;
   bot_storage: Record<string, BotStorageRow>;
+  user_topics: Record<string, UserTopicRow>;
 }
 
 export type TableName = keyof RealmTables;
@@ -502,6 +513,7 @@ export const TABLE_NAMES: readonly TableName[] = [
   'attachment_files',
   'alert_words',
   'bot_storage',
+  'user_topics',
 ];
 
 /**

@@ -88,6 +88,22 @@ describe('zulip-js: compat-lookups (companion tier)', () => {
     expect(removed.alert_words).toEqual(['castle']);
   });
 
+  it('mutes and clears a topic with POST /user_topics (multipart), seen in register', async () => {
+    const c = await client('member_3');
+    const streams = (await c.callEndpoint('/users/me/subscriptions', 'GET')).subscriptions as { stream_id: number; name: string }[];
+    const channel = streams[0]!;
+    expect(
+      await c.callEndpoint('/user_topics', 'POST', { stream_id: channel.stream_id, topic: 'zulip-js topic', visibility_policy: 1 }),
+    ).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    const snap = await c.callEndpoint('/register', 'POST', { fetch_event_types: ['muted_topics'] });
+    expect((snap.muted_topics as unknown[][]).map((t) => t.slice(0, 2))).toEqual([[channel.name, 'zulip-js topic']]);
+    await c.callEndpoint('/user_topics', 'POST', { stream_id: channel.stream_id, topic: 'zulip-js topic', visibility_policy: 0 });
+    expect((await c.callEndpoint('/register', 'POST', { fetch_event_types: ['muted_topics'] })).muted_topics).toEqual([]);
+  });
+
   it('keeps a bot’s state: PUT, GET and DELETE /bot_storage as the bots framework uses it', async () => {
     const c = await client('bot');
     expect(await c.callEndpoint('/bot_storage', 'PUT', { storage: JSON.stringify({ counter: '1' }) })).toEqual({

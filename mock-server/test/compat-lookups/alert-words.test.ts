@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, credentials, startTestServer } from '../helpers/test-server.js';
-import { error, observeEvents, success, tables, useTestRealm } from '../helpers/harness.js';
+import { error, observeEvents, send, success, tables, useTestRealm } from '../helpers/harness.js';
 import { ROLES, addWords, removeWords, snapshotOf, wordsOf } from './support.js';
 
 /**
@@ -94,6 +94,53 @@ describe('alert words', () => {
   });
 });
 
+describe('has_alert_word', () => {
+  /** A public channel member and member_2 are both subscribed to. */
+  function sharedChannel(): string {
+    const t = tables(env.server, env.realm);
+    const [a, b] = [env.who.member!.user_id, env.who.member_2!.user_id];
+    const c = Object.values(t.channels).find(
+      (c) => !c.is_archived && t.subscriptions[`${a}:${c.stream_id}`]?.active && t.subscriptions[`${b}:${c.stream_id}`]?.active,
+    )!;
+    return String(c.stream_id);
+  }
+  const flagsOf = (messageId: number, userId: number): string[] =>
+    tables(env.server, env.realm).user_messages[String(messageId)]?.flags[String(userId)] ?? [];
+
+  it('flags a new message for a receiver whose alert word it says as a word, in any case, and tells them in the message event', async () => {
+    const member = env.who.member!;
+    await addWords(env.server, member, ['Castle', 'two words']);
+    const to = sharedChannel();
+    const cases: [string, boolean][] = [
+      ['The castle is big', true],
+      ['(CASTLE)', true],
+      ['about Two Words, really', true],
+      ['castles everywhere', false],
+      ['sandcastle', false],
+      ['nothing here', false],
+    ];
+    for (const [content, alerted] of cases) {
+      const seen = await observeEvents(env, ['member'], {}, async () => {
+        const res = await send(env.server, env.who.member_2!, { type: 'stream', to, topic: 'alerts', content });
+        expect(res.status, content).toBe(200);
+      });
+      const event = seen.member!.find((e) => e.type === 'message')!;
+      const id = (event.message as { id: number }).id;
+      expect(flagsOf(id, member.user_id).includes('has_alert_word'), content).toBe(alerted);
+      expect((event.flags as string[]).includes('has_alert_word'), content).toBe(alerted);
+      // The sender's copy never carries the flag of someone else's words.
+      expect(flagsOf(id, env.who.member_2!.user_id)).not.toContain('has_alert_word');
+    }
+  });
+
+  it("never flags the sender's own message with their own words", async () => {
+    const member = env.who.member!;
+    await addWords(env.server, member, ['castle']);
+    const res = await send(env.server, member, { type: 'stream', to: sharedChannel(), topic: 'alerts', content: 'my castle' });
+    expect(flagsOf(res.body.id as number, member.user_id)).not.toContain('has_alert_word');
+  });
+});
+
 describe('alert words on disk', () => {
   it('survive a restart, and a state file written before the table existed still loads', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-alert-words-'));
@@ -112,6 +159,7 @@ describe('alert words on disk', () => {
       for (const realm of Object.values(doc.realms)) {
         delete realm.alert_words;
         delete realm.bot_storage;
+        delete realm.user_topics;
       }
       await writeFile(statePath, JSON.stringify(doc));
       await rm(`${statePath}.journal`, { force: true });

@@ -3,6 +3,8 @@ import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { addAlertWords, removeAlertWords } from '../compat-lookups/alert-words.js';
 import { removeBotStorage, writeBotStorage } from '../compat-lookups/bot-storage.js';
+import { setUserTopicPolicy, type VisibilityPolicy } from '../compat-lookups/user-topics.js';
+import { readTopic } from '../topics.js';
 
 /** POST /users/me/alert_words (companion tier): the caller's whole list afterwards. */
 export function doAddAlertWords(tx: Tx, actor: ActorContext, params: ParamsOf<'add-alert-words'>): string[] {
@@ -22,4 +24,14 @@ export function doUpdateBotStorage(tx: Tx, actor: ActorContext, params: ParamsOf
 /** DELETE /bot_storage (companion tier). */
 export function doRemoveBotStorage(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-bot-storage'>): void {
   removeBotStorage(tx, actor.user.user_id, params.keys);
+}
+
+/** POST /user_topics (companion tier): the topic read as topics are everywhere (§1). */
+export function doUpdateUserTopic(tx: Tx, actor: ActorContext, params: ParamsOf<'update-user-topic'>): void {
+  const topic = readTopic(params.topic, actor.features);
+  setUserTopicPolicy(tx, actor.user, actor.now, {
+    streamId: params.stream_id,
+    topic,
+    policy: params.visibility_policy as VisibilityPolicy,
+  });
 }

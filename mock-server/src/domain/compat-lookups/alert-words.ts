@@ -61,3 +61,35 @@ function store(tx: Tx, userId: number, words: string[]): string[] {
   tx.emit({ type: 'alert_words', alert_words: [...words] }, [userId]);
   return words;
 }
+
+/**
+ * Characters that may stand right before and right after an alert word for it to count as said (the
+ * reference server's lists): a word inside a longer word does not alert, one quoted, bracketed or
+ * followed by punctuation does.
+ */
+const BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
+const AFTER = new Set([' ', '\n', ')', '"', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
+
+/** Whether `content` (Markdown as sent) says one of `words`, in any letter case, as a whole word. */
+export function saysAlertWord(content: string, words: readonly string[]): boolean {
+  const text = content.toLowerCase();
+  for (const word of words) {
+    const w = word.toLowerCase();
+    for (let at = text.indexOf(w); at !== -1; at = text.indexOf(w, at + 1)) {
+      const before = at === 0 ? undefined : text[at - 1];
+      const after = at + w.length === text.length ? undefined : text[at + w.length];
+      if ((before === undefined || BEFORE.has(before)) && (after === undefined || AFTER.has(after))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The `has_alert_word` flag of a new message for one receiver (reference: set when the message says one
+ * of the receiver's alert words; never on the sender's own copy, whose words are their own).
+ */
+export function alertWordFlag(tables: Pick<RealmState, 'alert_words'>, receiverId: number, senderId: number, content: string): string[] {
+  if (receiverId === senderId) return [];
+  const words = tables.alert_words[String(receiverId)]?.words;
+  return words !== undefined && saysAlertWord(content, words) ? ['has_alert_word'] : [];
+}

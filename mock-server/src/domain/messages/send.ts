@@ -1,3 +1,4 @@
+import { alertWordFlag } from '../compat-lookups/alert-words.js';
 import type { Features } from '../../config/features.js';
 import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
@@ -98,7 +99,12 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
     const user = tx.tables.users[String(userId)];
     if (!user || !user.is_active) continue;
     // §2.5 flags: the sender's own copy is read when read_by_sender says so; mentions apply to everyone.
-    flags[String(userId)] = [...(userId === sender.user_id && input.readBySender ? ['read'] : []), ...mentionsOf(userId)];
+    flags[String(userId)] = [
+      ...(userId === sender.user_id && input.readBySender ? ['read'] : []),
+      ...mentionsOf(userId),
+      // Companion tier (compat-lookups): the receiver's alert words.
+      ...alertWordFlag(tx.tables, userId, sender.user_id, message.content),
+    ];
   }
   tx.put('user_messages', id, { message_id: id, flags });
   // Links to uploads open the files to the message's readers (area live), after its receivers are known.

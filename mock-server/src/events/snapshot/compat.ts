@@ -1,5 +1,6 @@
 import { alertWordsOf } from '../../domain/compat-lookups/alert-words.js';
 import { realmEmojiMap } from '../../domain/compat-lookups/realm-emoji.js';
+import { mutedTopics, presentUserTopics } from '../../domain/compat-lookups/user-topics.js';
 import { indexOf } from '../../store/indexes.js';
 import type { CustomProfileFieldRow } from '../../store/state.js';
 import type { SnapshotContext } from './context.js';
@@ -51,13 +52,15 @@ export function customProfileFieldKeys(ctx: SnapshotContext): Record<string, unk
   };
 }
 
-/**
- * Types `muted_topics` (legacy list of [channel name, topic, time muted]) and `user_topic`: this server
- * keeps no topic visibility policies yet (no operation sets one), so both lists are empty, which is what
- * the reference answers for a user who muted and followed nothing.
- */
-export const mutedTopicKeys = (): Record<string, unknown> => ({ muted_topics: [] });
-export const userTopicKeys = (): Record<string, unknown> => ({ user_topics: [] });
+/** Type `muted_topics` (legacy): [channel name, topic, time muted] of each topic the viewer muted. */
+export function mutedTopicKeys(ctx: SnapshotContext): Record<string, unknown> {
+  return { muted_topics: ctx.viewer === null ? [] : mutedTopics(ctx.tables, ctx.viewer.user_id, ctx.options.client) };
+}
+
+/** Type `user_topic`: every topic visibility policy of the viewer. */
+export function userTopicKeys(ctx: SnapshotContext): Record<string, unknown> {
+  return { user_topics: ctx.viewer === null ? [] : presentUserTopics(ctx.tables, ctx.viewer.user_id, ctx.options.client) };
+}
 
 /** Type `alert_words`: the viewer's alert words (none for a spectator). */
 export function alertWordKeys(ctx: SnapshotContext): Record<string, unknown> {

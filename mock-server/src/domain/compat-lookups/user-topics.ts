@@ -1,0 +1,86 @@
+import type { ClientView } from '../../contract/client-view.js';
+import type { RealmState, UserRow, UserTopicRow } from '../../store/state.js';
+import type { Tx } from '../../store/store.js';
+import { channelById, invalidChannelId } from '../channels/lookup.js';
+import { presentTopic } from '../topics.js';
+
+/**
+ * Topic visibility policies (reference: POST /user_topics; register's user_topics and legacy
+ * muted_topics). Each user sets their own, so there is no permission rule beyond channel access. A topic
+ * is matched in any letter case, as the reference server matches it; the row keeps the spelling last
+ * sent. Policy 0 means no row.
+ */
+export type VisibilityPolicy = 0 | 1 | 2 | 3;
+const MUTED = 1;
+
+const rowKey = (userId: number, streamId: number, topic: string) => `${userId}:${streamId}:${topic.toLowerCase()}`;
+
+/** A user's rows, by channel then topic (a stable order for the snapshot). */
+export function userTopicsOf(tables: Pick<RealmState, 'user_topics'>, userId: number): UserTopicRow[] {
+  return Object.values(tables.user_topics)
+    .filter((row) => row.user_id === userId)
+    .sort((a, b) => a.stream_id - b.stream_id || (a.topic_name.toLowerCase() < b.topic_name.toLowerCase() ? -1 : 1));
+}
+
+/** register's user_topics: every policy of the user. */
+export function presentUserTopics(tables: Pick<RealmState, 'user_topics'>, userId: number, client: Pick<ClientView, 'empty_topic_name'>) {
+  return userTopicsOf(tables, userId).map((row) => ({
+    stream_id: row.stream_id,
+    topic_name: presentTopic(row.topic_name, client),
+    last_updated: row.last_updated,
+    visibility_policy: row.visibility_policy,
+  }));
+}
+
+/** register's and the legacy event's muted_topics: [channel name, topic, time muted] of each muted topic. */
+export function mutedTopics(
+  tables: Pick<RealmState, 'user_topics' | 'channels'>,
+  userId: number,
+  client: Pick<ClientView, 'empty_topic_name'>,
+): [string, string, number][] {
+  return userTopicsOf(tables, userId)
+    .filter((row) => row.visibility_policy === MUTED && tables.channels[String(row.stream_id)] !== undefined)
+    .map((row) => [tables.channels[String(row.stream_id)]!.name, presentTopic(row.topic_name, client), row.last_updated]);
+}
+
+/**
+ * POST /user_topics. Setting a policy needs content access to the channel (archived channels included:
+ * muting a topic there harms nobody); removing one only that the channel exists, so a user who lost
+ * access can still clear it (the reference server's rule). Events to the user's queues only: the legacy
+ * `muted_topics` with the whole muted list (shaped per client in events/shape.ts), then `user_topic`.
+ */
+export function setUserTopicPolicy(
+  tx: Tx,
+  user: UserRow,
+  now: number,
+  p: { streamId: number; topic: string; policy: VisibilityPolicy },
+): void {
+  if (p.policy === 0) {
+    if (!tx.tables.channels[String(p.streamId)]) throw invalidChannelId();
+  } else {
+    channelById(tx.tables, user, p.streamId, { access: 'content', archived: true });
+  }
+  const key = rowKey(user.user_id, p.streamId, p.topic);
+  if (p.policy === 0) {
+    if (tx.tables.user_topics[key]) tx.delete('user_topics', key);
+  } else {
+    tx.put('user_topics', key, {
+      user_id: user.user_id,
+      stream_id: p.streamId,
+      topic_name: p.topic,
+      last_updated: now,
+      visibility_policy: p.policy,
+    });
+  }
+  // Both forms now (the rows as of this change); each queue gets the one its empty_topic_name asks for.
+  const muted = {
+    named: mutedTopics(tx.tables, user.user_id, { empty_topic_name: true }),
+    shown: mutedTopics(tx.tables, user.user_id, { empty_topic_name: false }),
+  };
+  tx.emit({ type: 'muted_topics', muted_topics: muted.named }, [user.user_id], (client) => ({
+    type: 'muted_topics',
+    muted_topics: client.empty_topic_name ? muted.named : muted.shown,
+  }));
+  const event = { type: 'user_topic', stream_id: p.streamId, topic_name: p.topic, last_updated: now, visibility_policy: p.policy };
+  tx.emit(event, [user.user_id], (client) => ({ ...event, topic_name: presentTopic(p.topic, client) }));
+}
