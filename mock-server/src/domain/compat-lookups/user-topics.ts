@@ -12,8 +12,14 @@ import { presentTopic } from '../topics.js';
  */
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 const MUTED = 1;
+const FOLLOWED = 3;
 
 const rowKey = (userId: number, streamId: number, topic: string) => `${userId}:${streamId}:${topic.toLowerCase()}`;
+
+/** Whether the user follows this topic (policy 3), matched in any letter case: GET /messages `is:followed`. */
+export function followsTopic(tables: Pick<RealmState, 'user_topics'>, userId: number, streamId: number, topic: string): boolean {
+  return tables.user_topics[rowKey(userId, streamId, topic)]?.visibility_policy === FOLLOWED;
+}
 
 /** A user's rows, by channel then topic (a stable order for the snapshot). */
 export function userTopicsOf(tables: Pick<RealmState, 'user_topics'>, userId: number): UserTopicRow[] {
