@@ -155,7 +155,8 @@ export interface paths {
          *     `can_delete_any_message_group` (or the channel's) may delete any message; others only their own
          *     (or their bots'), when in `can_delete_own_message_group` (organization or channel) and within
          *     the organization's delete time limit. Everyone who could see the message receives
-         *     `delete_message`.
+         *     `delete_message`. Messages of archived channels cannot be deleted, by any role
+         *     (`Invalid message(s)`).
          */
         delete: operations["delete-message"];
         options?: never;
@@ -170,7 +171,8 @@ export interface paths {
          *     `can_move_messages_out_of_channel_group`; resolving (adding or removing the `✔ ` prefix)
          *     `can_resolve_topics_group` of the organization or the channel, without a time limit. Moves
          *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
-         *     access by a channel move receive `delete_message` instead.
+         *     access by a channel move receive `delete_message` instead. Messages of archived channels stay
+         *     readable but can no longer be edited, moved or resolved, by any role (`Invalid message(s)`).
          */
         patch: operations["update-message"];
         trace?: never;

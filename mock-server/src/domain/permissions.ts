@@ -259,10 +259,11 @@ export function mayMarkUnreadInChannel(tables: Pick<RealmState, 'subscriptions'>
 }
 
 /**
- * Reference add-reaction / remove-reaction: messages of an archived channel stay readable but no longer
- * take reactions (the reference's access check for modifying a message refuses them as `Invalid message(s)`).
+ * Reference access_message with is_modifying_message (add/remove reaction, update_message,
+ * delete_message): messages of an archived channel stay readable but can no longer be changed, by any
+ * role; the reference refuses them as `Invalid message(s)`. Direct messages (no channel) always can.
  */
-export function mayReactInChannel(channel: ChannelRow | undefined): boolean {
+export function mayModifyMessageInChannel(channel: ChannelRow | undefined): boolean {
   return channel?.is_archived !== true;
 }
 

@@ -133,6 +133,20 @@ describe('has_alert_word', () => {
     }
   });
 
+  it('follows content edits: an edit that says the word sets the flag, one that no longer does clears it', async () => {
+    const [member, sender] = [env.who.member!, env.who.member_2!];
+    await addWords(env.server, member, ['castle']);
+    const res = await send(env.server, sender, { type: 'stream', to: sharedChannel(), topic: 'alerts', content: 'nothing yet' });
+    const id = res.body.id as number;
+    expect(flagsOf(id, member.user_id)).not.toContain('has_alert_word');
+    const edit = (content: string) => call(env.server, 'PATCH', `/api/v1/messages/${id}`, { as: sender, form: { content } });
+    expect((await edit('now the castle')).body).toMatchObject(success());
+    expect(flagsOf(id, member.user_id)).toContain('has_alert_word');
+    expect(flagsOf(id, sender.user_id)).not.toContain('has_alert_word');
+    expect((await edit('gone again')).body).toMatchObject(success());
+    expect(flagsOf(id, member.user_id)).not.toContain('has_alert_word');
+  });
+
   it("never flags the sender's own message with their own words", async () => {
     const member = env.who.member!;
     await addWords(env.server, member, ['castle']);

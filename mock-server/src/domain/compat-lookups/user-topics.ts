@@ -12,8 +12,37 @@ import { presentTopic } from '../topics.js';
  */
 export type VisibilityPolicy = 0 | 1 | 2 | 3;
 const MUTED = 1;
+const FOLLOWED = 3;
 
 const rowKey = (userId: number, streamId: number, topic: string) => `${userId}:${streamId}:${topic.toLowerCase()}`;
+
+const UNMUTED = 2;
+
+/** The user's policy for a topic (0: none), matched in any letter case. */
+function policyOf(tables: Pick<RealmState, 'user_topics'>, userId: number, streamId: number, topic: string): number {
+  return tables.user_topics[rowKey(userId, streamId, topic)]?.visibility_policy ?? 0;
+}
+
+/** Whether the user follows this topic (policy 3): GET /messages `is:followed`. */
+export function followsTopic(tables: Pick<RealmState, 'user_topics'>, userId: number, streamId: number, topic: string): boolean {
+  return policyOf(tables, userId, streamId, topic) === FOLLOWED;
+}
+
+/**
+ * Whether muting hides a channel message from the user (reference exclude_muting_conditions, for
+ * `in:home` and the first unread message): a muted topic always; in a muted channel every topic the
+ * user did not unmute or follow.
+ */
+export function hiddenByMuting(
+  tables: Pick<RealmState, 'user_topics'>,
+  userId: number,
+  streamId: number,
+  topic: string,
+  channelMuted: boolean,
+): boolean {
+  const policy = policyOf(tables, userId, streamId, topic);
+  return channelMuted ? policy !== UNMUTED && policy !== FOLLOWED : policy === MUTED;
+}
 
 /** A user's rows, by channel then topic (a stable order for the snapshot). */
 export function userTopicsOf(tables: Pick<RealmState, 'user_topics'>, userId: number): UserTopicRow[] {

@@ -7,11 +7,12 @@ import { activeSubscriberIds } from '../channels/subscribers.js';
 import { moveTimeLimitExceeded } from '../errors.js';
 import { renderMessage, topicLinks } from '../markdown.js';
 import { checkGroupMentions, mentionFlags } from '../messages/mentions.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAudience, messageVisibleTo } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
-import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
+import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
 import { claimAttachments } from '../live/uploads.js';
+import { alertWordFlag } from '../compat-lookups/alert-words.js';
 
 /**
  * Applying a checked edit (companion tier, area edit-delete): new message rows with their edit_history
@@ -20,8 +21,17 @@ import { claimAttachments } from '../live/uploads.js';
  * took it from (reference do_update_message).
  */
 
-/** The flags a content edit recomputes; every other flag (read, starred, …) stays. */
-const MENTION_FLAGS = new Set(['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'wildcard_mentioned']);
+/**
+ * The flags a content edit recomputes (reference update_user_message_flags: mentions and alert words);
+ * every other flag (read, starred, …) stays.
+ */
+const RENDERED_FLAGS = new Set([
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'wildcard_mentioned',
+  'has_alert_word',
+]);
 
 /**
  * The messages a move takes: the edited one and, with change_later (it and those after it) or change_all,
@@ -99,7 +109,7 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
 
   if (rendered) {
     const edited = after.find((m) => m.id === message.id)!;
-    updateMentionFlags(tx, edited, mentionFlags(tables, edited, rendered.mentions));
+    updateRenderedFlags(tx, edited, mentionFlags(tables, edited, rendered.mentions));
     // Area live: links to uploads added by the edit open the files to the message's readers, as sending does.
     claimAttachments(tx, edited);
   }
@@ -113,12 +123,16 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
   return after;
 }
 
-function updateMentionFlags(tx: Tx, message: MessageRow, mentionsOf: (userId: number) => string[]): void {
+function updateRenderedFlags(tx: Tx, message: MessageRow, mentionsOf: (userId: number) => string[]): void {
   const row = tx.tables.user_messages[String(message.id)];
   if (!row) return;
   const flags: Record<string, string[]> = {};
   for (const [user, list] of Object.entries(row.flags))
-    flags[user] = [...list.filter((f) => !MENTION_FLAGS.has(f)), ...mentionsOf(Number(user))];
+    flags[user] = [
+      ...list.filter((f) => !RENDERED_FLAGS.has(f)),
+      ...mentionsOf(Number(user)),
+      ...alertWordFlag(tx.tables, Number(user), message.sender_id, message.content),
+    ];
   tx.put('user_messages', message.id, { message_id: message.id, flags });
 }
 

@@ -21,6 +21,7 @@ import { visibleMessage } from '../messages/visibility.js';
 import {
   ignoresMoveTimeLimits,
   mayEditContent,
+  mayModifyMessageInChannel,
   mayMoveBetweenChannels,
   mayMoveBetweenTopics,
   mayPostToChannel,
@@ -79,7 +80,9 @@ export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPl
   const { user, now } = actor;
   const settings = editingSettings(tx.tables);
   const message = visibleMessage(tx.tables, user, req.messageId);
-  if (!message) throw invalidMessage();
+  // An archived channel's messages stay readable but are no longer changed (reference access_message).
+  const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
+  if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();
   const tooOld = (limit: number | null) => limit !== null && now - message.timestamp > limit + EDIT_LIMIT_BUFFER;
 
   let content: string | undefined;

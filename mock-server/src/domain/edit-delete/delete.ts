@@ -1,9 +1,9 @@
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
-import { visibleMessage } from '../messages/visibility.js';
-import { mayDeleteAnyMessage, mayDeleteOwnMessage } from '../permissions.js';
-import { emitDeletion, messageAudience, refreshFirstMessageId } from './audience.js';
+import { messageAudience, visibleMessage } from '../messages/visibility.js';
+import { mayDeleteAnyMessage, mayDeleteOwnMessage, mayModifyMessageInChannel } from '../permissions.js';
+import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import { editingSettings } from './settings.js';
 
 /**
@@ -16,7 +16,9 @@ import { editingSettings } from './settings.js';
 export function deleteMessage(tx: Tx, actor: ActorContext, messageId: number): void {
   const { user, now } = actor;
   const message = visibleMessage(tx.tables, user, messageId);
-  if (!message) throw invalidMessage();
+  // An archived channel's messages stay readable but are no longer deleted (reference access_message).
+  const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
+  if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();
   const settings = editingSettings(tx.tables);
   // The channel's own delete groups exist from level 407 (§9); below it only the organization's count.
   const channel =

@@ -2,9 +2,10 @@ import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { emojiByName } from '../emoji.js';
 import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
-import { mayReactInChannel } from '../permissions.js';
+import { mayModifyMessageInChannel } from '../permissions.js';
 import { checkEmoji } from '../users/status-emoji.js';
-import { copyOf, messageAudience, writeFlags, type Copy } from './receipts.js';
+import { messageAudience } from '../messages/visibility.js';
+import { copyOf, writeFlags, type Copy } from './receipts.js';
 
 /**
  * Emoji reactions (companion tier; reference add-reaction / remove-reaction). A reaction is a row of the
@@ -86,7 +87,7 @@ export function removeReaction(tx: Tx, user: UserRow, messageId: number, params:
 function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
   const copy = copyOf(tx.tables, user, messageId);
   const channel = copy.message.stream_id === null ? undefined : tx.tables.channels[String(copy.message.stream_id)];
-  if (!mayReactInChannel(channel)) throw invalidMessage();
+  if (!mayModifyMessageInChannel(channel)) throw invalidMessage();
   return copy;
 }
 
@@ -102,5 +103,8 @@ function emitReaction(tx: Tx, op: 'add' | 'remove', user: UserRow, message: Mess
     emoji_code: reaction.emoji_code,
     reaction_type: reaction.reaction_type,
   };
-  tx.emit(event, messageAudience(tx.tables, message));
+  tx.emit(
+    event,
+    [...messageAudience(tx.tables, message)].sort((a, b) => a - b),
+  );
 }

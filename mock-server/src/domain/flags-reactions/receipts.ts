@@ -1,4 +1,3 @@
-import { activeSubscriberIds } from '../channels/subscribers.js';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { invalidMessage } from '../errors.js';
@@ -32,19 +31,4 @@ export function copyOf(tables: RealmState, user: UserRow, messageId: number): Co
 export function writeFlags(tx: Tx, userId: number, messageId: number, flags: string[]): void {
   const row = tx.tables.user_messages[String(messageId)] ?? { message_id: messageId, flags: {} };
   tx.put('user_messages', messageId, { ...row, flags: { ...row.flags, [String(userId)]: flags } });
-}
-
-/**
- * Who hears about a change to a message (reference: reactions and other message updates): everyone who
- * has a copy of it, plus, in a channel whose history is shared with subscribers, every active subscriber
- * (they can read it even without a copy). Deactivated users get nothing. Ascending.
- */
-export function messageAudience(tables: RealmState, message: MessageRow): number[] {
-  const ids = new Set<number>();
-  for (const user in tables.user_messages[String(message.id)]?.flags ?? {}) ids.add(Number(user));
-  if (message.type === 'stream' && message.stream_id !== null) {
-    const channel = tables.channels[String(message.stream_id)];
-    if (channel?.history_public_to_subscribers) for (const id of activeSubscriberIds(tables, channel.stream_id)) ids.add(id);
-  }
-  return [...ids].filter((id) => tables.users[String(id)]?.is_active === true).sort((a, b) => a - b);
 }

@@ -1,8 +1,9 @@
+import type { IndexedTables } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { PresenceRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { invalidPresenceStatus, noPresenceData, presenceNoSuchUser, presenceOfBot } from '../errors.js';
-import { activeUserIds } from '../users/lookup.js';
+import { activeUserIds, userIdInPath } from '../users/lookup.js';
 
 /**
  * Presence (companion tier, area live; reference "Update your presence", "Get user presence", "Get
@@ -151,10 +152,9 @@ function emitPresence(tx: Tx, user: UserRow, row: PresenceRow, now: number): voi
  * and an error that told them apart would reveal invisible mode). `aggregated` turns `offline` past the
  * threshold; `website` keeps the reported status, as on the reference.
  */
-export function userPresence(tables: Tables, asked: string, now: number): Record<string, unknown> {
-  const user = /^[0-9]+$/.test(asked)
-    ? tables.users[String(Number(asked))]
-    : Object.values(tables.users).find((u) => u.email.toLowerCase() === asked.toLowerCase());
+export function userPresence(tables: Tables & IndexedTables, asked: string, now: number): Record<string, unknown> {
+  const userId = userIdInPath(tables, asked);
+  const user = userId === undefined ? undefined : tables.users[String(userId)];
   if (!user || !user.is_active || user.is_system_bot) throw presenceNoSuchUser();
   if (user.is_bot) throw presenceOfBot();
   const row = tables.presence[String(user.user_id)];

@@ -1,6 +1,7 @@
 import { indexOf } from '../../store/indexes.js';
 import type { SortedList } from '../../store/sorted-ids.js';
 import type { MessageRow, RealmState } from '../../store/state.js';
+import { hiddenByMuting } from '../compat-lookups/user-topics.js';
 import { mayReadChannelHistory } from '../permissions.js';
 import type { CompiledNarrow } from './narrow-compile.js';
 import type { Flags } from './narrow-operands.js';
@@ -53,9 +54,9 @@ export class MessageWalk {
   }
 
   /**
-   * The oldest unread message of the narrow (reference find_first_unread_anchor). Messages of muted
-   * channels do not count unless the narrow names a channel: a muted channel's unread messages are not
-   * where a client should start reading.
+   * The oldest unread message of the narrow (reference find_first_unread_anchor). Messages muting hides
+   * do not count (compat-lookups/user-topics.ts hiddenByMuting: muted topics, and muted channels unless
+   * the narrow names a channel): they are not where a client should start reading.
    */
   firstUnread(): number | undefined {
     // A spectator has read everything (reference find_first_unread_anchor).
@@ -66,8 +67,9 @@ export class MessageWalk {
     for (const id of merged(source, -Infinity, 'up')) {
       const flags = this.flagsOf(id);
       if (flags === undefined || flags.includes('read') || !this.matches(id)) continue;
-      const streamId = this.#tables.messages[String(id)]!.stream_id;
-      if (!this.#narrow.namesChannel && streamId !== null && this.#tables.subscriptions[`${me}:${streamId}`]?.is_muted) continue;
+      const { stream_id: streamId, subject } = this.#tables.messages[String(id)]!;
+      const channelMuted = !this.#narrow.namesChannel && this.#tables.subscriptions[`${me}:${streamId}`]?.is_muted === true;
+      if (streamId !== null && hiddenByMuting(this.#tables, this.#narrow.viewer.user_id, streamId, subject, channelMuted)) continue;
       return id;
     }
     return undefined;

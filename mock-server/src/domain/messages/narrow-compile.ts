@@ -3,6 +3,7 @@ import { topicKey } from '../../store/index-messages.js';
 import { SortedList } from '../../store/sorted-ids.js';
 import type { ChannelRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { channelByName } from '../channels/lookup.js';
+import { followsTopic, hiddenByMuting } from '../compat-lookups/user-topics.js';
 import { badNarrow, badNarrowCombination } from '../errors.js';
 import { mayReadAllPublicHistory, mayReadChannelHistory } from '../permissions.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
@@ -155,14 +156,16 @@ export function compileNarrow(tables: Tables, viewer: UserRow | null, narrow: Na
         add(HAS[text as keyof typeof HAS]);
         break;
       case 'in':
-        if (text === 'home') add((m) => m.stream_id === null || !mutedChannel(m.stream_id));
+        if (text === 'home')
+          add((m) => m.stream_id === null || !hiddenByMuting(tables, me, m.stream_id, m.subject, mutedChannel(m.stream_id)));
         else if (text === 'all') add(() => true);
         else throw badNarrow(`unknown 'in' operand ${text}`);
         break;
       case 'is':
         if (text === 'dm' || text === 'private') kind(true);
         if (!Object.hasOwn(IS, text)) throw badNarrow(`unknown 'is' operand ${text}`);
-        add(IS[text as keyof typeof IS], isCandidates(text));
+        if (text === 'followed') add((m) => m.stream_id !== null && followsTopic(tables, me, m.stream_id, m.subject));
+        else add(IS[text as keyof typeof IS], isCandidates(text));
         break;
       case 'channel':
       case 'stream': {

@@ -6,7 +6,10 @@ export type Flags = readonly string[] | undefined;
 
 const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'group_mentioned'];
 
-/** `is:` operands; `followed` matches nothing because the mock has no followed topics yet. */
+/**
+ * `is:` operands. `followed` depends on the viewer's topic policies, not on the message and flags alone:
+ * narrow-compile.ts replaces this placeholder with a test of compat-lookups/user-topics.ts.
+ */
 export const IS = {
   dm: (m: MessageRow) => m.type === 'private',
   private: (m: MessageRow) => m.type === 'private',

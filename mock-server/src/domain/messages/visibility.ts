@@ -1,5 +1,6 @@
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { channelContentAccess } from '../access.js';
+import { activeSubscriberIds } from '../channels/subscribers.js';
 
 type Tables = Pick<RealmState, 'channels' | 'users' | 'user_groups' | 'subscriptions' | 'user_messages'>;
 
@@ -28,4 +29,23 @@ export function messageVisibleTo(tables: Tables, user: UserRow, message: Message
 export function visibleMessage(tables: Tables & Pick<RealmState, 'messages'>, user: UserRow, messageId: number): MessageRow | undefined {
   const message = tables.messages[String(messageId)];
   return message && messageVisibleTo(tables, user, message) ? message : undefined;
+}
+
+/**
+ * Who hears of a change to a message (companion tier: edits, moves, deletions, reactions): the reference server tells the
+ * users who received it and, for a channel whose history is shared, its current subscribers; here both
+ * only while they may still see the message (the rule of messageVisibleTo above), so an event
+ * never reaches someone who could not fetch the message. Users who are neither (a non-subscriber who
+ * could read a public channel's history) learn of it when they next fetch, as with new messages.
+ */
+export function messageAudience(tables: RealmState, message: MessageRow): Set<number> {
+  const candidates = new Set<number>();
+  for (const id in tables.user_messages[String(message.id)]?.flags ?? {}) candidates.add(Number(id));
+  if (message.stream_id !== null) for (const id of activeSubscriberIds(tables, message.stream_id)) candidates.add(id);
+  const out = new Set<number>();
+  for (const id of candidates) {
+    const user = tables.users[String(id)];
+    if (user?.is_active && !user.is_system_bot && messageVisibleTo(tables, user, message)) out.add(id);
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { indexOf, type IndexedTables } from '../../store/indexes.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { badRequest } from '../errors.js';
 import { ROLE } from '../../contract/roles.js';
@@ -34,4 +35,15 @@ export function activeUserIds(tables: Pick<RealmState, 'users'>): number[] {
 /** The realm's active human owners (§4.7 "the only owner", §4.17). */
 export function activeOwners(tables: Pick<RealmState, 'users'>): UserRow[] {
   return Object.values(tables.users).filter((u) => u.is_active && !u.is_bot && u.role === ROLE.owner);
+}
+
+/**
+ * The user ID a path segment names where the reference takes an ID or an email in one place
+ * (GET /users/{user_id_or_email}, its presence): all digits is an ID (an email always has an @),
+ * anything else an API email in any letter case, found through the people index, never a scan of the
+ * users. Undefined for an unknown email; an unknown ID is the caller's to refuse.
+ */
+export function userIdInPath(tables: IndexedTables, segment: string): number | undefined {
+  if (/^[0-9]+$/.test(segment)) return Number(segment);
+  return indexOf(tables).people.withEmail(segment)[0];
 }

@@ -2,7 +2,7 @@ import type { SchemaOf } from '../../contract/operation-types.js';
 import { indexOf } from '../../store/indexes.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { presentUser } from '../present/users.js';
-import { targetUser } from './lookup.js';
+import { targetUser, userIdInPath } from './lookup.js';
 
 /**
  * Reading users: GET /users, GET /users/{id}, GET /users/me. The spec shows none of them (§2.8 "Other
@@ -56,9 +56,7 @@ export function getUser(tables: Tables, viewer: UserRow, userId: number, options
  * lookup does; an unknown email answers as an unknown ID does.
  */
 export function getUserByIdOrEmail(tables: Tables, viewer: UserRow, idOrEmail: string, options: ReadOptions): Record<string, unknown> {
-  if (/^[0-9]+$/.test(idOrEmail)) return getUser(tables, viewer, Number(idOrEmail), options);
-  const [userId] = indexOf(tables).people.withEmail(idOrEmail);
-  return getUser(tables, viewer, userId ?? -1, options);
+  return getUser(tables, viewer, userIdInPath(tables, idOrEmail) ?? -1, options);
 }
 
 /**
