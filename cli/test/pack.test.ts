@@ -223,6 +223,17 @@ describe('installed in a fresh project', () => {
         '',
       ].join('\n'),
     );
+    // The README's programmatic examples, as one file: they import the package by name and type-check too.
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('\n## Programmatic API\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Programmatic API\n') + 1),
+    );
+    const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    const imported = examples.join('').match(/from '[^']+'/g);
+    expect(imported).toEqual(["from 'teamchat-kit'", "from 'teamchat-kit/conformance'"]);
+    await writeFile(join(consumer, 'src/readme.ts'), examples.join('\n'));
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const compiled = run(process.execPath, [tsc, '-p', '.'], consumer);
     expect(compiled.stdout + compiled.stderr).toBe('');
