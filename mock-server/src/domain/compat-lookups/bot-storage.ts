@@ -1,3 +1,4 @@
+import { ownedOf } from '../../store/indexes.js';
 import type { BotStorageRow, RealmState } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { botStorageKeyMissing, botStorageOverLimit } from '../errors.js';
@@ -40,8 +41,8 @@ const entrySize = (row: BotStorageRow) => characters(row.key) + characters(row.v
 
 /** The account's entries by key (ascending, so an answer listing every entry is deterministic). */
 function entriesOf(tables: Pick<RealmState, 'bot_storage'>, userId: number): BotStorageRow[] {
-  return Object.values(tables.bot_storage)
-    .filter((row) => row.user_id === userId)
+  return ownedOf(tables)
+    .rowsOf(tables, 'bot_storage', userId)
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
