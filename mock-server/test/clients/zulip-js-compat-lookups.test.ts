@@ -1,33 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The stock JavaScript client, unmodified (npm zulip-js): its calls of the compat-lookups operations.
-import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { useZulipJsServer, type ZulipJsBase } from '../helpers/zulip-js.js';
 
 type Answer = Record<string, unknown>;
-interface ZulipClient {
-  callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Answer>;
+interface ZulipClient extends ZulipJsBase {
   server: { settings(): Promise<Answer> };
   emojis: { retrieve(): Promise<Answer> };
   filters: { retrieve(): Promise<Answer> };
   users: { me: { alertWords: { retrieve(): Promise<Answer> } } };
 }
-const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
+const js = useZulipJsServer<ZulipClient>();
 
-let server: Spawned;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamchat-zuliprc-compat-'));
-  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
-}, 30_000);
-afterAll(async () => {
-  await stop(server);
-  await rm(dir, { recursive: true, force: true });
-});
-
-const client = (role: string) => connect({ zuliprc: join(dir, `zuliprc-${role}`) });
+const client = (role: string) => js.client(role);
 
 describe('zulip-js: compat-lookups (companion tier)', () => {
   it('server.settings names zulip_version, zulip_feature_level and zulip_merge_base', async () => {
@@ -62,7 +47,7 @@ describe('zulip-js: compat-lookups (companion tier)', () => {
   });
 
   it('gets a user by email through callEndpoint', async () => {
-    const rc = await readFile(join(dir, 'zuliprc-owner'), 'utf8');
+    const rc = await readFile(join(js.dir, 'zuliprc-owner'), 'utf8');
     const email = /email=(.*)/.exec(rc)![1]!.trim();
     const res = await (await client('member')).callEndpoint(`/users/${email}`, 'GET');
     expect(res).toMatchObject({ result: 'success', user: { email } });

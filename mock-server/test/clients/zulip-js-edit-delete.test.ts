@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The stock JavaScript client, unmodified (npm zulip-js): PATCH and DELETE go as a query string.
-import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { useZulipJsServer, type ZulipJsBase } from '../helpers/zulip-js.js';
 
 type Answer = Record<string, unknown>;
-interface ZulipClient {
-  callEndpoint(endpoint: string, method?: string, params?: Answer): Promise<Answer>;
+interface ZulipClient extends ZulipJsBase {
   messages: {
     send(params: Answer): Promise<Answer>;
     update(params: Answer): Promise<Answer>;
@@ -17,24 +11,12 @@ interface ZulipClient {
     deleteById(params: Answer): Promise<Answer>;
   };
 }
-const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
-
-/** Companion tier, area edit-delete, through zulip-js against a spawned `teamchat serve`. */
-let server: Spawned;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamchat-zuliprc-'));
-  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
-}, 30_000);
-afterAll(async () => {
-  await stop(server);
-  await rm(dir, { recursive: true, force: true });
-});
+const js = useZulipJsServer<ZulipClient>();
 
 describe('zulip-js: editing, moving and deleting messages', () => {
   it('edits content and topic, reads the history, and deletes', async () => {
-    const member = await connect({ zuliprc: join(dir, 'zuliprc-member') });
-    const other = await connect({ zuliprc: join(dir, 'zuliprc-member_2') });
+    const member = await js.client('member');
+    const other = await js.client('member_2');
     const sent = await member.messages.send({ type: 'stream', to: 'home', topic: 'zulip-js edits', content: 'one' });
     expect(sent).toMatchObject({ result: 'success' });
     const id = sent.id as number;
@@ -80,8 +62,8 @@ describe('zulip-js: editing, moving and deleting messages', () => {
   });
 
   it("changes the organization's editing settings with callEndpoint (PATCH /realm), as administrators only", async () => {
-    const admin = await connect({ zuliprc: join(dir, 'zuliprc-administrator') });
-    const member = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const admin = await js.client('administrator');
+    const member = await js.client('member');
     expect(await member.callEndpoint('/realm', 'PATCH', { allow_message_editing: false })).toEqual({
       result: 'error',
       code: 'BAD_REQUEST',

@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The stock JavaScript client, unmodified: reactions, flags and read state as client applications call them.
-import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { useZulipJsServer, type ZulipJsBase } from '../helpers/zulip-js.js';
 
 type Answer = Record<string, unknown>;
-interface ZulipClient {
-  callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Answer>;
+interface ZulipClient extends ZulipJsBase {
   messages: {
     send(params: Record<string, unknown>): Promise<Answer>;
     getById(params: Record<string, unknown>): Promise<Answer>;
@@ -16,26 +10,15 @@ interface ZulipClient {
   };
   reactions: { add(params: Record<string, unknown>): Promise<Answer>; remove(params: Record<string, unknown>): Promise<Answer> };
 }
-const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
+const js = useZulipJsServer<ZulipClient>({ state: true });
 
 /**
  * zulip-js (multipart POST, query-string DELETE) against `teamchat serve` with a state file: reactions and
  * flags through its own resources, the rest through callEndpoint, and what they changed still there after
  * a restart of the server on the same file.
  */
-let dir: string;
-let server: Spawned;
-const serve = () => spawnServer(['--state', join(dir, 'state.json'), '--zuliprc-dir', dir]);
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamchat-flags-js-'));
-  server = await serve();
-}, 30_000);
-afterAll(async () => {
-  await stop(server);
-  await rm(dir, { recursive: true, force: true });
-});
 
-const client = (role: string) => connect({ zuliprc: join(dir, `zuliprc-${role}`) });
+const client = (role: string) => js.client(role);
 
 async function sendOne(sender: ZulipClient, topic: string): Promise<number> {
   const sent = await sender.messages.send({ type: 'stream', to: 'home', topic, content: 'Please react.' });
@@ -110,8 +93,7 @@ describe('zulip-js: reactions and message flags', () => {
     const id = await sendOne(author, 'zulip-js restart');
     await reader.reactions.add({ message_id: id, emoji_name: 'teamchat' });
     await reader.messages.flags.add({ messages: [id], flag: 'starred' });
-    await stop(server);
-    server = await serve();
+    await js.restart();
     const message = (await (await client('member_2')).messages.getById({ message_id: id })).message as Answer;
     expect(message.reactions).toEqual([
       { emoji_name: 'teamchat', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji', user_id: 15 },

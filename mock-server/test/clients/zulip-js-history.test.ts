@@ -1,33 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The stock JavaScript client, unmodified (npm zulip-js): its messages.retrieve is GET /messages.
-import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { useZulipJsServer, type ZulipJsBase } from '../helpers/zulip-js.js';
 
 type Json = Record<string, unknown>;
-interface ZulipClient {
+interface ZulipClient extends ZulipJsBase {
   messages: { retrieve(params: Json): Promise<Json>; send(params: Json): Promise<Json> };
 }
-const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<ZulipClient>;
-
-let server: Spawned;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamchat-zuliprc-'));
-  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
-}, 30_000);
-afterAll(async () => {
-  await stop(server);
-  await rm(dir, { recursive: true, force: true });
-});
+const js = useZulipJsServer<ZulipClient>();
 
 const ids = (res: Json) => (res.messages as Json[]).map((m) => m.id as number);
 
 describe('zulip-js messages.retrieve against `teamchat serve` (GET /messages)', () => {
   it('reads the newest window with the caller own flags', async () => {
-    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const client = await js.client('member');
     const res = await client.messages.retrieve({ anchor: 'newest', num_before: 10, num_after: 0 });
     expect(res).toMatchObject({ result: 'success', found_newest: true, found_anchor: false, history_limited: false });
     const list = ids(res);
@@ -37,7 +21,7 @@ describe('zulip-js messages.retrieve against `teamchat serve` (GET /messages)', 
   });
 
   it('finds a message it just sent by channel, topic and search, with object and legacy pair narrows', async () => {
-    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const client = await js.client('member');
     const topic = `history ${Date.now() % 100000}`;
     const sent = await client.messages.send({ type: 'stream', to: 'home', topic, content: 'The quartermaster counts barrels' });
     expect(sent.result).toBe('success');
@@ -66,7 +50,7 @@ describe('zulip-js messages.retrieve against `teamchat serve` (GET /messages)', 
   });
 
   it('gets the reference errors as JSON it can read', async () => {
-    const client = await connect({ zuliprc: join(dir, 'zuliprc-member') });
+    const client = await js.client('member');
     expect(await client.messages.retrieve({ anchor: 'newest', narrow: [{ operator: 'channel', operand: 'no such place' }] })).toEqual({
       result: 'error',
       code: 'BAD_NARROW',

@@ -1,12 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The stock JavaScript client, unmodified (npm zulip-js): what client developers point at the mock.
-import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
+import { describe, expect, it } from 'vitest';
+import { useZulipJsServer, type ZulipJsBase } from '../helpers/zulip-js.js';
 
 /**
  * zulip-js against `teamchat serve` for the live area (companion tier): typing through its own
@@ -15,28 +12,13 @@ import { spawnServer, stop, type Spawned } from '../helpers/spawn-server.js';
  * parameter as multipart, so a file stream becomes a file part named after the file.
  */
 type Answer = Record<string, unknown>;
-interface Client {
-  callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<Answer>;
+interface Client extends ZulipJsBase {
   typing: { send(params: Record<string, unknown>): Promise<Answer> };
 }
-const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<Client>;
+const js = useZulipJsServer<Client>();
 
-let server: Spawned;
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamchat-zulip-js-live-'));
-  server = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
-}, 30_000);
-afterAll(async () => {
-  await stop(server);
-  await rm(dir, { recursive: true, force: true });
-});
-
-const client = (role: string) => connect({ zuliprc: join(dir, `zuliprc-${role}`) });
-async function credentials(role: string): Promise<{ email: string; key: string }> {
-  const rc = await readFile(join(dir, `zuliprc-${role}`), 'utf8');
-  return { email: /email=(.*)/.exec(rc)![1]!, key: /key=(.*)/.exec(rc)![1]! };
-}
+const client = (role: string) => js.client(role);
+const credentials = (role: string) => js.credentials(role);
 
 describe('zulip-js: typing, presence and uploads', () => {
   it('typing.send to one user and to several (a one-element list and a JSON list)', async () => {
@@ -65,13 +47,13 @@ describe('zulip-js: typing, presence and uploads', () => {
 
   it('upload a file, read it back with the API key, list and delete the attachment', async () => {
     const member = await client('member');
-    const path = join(dir, 'report.txt');
+    const path = join(js.dir, 'report.txt');
     await writeFile(path, 'quarterly numbers');
     const uploaded = await member.callEndpoint('/user_uploads', 'POST', { filename: createReadStream(path) });
     expect(uploaded).toMatchObject({ result: 'success', filename: 'report.txt' });
     const url = uploaded.url as string;
     const { email, key } = await credentials('member');
-    const file = await request(`${server.url}${url}`, {
+    const file = await request(`${js.url}${url}`, {
       headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
     });
     expect({ status: file.statusCode, text: await file.body.text() }).toEqual({ status: 200, text: 'quarterly numbers' });
