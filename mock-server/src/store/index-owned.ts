@@ -2,7 +2,16 @@ import { SortedList } from './sorted-ids.js';
 import type { AttachmentRow, PresenceRow, RealmState, RowOf } from './state.js';
 
 /** The tables whose rows belong to one user, with the field naming that user. */
-const OWNER_FIELD = { bot_storage: 'user_id', user_topics: 'user_id', attachments: 'owner_id' } as const;
+const OWNER_FIELD = {
+  bot_storage: 'user_id',
+  user_topics: 'user_id',
+  attachments: 'owner_id',
+  drafts: 'user_id',
+  saved_snippets: 'user_id',
+  navigation_views: 'user_id',
+  reminders: 'user_id',
+  scheduled_messages: 'sender_id',
+} as const;
 export type OwnedTable = keyof typeof OWNER_FIELD;
 const OWNED_TABLES = Object.keys(OWNER_FIELD) as OwnedTable[];
 
@@ -11,11 +20,13 @@ export type OwnedTables = Partial<Pick<RealmState, OwnedTable | 'presence'>>;
 
 const NO_KEYS: ReadonlySet<string> = new Set();
 
-const ownerOf = (table: OwnedTable, row: unknown) => (row as Record<string, number>)[OWNER_FIELD[table]]!;
+/** The user a row of an owned table belongs to. */
+export const ownerOf = (table: OwnedTable, row: unknown) => (row as Record<string, number>)[OWNER_FIELD[table]]!;
 
 /**
- * Facts of the companion tier's per-user tables (issue 18), kept by store/indexes.ts: per table, each
- * user's row keys (bot storage, topic policies, uploads), so a request touching one account's rows does
+ * Facts of the per-user tables (issue 18), kept by store/indexes.ts: per table, each user's row keys
+ * (bot storage, topic policies, uploads, drafts, snippets, navigation views, reminders, scheduled
+ * messages), so a request touching one account's rows does
  * not walk every account's; the bytes of all the realm's uploads (upload_space_used, the quota check) and
  * the presence rows' change IDs (presence_last_update_id is the newest).
  */

@@ -1,9 +1,9 @@
 import { MessageFacts, topicKey } from './index-messages.js';
-import { isOwnedTable, OwnedFacts, type OwnedTables } from './index-owned.js';
+import { isOwnedTable, OwnedFacts, ownerOf, type OwnedTable, type OwnedTables } from './index-owned.js';
 import { PeopleFacts } from './index-people.js';
 import { ReceiptFacts } from './index-receipts.js';
 import { SortedList } from './sorted-ids.js';
-import type { MessageRow, PresenceRow, RealmState, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
+import type { MessageRow, PresenceRow, RealmState, RowOf, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
 
 /**
  * Derived facts of one realm that reads would otherwise compute by scanning every message or receipt
@@ -78,9 +78,19 @@ export function indexOf(tables: IndexedTables): RealmIndex {
   return kept.get(tables) ?? new RealmIndex(tables as RealmState);
 }
 
-/** The owned-rows facet every per-user read of the companion tier uses (built from these rows when not kept). */
+/** The owned-rows facet (the realm's upload bytes, presence update IDs), built from these rows when not kept. */
 export function ownedOf(tables: OwnedTables): OwnedFacts {
   return kept.get(tables)?.owned ?? new OwnedFacts(tables);
+}
+
+/**
+ * A user's rows of a per-user table, in no particular order: from the index for a realm the store holds;
+ * for other tables (realm generation, a unit test's rows) one scan of just that table.
+ */
+export function ownedRows<T extends OwnedTable>(tables: Pick<RealmState, T>, table: T, userId: number): RowOf<T>[] {
+  const index = keptIndex(tables);
+  if (index) return index.owned.rowsOf(tables, table, userId);
+  return Object.values(tables[table] as Record<string, RowOf<T>>).filter((row) => ownerOf(table, row) === userId);
 }
 
 /**

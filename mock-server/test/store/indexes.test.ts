@@ -11,7 +11,7 @@ import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
 import { addSubscribers, removeSubscribers } from '../../src/domain/subscriptions/membership.js';
-import { keptIndex, RealmIndex, topicMessages } from '../../src/store/indexes.js';
+import { keptIndex, ownedRows, RealmIndex, topicMessages } from '../../src/store/indexes.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import type { RealmState, TableName, UserRow } from '../../src/store/state.js';
 import { Store, type Tx } from '../../src/store/store.js';
@@ -95,7 +95,16 @@ function recompute(tables: RealmState) {
     byDeliveryEmail.set(delivery, [...(byDeliveryEmail.get(delivery) ?? []), u.user_id]);
   }
   const owned: Record<string, Record<string, string[]>> = {};
-  const owners = { bot_storage: 'user_id', user_topics: 'user_id', attachments: 'owner_id' } as const;
+  const owners = {
+    bot_storage: 'user_id',
+    user_topics: 'user_id',
+    attachments: 'owner_id',
+    drafts: 'user_id',
+    saved_snippets: 'user_id',
+    navigation_views: 'user_id',
+    reminders: 'user_id',
+    scheduled_messages: 'sender_id',
+  } as const;
   for (const [table, field] of Object.entries(owners)) {
     const byUser = new Map<number, string[]>();
     for (const [key, row] of Object.entries(tables[table as keyof typeof owners]))
@@ -276,7 +285,18 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
   }
 }
 
-const OWNED = ['bot_storage', 'user_topics', 'attachments'] as const;
+const OWNED = [
+  'bot_storage',
+  'user_topics',
+  'attachments',
+  'drafts',
+  'saved_snippets',
+  'navigation_views',
+  'reminders',
+  'scheduled_messages',
+] as const;
+const ownerField = (table: (typeof OWNED)[number]) =>
+  table === 'attachments' ? 'owner_id' : table === 'scheduled_messages' ? 'sender_id' : 'user_id';
 
 /**
  * One random write to the companion tier's per-user tables inside `tx`: through the domain (bot storage,
@@ -302,19 +322,22 @@ function randomOwnedWrite(tx: Tx, rnd: () => number, now: number): void {
     const row = pick(Object.values(tables.attachments));
     const owner = row && tables.users[String(row.owner_id)];
     if (owner) removeAttachment(tx, { ...actor, user: owner }, row.id);
-  } else if (r < 0.82) {
+  } else if (r < 0.75) {
     updatePresence(tx, actor, { status: pick(['active', 'idle']), ping_only: true, new_user_input: false, slim_presence: true });
-  } else if (r < 0.87) {
+  } else if (r < 0.78) {
     const row = pick(Object.values(tables.presence));
     if (row) tx.delete('presence', row.user_id);
   } else {
-    // A raw row of an owned table given to another user, or deleted (with an upload's bytes row).
-    const table: TableName = pick([...OWNED]);
-    const rows = tables[table as (typeof OWNED)[number]] as unknown as Record<string, Record<string, unknown>>;
+    // A raw row of a per-user table given to another user, copied to a new key for another user, or deleted.
+    const table = pick([...OWNED]);
+    const rows = tables[table] as unknown as Record<string, Record<string, unknown>>;
     const key = pick(Object.keys(rows));
     if (key === undefined) return;
-    if (rnd() < 0.5) tx.delete(table, key);
-    else tx.put(table, key, { ...rows[key]!, [table === 'attachments' ? 'owner_id' : 'user_id']: pick(active).user_id } as never);
+    const other = { ...rows[key]!, [ownerField(table)]: pick(active).user_id } as never;
+    const d = rnd();
+    if (d < 0.3) tx.delete(table as TableName, key);
+    else if (d < 0.7) tx.put(table as TableName, key, other);
+    else tx.put(table as TableName, `${key}-copy${Math.floor(rnd() * 1000)}`, other);
   }
 }
 
@@ -370,10 +393,13 @@ describe('store indexes', () => {
       // The writes happened: new messages, moves and deletions left the realm unlike the demo realm.
       expect(Object.keys(tables.messages).length).not.toBe(Object.keys(store.realm('demo')!.messages).length);
       expect(tables.counters.counters.messages).toBeGreaterThan(store.realm('demo')!.counters.counters.messages! + 40);
-      // The companion tier's tables were written too, by more than one owner each.
+      // The per-user tables were written too: each differs from the demo realm's, and those the domain
+      // writes above hold rows of more than one owner.
       for (const table of [...OWNED, 'presence'] as const) {
-        const owners = new Set(Object.values(tables[table]).map((row) => ('owner_id' in row ? row.owner_id : row.user_id)));
-        expect(owners.size, table).toBeGreaterThan(1);
+        expect(tables[table], table).not.toEqual(store.realm('demo')![table]);
+        const field = table === 'presence' ? 'user_id' : ownerField(table);
+        const owners = new Set(Object.values(tables[table]).map((row) => (row as unknown as Record<string, number>)[field]));
+        if (['bot_storage', 'user_topics', 'attachments', 'presence'].includes(table)) expect(owners.size, table).toBeGreaterThan(1);
       }
       expect(describeIndex(keptIndex(tables)!)).toEqual(recompute(tables));
 
@@ -400,5 +426,15 @@ describe('store indexes', () => {
       expect(topicMessages(copy, m.stream_id!, name)?.toArray()).toEqual(topicMessages(kept, m.stream_id!, name)!.toArray());
     }
     expect(topicMessages(copy, topics[0]!.stream_id!, 'no such topic here')).toBeUndefined();
+    // A user's rows of a per-user table: one scan of that table there, the same rows as the index's.
+    const sortKeys = (rows: object[]) => rows.map((row) => JSON.stringify(row)).sort();
+    let compared = 0;
+    for (const table of OWNED)
+      for (const user of Object.values(kept.users)) {
+        const expected = sortKeys(ownedRows(kept, table, user.user_id));
+        compared += expected.length;
+        expect(sortKeys(ownedRows(copy, table, user.user_id)), `${table} of ${user.user_id}`).toEqual(expected);
+      }
+    expect(compared).toBeGreaterThan(5);
   });
 });

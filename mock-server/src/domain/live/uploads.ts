@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ownedOf } from '../../store/indexes.js';
+import { ownedOf, ownedRows } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { AttachmentRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -102,9 +102,7 @@ export function uploadFile(
 
 /** GET /attachments: the caller's files, newest first. */
 export function listAttachments(tables: RealmState, user: UserRow): { attachments: Record<string, unknown>[]; upload_space_used: number } {
-  const own = ownedOf(tables)
-    .rowsOf(tables, 'attachments', user.user_id)
-    .sort((a, b) => b.id - a.id);
+  const own = ownedRows(tables, 'attachments', user.user_id).sort((a, b) => b.id - a.id);
   return { attachments: own.map((a) => presentAttachment(tables, a)), upload_space_used: uploadSpaceUsed(tables) };
 }
 
