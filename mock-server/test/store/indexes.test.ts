@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { features } from '../../src/config/features.js';
-import { removeBotStorage, writeBotStorage } from '../../src/domain/compat-lookups/bot-storage.js';
-import { setUserTopicPolicy } from '../../src/domain/compat-lookups/user-topics.js';
 import { doDeleteMessage, doUpdateMessage } from '../../src/domain/actions/edit-delete.js';
 import type { EmitContext } from '../../src/domain/channels/events.js';
-import { updatePresence } from '../../src/domain/live/presence.js';
-import { removeAttachment, uploadFile } from '../../src/domain/live/uploads.js';
 import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
 import { addSubscribers, removeSubscribers } from '../../src/domain/subscriptions/membership.js';
 import { keptIndex, ownedRows, RealmIndex, topicMessages } from '../../src/store/indexes.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
-import type { RealmState, TableName, UserRow } from '../../src/store/state.js';
+import type { RealmState, UserRow } from '../../src/store/state.js';
 import { Store, type Tx } from '../../src/store/store.js';
 import { userRow } from '../../src/store/user-row.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { OWNED, ownerField, randomOwnedWrite, recomputeOwned } from './index-owned-writes.js';
 
 /**
  * Property test of the store's indexes (store/indexes.ts): after seeded random sequences of writes
@@ -94,26 +91,6 @@ function recompute(tables: RealmState) {
     const delivery = u.delivery_email.toLowerCase();
     byDeliveryEmail.set(delivery, [...(byDeliveryEmail.get(delivery) ?? []), u.user_id]);
   }
-  const owned: Record<string, Record<string, string[]>> = {};
-  const owners = {
-    bot_storage: 'user_id',
-    user_topics: 'user_id',
-    attachments: 'owner_id',
-    drafts: 'user_id',
-    saved_snippets: 'user_id',
-    navigation_views: 'user_id',
-    reminders: 'user_id',
-    scheduled_messages: 'sender_id',
-  } as const;
-  for (const [table, field] of Object.entries(owners)) {
-    const byUser = new Map<number, string[]>();
-    for (const [key, row] of Object.entries(tables[table as keyof typeof owners]))
-      byUser.set((row as unknown as Record<string, number>)[field]!, [
-        ...(byUser.get((row as unknown as Record<string, number>)[field]!) ?? []),
-        key,
-      ]);
-    owned[table] = sortedRecord([...byUser].sort(([a], [b]) => a - b).map(([u, keys]) => [String(u), keys.sort()] as [string, string[]]));
-  }
   const plain = (map: Map<string | number, number[]>) =>
     sortedRecord([...map].map(([k, ids]) => [String(k), [...ids].sort(byNumber)] as [string, number[]]));
   return {
@@ -148,13 +125,7 @@ function recompute(tables: RealmState) {
       byEmail: plain(byEmail),
       byDeliveryEmail: plain(byDeliveryEmail),
     },
-    owned: {
-      keys: owned,
-      uploadBytes: Object.values(tables.attachments).reduce((sum, a) => sum + a.size, 0),
-      presenceIds: Object.values(tables.presence)
-        .map((p) => p.last_update_id ?? 0)
-        .sort(byNumber),
-    },
+    owned: recomputeOwned(tables),
   };
 }
 
@@ -285,62 +256,6 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
   }
 }
 
-const OWNED = [
-  'bot_storage',
-  'user_topics',
-  'attachments',
-  'drafts',
-  'saved_snippets',
-  'navigation_views',
-  'reminders',
-  'scheduled_messages',
-] as const;
-const ownerField = (table: (typeof OWNED)[number]) =>
-  table === 'attachments' ? 'owner_id' : table === 'scheduled_messages' ? 'sender_id' : 'user_id';
-
-/**
- * One random write to the companion tier's per-user tables inside `tx`: through the domain (bot storage,
- * topic policies, uploads, presence) or raw rows (a row handed to another owner, a row or presence deleted).
- */
-function randomOwnedWrite(tx: Tx, rnd: () => number, now: number): void {
-  const pick = <T>(list: T[]): T => list[Math.floor(rnd() * list.length)]!;
-  const tables = tx.tables;
-  const active = Object.values(tables.users).filter((u) => u.is_active && !u.is_system_bot);
-  const user = pick(active);
-  const actor = { realm: tables.realm.realm, user, features: features(tables.realm.realm.feature_level), now, userAgent: 'test' };
-  const r = rnd();
-  if (r < 0.2) writeBotStorage(tx, user.user_id, { [pick(['a', 'b', 'c'])]: 'v'.repeat(1 + Math.floor(rnd() * 9)) });
-  else if (r < 0.28) removeBotStorage(tx, user.user_id, rnd() < 0.5 ? undefined : [pick(['a', 'b', 'c'])]);
-  else if (r < 0.45) {
-    const channel = pick(Object.values(tables.channels));
-    const policy = pick([0, 1, 2, 3] as const);
-    setUserTopicPolicy(tx, user, now, { streamId: channel.stream_id, topic: pick(TOPICS), policy });
-  } else if (r < 0.58) {
-    const file = { filename: 'f.txt', mimeType: 'text/plain', data: Buffer.alloc(1 + Math.floor(rnd() * 100)), truncated: false };
-    uploadFile(tx, actor, [file], { maxFileMib: 1, quotaMib: 1000 });
-  } else if (r < 0.65) {
-    const row = pick(Object.values(tables.attachments));
-    const owner = row && tables.users[String(row.owner_id)];
-    if (owner) removeAttachment(tx, { ...actor, user: owner }, row.id);
-  } else if (r < 0.75) {
-    updatePresence(tx, actor, { status: pick(['active', 'idle']), ping_only: true, new_user_input: false, slim_presence: true });
-  } else if (r < 0.78) {
-    const row = pick(Object.values(tables.presence));
-    if (row) tx.delete('presence', row.user_id);
-  } else {
-    // A raw row of a per-user table given to another user, copied to a new key for another user, or deleted.
-    const table = pick([...OWNED]);
-    const rows = tables[table] as unknown as Record<string, Record<string, unknown>>;
-    const key = pick(Object.keys(rows));
-    if (key === undefined) return;
-    const other = { ...rows[key]!, [ownerField(table)]: pick(active).user_id } as never;
-    const d = rnd();
-    if (d < 0.3) tx.delete(table as TableName, key);
-    else if (d < 0.7) tx.put(table as TableName, key, other);
-    else tx.put(table as TableName, `${key}-copy${Math.floor(rnd() * 1000)}`, other);
-  }
-}
-
 describe('store indexes', () => {
   let server: MockServer;
   beforeAll(async () => {
@@ -372,7 +287,7 @@ describe('store indexes', () => {
           .transact(realmId, (tx) => {
             const writes = 1 + Math.floor(rnd() * 3);
             for (let i = 0; i < writes; i++) randomWrite(tx, rnd, now);
-            for (let i = 0; i < writes; i++) randomOwnedWrite(tx, rnd, now);
+            for (let i = 0; i < writes; i++) randomOwnedWrite(tx, rnd, now, TOPICS);
             if (failing) throw new Rollback();
           })
           .catch((error: unknown) => {
