@@ -26,14 +26,19 @@ export const ownerOf = (table: OwnedTable, row: unknown) => (row as Record<strin
 /**
  * Facts of the per-user tables (issue 18), kept by store/indexes.ts: per table, each user's row keys
  * (bot storage, topic policies, uploads, drafts, snippets, navigation views, reminders, scheduled
- * messages), so a request touching one account's rows does
- * not walk every account's; the bytes of all the realm's uploads (upload_space_used, the quota check) and
- * the presence rows' change IDs (presence_last_update_id is the newest).
+ * messages), so a request touching one account's rows does not walk every account's; the bytes of all
+ * the realm's uploads (upload_space_used, the quota check) and the presence rows' change IDs
+ * (presence_last_update_id is the newest). Keys are kept rather than rows: rows are replaced on every
+ * change, a key only when the row moves to another owner or goes.
  */
 export class OwnedFacts {
   readonly #keys = new Map<OwnedTable, Map<number, Set<string>>>(OWNED_TABLES.map((t) => [t, new Map()]));
   #uploadBytes = 0;
-  /** Each presence row's last_update_id (0 when absent), ascending; duplicates allowed. */
+  /**
+   * Each presence row's last_update_id (0 when absent), ascending; duplicates allowed. A sorted list
+   * rather than a running maximum because a row can be deleted or rewritten with an older ID (a
+   * rollback): a presence POST appends its new ID and removes the old one by binary search.
+   */
   readonly #presenceIds = new SortedList();
 
   constructor(tables: OwnedTables) {
