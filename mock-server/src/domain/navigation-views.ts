@@ -1,3 +1,4 @@
+import { ownedRows } from '../store/indexes.js';
 import type { Tx } from '../store/store.js';
 import type { NavigationViewRow, RealmState, UserRow } from '../store/state.js';
 import type { ActorContext } from './actor.js';
@@ -40,9 +41,7 @@ export function presentNavigationView(row: NavigationViewRow): Record<string, un
  * restarts and independent of how the state file was written.
  */
 export function ownNavigationViews(tables: Pick<RealmState, 'navigation_views'>, userId: number): NavigationViewRow[] {
-  return Object.values(tables.navigation_views)
-    .filter((v) => v.user_id === userId)
-    .sort((a, b) => (a.fragment < b.fragment ? -1 : a.fragment > b.fragment ? 1 : 0));
+  return ownedRows(tables, 'navigation_views', userId).sort((a, b) => (a.fragment < b.fragment ? -1 : a.fragment > b.fragment ? 1 : 0));
 }
 
 /** GET /navigation_views (companion): stored views only; a built-in view appears once stored. */
@@ -56,7 +55,7 @@ const viewExists = () => badRequest('Navigation view already exists.');
 
 /** Whether another of the user's views (not the one at `except`) already has this name. */
 function nameTaken(tables: RealmState, userId: number, name: string, except?: string): boolean {
-  return Object.values(tables.navigation_views).some((v) => v.user_id === userId && v.name === name && v.fragment !== except);
+  return ownedRows(tables, 'navigation_views', userId).some((v) => v.name === name && v.fragment !== except);
 }
 
 /** Per-user data: every queue of the owner, the calling client's included, and nobody else (reference §6). */

@@ -1,3 +1,4 @@
+import { ownedRows } from '../store/indexes.js';
 import type { Tx } from '../store/store.js';
 import type { RealmState, SavedSnippetRow, UserRow } from '../store/state.js';
 import type { ActorContext } from './actor.js';
@@ -18,9 +19,7 @@ export function presentSavedSnippet(row: SavedSnippetRow): Record<string, unknow
 
 /** A user's snippets by ID, i.e. in creation order (the order a client appending `add` events keeps). */
 export function ownSavedSnippets(tables: Pick<RealmState, 'saved_snippets'>, userId: number): SavedSnippetRow[] {
-  return Object.values(tables.saved_snippets)
-    .filter((s) => s.user_id === userId)
-    .sort((a, b) => a.id - b.id);
+  return ownedRows(tables, 'saved_snippets', userId).sort((a, b) => a.id - b.id);
 }
 
 /** GET /saved_snippets (companion). */

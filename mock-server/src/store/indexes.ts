@@ -1,13 +1,15 @@
 import { MessageFacts, topicKey } from './index-messages.js';
+import { isOwnedTable, OwnedFacts, ownerOf, type OwnedTable, type OwnedTables } from './index-owned.js';
 import { PeopleFacts } from './index-people.js';
 import { ReceiptFacts } from './index-receipts.js';
 import { SortedList } from './sorted-ids.js';
-import type { MessageRow, RealmState, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
+import type { MessageRow, PresenceRow, RealmState, RowOf, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
 
 /**
  * Derived facts of one realm that reads would otherwise compute by scanning every message or receipt
  * (issue 17): per channel its messages, times, topics and subscribers; per user their receipts, unread
- * messages and direct conversations; users by email. See ARCHITECTURE.md "Indexes".
+ * messages and direct conversations; users by email; the rows each user owns in the companion tier's
+ * tables (issue 18). See ARCHITECTURE.md "Indexes".
  *
  * The rows stay the one source of truth. The store keeps each realm's index in the same `#apply` that
  * changes a row (forward and undo alike), so an index is never behind its rows; indexes are never
@@ -21,6 +23,7 @@ export class RealmIndex {
   #messages: MessageFacts | null = null;
   #receipts: ReceiptFacts | null = null;
   #people: PeopleFacts | null = null;
+  #owned: OwnedFacts | null = null;
 
   constructor(private readonly tables: RealmState) {}
 
@@ -36,13 +39,19 @@ export class RealmIndex {
     return (this.#people ??= new PeopleFacts(this.tables));
   }
 
+  get owned(): OwnedFacts {
+    return (this.#owned ??= new OwnedFacts(this.tables));
+  }
+
   /** Follows one row change (`next` null: deleted). Facets not built yet will read the rows when asked. */
-  update(table: TableName, previous: unknown, next: unknown): void {
+  update(table: TableName, key: string, previous: unknown, next: unknown): void {
     if (table === 'messages') this.#messages?.update(previous as MessageRow | undefined, next as MessageRow | null);
     else if (table === 'user_messages') this.#receipts?.update(previous as UserMessagesRow | undefined, next as UserMessagesRow | null);
     else if (table === 'subscriptions')
       this.#people?.updateSubscription(previous as SubscriptionRow | undefined, next as SubscriptionRow | null);
     else if (table === 'users') this.#people?.updateUser(previous as UserRow | undefined, next as UserRow | null);
+    else if (table === 'presence') this.#owned?.updatePresence(previous as PresenceRow | undefined, next as PresenceRow | null);
+    else if (isOwnedTable(table)) this.#owned?.update(table, key, previous, next);
   }
 }
 
@@ -67,6 +76,21 @@ export type IndexedTables = Pick<RealmState, 'messages' | 'user_messages' | 'use
 /** The index every read uses: the store's for a realm it holds, else one built from these rows now. */
 export function indexOf(tables: IndexedTables): RealmIndex {
   return kept.get(tables) ?? new RealmIndex(tables as RealmState);
+}
+
+/** The owned-rows facet (the realm's upload bytes, presence update IDs), built from these rows when not kept. */
+export function ownedOf(tables: OwnedTables): OwnedFacts {
+  return kept.get(tables)?.owned ?? new OwnedFacts(tables);
+}
+
+/**
+ * A user's rows of a per-user table, in no particular order: from the index for a realm the store holds;
+ * for other tables (realm generation, a unit test's rows) one scan of just that table.
+ */
+export function ownedRows<T extends OwnedTable>(tables: Pick<RealmState, T>, table: T, userId: number): RowOf<T>[] {
+  const index = keptIndex(tables);
+  if (index) return index.owned.rowsOf(tables, table, userId);
+  return Object.values(tables[table] as Record<string, RowOf<T>>).filter((row) => ownerOf(table, row) === userId);
 }
 
 /**

@@ -207,7 +207,7 @@ export class Store {
     if (change.table === null) {
       if (change.row !== null) this.#keep(change.row);
     } else if (realm) {
-      keptIndex(realm)?.update(change.table, previous, change.row);
+      keptIndex(realm)?.update(change.table, change.key, previous, change.row);
     }
     for (const watcher of this.#watchers) watcher(change, previous);
     return previous;

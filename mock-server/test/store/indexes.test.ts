@@ -7,18 +7,20 @@ import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
 import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
 import { addSubscribers, removeSubscribers } from '../../src/domain/subscriptions/membership.js';
-import { keptIndex, RealmIndex, topicMessages } from '../../src/store/indexes.js';
+import { keptIndex, ownedRows, RealmIndex, topicMessages } from '../../src/store/indexes.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import type { RealmState, UserRow } from '../../src/store/state.js';
 import { Store, type Tx } from '../../src/store/store.js';
 import { userRow } from '../../src/store/user-row.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { OWNED, ownerField, randomOwnedWrite, recomputeOwned } from './index-owned-writes.js';
 
 /**
  * Property test of the store's indexes (store/indexes.ts): after seeded random sequences of writes
  * through the real domain functions and plain row writes (sending, reading, subscribing, accounts,
- * moves and deletions of update-message and delete-message and raw ones, transactions that fail and roll back, realm
- * replacement and a reload), every index equals a recomputation from the rows by plain scans.
+ * moves and deletions of update-message and delete-message and raw ones, the companion tier's per-user rows (bot
+ * storage, topic policies, uploads, presence; raw rows handed to another owner), transactions that fail and roll
+ * back, realm replacement and a reload), every index equals a recomputation from the rows by plain scans.
  */
 
 /** mulberry32: a small seeded generator, so a failure names the seed that reproduces it. */
@@ -123,11 +125,17 @@ function recompute(tables: RealmState) {
       byEmail: plain(byEmail),
       byDeliveryEmail: plain(byDeliveryEmail),
     },
+    owned: recomputeOwned(tables),
   };
 }
 
 function describeIndex(index: RealmIndex) {
-  return { messages: index.messages.describe(), receipts: index.receipts.describe(), people: index.people.describe() };
+  return {
+    messages: index.messages.describe(),
+    receipts: index.receipts.describe(),
+    people: index.people.describe(),
+    owned: index.owned.describe(),
+  };
 }
 
 /** The index the store keeps, every facet built, so later writes reach them incrementally. */
@@ -279,6 +287,7 @@ describe('store indexes', () => {
           .transact(realmId, (tx) => {
             const writes = 1 + Math.floor(rnd() * 3);
             for (let i = 0; i < writes; i++) randomWrite(tx, rnd, now);
+            for (let i = 0; i < writes; i++) randomOwnedWrite(tx, rnd, now, TOPICS);
             if (failing) throw new Rollback();
           })
           .catch((error: unknown) => {
@@ -299,6 +308,14 @@ describe('store indexes', () => {
       // The writes happened: new messages, moves and deletions left the realm unlike the demo realm.
       expect(Object.keys(tables.messages).length).not.toBe(Object.keys(store.realm('demo')!.messages).length);
       expect(tables.counters.counters.messages).toBeGreaterThan(store.realm('demo')!.counters.counters.messages! + 40);
+      // The per-user tables were written too: each differs from the demo realm's, and those the domain
+      // writes above hold rows of more than one owner.
+      for (const table of [...OWNED, 'presence'] as const) {
+        expect(tables[table], table).not.toEqual(store.realm('demo')![table]);
+        const field = table === 'presence' ? 'user_id' : ownerField(table);
+        const owners = new Set(Object.values(tables[table]).map((row) => (row as unknown as Record<string, number>)[field]));
+        if (['bot_storage', 'user_topics', 'attachments', 'presence'].includes(table)) expect(owners.size, table).toBeGreaterThan(1);
+      }
       expect(describeIndex(keptIndex(tables)!)).toEqual(recompute(tables));
 
       // A reload (snapshot plus journal replay hand the rows to a new store) rebuilds the same facts.
@@ -324,5 +341,15 @@ describe('store indexes', () => {
       expect(topicMessages(copy, m.stream_id!, name)?.toArray()).toEqual(topicMessages(kept, m.stream_id!, name)!.toArray());
     }
     expect(topicMessages(copy, topics[0]!.stream_id!, 'no such topic here')).toBeUndefined();
+    // A user's rows of a per-user table: one scan of that table there, the same rows as the index's.
+    const sortKeys = (rows: object[]) => rows.map((row) => JSON.stringify(row)).sort();
+    let compared = 0;
+    for (const table of OWNED)
+      for (const user of Object.values(kept.users)) {
+        const expected = sortKeys(ownedRows(kept, table, user.user_id));
+        compared += expected.length;
+        expect(sortKeys(ownedRows(copy, table, user.user_id)), `${table} of ${user.user_id}`).toEqual(expected);
+      }
+    expect(compared).toBeGreaterThan(5);
   });
 });

@@ -1,3 +1,4 @@
+import { ownedRows } from '../../store/indexes.js';
 import type { BotStorageRow, RealmState } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { botStorageKeyMissing, botStorageOverLimit } from '../errors.js';
@@ -40,9 +41,7 @@ const entrySize = (row: BotStorageRow) => characters(row.key) + characters(row.v
 
 /** The account's entries by key (ascending, so an answer listing every entry is deterministic). */
 function entriesOf(tables: Pick<RealmState, 'bot_storage'>, userId: number): BotStorageRow[] {
-  return Object.values(tables.bot_storage)
-    .filter((row) => row.user_id === userId)
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return ownedRows(tables, 'bot_storage', userId).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** The rows named by `keys`, or every row with no keys or an empty list; a key not stored fails all of it. */

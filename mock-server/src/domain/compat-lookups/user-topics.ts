@@ -1,4 +1,5 @@
 import type { ClientView } from '../../contract/client-view.js';
+import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, UserRow, UserTopicRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { channelById, invalidChannelId } from '../channels/lookup.js';
@@ -46,9 +47,9 @@ export function hiddenByMuting(
 
 /** A user's rows, by channel then topic (a stable order for the snapshot). */
 export function userTopicsOf(tables: Pick<RealmState, 'user_topics'>, userId: number): UserTopicRow[] {
-  return Object.values(tables.user_topics)
-    .filter((row) => row.user_id === userId)
-    .sort((a, b) => a.stream_id - b.stream_id || (a.topic_name.toLowerCase() < b.topic_name.toLowerCase() ? -1 : 1));
+  return ownedRows(tables, 'user_topics', userId).sort(
+    (a, b) => a.stream_id - b.stream_id || (a.topic_name.toLowerCase() < b.topic_name.toLowerCase() ? -1 : 1),
+  );
 }
 
 /** register's user_topics: every policy of the user. */

@@ -1,5 +1,6 @@
 import type { Features } from '../../config/features.js';
 import type { ClientView } from '../../contract/client-view.js';
+import { ownedRows } from '../../store/indexes.js';
 import type { DraftRow, RealmState } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { presentTopic } from '../topics.js';
@@ -40,7 +41,7 @@ export function presentDraft(row: DraftRow, view: DraftView): Record<string, unk
 }
 
 function ownDrafts(tables: Pick<RealmState, 'drafts'>, userId: number): DraftRow[] {
-  return Object.values(tables.drafts).filter((d) => d.user_id === userId);
+  return ownedRows(tables, 'drafts', userId);
 }
 
 /** GET /drafts (companion of §4.6, reference §4.6 "Related"): oldest first, by timestamp then ID. */

@@ -1,4 +1,4 @@
-import type { IndexedTables } from '../../store/indexes.js';
+import { ownedOf, type IndexedTables } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { PresenceRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -73,9 +73,7 @@ export function realmPresences(tables: Tables, q: PresenceQuery): Record<string,
 
 /** The newest presence change's ID (rows older than the counter count as 0); -1 without any row. */
 export function presenceLastUpdateId(tables: Pick<RealmState, 'presence'>): number {
-  let newest = -1;
-  for (const row of Object.values(tables.presence)) newest = Math.max(newest, row.last_update_id ?? 0);
-  return newest;
+  return ownedOf(tables).presenceLastUpdateId;
 }
 
 export interface UpdatePresenceParams {

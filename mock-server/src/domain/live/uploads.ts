@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ownedOf, ownedRows } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { AttachmentRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -46,11 +47,9 @@ export function sanitizeFileName(raw: string): string {
   return kept === '' || kept === '.' || kept === '..' ? 'uploaded-file' : kept;
 }
 
-/** Bytes of every file of the realm (the reference's upload_space_used). */
+/** Bytes of every file of the realm (the reference's upload_space_used), kept by the store's index. */
 export function uploadSpaceUsed(tables: Pick<RealmState, 'attachments'>): number {
-  let total = 0;
-  for (const row of Object.values(tables.attachments)) total += row.size;
-  return total;
+  return ownedOf(tables).uploadBytes;
 }
 
 export const uploadUrl = (row: Pick<AttachmentRow, 'path_id'>) =>
@@ -103,9 +102,7 @@ export function uploadFile(
 
 /** GET /attachments: the caller's files, newest first. */
 export function listAttachments(tables: RealmState, user: UserRow): { attachments: Record<string, unknown>[]; upload_space_used: number } {
-  const own = Object.values(tables.attachments)
-    .filter((a) => a.owner_id === user.user_id)
-    .sort((a, b) => b.id - a.id);
+  const own = ownedRows(tables, 'attachments', user.user_id).sort((a, b) => b.id - a.id);
   return { attachments: own.map((a) => presentAttachment(tables, a)), upload_space_used: uploadSpaceUsed(tables) };
 }
 

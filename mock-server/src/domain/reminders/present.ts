@@ -1,3 +1,4 @@
+import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, ReminderRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { byDeliveryTime } from '../scheduled/present.js';
@@ -26,8 +27,8 @@ export function presentReminder(row: ReminderRow): Record<string, unknown> {
  * cannot be delivered leaves the list with `reminders` / `remove`, as a delivered one does.
  */
 export function pendingReminders(tables: Pick<RealmState, 'reminders'>, userId: number): ReminderRow[] {
-  return Object.values(tables.reminders)
-    .filter((r) => r.user_id === userId && r.delivered_message_id === null && !r.failed)
+  return ownedRows(tables, 'reminders', userId)
+    .filter((r) => r.delivered_message_id === null && !r.failed)
     .sort(byDeliveryTime((r) => r.reminder_id));
 }
 

@@ -1,4 +1,5 @@
 import type { ClientView } from '../../contract/client-view.js';
+import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, ScheduledMessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { presentTopic } from '../topics.js';
@@ -41,8 +42,8 @@ export const byDeliveryTime =
 
 /** A user's messages not sent yet, pending and failed alike (reference §2: lists include failed ones). */
 export function undeliveredScheduledMessages(tables: Pick<RealmState, 'scheduled_messages'>, userId: number): ScheduledMessageRow[] {
-  return Object.values(tables.scheduled_messages)
-    .filter((s) => s.sender_id === userId && s.delivered_message_id === null)
+  return ownedRows(tables, 'scheduled_messages', userId)
+    .filter((s) => s.delivered_message_id === null)
     .sort(byDeliveryTime((s) => s.scheduled_message_id));
 }
 
