@@ -110,12 +110,15 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .addOption(new Option('--log-format <format>', 'request log format (default: pretty on a terminal, else json)').choices(LOG_FORMATS))
     .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
     .action(async (opts) => {
-      const logger = serveLogger({
-        level: opts.logLevel,
-        format: opts.logFormat ?? defaultLogFormat(isTerminal(io.stdout)),
-        out: io.stdout,
-        colour: isTerminal(io.stdout),
-      });
+      const logger =
+        opts.logLevel === 'silent'
+          ? null
+          : await serveLogger({
+              level: opts.logLevel,
+              format: opts.logFormat ?? defaultLogFormat(isTerminal(io.stdout)),
+              out: io.stdout,
+              colour: isTerminal(io.stdout),
+            });
       const config: Partial<ServerConfig> = {
         port: opts.port,
         host: opts.host,
@@ -134,7 +137,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         durability: opts.durability,
         maxFileUploadMib: opts.maxUploadMib,
         uploadQuotaMib: opts.uploadQuotaMib,
-        requestLog: opts.logLevel === 'silent' ? undefined : logger,
+        requestLog: logger ?? undefined,
       };
       let server: MockServer;
       try {
@@ -147,7 +150,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
       // default handler (death by signal, which npm passes on as a failed `npm start`).
       const stop = async (signal: NodeJS.Signals) => {
         await server.close();
-        logger.info(
+        logger?.info(
           { signal, state: server.context.store.description },
           `teamchat serve: stopped on ${signal}; state: ${server.context.store.description}`,
         );

@@ -1,5 +1,4 @@
-import { pino, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type { Logger } from 'pino';
 import type { Output } from '../../cli/common.js';
 
 export const LOG_LEVELS = ['silent', 'info', 'debug'] as const;
@@ -13,9 +12,13 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * shutdown line is out before the process exits. json: one pino object per line (`time` in epoch ms, the
  * machine's time, not a realm's); pretty: pino-pretty's one human line per request.
  */
-export function serveLogger(options: { level: LogLevel; format: LogFormat; out: Output; colour?: boolean }): Logger {
+export async function serveLogger(options: { level: LogLevel; format: LogFormat; out: Output; colour?: boolean }): Promise<Logger> {
   const { level, format, out } = options;
+  // Loaded on use: pino and pino-pretty cost ~0.1 s of start-up each, which `--log-level silent` (no
+  // logger is made: the benchmarks, tests spawning servers) and the json format (pino only) need not pay.
+  const { pino } = await import('pino');
   if (format === 'json') return pino({ level, base: null }, { write: (line: string) => void out.write(line) });
+  const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({
     colorize: options.colour ?? false,
     translateTime: 'SYS:HH:MM:ss.l',

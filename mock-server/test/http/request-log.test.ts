@@ -17,7 +17,7 @@ afterEach(async () => {
 
 async function logged(level: LogLevel, format: LogFormat = 'json') {
   const out: string[] = [];
-  server = await startTestServer({ requestLog: serveLogger({ level, format, out: { write: (s: string) => out.push(s) } }) });
+  server = await startTestServer({ requestLog: await serveLogger({ level, format, out: { write: (s: string) => out.push(s) } }) });
   const member = server.control.world('demo').credentials.member as Who & { user_id: number };
   return { out, member, server };
 }
