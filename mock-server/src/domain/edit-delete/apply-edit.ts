@@ -6,13 +6,13 @@ import { channelContentAccess, isSubscribed } from '../access.js';
 import { activeSubscriberIds } from '../channels/subscribers.js';
 import { moveTimeLimitExceeded } from '../errors.js';
 import { renderMessage, topicLinks } from '../markdown.js';
-import { checkGroupMentions, mentionFlags } from '../messages/mentions.js';
+import { contentFlags, CONTENT_FLAGS } from '../messages/content-flags.js';
+import { checkGroupMentions } from '../messages/mentions.js';
 import { messageAudience, messageVisibleTo } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
 import { claimAttachments } from '../live/uploads.js';
-import { alertWordFlag } from '../compat-lookups/alert-words.js';
 
 /**
  * Applying a checked edit (companion tier, area edit-delete): new message rows with their edit_history
@@ -20,18 +20,6 @@ import { alertWordFlag } from '../compat-lookups/alert-words.js';
  * `update_message` to everyone who may see a changed message, `delete_message` to those a channel move
  * took it from (reference do_update_message).
  */
-
-/**
- * The flags a content edit recomputes (reference update_user_message_flags: mentions and alert words);
- * every other flag (read, starred, …) stays.
- */
-const RENDERED_FLAGS = new Set([
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'wildcard_mentioned',
-  'has_alert_word',
-]);
 
 /**
  * The messages a move takes: the edited one and, with change_later (it and those after it) or change_all,
@@ -109,7 +97,7 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
 
   if (rendered) {
     const edited = after.find((m) => m.id === message.id)!;
-    updateRenderedFlags(tx, edited, mentionFlags(tables, edited, rendered.mentions));
+    updateContentFlags(tx, edited, contentFlags(tables, edited, rendered.mentions));
     // Area live: links to uploads added by the edit open the files to the message's readers, as sending does.
     claimAttachments(tx, edited);
   }
@@ -123,16 +111,13 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
   return after;
 }
 
-function updateRenderedFlags(tx: Tx, message: MessageRow, mentionsOf: (userId: number) => string[]): void {
+/** A content edit recomputes the content flags of every receiver (mentions, alert words); the rest stay. */
+function updateContentFlags(tx: Tx, message: MessageRow, contentOf: (userId: number) => string[]): void {
   const row = tx.tables.user_messages[String(message.id)];
   if (!row) return;
   const flags: Record<string, string[]> = {};
   for (const [user, list] of Object.entries(row.flags))
-    flags[user] = [
-      ...list.filter((f) => !RENDERED_FLAGS.has(f)),
-      ...mentionsOf(Number(user)),
-      ...alertWordFlag(tx.tables, Number(user), message.sender_id, message.content),
-    ];
+    flags[user] = [...list.filter((f) => !CONTENT_FLAGS.has(f)), ...contentOf(Number(user))];
   tx.put('user_messages', message.id, { message_id: message.id, flags });
 }
 

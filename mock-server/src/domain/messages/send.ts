@@ -1,4 +1,3 @@
-import { alertWordFlag } from '../compat-lookups/alert-words.js';
 import type { Features } from '../../config/features.js';
 import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
@@ -11,7 +10,8 @@ import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
 import { presentMessage } from '../present/messages.js';
 import { checkChannelTopic } from '../topics.js';
 import { claimAttachments } from '../live/uploads.js';
-import { checkGroupMentions, mentionFlags } from './mentions.js';
+import { contentFlags } from './content-flags.js';
+import { checkGroupMentions } from './mentions.js';
 
 /**
  * Creating a message: the one path for sending now (send-message) and, with issue 5, for scheduled
@@ -94,17 +94,12 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   const receivers = new Set(isStream ? activeSubscriberIds(tx.tables, recipient.channel.stream_id) : dmUsers!);
   receivers.add(sender.user_id);
   const flags: Record<string, string[]> = {};
-  const mentionsOf = mentionFlags(tx.tables, message, rendered.mentions);
+  const contentOf = contentFlags(tx.tables, message, rendered.mentions);
   for (const userId of [...receivers].sort((a, b) => a - b)) {
     const user = tx.tables.users[String(userId)];
     if (!user || !user.is_active) continue;
     // §2.5 flags: the sender's own copy is read when read_by_sender says so; mentions apply to everyone.
-    flags[String(userId)] = [
-      ...(userId === sender.user_id && input.readBySender ? ['read'] : []),
-      ...mentionsOf(userId),
-      // Companion tier (compat-lookups): the receiver's alert words.
-      ...alertWordFlag(tx.tables, userId, sender.user_id, message.content),
-    ];
+    flags[String(userId)] = [...(userId === sender.user_id && input.readBySender ? ['read'] : []), ...contentOf(userId)];
   }
   tx.put('user_messages', id, { message_id: id, flags });
   // Links to uploads open the files to the message's readers (area live), after its receivers are known.
