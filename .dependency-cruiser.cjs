@@ -74,6 +74,12 @@ module.exports = {
       ['control', 'http', 'events', 'delivery', 'fixtures', 'domain', 'store', 'config', 'clock', 'contract'],
       'The control API drives realms and clocks; no layer imports it but app.ts.',
     ),
+    layer(
+      'inspector-beside-control',
+      'inspector/',
+      ['inspector', 'control', 'http', 'domain', 'store', 'config', 'clock', 'contract'],
+      "The inspector page (GET /) is the control API's web face: it reads through Control and the HTTP helpers.",
+    ),
     {
       name: 'app-context-as-type-only',
       comment: 'The composition root builds every service; below it, code sees the bag of services as a type only.',

@@ -41,6 +41,11 @@ export default tseslint.config(
     },
   },
   {
+    // The inspector page's script runs in the browser (README "Inspector"); it has no clock to inject.
+    files: ['mock-server/src/inspector/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // mock-server/src: roles are named and errors come from the catalogue (ARCHITECTURE rules 3 and 8).
     // The clock rule is repeated because a later block's options replace an earlier block's.
     files: ['mock-server/src/**/*.ts'],

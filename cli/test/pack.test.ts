@@ -81,7 +81,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     const outside = paths.filter(
       (p) =>
-        !/^(bin\/teamchat\.js|dist\/.+\.(js|d\.ts|json)|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|README\.md|package\.json)$/.test(
+        !/^(bin\/teamchat\.js|dist\/.+\.(js|d\.ts|json)|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|package\.json)$/.test(
           p,
         ),
     );
@@ -157,6 +157,11 @@ describe('installed in a fresh project', () => {
       const redoc = await fetch(`${url}/docs/redoc.standalone.js`);
       expect(redoc.status).toBe(200);
       expect((await redoc.text()).length).toBeGreaterThan(100_000);
+      // The inspector page (GET / for a browser) and its script come from the package's files too.
+      const inspector = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+      expect(inspector.status).toBe(200);
+      expect(await inspector.text()).toContain('<script type="module" src="/__inspector/inspector.js">');
+      expect((await fetch(`${url}/__inspector/inspector.js`)).status).toBe(200);
 
       const conform = run(
         'npx',

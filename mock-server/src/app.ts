@@ -27,6 +27,7 @@ import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
+import { createInspector, type Inspector } from './inspector/inspector.js';
 
 /**
  * The composition root (ARCHITECTURE §3): config → store, clock, indexes → express app.
@@ -73,7 +74,8 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   await context.scheduler.settled();
   await ensureDefaultRealm(control, context);
 
-  const app = buildExpressApp(context, control);
+  const inspector = config.control ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir }) : null;
+  const app = buildExpressApp(context, control, inspector);
   const server = await listen(app, config);
   const address = server.address() as AddressInfo;
   context.baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -89,6 +91,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
         context.scheduler.stop();
         await context.scheduler.settled();
         clock.stop();
+        inspector?.close();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
         await store.close();
@@ -97,7 +100,8 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   };
 }
 
-export function buildExpressApp(context: AppContext, control: Control): Express {
+/** `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. */
+export function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null = null): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -109,6 +113,7 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   // every other operation discards file parts, so no request elsewhere can make the server buffer a file.
   const parseUpload = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
   const dispatch = apiRouter(context, routes);
+  if (inspector) app.use(inspector.capture);
   if (context.config.requestLog) app.use(requestLog(context.config.requestLog));
   app.use((req, res, next) => {
     // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
@@ -124,7 +129,8 @@ export function buildExpressApp(context: AppContext, control: Control): Express 
   });
   // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
   app.get(/^\/user_uploads\//, serveUploadedFile(context));
-  if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken));
+  if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken, inspector?.session.pageCall));
+  if (inspector) app.use(inspector.router);
   // The contract and its reference page: public, so open whatever the control API's exposure (README "The contract, served").
   app.use(servedContractRouter({ openapiPath: context.config.openapiPath, fallbackOrigin: () => context.baseUrl }));
   app.get('/', (_req, res) =>

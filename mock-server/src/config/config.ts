@@ -57,6 +57,11 @@ export interface ServerConfig {
    */
   uploadQuotaMib: number;
   /**
+   * Where the inspector page (GET /) looks for the latest conformance report: the directory `teamchat conform`
+   * writes to by default, `reports/conformance` under the server's working directory, when absent.
+   */
+  reportDir?: string;
+  /**
    * A pino logger that gets one line per request (http/request-log.ts; `teamchat serve` makes one from
    * --log-level and --log-format). Absent: no request log, and no cost per request.
    */

@@ -9,9 +9,9 @@ import type { Control } from './control.js';
  * The control API under /__mock/ (off with --no-control). Bodies may be JSON or form fields; answers
  * use the same envelope as the API so one client helper reads both. README "Control API" lists it.
  */
-export function controlRouter(control: Control, token?: string): Router {
+export function controlRouter(control: Control, token?: string, alsoAllowed?: (req: Request) => boolean): Router {
   const router = express.Router();
-  if (token) router.use(requireToken(token));
+  if (token) router.use(requireToken(token, alsoAllowed));
   router.use(express.json({ limit: '16mb' }), bodyParser());
 
   const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (req: Request) => unknown) =>
@@ -50,6 +50,7 @@ export function controlRouter(control: Control, token?: string): Router {
   route('get', '/realms/:realm/clock', (req) => control.clock(realm(req)));
   route('put', '/realms/:realm/clock', (req) => control.setRealmTime(realm(req), required(int(req, 'now'), 'now')));
   route('post', '/realms/:realm/clock/advance', (req) => control.advanceRealm(realm(req), required(num(req, 'seconds'), 'seconds')));
+  route('get', '/realms/:realm/queues', (req) => ({ queues: control.queues(realm(req)) }));
   route('get', '/realms/:realm/snapshots', (req) => ({ snapshots: control.listSnapshots(realm(req)) }));
   route('post', '/realms/:realm/snapshots', (req) => control.saveSnapshot(realm(req), required(str(req, 'name'), 'name')));
   route('post', '/realms/:realm/snapshots/:name/restore', (req) => control.restoreSnapshot(realm(req), String(req.params.name)));
@@ -66,11 +67,13 @@ export function controlRouter(control: Control, token?: string): Router {
 
 /**
  * `Authorization: Bearer <token>` on every control call when the server has a control token (config
- * `controlToken`), checked before anything is read; compared in constant time.
+ * `controlToken`), checked before anything is read; compared in constant time. `alsoAllowed` admits the
+ * inspector page's calls (its session cookie, inspector/session.ts): a browser page cannot hold the token.
  */
-function requireToken(token: string): express.RequestHandler {
+function requireToken(token: string, alsoAllowed?: (req: Request) => boolean): express.RequestHandler {
   const expected = createHash('sha256').update(token).digest();
   return (req, _res, next) => {
+    if (alsoAllowed?.(req)) return next();
     const [scheme, given] = (req.headers.authorization ?? '').trim().split(/\s+/);
     const digest = createHash('sha256')
       .update(given ?? '')

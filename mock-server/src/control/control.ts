@@ -4,6 +4,7 @@ import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../d
 import type { RealmSize } from '../fixtures/size.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
+import { listQueues, type QueueSummary } from './queues.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
 /**
@@ -176,6 +177,10 @@ export class Control {
     byName.set(name, structuredClone(tables));
     this.#snapshots.set(realmId, byName);
     return { name, realm_id: realmId };
+  }
+
+  queues(realmId: string): QueueSummary[] {
+    return listQueues(this.app, realmId);
   }
 
   listSnapshots(realmId: string): string[] {

@@ -154,6 +154,17 @@ export const tooManyRealms = (limit: number) =>
 export const controlTokenRequired = () =>
   new ApiError(401, 'UNAUTHORIZED', 'The control API needs the control token: send it as "Authorization: Bearer <token>".');
 
+/** The inspector page (GET /) and its feed behind the control token: the page takes it once as `/?token=`. */
+export const inspectorTokenRequired = () =>
+  new ApiError(401, 'UNAUTHORIZED', 'The inspector needs the control token: open /?token=<token> once in this browser.');
+
+/** Live inspector pages at once (issue 19; a cap like issue 14's): each holds a connection and a stream. */
+export const tooManyInspectors = (limit: number) =>
+  badRequest(`Too many inspector pages are open (limit: ${limit}). Close one, or reload after a page has gone.`);
+
+/** An exchange the inspector's ring buffer no longer holds (or never did). */
+export const exchangeNotFound = (id: string) => new ApiError(404, 'NOT_FOUND', `No exchange '${id}' in the inspector's log.`);
+
 /* The control API (/__mock): its own resources, answered in the same envelope. */
 export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND', `No realm '${realmId}'.`);
 

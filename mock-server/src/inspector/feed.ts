@@ -1,0 +1,100 @@
+import type { Request, Response } from 'express';
+import type { ExchangeLog, ExchangeSummary } from './capture.js';
+
+/**
+ * The inspector's live updates (issue 19 item 3): server-sent events on GET /__inspector/feed, so the page
+ * never polls. Events:
+ * - `hello` on connect: the exchanges still in the log and the current state (inspector/state.ts);
+ * - `exchange` for every request that finishes (a summary; bodies are fetched on click);
+ * - `state` (realms, clocks, queues, snapshots, the latest report) shortly after requests finish, debounced to
+ *   one per STATE_DELAY_MS whatever the traffic, and every KEEP_ALIVE_MS (changes made without a request, e.g.
+ *   the scheduler or the programmatic API, show within that time; it also keeps proxies from closing the stream).
+ *
+ * Owners: the feed holds its clients (at most `maxClients`: beyond that a page gets a clear error), the
+ * keep-alive timer (running only while a client is connected) and the debounce timer; a client is dropped when
+ * its connection closes, and `close()` ends every stream and clears both timers (server shutdown).
+ */
+export const STATE_DELAY_MS = 100;
+export const KEEP_ALIVE_MS = 15_000;
+
+export interface FeedOptions {
+  log: ExchangeLog;
+  state: () => unknown;
+  maxClients: number;
+}
+
+export class LiveFeed {
+  readonly #clients = new Set<Response>();
+  #keepAlive: NodeJS.Timeout | null = null;
+  #statePending: NodeJS.Timeout | null = null;
+  readonly #unsubscribe: () => void;
+
+  constructor(private readonly options: FeedOptions) {
+    this.#unsubscribe = options.log.onExchange((summary) => this.#exchange(summary));
+  }
+
+  get clients(): number {
+    return this.#clients.size;
+  }
+
+  get full(): boolean {
+    return this.#clients.size >= this.options.maxClients;
+  }
+
+  /** Starts a stream on this response (the caller checked `full` and the session). */
+  attach(req: Request, res: Response): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // No proxy buffering (nginx), or updates would arrive in bursts.
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    this.#clients.add(res);
+    req.socket.setNoDelay(true);
+    res.once('close', () => {
+      this.#clients.delete(res);
+      if (this.#clients.size === 0) this.#stopKeepAlive();
+    });
+    send(res, 'hello', { exchanges: this.options.log.recent(), state: this.options.state() });
+    this.#keepAlive ??= setInterval(() => this.#broadcast('state', this.options.state()), KEEP_ALIVE_MS).unref();
+  }
+
+  /** Ends every stream and frees the timers. */
+  close(): void {
+    this.#unsubscribe();
+    this.#stopKeepAlive();
+    if (this.#statePending) clearTimeout(this.#statePending);
+    this.#statePending = null;
+    for (const res of this.#clients) res.end();
+    this.#clients.clear();
+  }
+
+  #exchange(summary: ExchangeSummary): void {
+    if (this.#clients.size === 0) return;
+    this.#broadcast('exchange', summary);
+    this.#statePending ??= setTimeout(() => {
+      this.#statePending = null;
+      this.#broadcast('state', this.options.state());
+    }, STATE_DELAY_MS).unref();
+  }
+
+  #broadcast(event: string, data: unknown): void {
+    if (this.#clients.size === 0) return;
+    // Serialised once for every client.
+    const frame = frameOf(event, data);
+    for (const res of this.#clients) res.write(frame);
+  }
+
+  #stopKeepAlive(): void {
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#keepAlive = null;
+  }
+}
+
+function send(res: Response, event: string, data: unknown): void {
+  res.write(frameOf(event, data));
+}
+
+/** One SSE frame; JSON has no raw newlines, so one `data:` line carries it. */
+const frameOf = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { packagePath } from '../../../cli/package-root.js';
+import type { Control } from '../control/control.js';
+import { exchangeNotFound, inspectorTokenRequired, pathNotFound, tooManyInspectors } from '../domain/errors.js';
+import { sendJson } from '../http/respond.js';
+import { captureExchanges, ExchangeLog } from './capture.js';
+import { LiveFeed } from './feed.js';
+import { loginPage } from './login-page.js';
+import { InspectorSession } from './session.js';
+import { inspectorState, REPORT_FILES } from './state.js';
+import { viewOf } from './view.js';
+
+/**
+ * The live inspector (issue 19 item 3, README "Inspector"): GET / for a browser, the control API's web face.
+ * Built only when the control API is on; `app.ts` mounts `capture` first (so it sees every request) and `router`
+ * beside the control API, and `close()` frees the log, the feed's streams and its timers.
+ *
+ * Routes (all outside /api/v1):
+ * - GET /                    the page, for a request whose Accept prefers HTML; JSON clients get the stub (app.ts)
+ * - GET /__inspector/*.js|css the page's script and style (static, no data; served to anyone)
+ * - GET /__inspector/feed    server-sent events (feed.ts)
+ * - GET /__inspector/exchanges/:id   one exchange with its bodies, redacted (view.ts)
+ * - GET /__inspector/report/:file    the latest conformance report's files (state.ts REPORT_FILES)
+ * With a control token, everything but the static files needs the session (session.ts).
+ */
+export interface Inspector {
+  capture: express.RequestHandler;
+  router: Router;
+  session: InspectorSession;
+  log: ExchangeLog;
+  feed: LiveFeed;
+  close(): void;
+}
+
+export interface InspectorOptions {
+  token?: string;
+  reportDir?: string;
+  /** Exchanges kept (ring buffer) and characters kept of each body. */
+  capacity?: number;
+  bodyCap?: number;
+  /** Live pages at once. */
+  maxClients?: number;
+}
+
+export const INSPECTOR_PREFIX = '/__inspector';
+const ASSETS = packagePath('mock-server/src/inspector/assets');
+const STATIC = new Map([
+  ['inspector.js', 'application/javascript'],
+  ['inspector.css', 'text/css'],
+]);
+
+/**
+ * Only this server's files, no inline script or style (the page has none), connections to this server only (the
+ * feed and the control API): "no CDN" holds in the browser, and injected markup cannot run.
+ */
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** A report page runs its own inline script, sandboxed (an opaque origin: it cannot use the session). */
+const REPORT_POLICY = "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+export function createInspector(control: Control, options: InspectorOptions = {}): Inspector {
+  const session = new InspectorSession(options.token);
+  const log = new ExchangeLog(options.capacity, options.bodyCap);
+  const reportDir = resolve(options.reportDir ?? 'reports/conformance');
+  const feed = new LiveFeed({ log, state: () => inspectorState(control, reportDir), maxClients: options.maxClients ?? 16 });
+  const guarded = (req: Request, _res: Response, next: NextFunction) => next(session.admits(req) ? undefined : inspectorTokenRequired());
+
+  const router = express.Router();
+  router.get('/', (req, res, next) => {
+    // curl, scripts and the tests send `*/*` or nothing: they keep the JSON stub (JSON first on a tie).
+    if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
+    res.setHeader('Cache-Control', 'no-store');
+    const token = req.query.token;
+    if (session.guarded && typeof token === 'string') {
+      if (!session.tokenMatches(token)) return sendLogin(res, 'That is not the control token.');
+      session.issue(res);
+      // 303 to the bare page: the token leaves the address bar and the history.
+      return res.redirect(303, '/');
+    }
+    if (!session.admits(req)) return sendLogin(res, null);
+    res.setHeader('Content-Security-Policy', PAGE_POLICY);
+    res.sendFile('index.html', { root: ASSETS }, fileError(next));
+  });
+  router.get(`${INSPECTOR_PREFIX}/:file`, (req, res, next) => {
+    const type = STATIC.get(String(req.params.file));
+    if (!type) return next();
+    res.sendFile(String(req.params.file), { root: ASSETS, headers: { 'Content-Type': type } }, fileError(next));
+  });
+  router.get(`${INSPECTOR_PREFIX}/feed`, guarded, (req, res, next) => {
+    if (feed.full) return next(tooManyInspectors(feed.clients));
+    feed.attach(req, res);
+  });
+  router.get(`${INSPECTOR_PREFIX}/exchanges/:id`, guarded, (req, res, next) => {
+    const exchange = log.get(Number(req.params.id));
+    if (!exchange) return next(exchangeNotFound(String(req.params.id)));
+    sendJson(res, 200, { result: 'success', msg: '', exchange: viewOf(exchange) });
+  });
+  router.get(`${INSPECTOR_PREFIX}/report/:file`, guarded, (req, res, next) => {
+    const file = String(req.params.file);
+    if (!REPORT_FILES.includes(file)) return next();
+    res.setHeader('Content-Security-Policy', REPORT_POLICY);
+    res.sendFile(file, { root: reportDir, dotfiles: 'deny' }, fileError(next));
+  });
+
+  return {
+    // The inspector's own traffic (its feed, files and detail calls) is not logged: the page would log itself.
+    capture: captureExchanges(log, (path) => path.startsWith(`${INSPECTOR_PREFIX}/`)),
+    router,
+    session,
+    log,
+    feed,
+    close() {
+      feed.close();
+      log.clear();
+    },
+  };
+}
+
+function sendLogin(res: Response, problem: string | null): void {
+  res.setHeader('Content-Security-Policy', PAGE_POLICY);
+  res.status(401).type('html').send(loginPage(problem));
+}
+
+/** A file that is not there (a report not written yet) is the JSON 404; any other failure is a bug. */
+const fileError = (next: NextFunction) => (error?: Error & { status?: number }) => {
+  if (error) next(error.status === 404 ? pathNotFound() : error);
+};

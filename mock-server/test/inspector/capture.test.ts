@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ExchangeLog, type Exchange } from '../../src/inspector/capture.js';
+import { viewOf } from '../../src/inspector/view.js';
+
+/**
+ * The inspector's ring buffer and its redacting view (inspector/capture.ts, view.ts): bounded whatever the
+ * traffic, and no credential shown, even in a body cut at the cap where it is no longer JSON.
+ */
+const exchange = (over: Partial<Exchange> = {}): Omit<Exchange, 'id'> => ({
+  at: 0,
+  method: 'GET',
+  path: '/api/v1/users/me',
+  realm: 'demo',
+  user: 'a@b.test',
+  status: 200,
+  ms: 1,
+  code: null,
+  msg: null,
+  validation: false,
+  var_name: null,
+  query: '',
+  requestType: null,
+  requestBody: { text: null, length: 0 },
+  responseType: 'application/json',
+  responseBody: { text: '{}', length: 2 },
+  ...over,
+});
+
+describe('ExchangeLog', () => {
+  it('keeps the last `capacity` exchanges, oldest first, and forgets the rest', () => {
+    const log = new ExchangeLog(3, 100);
+    for (let i = 1; i <= 5; i++) log.add(exchange({ path: `/p${i}` }));
+    expect(log.recent().map((x) => [x.id, x.path])).toEqual([
+      [3, '/p3'],
+      [4, '/p4'],
+      [5, '/p5'],
+    ]);
+    expect(log.get(2)).toBeUndefined();
+    expect(log.get(5)?.path).toBe('/p5');
+    expect(log.get(0)).toBeUndefined();
+    expect(log.get(Number.NaN)).toBeUndefined();
+  });
+
+  it('tells each listener until it unsubscribes, and clear() frees everything', () => {
+    const log = new ExchangeLog(3, 100);
+    const heard: string[] = [];
+    const stop = log.onExchange((x) => heard.push(x.path));
+    log.add(exchange({ path: '/a' }));
+    stop();
+    log.add(exchange({ path: '/b' }));
+    expect(heard).toEqual(['/a']);
+    log.clear();
+    expect(log.recent()).toEqual([]);
+  });
+});
+
+describe('viewOf', () => {
+  it('redacts credentials by name in JSON bodies, forms and the query', () => {
+    const whole = (value: unknown) => ({ text: JSON.stringify(value), length: JSON.stringify(value).length });
+    const view = viewOf({
+      ...exchange({
+        query: 'api_key=SECRET1&anchor=newest',
+        requestBody: whole({ password: 'SECRET2', username: 'a@b.test' }),
+        responseBody: whole({ result: 'success', api_key: 'SECRET3', nested: [{ key: 'SECRET4' }] }),
+      }),
+      id: 1,
+    });
+    expect(view.response.truncated).toBe(false);
+    expect(JSON.stringify(view)).not.toMatch(/SECRET/);
+    expect(view.query).toEqual({ api_key: '[redacted]', anchor: 'newest' });
+    expect(view.response.text).toContain('"api_key": "[redacted]"');
+  });
+
+  it('redacts a credential in a body cut at the cap, up to the cut', () => {
+    const full = JSON.stringify({ members: [{ email: 'a@b.test', api_key: 'SECRETKEY-LONG-VALUE' }] });
+    const cut = full.slice(0, full.indexOf('SECRETKEY') + 6);
+    const view = viewOf({ ...exchange({ responseBody: { text: cut, length: full.length } }), id: 1 });
+    expect(view.response.truncated).toBe(true);
+    expect(view.response.text).not.toContain('SECRET');
+    expect(view.response.text).toContain('"api_key":"[redacted]"');
+    const form = viewOf({ ...exchange({ requestBody: { text: 'username=a&password=hunter2&x', length: 100 } }), id: 1 });
+    expect(form.request.text).toBe('username=a&password=[redacted]&x');
+  });
+});
