@@ -45,8 +45,12 @@ export interface InspectorOptions {
 
 export const INSPECTOR_PREFIX = '/__inspector';
 const ASSETS = packagePath('mock-server/src/inspector/assets');
+/** The page's files: its style and its script's modules (assets/). */
 const STATIC = new Map([
   ['inspector.js', 'application/javascript'],
+  ['common.js', 'application/javascript'],
+  ['log.js', 'application/javascript'],
+  ['realms.js', 'application/javascript'],
   ['inspector.css', 'text/css'],
 ]);
 

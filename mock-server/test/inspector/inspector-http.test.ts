@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { call, startTestServer } from '../helpers/test-server.js';
@@ -141,6 +144,38 @@ describe('GET /__mock/realms/:realm/queues', () => {
     expect(queue).toMatchObject({ user_id: expect.any(Number), email: who.email, event_types: ['message'], pending: 1, waiting: false });
     expect((queue!.events as Json[])[0]).toMatchObject({ type: 'message', id: 0 });
     expect((await call(server, 'GET', '/__mock/realms/nowhere/queues')).body).toMatchObject({ result: 'error', code: 'NOT_FOUND' });
+  });
+});
+
+describe('the latest conformance report', () => {
+  it('is listed on the feed and served sandboxed from the report directory, nothing else from there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tc-inspector-report-'));
+    const own = await startTestServer({ reportDir: dir });
+    try {
+      const before = await openFeed(own);
+      expect(((await before.next('hello')).state as { report: { files: unknown[] } }).report.files).toEqual([]);
+      before.close();
+      await writeFile(join(dir, 'conformance.html'), '<!doctype html><title>report</title><p>42 passed</p>');
+      await writeFile(join(dir, 'secret.txt'), 'not for the page');
+      const feed = await openFeed(own);
+      const { report } = (await feed.next('hello')).state as { report: { files: { name: string; url: string }[] } };
+      feed.close();
+      expect(report.files.map((f) => [f.name, f.url])).toEqual([['conformance.html', '/__inspector/report/conformance.html']]);
+      const page = await call(own, 'GET', '/__inspector/report/conformance.html');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('42 passed');
+      expect(page.headers['content-security-policy']).toMatch(/^sandbox allow-scripts;/);
+      expect((await call(own, 'GET', '/__inspector/report/junit.xml')).body).toMatchObject({
+        result: 'error',
+        code: 'BAD_REQUEST',
+        msg: 'Not Found',
+      });
+      expect((await call(own, 'GET', '/__inspector/report/secret.txt')).status).toBe(404);
+      expect((await call(own, 'GET', '/__inspector/report/..%2Fsecret.txt')).status).toBe(404);
+    } finally {
+      await own.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

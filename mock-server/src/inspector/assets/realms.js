@@ -1,0 +1,222 @@
+// The realms column of the inspector page: feature level, realm time, clock/reset/snapshot buttons, credentials
+// and event queues of each realm, redrawn on every state push of the feed.
+import { $, action, control, h, isoTime, realmNow, state } from './common.js';
+
+export function renderRealms() {
+  const realms = $('realms');
+  const open = document.activeElement?.closest?.('[data-realm]')?.dataset.realm;
+  // Inputs keep what the user typed across pushes of the feed.
+  const typed = Object.fromEntries(
+    [...realms.querySelectorAll('input[name]')].map((i) => [`${i.closest('[data-realm]').dataset.realm}/${i.name}`, i.value]),
+  );
+  state.openDetails = new Set([...realms.querySelectorAll('details[data-key]')].filter((d) => d.open).map((d) => d.dataset.key));
+  realms.replaceChildren(...state.realms.map(realmCard));
+  for (const input of realms.querySelectorAll('input[name]')) {
+    const key = `${input.closest('[data-realm]').dataset.realm}/${input.name}`;
+    if (key in typed) input.value = typed[key];
+  }
+  if (open) realms.querySelector(`[data-realm="${CSS.escape(open)}"] input`)?.focus();
+  $('server-clock').textContent = state.clock ? `server clock ${state.clock.mode}, ${isoTime(state.clock.server_now)}` : '';
+}
+
+function realmCard(realm) {
+  const id = realm.realm_id;
+  const seconds = h('input', {
+    name: 'seconds',
+    type: 'number',
+    min: '0',
+    value: '3600',
+    'aria-label': 'seconds',
+    dataset: { testid: `advance-seconds-${id}` },
+  });
+  const snapshotName = h('input', {
+    name: 'snapshot',
+    value: 'before',
+    'aria-label': 'snapshot name',
+    dataset: { testid: `snapshot-name-${id}` },
+  });
+  return h(
+    'article',
+    { class: 'realm', dataset: { realm: id, testid: `realm-${id}` } },
+    h('h3', {}, realm.name, ' ', h('code', {}, id)),
+    h(
+      'dl',
+      {},
+      h('dt', {}, 'feature level'),
+      h('dd', { dataset: { testid: `realm-level-${id}` } }, realm.feature_level),
+      h('dt', {}, 'realm time'),
+      h('dd', { class: 'realm-time', dataset: { testid: `realm-time-${id}`, now: realm.now } }, isoTime(realmNow(realm))),
+      h('dt', {}, 'users'),
+      h('dd', {}, realm.users),
+    ),
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: action(
+          id,
+          async () =>
+            `advanced to ${isoTime((await control('POST', `/realms/${id}/clock/advance`, { seconds: Number(seconds.value) })).now)}`,
+        ),
+      },
+      seconds,
+      h('button', { type: 'submit', dataset: { testid: `advance-${id}` } }, 'Advance clock'),
+      h(
+        'button',
+        {
+          type: 'button',
+          dataset: { testid: `reset-${id}` },
+          onclick: action(id, async () => {
+            if (!window.confirm(`Reset realm '${id}' to its fixture? Its data and event queues are replaced.`)) return 'not reset';
+            await control('POST', `/realms/${id}/reset`);
+            state.credentials.delete(id);
+            return 'reset';
+          }),
+        },
+        'Reset realm',
+      ),
+    ),
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: action(
+          id,
+          async () => `snapshot '${(await control('POST', `/realms/${id}/snapshots`, { name: snapshotName.value })).name}' taken`,
+        ),
+      },
+      snapshotName,
+      h('button', { type: 'submit', dataset: { testid: `snapshot-${id}` } }, 'Take snapshot'),
+    ),
+    realm.snapshots.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'snapshots' },
+          realm.snapshots.map((name) =>
+            h(
+              'li',
+              {},
+              h('code', {}, name),
+              ' ',
+              h(
+                'button',
+                {
+                  type: 'button',
+                  dataset: { testid: `restore-${id}-${name}` },
+                  onclick: action(id, async () => {
+                    await control('POST', `/realms/${id}/snapshots/${encodeURIComponent(name)}/restore`);
+                    state.credentials.delete(id);
+                    return `'${name}' restored`;
+                  }),
+                },
+                'Restore',
+              ),
+            ),
+          ),
+        ),
+    h('p', { class: 'status', role: 'status', dataset: { realmStatus: id, testid: `realm-status-${id}` } }, state.status.get(id) ?? ''),
+    credentialsBlock(id),
+    queuesBlock(realm),
+  );
+}
+
+/**
+ * A realm's users with copyable credentials, asked of the control API once when first opened (the feed never
+ * carries API keys) and kept until the realm is reset or restored, so pushes of the feed cause no calls.
+ */
+function credentialsBlock(realmId) {
+  const key = `credentials/${realmId}`;
+  const details = h(
+    'details',
+    { class: 'credentials', open: state.openDetails.has(key), dataset: { key, testid: `credentials-${realmId}` } },
+    h('summary', {}, 'Credentials'),
+  );
+  const body = h('div', {});
+  details.append(body);
+  const show = (credentials) => body.replaceChildren(...credentials.filter((c) => c.is_active).map(credentialRow));
+  const load = async () => {
+    if (state.credentials.has(realmId)) return show(state.credentials.get(realmId));
+    body.replaceChildren(h('p', { class: 'muted' }, 'loading…'));
+    try {
+      const { credentials } = await control('GET', `/realms/${realmId}/credentials`);
+      state.credentials.set(realmId, credentials);
+      show(credentials);
+    } catch (error) {
+      body.replaceChildren(h('p', { class: 'problem' }, String(error.message ?? error)));
+    }
+  };
+  details.addEventListener('toggle', () => details.open && void load());
+  if (details.open) void load();
+  return details;
+}
+
+function credentialRow(c) {
+  const site = window.location.origin;
+  const zuliprc = `[api]\nemail=${c.email}\nkey=${c.api_key}\nsite=${site}\n`;
+  const curl = `curl -sSu '${c.email}:${c.api_key}' ${site}/api/v1/users/me`;
+  const copy = (text, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: async (e) => {
+          await navigator.clipboard?.writeText(text).catch(() => undefined);
+          e.target.textContent = 'copied';
+        },
+      },
+      label,
+    );
+  return h(
+    'div',
+    { class: 'credential' },
+    h('strong', {}, c.full_name),
+    ' ',
+    h('code', {}, c.email),
+    c.is_bot ? ' (bot)' : '',
+    h('div', { class: 'row' }, copy(zuliprc, 'copy zuliprc'), copy(curl, 'copy curl')),
+    h('pre', { class: 'copyable' }, curl),
+  );
+}
+
+function queuesBlock(realm) {
+  if (realm.queues.length === 0) return h('p', { class: 'muted', dataset: { testid: `queues-${realm.realm_id}` } }, 'No event queues.');
+  return h(
+    'details',
+    {
+      class: 'queues',
+      open: state.openDetails.has(`queues/${realm.realm_id}`),
+      dataset: { key: `queues/${realm.realm_id}`, testid: `queues-${realm.realm_id}` },
+    },
+    h('summary', {}, `Event queues (${realm.queues.length})`),
+    realm.queues.map((q) =>
+      h(
+        'details',
+        { class: 'queue', open: state.openDetails.has(`queue/${q.queue_id}`), dataset: { key: `queue/${q.queue_id}` } },
+        h(
+          'summary',
+          {},
+          h('code', {}, q.queue_id.split(':').pop().slice(0, 8)),
+          ` ${q.email ?? q.user_id} · ${q.pending} pending${q.waiting ? ' · polling' : ''}`,
+        ),
+        h(
+          'p',
+          { class: 'muted' },
+          `types: ${q.event_types?.join(', ') ?? 'all'} · last event ${q.last_event_id} · active ${isoTime(q.last_activity)}`,
+        ),
+        h('pre', {}, q.events.length === 0 ? '(none pending)' : q.events.map((e) => JSON.stringify(e)).join('\n')),
+      ),
+    ),
+  );
+}
+
+export function renderReport(report) {
+  const links = report.files.map((f) =>
+    h('a', { href: f.url, target: '_blank', rel: 'noopener', title: `${f.bytes} bytes, ${new Date(f.modified).toISOString()}` }, f.name),
+  );
+  $('report-links').replaceChildren(
+    ...(links.length
+      ? ['latest conformance report: ', ...links.flatMap((a, i) => (i ? [' · ', a] : [a]))]
+      : [h('span', { class: 'muted' }, 'no conformance report yet')]),
+  );
+}
