@@ -58,8 +58,10 @@ export class ExchangeLog {
 
   add(exchange: Omit<Exchange, 'id'>): void {
     const id = this.#nextId++;
-    const stored = { ...exchange, id };
+    const stored = exchange as Exchange;
+    stored.id = id;
     this.#ring[id % this.capacity] = stored;
+    if (this.#listeners.size === 0) return;
     const summary = summaryOf(stored);
     for (const listener of this.#listeners) listener(summary);
   }
@@ -112,7 +114,7 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
       const chunk = args[0];
       if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) {
         answerLength = chunk.length;
-        answer = (typeof chunk === 'string' ? chunk.slice(0, log.bodyCap) : chunk.subarray(0, log.bodyCap).toString('utf8')) || null;
+        answer = (typeof chunk === 'string' ? capped(chunk, log.bodyCap) : chunk.subarray(0, log.bodyCap).toString('utf8')) || null;
       }
       return end(...args);
     }) as Response['end'];
@@ -134,9 +136,9 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
         msg: error?.msg ?? null,
         validation: status === 400 && VALIDATION.test(error?.code ?? ''),
         var_name: error?.var_name ?? null,
-        query: query.slice(0, log.bodyCap),
+        query: capped(query, log.bodyCap),
         requestType: headerText(req.headers['content-type']),
-        requestBody: { text: requestText?.slice(0, log.bodyCap) ?? null, length: requestText?.length ?? 0 },
+        requestBody: { text: requestText === null ? null : capped(requestText, log.bodyCap), length: requestText?.length ?? 0 },
         responseType: headerText(res.getHeader('content-type')),
         responseBody: { text: answer, length: answerLength },
       });
@@ -156,6 +158,14 @@ function errorOf(text: string): { code: string | null; msg: string | null; var_n
   } catch {
     return null;
   }
+}
+
+/**
+ * The first `cap` characters as a string of their own: V8's `slice` of a long string keeps the whole string alive
+ * (a sliced string points into its parent), so a cut 1 MB answer would hold its megabyte in the ring buffer.
+ */
+function capped(text: string, cap: number): string {
+  return text.length <= cap ? text : Buffer.from(text.slice(0, cap), 'utf8').toString('utf8');
 }
 
 function splitUrl(url: string): [string, string] {

@@ -128,9 +128,11 @@ describe('the inspector page in Chromium', () => {
   });
 
   it('highlights a BAD_REQUEST validation error and the parameter it names', async () => {
-    await curl('/api/v1/messages?anchor=nonsense&num_before=0&num_after=1');
+    // The staged traffic already holds one such row (tools/screenshots/inspector.ts): wait for a second.
     const row = page.locator('tr.validation', { hasText: 'Invalid anchor' });
-    await row.first().waitFor({ timeout: 1_000 });
+    const before = await row.count();
+    await curl('/api/v1/messages?anchor=nonsense&num_before=0&num_after=1');
+    await expect.poll(() => row.count(), { timeout: 1_000 }).toBe(before + 1);
     await row.first().click();
     const banner = page.locator('[data-testid="detail-error"]');
     await banner.waitFor();

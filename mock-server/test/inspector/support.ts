@@ -40,8 +40,11 @@ export async function openFeed(server: MockServer, headers: Record<string, strin
           const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
           const data = JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as Summary;
           if (event === 'hello') seen.push(...(data.exchanges as unknown as Summary[]));
-          if (event === 'exchange') seen.push(data);
-          events.push({ event, data });
+          // A batch of exchanges is read as one `exchange` event each.
+          if (event === 'exchanges') {
+            seen.push(...(data as unknown as Summary[]));
+            events.push(...(data as unknown as Summary[]).map((x) => ({ event: 'exchange', data: x })));
+          } else events.push({ event, data });
           wake.waiting?.();
         }
       }

@@ -23,8 +23,8 @@ function connect() {
     connection.textContent = 'live';
     connection.className = 'connection live';
   });
-  feed.addEventListener('exchange', (e) => {
-    state.exchanges.push(JSON.parse(e.data));
+  feed.addEventListener('exchanges', (e) => {
+    state.exchanges.push(...JSON.parse(e.data));
     if (state.exchanges.length > MAX_ROWS) state.exchanges.splice(0, state.exchanges.length - MAX_ROWS);
     renderLog();
   });
