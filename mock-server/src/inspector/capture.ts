@@ -121,8 +121,7 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : null;
       const error = status !== null && status >= 400 && answer !== null && answerLength <= log.bodyCap ? errorOf(answer) : null;
-      const form = (req.form ?? (typeof req.body === 'object' ? req.body : null)) as unknown;
-      const requestText = form && Object.keys(form).length > 0 ? JSON.stringify(form) : null;
+      const requestText = requestTextOf(req);
       log.add({
         // performance.timeOrigin + now() is the wall time; ESLint's Date.now rule guards realm time, not this.
         at: Math.round(performance.timeOrigin + started),
@@ -159,6 +158,18 @@ function errorOf(text: string): { code: string | null; msg: string | null; var_n
     return null;
   }
 }
+
+/**
+ * The request's parameters (form, multipart fields or a control call's JSON) as JSON text. A body of more than
+ * MAX_SERIALISED bytes (a realm export given to POST /__mock/realms) is not serialised just to be cut.
+ */
+function requestTextOf(req: Request): string | null {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_SERIALISED) return `(a body of ${declared} bytes, not kept)`;
+  const form = (req.form ?? (typeof req.body === 'object' ? req.body : null)) as unknown;
+  return form && typeof form === 'object' && Object.keys(form).length > 0 ? JSON.stringify(form) : null;
+}
+const MAX_SERIALISED = 1024 * 1024;
 
 /**
  * The first `cap` characters as a string of their own: V8's `slice` of a long string keeps the whole string alive

@@ -77,7 +77,7 @@ export function createInspector(control: Control, options: InspectorOptions = {}
     res.setHeader('Cache-Control', 'no-store');
     const token = req.query.token;
     if (session.guarded && typeof token === 'string') {
-      if (!session.tokenMatches(token)) return sendLogin(res, 'That is not the control token.');
+      if (!session.tokenMatches(token)) return sendLogin(res, 'wrong-token');
       session.issue(res);
       // 303 to the bare page: the token leaves the address bar and the history.
       return res.redirect(303, '/');
@@ -121,7 +121,7 @@ export function createInspector(control: Control, options: InspectorOptions = {}
   };
 }
 
-function sendLogin(res: Response, problem: string | null): void {
+function sendLogin(res: Response, problem: 'wrong-token' | null): void {
   res.setHeader('Content-Security-Policy', PAGE_POLICY);
   res.status(401).type('html').send(loginPage(problem));
 }

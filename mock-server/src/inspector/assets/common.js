@@ -13,6 +13,8 @@ export const state = {
   openDetails: new Set(),
   credentials: new Map(),
   status: new Map(),
+  /** The realms as last drawn, times left out. */
+  shape: '',
 };
 
 /** Builds an element: h('td', { class: 'x', onclick: fn }, 'text', child). */

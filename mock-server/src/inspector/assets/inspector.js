@@ -1,14 +1,19 @@
 // The inspector page (README "Inspector"): plain browser JavaScript modules, no build step, no framework.
 // Everything shown comes from the server-sent events of /__inspector/feed; actions call the control API.
-import { $, isoTime, realmNow, state } from './common.js';
+import { $, state } from './common.js';
 import { MAX_ROWS, renderLog } from './log.js';
-import { renderRealms, renderReport } from './realms.js';
+import { renderRealms, renderReport, updateTimes } from './realms.js';
 
 function onState(next) {
   state.realms = next.realms;
   state.clock = next.clock;
   state.receivedAt = performance.now();
-  renderRealms();
+  // Redrawn only when something but the realms' times changed (times tick with a system clock).
+  const shape = JSON.stringify(next.realms.map(({ now: _now, ...rest }) => rest));
+  if (shape !== state.shape) {
+    state.shape = shape;
+    renderRealms();
+  } else updateTimes();
   renderReport(next.report);
 }
 
@@ -39,11 +44,5 @@ function connect() {
 $('filter').addEventListener('input', renderLog);
 $('errors-only').addEventListener('change', renderLog);
 // Realm clocks in system mode tick between pushes.
-setInterval(() => {
-  if (state.clock?.mode !== 'system') return;
-  for (const realm of state.realms) {
-    const el = document.querySelector(`[data-testid="realm-time-${CSS.escape(realm.realm_id)}"]`);
-    if (el) el.textContent = isoTime(realmNow(realm));
-  }
-}, 1000);
+setInterval(() => state.clock?.mode === 'system' && updateTimes(), 1000);
 connect();

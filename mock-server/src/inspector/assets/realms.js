@@ -1,10 +1,12 @@
 // The realms column of the inspector page: feature level, realm time, clock/reset/snapshot buttons, credentials
-// and event queues of each realm, redrawn on every state push of the feed.
+// and event queues of each realm, redrawn when a state push of the feed changes them (realm times alone are updated
+// in place, so a push during a click or while typing does not replace the element under the pointer or caret).
 import { $, action, control, h, isoTime, realmNow, state } from './common.js';
 
 export function renderRealms() {
   const realms = $('realms');
-  const open = document.activeElement?.closest?.('[data-realm]')?.dataset.realm;
+  const active = document.activeElement;
+  const open = active?.closest?.('[data-realm]')?.dataset.realm;
   // Inputs keep what the user typed across pushes of the feed.
   const typed = Object.fromEntries(
     [...realms.querySelectorAll('input[name]')].map((i) => [`${i.closest('[data-realm]').dataset.realm}/${i.name}`, i.value]),
@@ -15,7 +17,16 @@ export function renderRealms() {
     const key = `${input.closest('[data-realm]').dataset.realm}/${input.name}`;
     if (key in typed) input.value = typed[key];
   }
-  if (open) realms.querySelector(`[data-realm="${CSS.escape(open)}"] input`)?.focus();
+  if (open && active.name) realms.querySelector(`[data-realm="${CSS.escape(open)}"] input[name="${CSS.escape(active.name)}"]`)?.focus();
+  $('server-clock').textContent = state.clock ? `server clock ${state.clock.mode}, ${isoTime(state.clock.server_now)}` : '';
+}
+
+/** Each realm's shown time, from its last push (ticking in system mode). */
+export function updateTimes() {
+  for (const realm of state.realms) {
+    const el = document.querySelector(`[data-testid="realm-time-${CSS.escape(realm.realm_id)}"]`);
+    if (el) el.textContent = isoTime(realmNow(realm));
+  }
   $('server-clock').textContent = state.clock ? `server clock ${state.clock.mode}, ${isoTime(state.clock.server_now)}` : '';
 }
 
