@@ -10,6 +10,7 @@ export function loginPage(problem: 'wrong-token' | null): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>teamchat-kit inspector</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__inspector/inspector.css">
 </head>
 <body class="login">

@@ -23,6 +23,8 @@ let browser: Browser;
 let page: Page;
 const outside: string[] = [];
 const errors: string[] = [];
+/** What the page itself asked for and did not get (its files, feed, control calls; a favicon). */
+const refused: string[] = [];
 let member: { email: string; api_key: string };
 
 beforeAll(async () => {
@@ -39,6 +41,9 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('response', (r) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
@@ -66,6 +71,7 @@ describe('the inspector page in Chromium', () => {
     expect(await realmTime()).toBe(iso(DEMO_REALM_EPOCH));
     await screenshotInspector(page, resolve('reports/inspector.png'));
     expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
     expect(errors).toEqual([]);
   });
 
@@ -166,6 +172,7 @@ describe('the inspector page in Chromium', () => {
     expect(await credentials.locator('pre', { hasText: member.email }).innerText()).toBe(
       `curl -sSu '${member.email}:${member.api_key}' ${server.url}/api/v1/users/me`,
     );
+    expect(refused).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
