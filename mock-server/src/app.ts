@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context.js';
@@ -34,7 +34,8 @@ import { Store } from './store/store.js';
  */
 export interface MockServer {
   url: string;
-  app: Express;
+  /** The express app, typed as node's request listener so the published declarations need no @types/express. */
+  app: RequestListener;
   context: AppContext;
   control: Control;
   close(): Promise<void>;
@@ -97,7 +98,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   };
 }
 
-export function buildExpressApp(context: AppContext, control: Control): Express {
+function buildExpressApp(context: AppContext, control: Control): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
