@@ -60,6 +60,8 @@ export class ForwardingProxy {
   readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   readonly #base: string;
   #closed: Promise<void> | null = null;
+  /** Set by close(): exchanges cut by stopping are neither answered 502 nor judged. */
+  #closing = false;
 
   private constructor(
     private readonly options: ForwardOptions,
@@ -92,6 +94,7 @@ export class ForwardingProxy {
 
   /** Stops listening, ends open exchanges (long-polls included) and the connections to the target. */
   close(): Promise<void> {
+    this.#closing = true;
     this.#closed ??= (async () => {
       const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
       this.#server.closeAllConnections();
@@ -131,7 +134,7 @@ export class ForwardingProxy {
         signal: abort.signal,
       });
     } catch (e) {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted || this.#closing || res.destroyed) return;
       const reason = describe(e);
       const body = Buffer.from(
         JSON.stringify({

@@ -109,6 +109,8 @@ beforeAll(async () => {
         body: Buffer.concat(chunks).toString('utf8'),
         ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       });
+      // A long-poll that never ends on its own: only the proxy's stop may end it.
+      if ((req.url ?? '').startsWith('/api/v1/events')) return;
       const answer = answers[`${req.method} ${(req.url ?? '').split('?')[0]}`];
       const [status, body] = answer ? answer() : [404, { result: 'error', code: 'BAD_REQUEST', msg: 'Not Found' }];
       res.writeHead(status, { 'content-type': 'application/json', 'x-planted': 'yes' }).end(JSON.stringify(body));
@@ -117,7 +119,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
 }, 30_000);
-afterAll(() => new Promise<void>((resolve) => target.close(() => resolve())));
+afterAll(async () => {
+  const closed = new Promise<void>((resolve) => target.close(() => resolve()));
+  target.closeAllConnections();
+  await closed;
+});
 
 const send = async (base: string, p: (typeof PLANTED)[number] | { method: string; path: string; form?: Record<string, string> }) => {
   const res = await request(base + p.path, {
@@ -187,6 +193,18 @@ describe('teamchat proxy in front of a broken server', () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it('stops with a long-poll open: the waiting client is cut, nothing is judged of it', async () => {
+    const polling = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    const waiting = send(polling.url, { method: 'GET', path: '/api/v1/events?queue_id=q&last_event_id=-1' }).then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const result = await polling.stop();
+    expect(await waiting).toBe('cut');
+    expect(result.scenarios).toEqual([]);
   });
 
   it('answers a JSON 502 when the target is unreachable, and counts it', async () => {
