@@ -42,7 +42,11 @@ export const PROXY_RULES = {
   emptyTopicSingle: 'R4.3-3',
   badRequestStatus: 'R7-7',
   emptyTopicLevel: 'R9-6',
+  emptyTopicQueue: 'R4.21-17',
 } as const;
+
+/** Queues whose register the proxy saw, remembered for their client capability; the oldest are forgotten. */
+const MAX_QUEUES = 10_000;
 
 const TOPIC_OPERATIONS = new Set(['get-messages', 'get-message', 'get-stream-topics', 'get-message-history']);
 const LEVEL_OPERATIONS = new Set(['register-queue', 'get-server-settings']);
@@ -52,6 +56,8 @@ export class Judge {
   readonly #levelRules = new Map<number, string>();
   readonly #sections = new Map<string, string>();
   readonly #templates = new Map<string, RegExp[]>();
+  /** Queue ID → whether its register declared empty_topic_name (what its events may then show). */
+  readonly #queues = new Map<string, boolean>();
 
   constructor(
     private readonly schemas: ResponseSchemas,
@@ -117,6 +123,8 @@ export class Judge {
       }
     }
     if (success && TOPIC_OPERATIONS.has(operation.operationId)) this.#topics(operation.operationId, x, body, level, add, judged);
+    if (success && operation.operationId === 'register-queue') this.#register(x, body, add, judged);
+    if (success && operation.operationId === 'get-events') this.#events(x, body, add, judged);
     return { operation, judged: [...judged], findings };
   }
 
@@ -190,6 +198,48 @@ export class Judge {
     if (allowed) return;
     judged.add(rule);
     if (empty.length > 0) add(rule, `an empty topic (${empty.join(', ')}) shown to a client that did not send allow_empty_topic_name=true`);
+  }
+
+  /** R4.21-17 in the answer: unread topics and muted/followed topics show the display name, never ''. */
+  #register(x: Observed, body: Record<string, unknown>, add: AddFn, judged: Set<string>): void {
+    let declared = false;
+    try {
+      const caps: unknown = JSON.parse(x.params?.client_capabilities ?? '{}');
+      declared = isObject(caps) && caps.empty_topic_name === true;
+    } catch {
+      // Not JSON: the server answered it; the capability counts as not declared.
+    }
+    if (typeof body.queue_id === 'string') {
+      if (this.#queues.size >= MAX_QUEUES) this.#queues.delete(this.#queues.keys().next().value!);
+      this.#queues.set(body.queue_id, declared);
+    }
+    if (declared) return;
+    judged.add(PROXY_RULES.emptyTopicQueue);
+    const empty: string[] = [];
+    const unread = isObject(body.unread_msgs) && Array.isArray(body.unread_msgs.streams) ? body.unread_msgs.streams : [];
+    unread.forEach((u, i) => isObject(u) && u.topic === '' && empty.push(`unread_msgs.streams[${i}]`));
+    if (Array.isArray(body.user_topics))
+      body.user_topics.forEach((t, i) => isObject(t) && t.topic_name === '' && empty.push(`user_topics[${i}]`));
+    if (empty.length > 0)
+      add(PROXY_RULES.emptyTopicQueue, `an empty topic (${empty.join(', ')}) in the answer to a register without empty_topic_name`);
+  }
+
+  /** R4.21-17 in events: a queue registered without empty_topic_name never gets the empty topic. */
+  #events(x: Observed, body: Record<string, unknown>, add: AddFn, judged: Set<string>): void {
+    const declared = this.#queues.get(x.params?.queue_id ?? '');
+    if (declared !== false || !Array.isArray(body.events)) return;
+    judged.add(PROXY_RULES.emptyTopicQueue);
+    const empty: string[] = [];
+    for (const e of body.events) {
+      if (!isObject(e)) continue;
+      const m = isObject(e.message) ? e.message : null;
+      if (e.type === 'message' && m && (m.type === 'stream' || m.type === 'channel') && m.subject === '')
+        empty.push(`event ${String(e.id)}`);
+      if (e.type === 'update_message' && e.stream_id !== undefined && (e.subject === '' || e.orig_subject === ''))
+        empty.push(`event ${String(e.id)}`);
+    }
+    if (empty.length > 0)
+      add(PROXY_RULES.emptyTopicQueue, `an empty topic (${empty.join(', ')}) sent to a queue registered without empty_topic_name`);
   }
 }
 

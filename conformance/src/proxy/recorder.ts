@@ -9,10 +9,14 @@ import { basicUser, curlLine, redactBody, redactHeaders, redactParams, redactPat
  * every violation, and keeps the run as the reports' RunResult, where each operation seen is one case
  * ("scenario") whose checks are the rules judged on its exchanges. The record is bounded: per case the
  * first MAX_KEPT exchanges and every failing one up to MAX_FAILING are kept (what the HTML report shows),
- * one passing check per rule (coverage), and counts for the rest.
+ * one passing check per rule (coverage), and counts for the rest; a kept answer over 256 KiB of JSON is kept as its
+ * text's start, and once 64 MiB of answers are kept, later ones are kept without their body.
  */
 const MAX_KEPT = 20;
 const MAX_FAILING = 200;
+/** A kept answer bigger than this (a register snapshot) is kept as its start; all kept answers share a budget. */
+const MAX_BODY_CHARS = 256 * 1024;
+const BODY_BUDGET_CHARS = 64 * 1024 * 1024;
 
 export interface Violation {
   finding: Finding;
@@ -37,6 +41,7 @@ export class Recorder {
   readonly #started = performance.now();
   readonly startedAt = new Date();
   #lastLevel: number | null = null;
+  #keptChars = 0;
   exchanges = 0;
   judged = 0;
   violations = 0;
@@ -155,8 +160,20 @@ export class Recorder {
   #keep(k: Case, x: Exchange, failing: boolean): number | undefined {
     k.seen += 1;
     if (k.result.exchanges.length >= MAX_KEPT + MAX_FAILING || (!failing && k.seen > MAX_KEPT)) return undefined;
-    k.result.exchanges.push(x);
+    k.result.exchanges.push(this.#bounded(x));
     return k.result.exchanges.length - 1;
+  }
+
+  #bounded(x: Exchange): Exchange {
+    const text = typeof x.body === 'string' ? x.body : (JSON.stringify(x.body) ?? '');
+    if (this.#keptChars + Math.min(text.length, MAX_BODY_CHARS) > BODY_BUDGET_CHARS)
+      return {
+        ...x,
+        body: `<answer of ${text.length} characters not kept: the report's ${BODY_BUDGET_CHARS >> 20} MiB for answers is spent>`,
+      };
+    this.#keptChars += Math.min(text.length, MAX_BODY_CHARS);
+    if (text.length <= MAX_BODY_CHARS) return x;
+    return { ...x, body: `${text.slice(0, MAX_BODY_CHARS)}… (${text.length} characters, the first ${MAX_BODY_CHARS} kept)` };
   }
 
   /** The run so far, as `conform`'s reporters read it. */

@@ -38,8 +38,17 @@ function broken(): Record<string, () => [number, Body]> {
   delete drafts.drafts; // a dropped required field
   const messages = example('/api/v1/messages', 'get', '200', 'newest');
   (messages.messages as Body[])[0]!.subject = ''; // the empty topic shown to a client that did not declare support
+  const register: Body = {
+    ...example('/api/v1/register', 'post', '200', 'messages-only'),
+    service_feature_level: 400,
+    zulip_feature_level: 400,
+  };
+  (register.unread_msgs as { streams: Body[] }).streams[0]!.topic = ''; // to a client without empty_topic_name
+  const message = { ...(messages.messages as Body[])[0]! };
   return {
     'GET /api/v1/server_settings': () => [200, settings],
+    'POST /api/v1/register': () => [200, register],
+    'GET /api/v1/events': () => [200, { result: 'success', msg: '', events: [{ type: 'message', id: 0, message, flags: [] }] }],
     'GET /api/v1/drafts': () => [200, drafts],
     // NOT_FOUND answered as BAD_REQUEST for an unknown navigation view.
     'PATCH /api/v1/navigation_views/nowhere': () => [404, { result: 'error', code: 'BAD_REQUEST', msg: 'Navigation view does not exist.' }],
@@ -83,6 +92,19 @@ const PLANTED: { name: string; method: string; path: string; form?: Record<strin
     rule: 'R7-1',
   },
   { name: 'BAD_REQUEST with another status than documented', method: 'GET', path: '/api/v1/messages/7', rule: 'R7-7' },
+  {
+    name: 'an empty topic in a register answer',
+    method: 'POST',
+    path: '/api/v1/register',
+    form: { event_types: '["message"]' },
+    rule: 'R4.21-17',
+  },
+  {
+    name: "an empty topic in the events of that register's queue",
+    method: 'GET',
+    path: '/api/v1/events?queue_id=fb67bf8a-c031-47cc-84cf-ed80accacda8&last_event_id=-1',
+    rule: 'R4.21-17',
+  },
 ];
 
 let target: Server;
@@ -110,7 +132,19 @@ beforeAll(async () => {
         ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
       });
       // A long-poll that never ends on its own: only the proxy's stop may end it.
-      if ((req.url ?? '').startsWith('/api/v1/events')) return;
+      if ((req.url ?? '').startsWith('/api/v1/events?queue_id=hold')) return;
+      // Big answers (users padded to a size): kept shortened in the report, or past the cap not judged.
+      const size = /^\/api\/v1\/users\?chars=(\d+)$/.exec(req.url ?? '');
+      if (size)
+        return void res.writeHead(200).end(
+          JSON.stringify({
+            result: 'success',
+            msg: '',
+            ignored_parameters_unsupported: ['chars'],
+            members: [],
+            pad: 'x'.repeat(Number(size[1])),
+          }),
+        );
       const answer = answers[`${req.method} ${(req.url ?? '').split('?')[0]}`];
       const [status, body] = answer ? answer() : [404, { result: 'error', code: 'BAD_REQUEST', msg: 'Not Found' }];
       res.writeHead(status, { 'content-type': 'application/json', 'x-planted': 'yes' }).end(JSON.stringify(body));
@@ -197,7 +231,7 @@ describe('teamchat proxy in front of a broken server', () => {
 
   it('stops with a long-poll open: the waiting client is cut, nothing is judged of it', async () => {
     const polling = await startProxy({ target: targetUrl, schemas, facts, catalogue });
-    const waiting = send(polling.url, { method: 'GET', path: '/api/v1/events?queue_id=q&last_event_id=-1' }).then(
+    const waiting = send(polling.url, { method: 'GET', path: '/api/v1/events?queue_id=hold&last_event_id=-1' }).then(
       () => 'answered',
       () => 'cut',
     );
@@ -205,6 +239,23 @@ describe('teamchat proxy in front of a broken server', () => {
     const result = await polling.stop();
     expect(await waiting).toBe('cut');
     expect(result.scenarios).toEqual([]);
+  });
+
+  it('keeps a big answer shortened, and forwards one past the capture cap whole without judging it', async () => {
+    const big = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    const shortened = await send(big.url, { method: 'GET', path: '/api/v1/users?chars=400000' });
+    const whole = await send(big.url, { method: 'GET', path: '/api/v1/users?chars=3000000' });
+    const result = await big.stop();
+    const direct = [
+      await send(targetUrl, { method: 'GET', path: '/api/v1/users?chars=400000' }),
+      await send(targetUrl, { method: 'GET', path: '/api/v1/users?chars=3000000' }),
+    ];
+    expect([shortened.text, whole.text]).toEqual(direct.map((d) => d.text));
+    const kept = result.scenarios.find((s) => s.id === 'get-users')!.exchanges;
+    expect(kept[0]!.body).toMatch(new RegExp(`… \\(${shortened.text.length} characters, the first 262144 kept\\)$`));
+    // Past the cap: forwarded whole, not parsed, so neither judged nor kept as a body.
+    expect(kept[1]!.body).toBeNull();
+    expect(big.recorder.violations).toBe(0);
   });
 
   it('answers a JSON 502 when the target is unreachable, and counts it', async () => {

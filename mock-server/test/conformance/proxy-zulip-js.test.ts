@@ -142,7 +142,7 @@ describe('teamchat proxy with the mock as target', () => {
     ])
       expect(ops).toContain(op);
     const covered = run.rules.filter((r) => r.passed.length > 0).map((r) => r.id);
-    for (const rule of ['R1-2', 'R1-3', 'R1-4', 'R1-8', 'R7-1', 'R7-4']) expect(covered).toContain(rule);
+    for (const rule of ['R1-2', 'R1-3', 'R1-4', 'R1-8', 'R4.21-17', 'R7-1', 'R7-4']) expect(covered).toContain(rule);
     expect(run.featureLevel).toBe(412);
     expect(output.join('')).toContain('feature level 412 announced');
   });
