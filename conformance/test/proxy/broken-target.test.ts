@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -78,6 +79,7 @@ const examplesOf = (path: string) =>
 /** The planted faults: the request, and the rule the proxy must name. */
 const PLANTED: { name: string; method: string; path: string; form?: Record<string, string>; rule: string }[] = [
   { name: 'a dropped required field', method: 'GET', path: '/api/v1/drafts', rule: 'R1-3' },
+  { name: 'a dropped required field in a gzip-encoded answer', method: 'GET', path: '/api/v1/saved_snippets', rule: 'R1-3' },
   { name: 'a wrong error code', method: 'PATCH', path: '/api/v1/navigation_views/nowhere', form: { is_pinned: 'true' }, rule: 'R7-4' },
   { name: 'an error answered with HTTP 200', method: 'POST', path: '/api/v1/messages/render', form: { content: 'x' }, rule: 'R7-1' },
   { name: 'a success answered with HTTP 400', method: 'POST', path: '/api/v1/drafts', form: { drafts: '[]' }, rule: 'R1-3' },
@@ -145,6 +147,11 @@ beforeAll(async () => {
             pad: 'x'.repeat(Number(size[1])),
           }),
         );
+      // A compressed answer missing its list: judged only if the proxy decodes it.
+      if (req.url === '/api/v1/saved_snippets')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          .end(gzipSync('{"result":"success","msg":""}'));
       const answer = answers[`${req.method} ${(req.url ?? '').split('?')[0]}`];
       const [status, body] = answer ? answer() : [404, { result: 'error', code: 'BAD_REQUEST', msg: 'Not Found' }];
       res.writeHead(status, { 'content-type': 'application/json', 'x-planted': 'yes' }).end(JSON.stringify(body));
@@ -210,8 +217,14 @@ describe('teamchat proxy in front of a broken server', () => {
   it('forwards the broken answers unchanged and passes credentials through untouched', async () => {
     const again = await startProxy({ target: targetUrl, schemas, facts, catalogue });
     try {
-      const direct = await send(targetUrl, PLANTED[1]!);
-      const proxied = await send(again.url, PLANTED[1]!);
+      const direct = await send(
+        targetUrl,
+        PLANTED.find((p) => p.name === 'a wrong error code')!,
+      );
+      const proxied = await send(
+        again.url,
+        PLANTED.find((p) => p.name === 'a wrong error code')!,
+      );
       expect(proxied.status).toBe(direct.status);
       expect(proxied.text).toBe(direct.text);
       expect(proxied.headers['x-planted']).toBe('yes');
