@@ -117,14 +117,17 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
   await untilStopped(opts.duration, deps.signal);
   const run = await proxy.stop();
   const r = proxy.recorder;
+  const broken = run.rules.filter((x) => x.failed.length > 0).length;
   io.stdout.write(
-    `\nteamchat proxy: ${r.exchanges} exchanges (${r.judged} judged, ${run.scenarios.length} operations), ` +
-      `${r.violations} violation${r.violations === 1 ? '' : 's'} of ${run.rules.filter((x) => x.failed.length > 0).length} rules, ${r.unreachable} unanswered\n`,
+    `\nteamchat proxy: ${plural(r.exchanges, 'exchange')} (${r.judged} judged, ${plural(run.scenarios.length, 'operation')}), ` +
+      `${plural(r.violations, 'violation')} of ${plural(broken, 'rule')}, ${r.unreachable} unanswered\n`,
   );
   const written = await writeReports(run, opts, io);
   if (!written) return EXIT_USAGE;
   return r.violations > 0 || r.unreachable > 0 ? 1 : 0;
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Resolves on SIGINT or SIGTERM, after --duration, or when the caller's signal aborts; frees what it set up. */
 function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined): Promise<void> {
