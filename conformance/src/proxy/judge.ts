@@ -95,18 +95,19 @@ export class Judge {
     const judged = new Set<string>();
     const section = (rule: string | null) => (rule && this.#sections.get(rule)) || operation?.section || '1';
     const add = (rule: string | null, message: string) => findings.push({ rule, section: section(rule), message });
-    if (!bare.startsWith('/api/v1/')) return { operation, judged: [], findings };
+    // HEAD and OPTIONS (a CORS preflight) answer without a body by definition; a body past the cap was not kept.
+    if (!bare.startsWith('/api/v1/') || x.method === 'HEAD' || x.method === 'OPTIONS' || x.body === null)
+      return { operation, judged: [], findings };
 
     const body = isObject(x.body) ? x.body : null;
     const success = body?.result === 'success';
     for (const rule of [AMBIENT_RULES.envelope, success ? AMBIENT_RULES.success : AMBIENT_RULES.error]) judged.add(rule);
-    if (x.body !== null)
-      for (const c of ambientChecks([{ ...exchangeShape(x), path: bare }], this.schemas)) {
-        // The ambient check leaves schema mismatches without a rule: §1 (success: "further fields are listed
-        // per operation") and §7 (errors "carry extra fields") state them.
-        const schemaRule = /OpenAPI response schema/.test(c.message) ? (success ? AMBIENT_RULES.success : AMBIENT_RULES.error) : null;
-        add(c.rule ?? schemaRule, c.message.replace(/^\S+ \S+ → \d+: /, ''));
-      }
+    for (const c of ambientChecks([{ ...exchangeShape(x), path: bare }], this.schemas)) {
+      // The ambient check leaves schema mismatches without a rule: §1 (success: "further fields are listed
+      // per operation") and §7 (errors "carry extra fields") state them.
+      const schemaRule = /OpenAPI response schema/.test(c.message) ? (success ? AMBIENT_RULES.success : AMBIENT_RULES.error) : null;
+      add(c.rule ?? schemaRule, c.message.replace(/^\S+ \S+ → \d+: /, ''));
+    }
     if (!operation || !body) return { operation, judged: [...judged], findings };
 
     if (body.result === 'error' && typeof body.code === 'string') this.#errorCode(operation, x.status, body.code, body.msg, add, judged);

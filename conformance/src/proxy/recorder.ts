@@ -108,7 +108,7 @@ export class Recorder {
     }
     const verdict = this.judge.judge(observed, this.#levels.get(realm) ?? this.#levels.get('') ?? null);
     if (!c.path.split('?')[0]!.startsWith('/api/v1/')) return;
-    this.judged += 1;
+    if (verdict.judged.length > 0) this.judged += 1;
     const op = verdict.operation;
     const k = op
       ? this.#case(op.operationId, op.area, `${c.method} ${op.summary}`, op.section)

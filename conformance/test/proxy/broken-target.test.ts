@@ -57,6 +57,7 @@ function broken(): Record<string, () => [number, Body]> {
     'POST /api/v1/messages/render': () => [200, { result: 'error', code: 'BAD_REQUEST', msg: 'Missing content' }],
     'POST /api/v1/drafts': () => [400, { result: 'success', msg: '', ids: [1] }],
     // An unknown parameter (`colour`) used, not listed in ignored_parameters_unsupported.
+    'HEAD /api/v1/users/me': () => [200, {}],
     'GET /api/v1/users/me': () => [200, example('/api/v1/users/me', 'get', '200', Object.keys(examplesOf('/api/v1/users/me'))[0]!)],
     // Fields of level 407 (channel delete-permission groups) while the server announced 400.
     'GET /api/v1/streams': () => [200, example('/api/v1/streams', 'get', '200', 'one-channel')],
@@ -269,6 +270,14 @@ describe('teamchat proxy in front of a broken server', () => {
     // Past the cap: forwarded whole, not parsed, so neither judged nor kept as a body.
     expect(kept[1]!.body).toBeNull();
     expect(big.recorder.violations).toBe(0);
+  });
+
+  it('forwards HEAD without judging its empty body', async () => {
+    const head = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    const res = await send(head.url, { method: 'HEAD', path: '/api/v1/users/me' });
+    await head.stop();
+    expect([res.status, res.text]).toEqual([200, '']);
+    expect([head.recorder.exchanges, head.recorder.judged, head.recorder.violations]).toEqual([1, 0, 0]);
   });
 
   it('answers a JSON 502 when the target is unreachable, and counts it', async () => {
