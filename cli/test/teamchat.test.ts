@@ -148,9 +148,12 @@ describe('the process', () => {
     return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
   }
 
-  it.each(['conform --help', 'serve --help', 'proxy --help', '--help'])('teamchat %s into a closed pipe: no stack trace, exit 0', async (line) => {
-    expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
-  });
+  it.each(['conform --help', 'serve --help', 'proxy --help', '--help'])(
+    'teamchat %s into a closed pipe: no stack trace, exit 0',
+    async (line) => {
+      expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
+    },
+  );
 });
 
 describe('the request log of a serve process (issue 19)', () => {
