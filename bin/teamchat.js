@@ -2,7 +2,7 @@
 // The `teamchat` command. It runs the compiled code in dist/ (`npm run build`; `npm install` builds it
 // through the `prepare` script), so no TypeScript is transpiled at run time; the commands are dispatched by
 // cli/teamchat.ts (`npm start`, `npm run teamchat` and `npm run conform` come through here too).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 const entry = new URL('../dist/cli/teamchat.js', import.meta.url);
@@ -18,6 +18,22 @@ const args = process.argv.slice(2);
 // itself (`node --heap-growing-percent=N bin/teamchat.js serve`) wins.
 const given = process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent') || arg.startsWith('--heap_growing_percent'));
 if (args[0] === 'serve' && !given) setFlagsFromString('--heap-growing-percent=100');
-const { runAsProcess } = await import('../dist/cli/common.js');
-const { main } = await import(entry.href);
+const from = bundleIsCurrent() ? '../dist/bundle/' : '../dist/cli/';
+const { runAsProcess } = await import(`${from}common.js`);
+const { main } = await import(`${from}teamchat.js`);
 await runAsProcess(main, args);
+
+/**
+ * The start-up bundle (tools/bundle-cli.ts) holds the same code as dist/'s modules and starts faster; it is
+ * used only when it belongs to the build in dist/ (the stamp of config/prepared.ts: dist/.tsbuildinfo's size
+ * and time, absent from an installed package), so a later `tsc` alone never runs stale code.
+ */
+function bundleIsCurrent() {
+  try {
+    const { build } = JSON.parse(readFileSync(new URL('../dist/bundle/build.json', import.meta.url), 'utf8'));
+    const info = statSync(new URL('../dist/.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
+    return info === undefined || build === `${info.size}:${info.mtimeMs}`;
+  } catch {
+    return false;
+  }
+}

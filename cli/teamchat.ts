@@ -12,6 +12,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
     summary: 'run the conformance suite against a Team Chat server',
     load: async () => (await import('../conformance/src/cli.js')).main,
   },
+  proxy: {
+    summary: 'forward requests to a Team Chat server and check every exchange against the contract',
+    load: async () => (await import('../conformance/src/proxy/cli.js')).main,
+  },
 };
 
 const NAMES = Object.keys(COMMANDS).join('|');
@@ -30,7 +34,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .helpCommand(false)
     .addHelpText(
       'after',
-      '\nRun teamchat <command> --help for its options. Exit codes: 0 success, 2 usage error or could not start; conform: 1 a scenario failed.',
+      '\nRun teamchat <command> --help for its options. Exit codes: 0 success, 2 usage error or could not start; conform: 1 a scenario failed; proxy: 1 a violation.',
     );
   for (const [command, { summary }] of Object.entries(COMMANDS)) program.command(command).description(summary);
   return (await parseArgs(program, argv))?.code ?? EXIT_USAGE;

@@ -179,6 +179,35 @@ describe('what the build prepared (dist/prepared/, issue 17)', () => {
     }
   });
 
+  it(
+    "`serve` starts from the start-up bundle (dist/bundle/), and from dist/'s modules once a later tsc made it stale",
+    { timeout: 60_000 },
+    async () => {
+      const bundleOnly = fileURLToPath(new URL('./fixtures/bundle-only.mjs', import.meta.url));
+      const strict = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${bundleOnly}` };
+      const port = await freePort();
+      const server = await started(
+        process.execPath,
+        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-bundle')],
+        port,
+        dir,
+        strict,
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await exited(server.child)).toBe(0);
+      expect(server.output()).not.toContain('outside the start-up bundle');
+      const later = new Date(Date.now() + 60_000);
+      await utimes(join(root, 'dist/.tsbuildinfo'), later, later);
+      try {
+        const run = spawnSync(process.execPath, [bin, 'serve', '--help'], { cwd: dir, env: strict, encoding: 'utf8', timeout: 30_000 });
+        expect(run.stderr).toMatch(/dist\/cli\/common\.js outside the start-up bundle/);
+      } finally {
+        expect(spawnSync(process.execPath, [join(root, 'dist/tools/prepare-build.js')], { cwd: root }).status).toBe(0);
+      }
+    },
+  );
+
   it("the default seed's demo realm template: the one the sources generate", async () => {
     const { generateTemplate, templateKey } = await import('../../mock-server/src/fixtures/demo-cache.js');
     const { DEFAULT_CONFIG } = await import('../../mock-server/src/config/config.js');

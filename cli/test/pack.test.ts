@@ -81,7 +81,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     const outside = paths.filter(
       (p) =>
-        !/^(bin\/teamchat\.js|dist\/.+\.(js|d\.ts|json)|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|package\.json)$/.test(
+        !/^(bin\/teamchat\.js|dist\/.+\.(js|d\.ts|json)|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|LICENSE|package\.json)$/.test(
           p,
         ),
     );
@@ -94,12 +94,24 @@ describe('the tarball', () => {
       'dist/mock-server/src/index.d.ts',
       'dist/conformance/src/api.js',
       'dist/conformance/src/api.d.ts',
+      'dist/mock-server/src/control/client.js',
+      'dist/mock-server/src/control/client.d.ts',
+      'LICENSE',
       'dist/prepared/openapi.json',
       'dist/prepared/demo-realms.json',
     ]) {
       expect(paths).toContain(entry);
     }
     expect(paths.filter((p) => p.startsWith('conformance/rules/companion/')).length).toBeGreaterThan(0);
+  });
+
+  it('has an MIT LICENSE, and a control client entry that loads nothing of the server (type imports only)', async () => {
+    const installed = join(consumer, 'node_modules/teamchat-kit');
+    expect(await readFile(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 teamchat-kit contributors\n/);
+    const client = await readFile(join(installed, 'dist/mock-server/src/control/client.js'), 'utf8');
+    expect(client).toContain('class ControlClient');
+    expect(client.match(/^\s*(import|export)\b.*\bfrom\b.*$/gm) ?? []).toEqual([]);
+    expect(client).not.toMatch(/\bimport\s*\(|\brequire\s*\(/);
   });
 
   it('holds every file the compiled code reads from the package root (packagePath in cli/package-root.ts)', async () => {
@@ -200,9 +212,9 @@ describe('installed in a fresh project', () => {
           moduleResolution: 'NodeNext',
           strict: true,
           types: ['node'],
-          // express 5 ships no declarations and @types/express is not a dependency: the `app` field of
-          // MockServer refers to them (README "Programmatic API").
-          skipLibCheck: true,
+          // The package's declarations are checked too: they need no @types/express and import no JSON
+          // (README "Programmatic API").
+          skipLibCheck: false,
           outDir: 'out',
         },
         include: ['src'],
@@ -213,6 +225,7 @@ describe('installed in a fresh project', () => {
       [
         "import { createMockServer, type MockServer, type RealmSummary } from 'teamchat-kit';",
         "import { renderJUnit, runConformance, type RunResult } from 'teamchat-kit/conformance';",
+        "import { ControlClient, ControlError, type RealmClock } from 'teamchat-kit/control';",
         '',
         'const mock: MockServer = await createMockServer({ port: 0, statePath: null });',
         'try {',
@@ -221,7 +234,11 @@ describe('installed in a fresh project', () => {
         '  const settings = (await answer.json()) as { result: string };',
         '  const run: RunResult = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });',
         '  const junit: string = renderJUnit(run);',
-        '  console.log(JSON.stringify({ level: realm.feature_level, settings: settings.result, totals: run.totals, junit: junit.includes("<testsuites") }));',
+        '  const control = new ControlClient(mock.url);',
+        '  const before: RealmClock = await control.clock(realm.realm_id);',
+        '  const after = await control.advanceRealm(realm.realm_id, 600);',
+        '  const missing = await control.describe("no-such-realm").catch((e: unknown) => (e instanceof ControlError ? `${e.status} ${e.code}` : e));',
+        '  console.log(JSON.stringify({ level: realm.feature_level, settings: settings.result, totals: run.totals, junit: junit.includes("<testsuites"), advanced: after.now - before.now, missing }));',
         '} finally {',
         '  await mock.close();',
         '}',
@@ -237,7 +254,7 @@ describe('installed in a fresh project', () => {
     const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(examples.length).toBeGreaterThanOrEqual(2);
     const imported = examples.join('').match(/from '[^']+'/g);
-    expect(imported).toEqual(["from 'teamchat-kit'", "from 'teamchat-kit/conformance'"]);
+    expect(imported).toEqual(["from 'teamchat-kit'", "from 'teamchat-kit/conformance'", "from 'teamchat-kit/control'"]);
     await writeFile(join(consumer, 'src/readme.ts'), examples.join('\n'));
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const compiled = run(process.execPath, [tsc, '-p', '.'], consumer);
@@ -250,15 +267,26 @@ describe('installed in a fresh project', () => {
       settings: 'success',
       totals: { passed: 2, failed: 0, error: 0, skipped: 0 },
       junit: true,
+      advanced: 600,
+      missing: '404 NOT_FOUND',
     });
 
     // The declarations are what is checked (not `any`): a wrong option type is an error.
     await writeFile(
       join(consumer, 'src/wrong.ts'),
-      "import { createMockServer } from 'teamchat-kit';\nawait createMockServer({ port: 'x' });\n",
+      [
+        "import { createMockServer } from 'teamchat-kit';",
+        "import { ControlClient } from 'teamchat-kit/control';",
+        "await createMockServer({ port: 'x' });",
+        "await new ControlClient('http://127.0.0.1:9').advanceRealm('demo', '600');",
+        '',
+      ].join('\n'),
     );
     const wrong = run(process.execPath, [tsc, '-p', '.', '--noEmit'], consumer);
-    expect(wrong.stdout).toMatch(/src\/wrong\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+    expect(wrong.stdout).toMatch(/src\/wrong\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+    expect(wrong.stdout).toMatch(
+      /src\/wrong\.ts\(4,\d+\): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'/,
+    );
     expect(wrong.status).not.toBe(0);
     await rm(join(consumer, 'src/wrong.ts'));
   });

@@ -74,7 +74,7 @@ describe('usage errors', () => {
   it('no command at all: one line naming the commands', async () => {
     const { code, err } = await run([]);
     expect(code).toBe(2);
-    expect(err).toBe('teamchat: name a command: serve|conform (teamchat --help describes them)\n');
+    expect(err).toBe('teamchat: name a command: serve|conform|proxy (teamchat --help describes them)\n');
   });
 
   it('the help lists the commands, and each command its valid values', async () => {
@@ -82,6 +82,7 @@ describe('usage errors', () => {
     expect(top.code).toBe(0);
     expect(top.out).toMatch(/serve\s+run the stateful mock server/);
     expect(top.out).toMatch(/conform\s+run the conformance suite/);
+    expect(top.out).toMatch(/proxy\s+forward requests to a Team Chat server and check every exchange/);
     const serve = await run(['serve', '--help']);
     expect(serve.code).toBe(0);
     expect(serve.out).toContain('--fixture <demo|FILE>');
@@ -147,9 +148,12 @@ describe('the process', () => {
     return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
   }
 
-  it.each(['conform --help', 'serve --help', '--help'])('teamchat %s into a closed pipe: no stack trace, exit 0', async (line) => {
-    expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
-  });
+  it.each(['conform --help', 'serve --help', 'proxy --help', '--help'])(
+    'teamchat %s into a closed pipe: no stack trace, exit 0',
+    async (line) => {
+      expect(await closedPipe(line.split(' '))).toEqual({ code: 0, stderr: '' });
+    },
+  );
 });
 
 describe('the request log of a serve process (issue 19)', () => {

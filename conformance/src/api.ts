@@ -62,3 +62,5 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
 
 export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';
+/** `teamchat proxy` as a function: judge a client's own traffic to a server (README "Validating proxy"). */
+export { startProxy, type ProxyOptions, type RunningProxy } from './proxy/proxy.js';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context.js';
@@ -35,7 +35,8 @@ import { createInspector, type Inspector } from './inspector/inspector.js';
  */
 export interface MockServer {
   url: string;
-  app: Express;
+  /** The express app, typed as node's request listener so the published declarations need no @types/express. */
+  app: RequestListener;
   context: AppContext;
   control: Control;
   close(): Promise<void>;
@@ -101,7 +102,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
 }
 
 /** `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. */
-export function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null = null): Express {
+function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null = null): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);

@@ -5,7 +5,31 @@ import levels from '../../../openapi/feature-levels.json' with { type: 'json' };
  * `features(realm.feature_level).has('empty_topic_name')`. The names and levels are contract data
  * (spec §9) kept in openapi/feature-levels.json, which the conformance suite reads too.
  */
-export type FeatureName = keyof typeof levels.levels;
+export type FeatureName =
+  | 'ignored_parameters_unsupported'
+  | 'scheduled_message_edit_endpoint'
+  | 'unsubscribe_principal_bad_request'
+  | 'channel_type_value'
+  | 'archived_channels'
+  | 'can_send_message_group'
+  | 'empty_topic_name'
+  | 'include_all'
+  | 'archived_channel_changes'
+  | 'no_topic_reads_as_empty'
+  | 'channel_delete_permission_groups'
+  | 'include_subscribers_partial'
+  | 'get_messages_by_ids';
+
+/*
+ * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations
+ * (features.d.ts, reached from the package's entry) do not import the JSON file: tsc drops the import's
+ * `with { type: 'json' }` when it emits them, and a NodeNext consumer type-checking without skipLibCheck then
+ * fails with TS1543. This check (not emitted: nothing exported names it) keeps the list and the file in step:
+ * a name added to or removed from feature-levels.json fails the type-check here until the list follows.
+ */
+type JsonNames = keyof typeof levels.levels;
+const sameNames: [FeatureName] extends [JsonNames] ? ([JsonNames] extends [FeatureName] ? true : never) : never = true;
+void sameNames;
 
 /** The newest level this server implements: the default for new realms. */
 export const CURRENT_FEATURE_LEVEL: number = levels.current;

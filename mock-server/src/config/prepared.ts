@@ -4,18 +4,21 @@ import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promi
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../../cli/package-root.js';
 
 /**
  * What `npm run build` prepares so that start-up need not (issue 17 item 2): tools/prepare-build.ts,
  * run after tsc, writes the dereferenced OpenAPI document and the default demo realm into dist/prepared/.
- * The directory is found from this module (dist/mock-server/src/config/ → dist/prepared/), so code run
- * from the sources (tests, tsx) never reads what a build of possibly other sources prepared: there the
- * directory does not exist and everything is prepared at run time, as before.
+ * Only compiled code (a `.js` module: dist/'s modules or the start-up bundle, dist/bundle/) reads it, from
+ * the package root, so code run from the sources (tests, tsx) never reads what a build of possibly other
+ * sources prepared: there everything is prepared at run time, as before. Found from the root rather than
+ * from this module's URL because in the bundle every module shares the bundle's URL.
  */
-export const PREPARED_DIR = fileURLToPath(new URL('../../../prepared/', import.meta.url));
+export const DIST_DIR: string | null = fileURLToPath(import.meta.url).endsWith('.js') ? packagePath('dist') : null;
+export const PREPARED_DIR: string | null = DIST_DIR === null ? null : join(DIST_DIR, 'prepared');
 
 /** tsc's record of the last build: written whenever tsc emitted something, absent from the published package. */
-const BUILD_INFO = fileURLToPath(new URL('../../../.tsbuildinfo', import.meta.url));
+const BUILD_INFO = DIST_DIR === null ? null : join(DIST_DIR, '.tsbuildinfo');
 
 /**
  * Which compilation the prepared files belong to: the size and time of dist/.tsbuildinfo when they were
@@ -23,6 +26,7 @@ const BUILD_INFO = fileURLToPath(new URL('../../../.tsbuildinfo', import.meta.ur
  * the prepared files are then ignored rather than trusted for code they were not made by.
  */
 export function buildStamp(): string | null {
+  if (BUILD_INFO === null) return null;
   try {
     const info = statSync(BUILD_INFO);
     return `${info.size}:${info.mtimeMs}`;
@@ -37,6 +41,7 @@ export function buildStamp(): string | null {
  * a dist/ that never changes, so there whatever was prepared is current.
  */
 export function readPrepared<T>(name: string): T | null {
+  if (PREPARED_DIR === null) return null;
   let text: string;
   try {
     text = readFileSync(join(PREPARED_DIR, name), 'utf8');
@@ -60,6 +65,7 @@ export interface Prepared<T> {
 
 /** Writes a prepared file for this build (tools/prepare-build.ts; the run-time cache below), atomically. */
 export async function writePrepared(name: string, content: unknown): Promise<void> {
+  if (PREPARED_DIR === null) throw new Error('only compiled code prepares files (tools/prepare-build.ts)');
   const path = join(PREPARED_DIR, name);
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
@@ -73,11 +79,14 @@ export async function writePrepared(name: string, content: unknown): Promise<voi
  * Only a built server has the directory; run from the sources nothing is cached on disk. At most
  * KEPT_CACHE_FILES stay (the oldest written go first), and a read-only installation simply caches nothing.
  */
-export const BUILT = existsSync(PREPARED_DIR);
+export const BUILT = PREPARED_DIR !== null && existsSync(PREPARED_DIR);
+/** The cache directory of a built server (null when run from the sources). */
+const CACHE_DIR = BUILT ? join(PREPARED_DIR!, 'cache') : null;
 const KEPT_CACHE_FILES = 16;
 
 async function pruneCache(): Promise<void> {
-  const dir = join(PREPARED_DIR, 'cache');
+  const dir = CACHE_DIR;
+  if (dir === null) return;
   const files = await Promise.all(
     (await readdir(dir)).filter((f) => /\.jsonl?$/.test(f)).map(async (f) => ({ f, at: (await stat(join(dir, f))).mtimeMs })),
   );
@@ -95,12 +104,12 @@ async function pruneCache(): Promise<void> {
 const WRITE_BATCH = 1 << 20;
 
 export async function writeCachedLines(name: string, lines: Iterable<string>): Promise<boolean> {
-  const path = join(PREPARED_DIR, 'cache', name);
+  const path = CACHE_DIR === null ? '' : join(CACHE_DIR, name);
   // Two realms of one new size made at once write the same cache from two threads of this process.
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   let file: Awaited<ReturnType<typeof open>> | null = null;
   try {
-    if (BUILT) {
+    if (CACHE_DIR !== null) {
       await mkdir(dirname(path), { recursive: true });
       file = await open(temporary, 'w');
     }
@@ -138,8 +147,8 @@ export async function writeCachedLines(name: string, lines: Iterable<string>): P
 
 /** Calls `each` with every line of a cache written by writeCachedLines for this build; false when there is none. */
 export async function readCachedLines(name: string, each: (line: string) => void): Promise<boolean> {
-  if (!BUILT) return false;
-  const input = createReadStream(join(PREPARED_DIR, 'cache', name), { encoding: 'utf8' });
+  if (CACHE_DIR === null) return false;
+  const input = createReadStream(join(CACHE_DIR, name), { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let header = true;
   try {

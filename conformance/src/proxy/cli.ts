@@ -1,0 +1,165 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import {
+  EXIT_USAGE,
+  isEntryPoint,
+  listenProblem,
+  parseArgs,
+  parsePort,
+  processIo,
+  runAsProcess,
+  usageConventions,
+  type Io,
+} from '../../../cli/common.js';
+import type { RunResult } from '../model.js';
+import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
+import { wantsColor } from './live.js';
+import { startProxy, type RunningProxy } from './proxy.js';
+
+/**
+ * `teamchat proxy --target URL`: a validating proxy (issue 19 item 4). Clients talk to it instead of the
+ * server; it forwards every request unchanged, prints each violation as it happens, and when it stops
+ * (Ctrl-C, SIGTERM, --duration) writes `conform`'s HTML, JUnit and JSON reports. Exit codes: 0 no violation,
+ * 1 a violation (or requests the target did not answer), 2 it could not start.
+ */
+export interface ProxyDeps {
+  /** Stops the proxy when aborted (tests; the CLI uses signals and --duration). */
+  signal?: AbortSignal;
+  /** Told the proxy's URL once it listens (tests). */
+  onListening?(url: string): void;
+}
+
+interface Options {
+  target: string;
+  host: string;
+  port: number;
+  reportDir: string;
+  reporter: FileReporterName[];
+  duration?: number;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+const FILE_NAMES = Object.keys(FILE_REPORTERS) as FileReporterName[];
+
+function program(io: Io): Command {
+  return usageConventions(new Command('teamchat proxy'), io)
+    .description('forward requests to a Team Chat server and check every exchange against the contract')
+    .addOption(new Option('--target <url>', 'base URL of the server to forward to').makeOptionMandatory().argParser(parseUrl))
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 9992)
+    .option('--report-dir <dir>', 'where the report files go on exit', 'reports/proxy')
+    .addOption(
+      new Option('--reporter <list>', `report files, comma-separated: ${FILE_NAMES.join(', ')} (none: no files)`)
+        .argParser(parseReporters)
+        .default(FILE_NAMES, FILE_NAMES.join(',')),
+    )
+    .option('--duration <seconds>', 'stop after this many seconds (default: on Ctrl-C or SIGTERM)', parseDuration)
+    .option('--verbose', 'also print a line for every exchange without a violation')
+    .option('--no-color', 'no colours (default: colours on a terminal; NO_COLOR and FORCE_COLOR are honoured)')
+    .addHelpText('after', '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.');
+}
+
+function parseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError('Not a URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Must be an http or https URL.');
+  return text.replace(/\/+$/, '');
+}
+
+function parseReporters(text: string): FileReporterName[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 1 && names[0] === 'none') return [];
+  const unknown = names.filter((n) => !(FILE_NAMES as string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(`Unknown reporter ${unknown.join(', ') || '(none)'}; choose from ${FILE_NAMES.join(', ')} or none.`);
+  return [...new Set(names)] as FileReporterName[];
+}
+
+function parseDuration(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) throw new InvalidArgumentError('Must be a positive number of seconds.');
+  return Number(text);
+}
+
+export async function main(argv: readonly string[], io: Io = processIo(), deps: ProxyDeps = {}): Promise<number> {
+  const args = argv[0] === 'proxy' ? argv.slice(1) : [...argv];
+  const command = program(io);
+  const stop = await parseArgs(command, args);
+  if (stop) return stop.code === 0 ? 0 : EXIT_USAGE;
+  const opts = command.opts<Options>();
+  const color = opts.color !== false && wantsColor(io.stdout);
+  let proxy: RunningProxy;
+  try {
+    // Made first, so an unusable directory is said now rather than after an hour of traffic.
+    if (opts.reporter.length > 0) await mkdir(resolve(opts.reportDir), { recursive: true });
+    proxy = await startProxy({
+      target: opts.target,
+      host: opts.host,
+      port: opts.port,
+      out: io.stdout,
+      color,
+      verbose: opts.verbose === true,
+    });
+  } catch (e) {
+    const problem = listenProblem(e, opts.host, opts.port) ?? (e as Error).message;
+    io.stderr.write(`teamchat proxy: ${problem}\n`);
+    return EXIT_USAGE;
+  }
+  deps.onListening?.(proxy.url);
+  await untilStopped(opts.duration, deps.signal);
+  const run = await proxy.stop();
+  const r = proxy.recorder;
+  const broken = run.rules.filter((x) => x.failed.length > 0).length;
+  io.stdout.write(
+    `\nteamchat proxy: ${plural(r.exchanges, 'exchange')} (${r.judged} judged, ${plural(run.scenarios.length, 'operation')}), ` +
+      `${plural(r.violations, 'violation')} of ${plural(broken, 'rule')}, ${r.unreachable} unanswered\n`,
+  );
+  const written = await writeReports(run, opts, io);
+  if (!written) return EXIT_USAGE;
+  return r.violations > 0 || r.unreachable > 0 ? 1 : 0;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Resolves on SIGINT or SIGTERM, after --duration, or when the caller's signal aborts; frees what it set up. */
+function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((done) => {
+    const timer = seconds === undefined ? undefined : setTimeout(finish, seconds * 1000);
+    function finish() {
+      clearTimeout(timer);
+      process.off('SIGINT', finish);
+      process.off('SIGTERM', finish);
+      signal?.removeEventListener('abort', finish);
+      done();
+    }
+    process.once('SIGINT', finish);
+    process.once('SIGTERM', finish);
+    if (signal?.aborted) finish();
+    else signal?.addEventListener('abort', finish);
+  });
+}
+
+async function writeReports(run: RunResult, opts: Options, io: Io): Promise<boolean> {
+  const dir = resolve(opts.reportDir);
+  try {
+    for (const name of opts.reporter) {
+      const { file, render } = FILE_REPORTERS[name];
+      await writeFile(join(dir, file), render(run));
+      io.stdout.write(`${name} report: ${join(dir, file)}\n`);
+    }
+    return true;
+  } catch (e) {
+    io.stderr.write(`teamchat proxy: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
+    return false;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

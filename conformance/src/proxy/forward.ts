@@ -1,0 +1,200 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Agent, request } from 'undici';
+
+/**
+ * The forwarding half of `teamchat proxy`: every request goes to the target as it came (method, path and
+ * query, headers except hop-by-hop ones, body bytes, multipart included) and the answer comes back as the
+ * target sent it. Both bodies stream through; a copy of each, up to a cap, is kept for the judge. Nothing
+ * here times out an exchange: `GET /events` long-polls may wait for minutes (the heartbeat of §6.3), and
+ * the exchange ends when the target or the client ends it.
+ */
+
+/** Body bytes kept for checking, per direction. A bigger body is forwarded whole but not judged. */
+export const BODY_CAP = 1024 * 1024;
+
+/** One finished exchange, as forwarded (credentials still in it: the recorder redacts). */
+export interface Captured {
+  method: string;
+  /** Path and query as the client sent them. */
+  path: string;
+  requestHeaders: Record<string, string | string[] | undefined>;
+  /** The request body, or null when it passed BODY_CAP. */
+  requestBody: Buffer | null;
+  status: number;
+  responseHeaders: Record<string, string | string[] | undefined>;
+  /** The answer body as sent (maybe compressed), or null when it passed BODY_CAP. */
+  responseBody: Buffer | null;
+  ms: number;
+  /** Set when the target could not be reached: the proxy answered 502 itself. */
+  unreachable?: string;
+}
+
+export interface ForwardOptions {
+  target: string;
+  host?: string;
+  port?: number;
+  onExchange(exchange: Captured): void;
+}
+
+/** RFC 9110 §7.6.1: meant for one connection, never forwarded (plus Host, which names the target now). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  // Node's server has answered `100 Continue` already; undici refuses the header.
+  'expect',
+]);
+
+export class ForwardingProxy {
+  readonly #server: Server;
+  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  readonly #base: string;
+  #closed: Promise<void> | null = null;
+  /** Set by close(): exchanges cut by stopping are neither answered 502 nor judged. */
+  #closing = false;
+
+  private constructor(
+    private readonly options: ForwardOptions,
+    server: Server,
+  ) {
+    this.#server = server;
+    // The target's origin and path prefix; the client's request-target is appended as sent (even `//api/v1/…`).
+    const url = new URL(options.target);
+    this.#base = url.origin + url.pathname.replace(/\/+$/, '');
+  }
+
+  static async start(options: ForwardOptions): Promise<ForwardingProxy> {
+    const server = createServer();
+    const proxy = new ForwardingProxy(options, server);
+    server.on('request', (req, res) => void proxy.#forward(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return proxy;
+  }
+
+  get url(): string {
+    const { address, port } = this.#server.address() as AddressInfo;
+    return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  }
+
+  /** Stops listening, ends open exchanges (long-polls included) and the connections to the target. */
+  close(): Promise<void> {
+    this.#closing = true;
+    this.#closed ??= (async () => {
+      const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      this.#server.closeAllConnections();
+      await closed;
+      await this.#agent.destroy();
+    })();
+    return this.#closed;
+  }
+
+  async #forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const abort = new AbortController();
+    // A client that goes away (a long-poll cancelled) ends the exchange with the target too.
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const requestCopy = new Capture();
+    const hasBody =
+      req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    const captured = (status: number, responseHeaders: Captured['responseHeaders'], responseBody: Buffer | null): Captured => ({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      requestHeaders: req.headers,
+      requestBody: hasBody ? requestCopy.kept() : Buffer.alloc(0),
+      status,
+      responseHeaders,
+      responseBody,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+    let upstream: Awaited<ReturnType<typeof request>>;
+    try {
+      upstream = await request(this.#base + (req.url ?? '/'), {
+        method: (req.method ?? 'GET') as 'GET',
+        headers: forwardable(req.headers),
+        body: hasBody ? req.pipe(requestCopy) : null,
+        dispatcher: this.#agent,
+        signal: abort.signal,
+      });
+    } catch (e) {
+      if (abort.signal.aborted || this.#closing || res.destroyed) return;
+      const reason = describe(e);
+      const body = Buffer.from(
+        JSON.stringify({
+          result: 'error',
+          code: 'PROXY_TARGET_UNREACHABLE',
+          msg: `teamchat proxy: the target ${this.#base} did not answer (${reason})`,
+        }),
+      );
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      this.options.onExchange({ ...captured(502, {}, null), unreachable: reason });
+      return;
+    }
+    res.writeHead(upstream.statusCode, forwardable(upstream.headers) as Record<string, string | string[]>);
+    const responseCopy = new Capture();
+    try {
+      await pipeline(upstream.body, responseCopy, res);
+    } catch {
+      // The client or the target went away mid-answer: the exchange is incomplete, so not judged.
+      res.destroy();
+      return;
+    }
+    this.options.onExchange(captured(upstream.statusCode, upstream.headers, responseCopy.kept()));
+  }
+}
+
+function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase()),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  return out;
+}
+
+function describe(e: unknown): string {
+  const err = e as { code?: string; cause?: { code?: string }; message?: string };
+  return err.cause?.code ?? err.code ?? err.message ?? String(e);
+}
+
+/** Passes bytes on unchanged, keeping the first BODY_CAP of them. */
+class Capture extends Transform {
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #over = false;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (!this.#over) {
+      this.#size += chunk.length;
+      if (this.#size > BODY_CAP) {
+        this.#over = true;
+        this.#chunks = [];
+      } else this.#chunks.push(chunk);
+    }
+    done(null, chunk);
+  }
+
+  /** What was kept, or null when the body passed the cap. */
+  kept(): Buffer | null {
+    return this.#over ? null : Buffer.concat(this.#chunks);
+  }
+}
