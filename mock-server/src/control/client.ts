@@ -1,4 +1,5 @@
 import type { Control, Credential, RealmSummary } from './control.js';
+import type { QueueSummary } from './queues.js';
 import type { CreateRealmOptions, RealmExport } from './realms.js';
 
 /**
@@ -136,6 +137,11 @@ export class ControlClient {
   /** Moves every realm's time forward together. */
   advanceServer(seconds: number): Promise<ServerClock> {
     return this.#call('POST', '/clock/advance', { seconds });
+  }
+
+  /** The realm's live event queues with their pending events (the oldest 20 each); what the inspector shows. */
+  async queues(realmId: string): Promise<QueueSummary[]> {
+    return (await this.#call<{ queues: QueueSummary[] }>('GET', `${realm(realmId)}/queues`)).queues;
   }
 
   async listSnapshots(realmId: string): Promise<string[]> {

@@ -96,6 +96,8 @@ describe('ControlClient on an open control API', () => {
     const queueId = registered.body.queue_id as string;
     const userId = realm.credentials.find((c) => c.api_key === member.api_key)!.user_id;
     expect(await client.injectEvent(realm.realm_id, { type: 'custom', n: 1 }, [userId])).toEqual({ user_ids: [userId] });
+    const [queue] = await client.queues(realm.realm_id);
+    expect(queue).toMatchObject({ queue_id: queueId, user_id: userId, pending: 1, events: [{ type: 'custom', n: 1, id: 0 }] });
     const events = await call(server, 'GET', '/api/v1/events', {
       as: member,
       query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' },
