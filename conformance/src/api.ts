@@ -1,6 +1,7 @@
 import { loadCatalogue } from './catalogue.js';
 import type { RunResult, ScenarioResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
+import { startProxy as startInternalProxy } from './proxy/proxy.js';
 import { runScenarios, selectScenarios } from './runner.js';
 import { Target } from './target.js';
 
@@ -62,5 +63,35 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
 
 export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';
-/** `teamchat proxy` as a function: judge a client's own traffic to a server (README "Validating proxy"). */
-export { startProxy, type ProxyOptions, type RunningProxy } from './proxy/proxy.js';
+
+/** What `startProxy` takes: `teamchat proxy`'s options (README "Validating proxy"). */
+export interface ProxyOptions {
+  /** Base URL of the server to forward to. */
+  target: string;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port to listen on (default 0: any free port). */
+  port?: number;
+  /** Where violations are printed as they happen (default: nowhere). */
+  out?: { write(text: string): unknown };
+  color?: boolean;
+  /** Also print a line for every exchange without a violation. */
+  verbose?: boolean;
+}
+
+/** A running proxy: where clients connect instead of the target, and how to stop it and get the run. */
+export interface RunningProxy {
+  readonly url: string;
+  /** Stops forwarding (open long-polls end), waits for the last verdicts, and returns the run. */
+  stop(): Promise<RunResult>;
+}
+
+/**
+ * `teamchat proxy` as a function: judge a client's own traffic to a server (README "Validating proxy"). Its
+ * types are this module's own, so the published declarations reach none of the proxy's internals (nor the
+ * JSON import behind them, which NodeNext consumers refuse in a declaration).
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const proxy = await startInternalProxy(options);
+  return { url: proxy.url, stop: () => proxy.stop() };
+}
