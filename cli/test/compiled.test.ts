@@ -72,13 +72,13 @@ describe('bin/teamchat.js runs dist/', () => {
     { timeout: 180_000 },
     async () => {
       const port = await freePort();
+      const reports = join(dir, 'reports');
       const server = await started(
         process.execPath,
-        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc')],
+        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc'), '--report-dir', reports],
         port,
       );
       expect(await readFile(join(dir, 'rc/zuliprc-owner'), 'utf8')).toContain(`site=http://127.0.0.1:${port}`);
-      const reports = join(dir, 'reports');
       const conform = spawnSync(
         process.execPath,
         [bin, 'conform', '--target', `http://127.0.0.1:${port}`, '--grep', '^conventions/', '--reporter', 'json', '--report-dir', reports],
@@ -92,6 +92,10 @@ describe('bin/teamchat.js runs dist/', () => {
       };
       expect(report.totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
       expect(report.scenarios.map((s) => s.id).sort()).toEqual(['conventions/error-envelope', 'conventions/success-envelope']);
+      // serve's --report-dir: the inspector page links (and serves) the report conform just wrote there.
+      const linked = await fetch(`http://127.0.0.1:${port}/__inspector/report/report.json`);
+      expect(linked.status).toBe(200);
+      expect(((await linked.json()) as { totals: unknown }).totals).toEqual(report.totals);
       server.child.kill('SIGTERM');
       expect(await exited(server.child)).toBe(0);
     },

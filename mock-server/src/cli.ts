@@ -108,6 +108,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         .default('info'),
     )
     .addOption(new Option('--log-format <format>', 'request log format (default: pretty on a terminal, else json)').choices(LOG_FORMATS))
+    .option('--report-dir <dir>', "the conformance reports the inspector page links to (conform's --report-dir)", 'reports/conformance')
     .option('--zuliprc-dir <dir>', 'where to write zuliprc files for stock clients (default: beside the state file, or .teamchat/)')
     .action(async (opts) => {
       const logger =
@@ -138,6 +139,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         maxFileUploadMib: opts.maxUploadMib,
         uploadQuotaMib: opts.uploadQuotaMib,
         requestLog: logger ?? undefined,
+        reportDir: opts.reportDir,
       };
       let server: MockServer;
       try {
