@@ -66,6 +66,18 @@ export function parsePort(text: string): number {
   return port;
 }
 
+/** `--target`: an http or https URL, as given (conform and proxy). */
+export function parseHttpUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError('Not a URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Must be an http or https URL.');
+  return text;
+}
+
 export const parseInteger =
   (name: string) =>
   (text: string): number => {

@@ -6,6 +6,7 @@ import {
   isEntryPoint,
   listenProblem,
   parseArgs,
+  parseHttpUrl,
   parsePort,
   processIo,
   runAsProcess,
@@ -61,16 +62,8 @@ function program(io: Io): Command {
     .addHelpText('after', '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.');
 }
 
-function parseUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new InvalidArgumentError('Not a URL.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('Must be an http or https URL.');
-  return text.replace(/\/+$/, '');
-}
+/** The target as a base URL: a trailing `/` would double the paths' own. */
+const parseUrl = (text: string): string => parseHttpUrl(text).replace(/\/+$/, '');
 
 function parseReporters(text: string): FileReporterName[] {
   const names = text
