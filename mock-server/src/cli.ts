@@ -203,6 +203,7 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
   );
   const { control, controlToken } = server.context.config;
   if (control) console.log(`control API: ${server.url}/__mock/${controlToken ? ' (Authorization: Bearer <the control token>)' : ''}`);
+  if (control) console.log(`inspector: ${server.url}/ in a browser${controlToken ? ' (asks for the control token once)' : ''}`);
   console.log(`API reference: ${server.url}/docs (the contract: ${server.url}/openapi.yaml, /openapi.json)`);
   console.log('');
   console.log(line(['role', 'email', 'api key', 'user id']));

@@ -145,11 +145,15 @@ describe('GET /docs', () => {
     }
   });
 
-  it('is named in the banner of teamchat serve, and answers there', async () => {
+  it('is named in the banner of teamchat serve, and answers there (the inspector page too)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tc-contract-rc-'));
     const spawned = await spawnServer(['--in-memory', '--zuliprc-dir', dir]);
     try {
       expect(spawned.output()).toContain(`API reference: ${spawned.url}/docs (the contract: ${spawned.url}/openapi.yaml, /openapi.json)`);
+      expect(spawned.output()).toContain(`inspector: ${spawned.url}/ in a browser\n`);
+      const page = await request(`${spawned.url}/`, { headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(await page.body.text()).toContain('<title>teamchat-kit inspector</title>');
       const docs = await request(`${spawned.url}/docs`);
       expect(docs.statusCode).toBe(200);
       expect(await docs.body.text()).toContain('/docs/redoc.standalone.js');
