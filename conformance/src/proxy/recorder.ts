@@ -33,6 +33,7 @@ interface Case {
 
 export const UNREACHABLE_CASE = 'proxy.target-unreachable';
 const UNKNOWN_CASE = 'proxy.unknown-operation';
+export const UNJUDGED_CASE = 'proxy.unjudged';
 
 export class Recorder {
   readonly #cases = new Map<string, Case>();
@@ -46,6 +47,7 @@ export class Recorder {
   judged = 0;
   violations = 0;
   unreachable = 0;
+  unjudged = 0;
 
   constructor(
     private readonly target: string,
@@ -55,13 +57,42 @@ export class Recorder {
       violation(v: Violation): void;
       level(level: number, who: string): void;
       clean(method: string, path: string, status: number, ms: number): void;
+      unjudged(method: string, path: string, reason: string): void;
     },
   ) {}
 
   /** Called by the forwarder for each finished exchange; judging waits only for a multipart parse. */
   record(c: Captured): void {
-    const job = this.#record(c).finally(() => this.#pending.delete(job));
+    const job = this.#record(c)
+      .catch((e: unknown) => this.#unjudged(c, e))
+      .finally(() => this.#pending.delete(job));
     this.#pending.add(job);
+  }
+
+  /**
+   * An answer the judge could not get through (a target's JSON nested past the stack's depth): reported as
+   * such rather than left to end the process, which lost every verdict of the run and its reports.
+   */
+  #unjudged(c: Captured, e: unknown): void {
+    this.unjudged += 1;
+    const path = redactPath(c.path);
+    const reason = e instanceof Error ? e.message : String(e);
+    const k = this.#case(UNJUDGED_CASE, 'proxy', 'exchanges the proxy forwarded but could not judge', '1');
+    k.result.status = 'error';
+    k.result.reason = `${this.unjudged} exchange(s) forwarded but not judged (last: ${reason})`;
+    const exchange: Exchange = {
+      method: c.method,
+      path,
+      as: null,
+      params: {},
+      status: c.status,
+      headers: {},
+      body: null,
+      ms: c.ms,
+      curl: '',
+    };
+    this.#keep(k, exchange, true);
+    this.live.unjudged(c.method, path, reason);
   }
 
   /** Waits for exchanges still being judged. */

@@ -21,6 +21,8 @@ let catalogue: RuleDef[];
 let target: Server;
 let targetUrl: string;
 const reached: string[] = [];
+/** JSON nested deeper than a recursive walk of it can go (800 KB, under the capture cap). */
+const DEEP = `{"result":"success","msg":"","streams":${'['.repeat(400_000)}${']'.repeat(400_000)}}`;
 /** 32 MiB of spaces: valid JSON whitespace around nothing, 32 KiB once gzipped. */
 const BOMB = gzipSync(Buffer.alloc(2 * DECODED_CAP, 0x20), { level: 9 });
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
     reached.push(req.url ?? '');
     if (req.url === '/api/v1/users/me')
       return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
+    if (req.url?.startsWith('/api/v1/streams')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"success","msg":""}');
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -70,6 +73,23 @@ describe('teamchat proxy under hostile input', () => {
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(bytes.equals(BOMB)).toBe(true);
     expect([proxy.recorder.exchanges, proxy.recorder.judged, proxy.recorder.violations]).toEqual([1, 0, 0]);
+  });
+
+  it('forwards an answer nested too deep to judge, reports it unjudged, and keeps running', async () => {
+    const output: string[] = [];
+    const proxy = await startProxy({ target: targetUrl, out: { write: (t: string) => output.push(t) }, schemas, facts, catalogue });
+    const deep = await request(`${proxy.url}/api/v1/streams?api_key=SeCrEt`);
+    expect(await deep.body.text()).toBe(DEEP);
+    const after = await request(`${proxy.url}/api/v1/server_settings`);
+    expect(after.statusCode).toBe(200);
+    await after.body.text();
+    const run = await proxy.stop();
+    const unjudged = run.scenarios.find((s) => s.id === 'proxy.unjudged');
+    expect(unjudged?.status).toBe('error');
+    expect(unjudged?.exchanges.map((x) => x.path)).toEqual(['/api/v1/streams?api_key=%3Credacted%3E']);
+    expect(output.join('')).toMatch(/! GET \/api\/v1\/streams\?api_key=%3Credacted%3E: forwarded, but not judged/);
+    expect(output.join('')).not.toContain('SeCrEt');
+    expect([proxy.recorder.exchanges, proxy.recorder.unjudged]).toEqual([2, 1]);
   });
 
   it.each([
