@@ -80,16 +80,17 @@ export class Recorder {
     const k = this.#case(UNJUDGED_CASE, 'proxy', 'exchanges the proxy forwarded but could not judge', '1');
     k.result.status = 'error';
     k.result.reason = `${this.unjudged} exchange(s) forwarded but not judged (last: ${reason})`;
+    const as = basicUser(header(c.requestHeaders.authorization));
     const exchange: Exchange = {
       method: c.method,
       path,
-      as: null,
+      as,
       params: {},
       status: c.status,
       headers: {},
       body: null,
       ms: c.ms,
-      curl: '',
+      curl: curlLine(this.target, c.method, path, null, as),
     };
     this.#keep(k, exchange, true);
     this.live.unjudged(c.method, path, reason);

@@ -87,6 +87,7 @@ describe('teamchat proxy under hostile input', () => {
     const unjudged = run.scenarios.find((s) => s.id === 'proxy.unjudged');
     expect(unjudged?.status).toBe('error');
     expect(unjudged?.exchanges.map((x) => x.path)).toEqual(['/api/v1/streams?api_key=%3Credacted%3E']);
+    expect(unjudged?.exchanges[0]!.curl).toBe(`curl -sS -X GET '${targetUrl}/api/v1/streams?api_key=%3Credacted%3E'`);
     expect(output.join('')).toMatch(/! GET \/api\/v1\/streams\?api_key=%3Credacted%3E: forwarded, but not judged/);
     expect(output.join('')).not.toContain('SeCrEt');
     expect([proxy.recorder.exchanges, proxy.recorder.unjudged]).toEqual([2, 1]);
