@@ -17,6 +17,7 @@ import type { RunResult } from '../model.js';
 import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
 import { wantsColor } from './live.js';
 import { startProxy, type RunningProxy } from './proxy.js';
+import { UNJUDGED_CASE } from './recorder.js';
 
 /**
  * `teamchat proxy --target URL`: a validating proxy (issue 19 item 4). Clients talk to it instead of the
@@ -113,7 +114,8 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
   const broken = run.rules.filter((x) => x.failed.length > 0).length;
   io.stdout.write(
     `\nteamchat proxy: ${plural(r.exchanges, 'exchange')} (${r.judged} judged, ${plural(run.scenarios.length, 'operation')}), ` +
-      `${plural(r.violations, 'violation')} of ${plural(broken, 'rule')}, ${r.unreachable} unanswered\n`,
+      `${plural(r.violations, 'violation')} of ${plural(broken, 'rule')}, ${r.unreachable} unanswered` +
+      `${r.unjudged > 0 ? `, ${r.unjudged} not judged (see ${UNJUDGED_CASE} in the reports)` : ''}\n`,
   );
   const written = await writeReports(run, opts, io);
   if (!written) return EXIT_USAGE;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
+import { redactPath } from './redact.js';
 
 /**
  * The forwarding half of `teamchat proxy`: every request goes to the target as it came (method, path and
@@ -105,6 +106,21 @@ export class ForwardingProxy {
   }
 
   async #forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Only an origin-form target (`/path?query`) can be appended to the target's URL. An absolute-form one
+    // (a client set up with HTTP_PROXY) or `*` (OPTIONS *) was answered 502 "the target did not answer" and
+    // counted against the target (exit 1) though it never left the proxy: the client is told instead.
+    if (!(req.url ?? '/').startsWith('/')) {
+      req.resume();
+      const body = Buffer.from(
+        JSON.stringify({
+          result: 'error',
+          code: 'BAD_REQUEST',
+          msg: `teamchat proxy: the request target must be a path (/api/v1/…), not ${JSON.stringify(redactPath(req.url ?? ''))}; point the client's server URL at the proxy rather than using it as an HTTP proxy`,
+        }),
+      );
+      res.writeHead(400, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      return;
+    }
     const started = performance.now();
     const abort = new AbortController();
     // A client that goes away (a long-poll cancelled) ends the exchange with the target too.

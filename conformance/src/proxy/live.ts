@@ -48,6 +48,10 @@ export class LivePrinter {
     if (this.verbose) this.out.write(`${this.#paint('green', '✓')} ${this.#paint('dim', `${method} ${path} → ${status}  ${ms} ms`)}\n`);
   }
 
+  unjudged(method: string, path: string, reason: string): void {
+    this.out.write(`${this.#paint('yellow', '!')} ${method} ${path}: forwarded, but not judged (${reason})\n`);
+  }
+
   #status(status: number): string {
     return this.#paint(status >= 400 ? 'magenta' : 'green', String(status));
   }

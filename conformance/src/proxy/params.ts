@@ -39,16 +39,26 @@ function multipartFields(contentType: string, body: Buffer): Promise<Record<stri
   });
 }
 
+/**
+ * The most a compressed answer (kept because it fit the capture cap) is decoded to. Without a bound, a
+ * sub-megabyte gzip of spaces decodes to gigabytes: it stalled the proxy (decoding is synchronous) and
+ * then crashed it (a string past V8's limit), losing the run's reports. Past this the answer is forwarded
+ * without a verdict, like one past the capture cap.
+ */
+export const DECODED_CAP = 16 * 1024 * 1024;
+
 /** The answer as JSON (decompressed as its Content-Encoding says), its text when not JSON, null when not kept. */
 export function responseBody(body: Buffer | null, encoding: string | string[] | undefined): unknown {
   if (body === null) return null;
   let bytes = body;
   try {
     const coding = String(encoding ?? '').toLowerCase();
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(body);
-    else if (coding === 'deflate') bytes = inflateSync(body);
-    else if (coding === 'br') bytes = brotliDecompressSync(body);
-  } catch {
+    const bounded = { maxOutputLength: DECODED_CAP };
+    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(body, bounded);
+    else if (coding === 'deflate') bytes = inflateSync(body, bounded);
+    else if (coding === 'br') bytes = brotliDecompressSync(body, bounded);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return null;
     return '<undecodable body>';
   }
   const text = bytes.toString('utf8');

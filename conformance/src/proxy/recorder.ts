@@ -33,6 +33,7 @@ interface Case {
 
 export const UNREACHABLE_CASE = 'proxy.target-unreachable';
 const UNKNOWN_CASE = 'proxy.unknown-operation';
+export const UNJUDGED_CASE = 'proxy.unjudged';
 
 export class Recorder {
   readonly #cases = new Map<string, Case>();
@@ -46,6 +47,7 @@ export class Recorder {
   judged = 0;
   violations = 0;
   unreachable = 0;
+  unjudged = 0;
 
   constructor(
     private readonly target: string,
@@ -55,13 +57,43 @@ export class Recorder {
       violation(v: Violation): void;
       level(level: number, who: string): void;
       clean(method: string, path: string, status: number, ms: number): void;
+      unjudged(method: string, path: string, reason: string): void;
     },
   ) {}
 
   /** Called by the forwarder for each finished exchange; judging waits only for a multipart parse. */
   record(c: Captured): void {
-    const job = this.#record(c).finally(() => this.#pending.delete(job));
+    const job = this.#record(c)
+      .catch((e: unknown) => this.#unjudged(c, e))
+      .finally(() => this.#pending.delete(job));
     this.#pending.add(job);
+  }
+
+  /**
+   * An answer the judge could not get through (a target's JSON nested past the stack's depth): reported as
+   * such rather than left to end the process, which lost every verdict of the run and its reports.
+   */
+  #unjudged(c: Captured, e: unknown): void {
+    this.unjudged += 1;
+    const path = redactPath(c.path);
+    const reason = e instanceof Error ? e.message : String(e);
+    const k = this.#case(UNJUDGED_CASE, 'proxy', 'exchanges the proxy forwarded but could not judge', '1');
+    k.result.status = 'error';
+    k.result.reason = `${this.unjudged} exchange(s) forwarded but not judged (last: ${reason})`;
+    const as = basicUser(header(c.requestHeaders.authorization));
+    const exchange: Exchange = {
+      method: c.method,
+      path,
+      as,
+      params: {},
+      status: c.status,
+      headers: {},
+      body: null,
+      ms: c.ms,
+      curl: curlLine(this.target, c.method, path, null, as),
+    };
+    this.#keep(k, exchange, true);
+    this.live.unjudged(c.method, path, reason);
   }
 
   /** Waits for exchanges still being judged. */
@@ -97,7 +129,7 @@ export class Recorder {
       return;
     }
     // The level announced to this user's realm (by e-mail domain: one server may host realms at several
-    // levels, as the mock does), else to anonymous callers of this server.
+    // levels, as the mock does), else the server's (#serverLevel).
     const realm = user ? `@${user.split('@').pop()}` : '';
     const observed = { method: c.method, path: c.path, params, status: c.status, body };
     const announced = this.judge.announcedLevel(observed);
@@ -106,7 +138,7 @@ export class Recorder {
       this.#levels.set(realm, announced);
       this.#lastLevel = announced;
     }
-    const verdict = this.judge.judge(observed, this.#levels.get(realm) ?? this.#levels.get('') ?? null);
+    const verdict = this.judge.judge(observed, this.#levels.get(realm) ?? this.#serverLevel());
     if (!c.path.split('?')[0]!.startsWith('/api/v1/')) return;
     if (verdict.judged.length > 0) this.judged += 1;
     const op = verdict.operation;
@@ -133,6 +165,21 @@ export class Recorder {
     }
     if (verdict.findings.length === 0) this.live.clean(c.method, shownPath, c.status, c.ms);
     k.result.ms = Math.round(performance.now() - this.#started) - k.result.at;
+  }
+
+  /**
+   * The level to judge a realm by that announced none itself: the one level announced so far, to anonymous
+   * callers or any realm (a one-realm server, whose users' e-mail domains vary). Once realms announced different
+   * levels (the mock's realms), an unannounced realm's level is unknown: judged by the anonymous callers' level
+   * (another realm's), every field above it was reported, 418 false violations in a `conform` run through the proxy.
+   */
+  #serverLevel(): number | null {
+    let level: number | null = null;
+    for (const announced of this.#levels.values()) {
+      if (level !== null && announced !== level) return null;
+      level = announced;
+    }
+    return level;
   }
 
   #case(id: string, area: string, title: string, section: string): Case {
