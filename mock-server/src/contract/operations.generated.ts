@@ -6777,7 +6777,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelope"] & {
-                        /** @description The feature level of the organization the request is for. */
+                        /** @description The feature level of the organization the request is for (any level the server emulates; only the zulip_feature_level alias is kept at 176 or above). */
                         service_feature_level: number;
                         service_version: string;
                         /** @description Alias of service_feature_level for the stock Python client (same integer). */

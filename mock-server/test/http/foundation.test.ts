@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
+import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { basic, call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
@@ -258,5 +259,8 @@ describe('GET /api/v1/server_settings (stock Python client)', () => {
     await server.control.createRealm({ realm_id: realm, feature_level: level });
     const res = await call(server, 'GET', '/api/v1/server_settings', { as: credentials(server, realm).member! });
     expect(res.body).toMatchObject({ service_feature_level: level, zulip_feature_level: alias });
+    // The document describes the answer at every emulated level (a proxy judging it found level 100 refused).
+    const validate = (await loadResponseSchemas())('get-server-settings', 200);
+    expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
   });
 });
