@@ -157,7 +157,11 @@ export class Judge {
     }
   }
 
-  /** R1-4: from level 167 a success lists the request keys the operation does not read (unknown level: the current one). */
+  /**
+   * R1-4: from level 167 a success lists the request keys the operation does not read. Judged only at a known
+   * level: a realm that announced none on a server whose realms announced different levels (a mock's realms made
+   * at level 100 by the control API) would otherwise be held to a rule of a level it may not have.
+   */
   #ignored(
     params: Record<string, string>,
     op: OperationFacts,
@@ -166,7 +170,7 @@ export class Judge {
     add: AddFn,
     judged: Set<string>,
   ) {
-    if (level !== null && level < 167) return;
+    if (level === null || level < 167) return;
     judged.add(PROXY_RULES.ignoredParameters);
     const unknown = Object.keys(params).filter((k) => !op.params.has(k));
     const listed = Array.isArray(body.ignored_parameters_unsupported) ? (body.ignored_parameters_unsupported as unknown[]) : [];

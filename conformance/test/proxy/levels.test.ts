@@ -57,13 +57,13 @@ afterAll(async () => {
 });
 
 /** The rules broken by `GET /streams` as `as` after the given announcements (`[email or null, level]`). */
-async function brokenAfter(announced: [string | null, number][], as: string): Promise<string[]> {
+async function brokenAfter(announced: [string | null, number][], as: string, path = '/api/v1/streams'): Promise<string[]> {
   const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue });
   for (const [who, level] of announced)
     await (
       await request(`${proxy.url}/api/v1/server_settings?level=${level}`, { headers: who ? { authorization: basic(who) } : {} })
     ).body.text();
-  await (await request(`${proxy.url}/api/v1/streams`, { headers: { authorization: basic(as) } })).body.text();
+  await (await request(`${proxy.url}${path}`, { headers: { authorization: basic(as) } })).body.text();
   const run = await proxy.stop();
   return run.scenarios.find((s) => s.id === 'get-streams')!.checks.flatMap((c) => (c.ok ? [] : [c.rule!]));
 }
@@ -104,5 +104,22 @@ describe('teamchat proxy: the feature level of a realm that announced none', () 
         'iago@realm-3.teamchat.test',
       ),
     ).toContain('R9-11');
+  });
+
+  it('R1-4 (unknown parameters listed as ignored, from level 167) is judged only at a known level', async () => {
+    const unlisted = '/api/v1/streams?colour=red';
+    expect(await brokenAfter([[null, 412]], 'iago@example.com', unlisted)).toContain('R1-4');
+    expect(await brokenAfter([], 'iago@example.com', unlisted)).not.toContain('R1-4');
+    expect(
+      await brokenAfter(
+        [
+          [null, 412],
+          ['iago@realm-2.teamchat.test', 100],
+        ],
+        'iago@realm-3.teamchat.test',
+        unlisted,
+      ),
+    ).not.toContain('R1-4');
+    expect(await brokenAfter([['iago@realm-3.teamchat.test', 100]], 'iago@realm-3.teamchat.test', unlisted)).not.toContain('R1-4');
   });
 });
