@@ -45,9 +45,16 @@ export class ContractFacts {
   readonly #levelValidators = new Map<string, ValidateFunction | null>();
   readonly #ajv = new Ajv2020({ strict: false, allErrors: true, passContext: true });
 
+  /** `x-wire-errors` of the document: answers to an unreadable request, accepted on every operation. */
+  readonly #wireErrors: { status: number; code: string; msg: RegExp }[] = [];
+
   static async load(path = OPENAPI_PATH): Promise<ContractFacts> {
     const api = (await SwaggerParser.dereference(path)) as OpenAPIV3_1.Document;
     const facts = new ContractFacts();
+    for (const e of ((api as Record<string, unknown>)['x-wire-errors'] ?? []) as { status: number; code: string; msg: string }[]) {
+      const source = e.msg.split('{}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      facts.#wireErrors.push({ status: e.status, code: e.code, msg: new RegExp(`^${source.join('.+')}$`) });
+    }
     addFormats.default(facts.#ajv);
     // Collects instead of failing: a field too new for the level is its own finding (rule of §9), not a
     // schema mismatch, and failing here would change which oneOf branch matches.
@@ -76,6 +83,11 @@ export class ContractFacts {
       }
     }
     return facts;
+  }
+
+  /** Whether an error answer is one of the document's `x-wire-errors` (the request could not be read). */
+  isWireError(status: number, code: string, msg: unknown): boolean {
+    return typeof msg === 'string' && this.#wireErrors.some((e) => e.status === status && e.code === code && e.msg.test(msg));
   }
 
   get(operationId: string): OperationFacts | undefined {

@@ -130,6 +130,12 @@ export class Judge {
   }
 
   #errorCode(op: OperationFacts, status: number, code: string, msg: unknown, add: AddFn, judged: Set<string>): void {
+    // An unreadable request (a non-Basic Authorization header, a body that does not decode): the client's fault,
+    // answered alike on every operation, which the document lists once (`x-wire-errors`), not per operation.
+    if (this.facts.isWireError(status, code, msg)) {
+      judged.add(AMBIENT_RULES.error);
+      return;
+    }
     const here = op.codes.get(status);
     const codeRule = this.#codeRules.get(code) ?? AMBIENT_RULES.error;
     const elsewhere = [...op.codes].filter(([s, codes]) => s !== status && codes.has(code)).map(([s]) => s);

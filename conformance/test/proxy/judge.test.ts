@@ -31,4 +31,23 @@ describe('the proxy judge on the reference answers', () => {
       expect(verdict.findings, msg).toEqual([]);
     }
   });
+
+  it("takes the document's x-wire-errors on any operation (a client's unreadable request), and only those", () => {
+    const answer = (status: number, msg: string) =>
+      judge.judge(
+        { method: 'GET', path: '/api/v1/users/me', params: {}, status, body: { result: 'error', msg, code: 'BAD_REQUEST' } },
+        412,
+      );
+    for (const [status, msg] of [
+      [400, 'This endpoint requires HTTP basic authentication.'],
+      [400, 'The request body could not be read.'],
+      [415, 'Unsupported charset "LATIN-9".'],
+      [431, 'Request headers are too large (limit: 65536 bytes).'],
+    ] as const)
+      expect(answer(status, msg).findings, msg).toEqual([]);
+    // get-own-user documents no 400: any other BAD_REQUEST there is still the server's fault, as is a wire
+    // message under another status.
+    expect(answer(400, 'Insufficient permission').findings.map((f) => f.rule)).toContain('R7-1');
+    expect(answer(403, 'The request body could not be read.').findings.map((f) => f.rule)).toContain('R7-1');
+  });
 });
