@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { FormData, request } from 'undici';
+import { startTarget, type TestTarget } from './target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/catalogue.js';
 import type { RuleDef, RunResult } from '../../src/model.js';
@@ -110,7 +111,7 @@ const PLANTED: { name: string; method: string; path: string; form?: Record<strin
   },
 ];
 
-let target: Server;
+let target: TestTarget;
 let targetUrl: string;
 const seen: { path: string; authorization?: string; body: string }[] = [];
 let schemas: ResponseSchemas;
@@ -125,7 +126,7 @@ beforeAll(async () => {
     loadRules(),
   ]);
   const answers = broken();
-  target = createServer((req: IncomingMessage, res: ServerResponse) => {
+  target = await startTarget((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -158,14 +159,9 @@ beforeAll(async () => {
       res.writeHead(status, { 'content-type': 'application/json', 'x-planted': 'yes' }).end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  targetUrl = target.url;
 }, 30_000);
-afterAll(async () => {
-  const closed = new Promise<void>((resolve) => target.close(() => resolve()));
-  target.closeAllConnections();
-  await closed;
-});
+afterAll(() => target.close());
 
 const send = async (base: string, p: (typeof PLANTED)[number] | { method: string; path: string; form?: Record<string, string> }) => {
   const res = await request(base + p.path, {

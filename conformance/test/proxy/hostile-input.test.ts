@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
+import { startTarget, type TestTarget } from './target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/catalogue.js';
 import type { RuleDef } from '../../src/model.js';
@@ -18,7 +18,7 @@ import { startProxy } from '../../src/proxy/proxy.js';
 let schemas: ResponseSchemas;
 let facts: ContractFacts;
 let catalogue: RuleDef[];
-let target: Server;
+let target: TestTarget;
 let targetUrl: string;
 const reached: string[] = [];
 /** JSON nested deeper than a recursive walk of it can go (800 KB, under the capture cap). */
@@ -28,21 +28,16 @@ const BOMB = gzipSync(Buffer.alloc(2 * DECODED_CAP, 0x20), { level: 9 });
 
 beforeAll(async () => {
   [schemas, facts, catalogue] = await Promise.all([ResponseSchemas.load(), ContractFacts.load(), loadRules()]);
-  target = createServer((req, res) => {
+  target = await startTarget((req, res) => {
     reached.push(req.url ?? '');
     if (req.url === '/api/v1/users/me')
       return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
     if (req.url?.startsWith('/api/v1/streams')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"success","msg":""}');
   });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  targetUrl = target.url;
 }, 30_000);
-afterAll(async () => {
-  const closed = new Promise<void>((resolve) => target.close(() => resolve()));
-  target.closeAllConnections();
-  await closed;
-});
+afterAll(() => target.close());
 
 /** Sends raw request bytes; the status line and body of the answer. */
 function raw(url: string, text: string): Promise<{ status: number; body: string }> {

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { request } from 'undici';
+import { startTarget, type TestTarget } from './target.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../src/catalogue.js';
 import type { RuleDef } from '../../src/model.js';
@@ -18,7 +17,7 @@ import { startProxy } from '../../src/proxy/proxy.js';
 let schemas: ResponseSchemas;
 let facts: ContractFacts;
 let catalogue: RuleDef[];
-let target: Server;
+let target: TestTarget;
 let targetUrl: string;
 
 const basic = (email: string) => `Basic ${Buffer.from(`${email}:0123456789abcdef0123456789abcdef`).toString('base64')}`;
@@ -40,21 +39,16 @@ beforeAll(async () => {
   // A channel with fields of level 407 (channel delete-permission groups).
   const streams = example('/api/v1/streams', 'get', 'one-channel');
   const settings = example('/api/v1/server_settings', 'get', 'current');
-  target = createServer((req, res) => {
+  target = await startTarget((req, res) => {
     const level = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('level') ?? 412);
     const body = req.url?.startsWith('/api/v1/streams')
       ? streams
       : { ...settings, service_feature_level: level, zulip_feature_level: level };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  targetUrl = target.url;
 }, 30_000);
-afterAll(async () => {
-  const closed = new Promise<void>((resolve) => target.close(() => resolve()));
-  target.closeAllConnections();
-  await closed;
-});
+afterAll(() => target.close());
 
 /** The rules broken by `GET /streams` as `as` after the given announcements (`[email or null, level]`). */
 async function brokenAfter(announced: [string | null, number][], as: string, path = '/api/v1/streams'): Promise<string[]> {

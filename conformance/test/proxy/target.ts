@@ -1,0 +1,21 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A test server standing for the proxy's target on loopback: its base URL, and a close that cuts open connections. */
+export interface TestTarget {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startTarget(handler: RequestListener): Promise<TestTarget> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
