@@ -1,5 +1,6 @@
 import { FormData, request } from 'undici';
 import type { Exchange } from './model.js';
+import { curlLine, redactBody, redactHeaders, redactParams } from './redact.js';
 
 /** A parameter value as a scenario writes it; lists and objects go on the wire JSON-encoded (spec §1). */
 export type Param = string | number | boolean | null | undefined | unknown[] | Record<string, unknown>;
@@ -71,7 +72,7 @@ export class ApiClient {
       });
       const text = await res.body.text();
       const ms = performance.now() - started;
-      const replyHeaders = flatHeaders(res.headers);
+      const replyHeaders = redactHeaders(res.headers);
       if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES) {
         const wait = Math.min(Number(replyHeaders['retry-after'] ?? '1') || 1, MAX_RETRY_AFTER_SECONDS);
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
@@ -84,50 +85,22 @@ export class ApiClient {
         // Not JSON: kept as text; the envelope check fails it.
       }
       const shown = { ...redactParams(encoded), ...Object.fromEntries(files.map((f, i) => [`<file ${i + 1}>`, f.name])) };
+      const shownPath = method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path;
       const index = this.record({
         method,
-        path: method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path,
+        path: shownPath,
         as: who?.role ?? null,
         params: shown,
         status: res.statusCode,
         headers: replyHeaders,
         body: redactBody(parsed),
         ms: Math.round(ms * 10) / 10,
-        curl: curlLine(
-          this.baseUrl,
-          method,
-          method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path,
-          method === 'GET' ? {} : shown,
-          who,
-        ),
+        curl: curlLine(this.baseUrl, method, shownPath, method === 'GET' ? {} : shown, who?.email ?? null),
       });
       const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
       return { status: res.statusCode, headers: replyHeaders, body: json, text, index };
     }
   }
-}
-
-/**
- * Reports are published by CI: secrets never reach them. Passwords and API keys sent as parameters
- * (fetch_api_key, user creation) and API keys in answers (fetch_api_key, bot keys) are replaced.
- */
-const SECRET = /password|api_key|token|secret/i;
-const REDACTED = '<redacted>';
-/** Response headers that may carry credentials or sessions: never recorded. */
-const SECRET_HEADERS = new Set(['set-cookie', 'authorization', 'proxy-authorization']);
-
-function redactParams(params: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) out[k] = SECRET.test(k) ? REDACTED : v;
-  return out;
-}
-
-function redactBody(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactBody);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && typeof v === 'string' ? REDACTED : redactBody(v);
-  return out;
 }
 
 function multipart(fields: Record<string, string>, files: readonly FilePart[]): FormData {
@@ -144,22 +117,4 @@ export function encodeParams(params: Params): Record<string, string> {
     out[key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return out;
-}
-
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    if (v !== undefined && !SECRET_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** A curl command that repeats the request; the API key is left as $API_KEY so reports hold no secret. */
-function curlLine(base: string, method: string, pathAndQuery: string, form: Record<string, string>, who: Credentials | null): string {
-  const parts = ['curl', '-sS', '-X', method];
-  if (who) parts.push('-u', shellQuote(`${who.email}:`) + '"$API_KEY"');
-  for (const [k, v] of Object.entries(form)) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
-  parts.push(shellQuote(base + pathAndQuery));
-  return parts.join(' ');
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
-import { redactPath } from './redact.js';
+import { redactPath } from '../redact.js';
 
 /**
  * The forwarding half of `teamchat proxy`: every request goes to the target as it came (method, path and

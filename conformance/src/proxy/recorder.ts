@@ -2,7 +2,7 @@ import type { Check, Exchange, RuleDef, RunResult, ScenarioResult } from '../mod
 import type { Captured } from './forward.js';
 import type { Finding, Judge } from './judge.js';
 import { requestParams, responseBody } from './params.js';
-import { basicUser, curlLine, redactBody, redactHeaders, redactParams, redactPath } from './redact.js';
+import { basicUser, curlLine, redactBody, redactHeaders, redactParams, redactPath, SECRET_HEADERS } from '../redact.js';
 
 /**
  * Turns the exchanges the proxy forwarded into verdicts: judges each one, tells the live printer about
@@ -12,6 +12,11 @@ import { basicUser, curlLine, redactBody, redactHeaders, redactParams, redactPat
  * one passing check per rule (coverage), and counts for the rest; a kept answer over 256 KiB of JSON is kept as its
  * text's start, and once 64 MiB of answers are kept, later ones are kept without their body.
  */
+/**
+ * Answer headers the proxy's reports leave out: the suite's secret ones, a cookie, and the Basic challenge (a
+ * real server's realm name, of no use to judge a run).
+ */
+const PROXY_DROPPED_HEADERS: ReadonlySet<string> = new Set([...SECRET_HEADERS, 'cookie', 'www-authenticate']);
 const MAX_KEPT = 20;
 const MAX_FAILING = 200;
 /** A kept answer bigger than this (a register snapshot) is kept as its start; all kept answers share a budget. */
@@ -115,7 +120,7 @@ export class Recorder {
       as: user,
       params: params ? redactParams(params) : {},
       status: c.status,
-      headers: redactHeaders(c.responseHeaders),
+      headers: redactHeaders(c.responseHeaders, PROXY_DROPPED_HEADERS),
       body: redactBody(body),
       ms: c.ms,
       curl: curlLine(this.target, c.method, shownPath, form, user),

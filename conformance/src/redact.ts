@@ -1,15 +1,15 @@
 /**
- * The proxy sees real credentials (HTTP Basic, `api_key` fields, passwords of user creation, keys in
- * fetch_api_key answers). It forwards them untouched, and nothing it prints or writes holds one: every
- * value recorded for the console and the reports passes through here first.
+ * Reports are published by CI, and the proxy sees real credentials (HTTP Basic, `api_key` fields, passwords of
+ * user creation, keys in fetch_api_key answers): nothing the suite or the proxy prints or writes holds one. Every
+ * recorded request and answer (`conform`'s client, the proxy's recorder) passes through here first.
  */
 
-/** Parameter and field names whose values are secrets (the same names `conform`'s client redacts). */
+/** Parameter and field names whose values are secrets. */
 const SECRET = /password|api_key|token|secret|cookie|authorization/i;
 export const REDACTED = '<redacted>';
 
-/** Response headers never recorded: they carry credentials or sessions. */
-const SECRET_HEADERS = new Set(['set-cookie', 'authorization', 'proxy-authorization', 'cookie', 'www-authenticate']);
+/** Response headers never recorded nor handed to a scenario: they carry credentials or sessions. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set(['set-cookie', 'authorization', 'proxy-authorization']);
 
 export function redactParams(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -40,10 +40,14 @@ export function redactBody(value: unknown): unknown {
   return out;
 }
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+/** Headers by lower-case name, one string each, without those named in `dropped`. */
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  dropped: ReadonlySet<string> = SECRET_HEADERS,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
-    if (v !== undefined && !SECRET_HEADERS.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    if (v !== undefined && !dropped.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -58,7 +62,7 @@ export function basicUser(header: string | undefined): string | null {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** A curl command repeating the request, the key left as $API_KEY (as `conform`'s reports do). */
+/** A curl command repeating the request, the API key left as $API_KEY so reports hold no secret. */
 export function curlLine(
   base: string,
   method: string,
