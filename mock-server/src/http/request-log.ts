@@ -62,16 +62,27 @@ function summary(line: Record<string, unknown>, error: { code: unknown; msg: unk
  * By name rather than pino's `redact` paths: those are fixed paths, and a credential nested one level
  * deeper in a future answer would leak.
  */
-const SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api_key', 'password', 'key']);
+export const SECRET_NAMES: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'api_key',
+  'password',
+  'key',
+]);
 
 export const REDACTED = '[redacted]';
 
-/** A copy of a JSON-like value with every credential replaced (the original is left as it is). */
-export function redacted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redacted);
+/**
+ * A copy of a JSON-like value with every credential replaced (the original is left as it is); `secret`: the
+ * lower-case names whose values are credentials.
+ */
+export function redacted(value: unknown, secret: ReadonlySet<string> = SECRET_NAMES): unknown {
+  if (Array.isArray(value)) return value.map((item) => redacted(item, secret));
   if (!isRecord(value)) return value;
   const copy: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value)) copy[name] = SECRET.has(name.toLowerCase()) ? REDACTED : redacted(inner);
+  for (const [name, inner] of Object.entries(value)) copy[name] = secret.has(name.toLowerCase()) ? REDACTED : redacted(inner, secret);
   return copy;
 }
 

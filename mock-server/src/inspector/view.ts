@@ -1,4 +1,4 @@
-import { REDACTED, redacted } from '../http/request-log.js';
+import { REDACTED, redacted, SECRET_NAMES } from '../http/request-log.js';
 import type { Body, Exchange, ExchangeSummary } from './capture.js';
 
 /**
@@ -49,14 +49,12 @@ function shown(text: string, truncated: boolean): string {
   return text.replace(SECRET_IN_JSON, `$1"${REDACTED}"`).replace(SECRET_IN_FORM, `$1${REDACTED}`);
 }
 
-/** The request log's redaction, and `token` wherever it appears (only the inspector's log sees `/?token=`). */
-function hideSecrets(value: unknown): unknown {
-  const copy = redacted(value);
-  if (copy && typeof copy === 'object' && !Array.isArray(copy) && 'token' in copy) (copy as Record<string, unknown>).token = REDACTED;
-  return copy;
-}
+/** The request log's secret names, and `token` (only the inspector's log sees `/?token=`). */
+const SECRET: ReadonlySet<string> = new Set([...SECRET_NAMES, 'token']);
 
-const NAMES = 'authorization|proxy-authorization|cookie|set-cookie|api_key|password|key|token';
+const hideSecrets = (value: unknown): unknown => redacted(value, SECRET);
+
+const NAMES = [...SECRET].join('|');
 /** `"api_key": "value` (to its closing quote, or the end of a cut text). */
 const SECRET_IN_JSON = new RegExp(`("(?:${NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|$)`, 'gi');
 /** `api_key=value` in a form or query text. */
