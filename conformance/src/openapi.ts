@@ -24,6 +24,11 @@ interface Route {
   literalSegments: number;
 }
 
+/** openapi/ parsed and dereferenced: what the suite's checks are made from. */
+export async function loadContract(path = OPENAPI_PATH): Promise<OpenAPIV3_1.Document> {
+  return (await SwaggerParser.dereference(path)) as OpenAPIV3_1.Document;
+}
+
 /**
  * Response schemas by request: finds the operation a method and path belong to (literal segments win
  * over parameters, as routers do) and compiles the schema of the answer's status once.
@@ -34,7 +39,11 @@ export class ResponseSchemas {
   #ajv = new Ajv2020({ strict: false, allErrors: true });
 
   static async load(path = OPENAPI_PATH): Promise<ResponseSchemas> {
-    const api = (await SwaggerParser.dereference(path)) as OpenAPIV3_1.Document;
+    return ResponseSchemas.of(await loadContract(path));
+  }
+
+  /** From a dereferenced document (the proxy reads one for this and for its ContractFacts). */
+  static of(api: OpenAPIV3_1.Document): ResponseSchemas {
     const schemas = new ResponseSchemas();
     addFormats.default(schemas.#ajv);
     for (const [template, item] of Object.entries(api.paths ?? {})) {

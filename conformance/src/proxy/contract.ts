@@ -1,8 +1,7 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { OPENAPI_PATH } from '../openapi.js';
+import { loadContract, OPENAPI_PATH } from '../openapi.js';
 
 /**
  * What the proxy needs to know about each operation of openapi/ beyond its response schemas (those come from
@@ -49,7 +48,11 @@ export class ContractFacts {
   readonly #wireErrors: { status: number; code: string; msg: RegExp }[] = [];
 
   static async load(path = OPENAPI_PATH): Promise<ContractFacts> {
-    const api = (await SwaggerParser.dereference(path)) as OpenAPIV3_1.Document;
+    return ContractFacts.of(await loadContract(path));
+  }
+
+  /** From a dereferenced document (the one ResponseSchemas is made from). */
+  static of(api: OpenAPIV3_1.Document): ContractFacts {
     const facts = new ContractFacts();
     for (const e of ((api as Record<string, unknown>)['x-wire-errors'] ?? []) as { status: number; code: string; msg: string }[]) {
       const source = e.msg.split('{}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));

@@ -1,6 +1,6 @@
 import { loadRules } from '../catalogue.js';
 import type { RuleDef, RunResult } from '../model.js';
-import { ResponseSchemas } from '../openapi.js';
+import { loadContract, ResponseSchemas } from '../openapi.js';
 import type { Output } from '../report/index.js';
 import { ContractFacts } from './contract.js';
 import { ForwardingProxy } from './forward.js';
@@ -38,9 +38,11 @@ export interface RunningProxy {
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  // One reading of the document for both (dereferencing it is most of a start) unless the caller has them.
+  const document = options.schemas && options.facts ? null : loadContract();
   const [schemas, facts, catalogue] = await Promise.all([
-    options.schemas ?? ResponseSchemas.load(),
-    options.facts ?? ContractFacts.load(),
+    options.schemas ?? document!.then(ResponseSchemas.of),
+    options.facts ?? document!.then(ContractFacts.of),
     options.catalogue ?? loadRules(),
   ]);
   const printer = new LivePrinter(options.out ?? { write: () => true }, options.color ?? false, options.verbose ?? false);
