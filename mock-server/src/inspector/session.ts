@@ -21,10 +21,13 @@ export const PAGE_HEADER = 'x-teamchat-inspector';
 export class InspectorSession {
   readonly #token: Buffer | null;
   readonly #value: string | null;
+  /** The cookie value's digest, what a given cookie is compared with (in constant time). */
+  readonly #valueDigest: Buffer | null;
 
   constructor(token?: string) {
     this.#token = token ? digest(token) : null;
     this.#value = token ? randomBytes(32).toString('base64url') : null;
+    this.#valueDigest = this.#value === null ? null : digest(this.#value);
   }
 
   /** A token is needed (the server has a control token). */
@@ -39,9 +42,9 @@ export class InspectorSession {
 
   /** The browser holds the session cookie (always true on an open server). */
   admits(req: Request): boolean {
-    if (this.#value === null) return true;
+    if (this.#valueDigest === null) return true;
     const given = cookieOf(req, SESSION_COOKIE);
-    return given !== null && timingSafeEqual(digest(given), digest(this.#value));
+    return given !== null && timingSafeEqual(digest(given), this.#valueDigest);
   }
 
   /** A control API call made by the page: the cookie and the page's header (see above). */
