@@ -33,11 +33,10 @@ export class LiveFeed {
   #statePending: NodeJS.Timeout | null = null;
   #batch: ExchangeSummary[] = [];
   #batchTimer: NodeJS.Timeout | null = null;
-  readonly #unsubscribe: () => void;
+  /** Listening to the log only while a page is open: with none, the API path builds no summary for the feed. */
+  #unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly options: FeedOptions) {
-    this.#unsubscribe = options.log.onExchange((summary) => this.#exchange(summary));
-  }
+  constructor(private readonly options: FeedOptions) {}
 
   get clients(): number {
     return this.#clients.size;
@@ -60,16 +59,16 @@ export class LiveFeed {
     req.socket.setNoDelay(true);
     res.once('close', () => {
       this.#clients.delete(res);
-      if (this.#clients.size === 0) this.#stopKeepAlive();
+      if (this.#clients.size === 0) this.#idle();
     });
     send(res, 'hello', { exchanges: this.options.log.recent(), state: this.options.state() });
+    this.#unsubscribe ??= this.options.log.onExchange((summary) => this.#exchange(summary));
     this.#keepAlive ??= setInterval(() => this.#broadcast('state', this.options.state()), KEEP_ALIVE_MS).unref();
   }
 
   /** Ends every stream and frees the timers. */
   close(): void {
-    this.#unsubscribe();
-    this.#stopKeepAlive();
+    this.#idle();
     if (this.#statePending) clearTimeout(this.#statePending);
     this.#statePending = null;
     if (this.#batchTimer) clearTimeout(this.#batchTimer);
@@ -80,7 +79,6 @@ export class LiveFeed {
   }
 
   #exchange(summary: ExchangeSummary): void {
-    if (this.#clients.size === 0) return;
     this.#batch.push(summary);
     if (this.#batch.length > this.options.log.capacity) this.#batch.shift();
     this.#batchTimer ??= setTimeout(() => {
@@ -102,7 +100,10 @@ export class LiveFeed {
     for (const res of this.#clients) res.write(frame);
   }
 
-  #stopKeepAlive(): void {
+  /** No page open: stop listening to the log and the keep-alive. */
+  #idle(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
     if (this.#keepAlive) clearInterval(this.#keepAlive);
     this.#keepAlive = null;
   }
