@@ -111,14 +111,12 @@ export class ForwardingProxy {
     // counted against the target (exit 1) though it never left the proxy: the client is told instead.
     if (!(req.url ?? '/').startsWith('/')) {
       req.resume();
-      const body = Buffer.from(
-        JSON.stringify({
-          result: 'error',
-          code: 'BAD_REQUEST',
-          msg: `teamchat proxy: the request target must be a path (/api/v1/…), not ${JSON.stringify(redactPath(req.url ?? ''))}; point the client's server URL at the proxy rather than using it as an HTTP proxy`,
-        }),
+      answerError(
+        res,
+        400,
+        'BAD_REQUEST',
+        `teamchat proxy: the request target must be a path (/api/v1/…), not ${JSON.stringify(redactPath(req.url ?? ''))}; point the client's server URL at the proxy rather than using it as an HTTP proxy`,
       );
-      res.writeHead(400, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
       return;
     }
     const started = performance.now();
@@ -152,14 +150,8 @@ export class ForwardingProxy {
     } catch (e) {
       if (abort.signal.aborted || this.#closing || res.destroyed) return;
       const reason = describe(e);
-      const body = Buffer.from(
-        JSON.stringify({
-          result: 'error',
-          code: 'PROXY_TARGET_UNREACHABLE',
-          msg: `teamchat proxy: the target ${this.#base} did not answer (${reason})`,
-        }),
-      );
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      if (!res.headersSent)
+        answerError(res, 502, 'PROXY_TARGET_UNREACHABLE', `teamchat proxy: the target ${this.#base} did not answer (${reason})`);
       this.options.onExchange({ ...captured(502, {}, null), unreachable: reason });
       return;
     }
@@ -174,6 +166,12 @@ export class ForwardingProxy {
     }
     this.options.onExchange(captured(upstream.statusCode, upstream.headers, responseCopy.kept()));
   }
+}
+
+/** The proxy's own answer, in the API's error envelope (clients parse JSON whatever the status). */
+function answerError(res: ServerResponse, status: number, code: string, msg: string): void {
+  const body = Buffer.from(JSON.stringify({ result: 'error', code, msg }));
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
 }
 
 function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
