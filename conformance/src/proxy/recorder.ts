@@ -143,8 +143,9 @@ export class Recorder {
       this.#levels.set(realm, announced);
       this.#lastLevel = announced;
     }
-    const verdict = this.judge.judge(observed, this.#levels.get(realm) ?? this.#serverLevel());
+    // Only the API is judged (the control API, /docs, uploaded files pass through unjudged).
     if (!c.path.split('?')[0]!.startsWith('/api/v1/')) return;
+    const verdict = this.judge.judge(observed, this.#levels.get(realm) ?? this.#serverLevel());
     if (verdict.judged.length > 0) this.judged += 1;
     const op = verdict.operation;
     const k = op
