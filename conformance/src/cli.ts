@@ -1,19 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isEntryPoint, parseArgs, parseHttpUrl, runAsProcess, usageConventions } from '../../cli/common.js';
 import { tierOf, type Scenario } from './dsl.js';
 import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
-import {
-  ConsoleReporter,
-  FILE_REPORTERS,
-  isFileReporter,
-  isReporterName,
-  REPORTER_NAMES,
-  type Output,
-  type ReporterName,
-} from './report/index.js';
+import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
+import { writeReportFiles } from './report/files.js';
 import { runScenarios, selectScenarios } from './runner.js';
 import { randomSeed } from './schedule.js';
 import { notStartedRun, NOT_RUN_UNREACHABLE } from './stopped.js';
@@ -281,24 +274,8 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
 }
 
 /** Writes the file reports asked for; false (and the reason on stderr) when they could not be written. */
-async function writeReports(run: RunResult, choice: Pick<Options, 'reportDir' | 'reporter'>, out: Output, err: Output): Promise<boolean> {
-  const names = choice.reporter.filter(isFileReporter);
-  if (names.length === 0) return true;
-  const dir = resolve(choice.reportDir);
-  try {
-    await mkdir(dir, { recursive: true });
-    for (const name of names) {
-      const { file, render } = FILE_REPORTERS[name];
-      const path = join(dir, file);
-      await writeFile(path, render(run));
-      out.write(`${name} report: ${path}\n`);
-    }
-    return true;
-  } catch (e) {
-    err.write(`teamchat conform: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
-    return false;
-  }
-}
+const writeReports = (run: RunResult, choice: Pick<Options, 'reportDir' | 'reporter'>, out: Output, err: Output): Promise<boolean> =>
+  writeReportFiles(run, choice.reporter.filter(isFileReporter), choice.reportDir, { out, err }, 'teamchat conform');
 
 /** Run directly (`tsx conformance/src/cli.ts conform …`); cli/teamchat.ts imports main instead. */
 if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

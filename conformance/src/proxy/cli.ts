@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   EXIT_USAGE,
@@ -13,7 +13,7 @@ import {
   usageConventions,
   type Io,
 } from '../../../cli/common.js';
-import type { RunResult } from '../model.js';
+import { writeReportFiles } from '../report/files.js';
 import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
 import { wantsColor } from './live.js';
 import { startProxy, type RunningProxy } from './proxy.js';
@@ -117,7 +117,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
       `${plural(r.violations, 'violation')} of ${plural(broken, 'rule')}, ${r.unreachable} unanswered` +
       `${r.unjudged > 0 ? `, ${r.unjudged} not judged (see ${UNJUDGED_CASE} in the reports)` : ''}\n`,
   );
-  const written = await writeReports(run, opts, io);
+  const written = await writeReportFiles(run, opts.reporter, opts.reportDir, { out: io.stdout, err: io.stderr }, 'teamchat proxy');
   if (!written) return EXIT_USAGE;
   return r.violations > 0 || r.unreachable > 0 ? 1 : 0;
 }
@@ -140,21 +140,6 @@ function untilStopped(seconds: number | undefined, signal: AbortSignal | undefin
     if (signal?.aborted) finish();
     else signal?.addEventListener('abort', finish);
   });
-}
-
-async function writeReports(run: RunResult, opts: Options, io: Io): Promise<boolean> {
-  const dir = resolve(opts.reportDir);
-  try {
-    for (const name of opts.reporter) {
-      const { file, render } = FILE_REPORTERS[name];
-      await writeFile(join(dir, file), render(run));
-      io.stdout.write(`${name} report: ${join(dir, file)}\n`);
-    }
-    return true;
-  } catch (e) {
-    io.stderr.write(`teamchat proxy: cannot write the reports to ${dir}: ${(e as Error).message}\n`);
-    return false;
-  }
 }
 
 if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));
