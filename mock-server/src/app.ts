@@ -10,7 +10,7 @@ import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/con
 import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
-import { headersTooLarge, malformedHttpRequest, pathNotFound } from './domain/errors.js';
+import { headersTooLarge, malformedHttpRequest, pathNotFound, requestTimedOut } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { DEMO_SIZE, SIZE_FIELDS } from './fixtures/size.js';
@@ -20,8 +20,9 @@ import { bodyParser } from './http/body.js';
 import { loadOperations } from './http/openapi.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
-import { apiRouter } from './http/router.js';
+import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
 import { servedContractRouter } from './http/served-contract.js';
+import { UploadSlots } from './http/upload-slots.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
@@ -114,6 +115,7 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
   // every other operation discards file parts, so no request elsewhere can make the server buffer a file.
   const parseUpload = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
   const dispatch = apiRouter(context, routes);
+  const uploads = new UploadSlots(context.config.maxPendingUploads, context.config.maxPendingUploadsPerUser);
   if (inspector) app.use(inspector.capture);
   if (context.config.requestLog) app.use(requestLog(context.config.requestLog));
   app.use((req, res, next) => {
@@ -121,8 +123,22 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
     // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
     const path = apiPath(req.path);
-    if (path === null) return next();
-    (UPLOAD_PATHS.has(path) ? parseUpload : parseBody)(req, res, (error?: unknown) => {
+    if (path === null) {
+      continueIfExpected(req, res);
+      return next();
+    }
+    const upload = UPLOAD_PATHS.has(path);
+    try {
+      // Authentication before the body (an unauthenticated client makes the server read nothing), then an
+      // upload slot: a refused request's body is never read.
+      const actor = dispatch.checkBeforeBody(req, path);
+      if (upload && actor) uploads.take(actor, res);
+    } catch (error) {
+      if (hasBody(req)) res.setHeader('Connection', 'close'); // or Node would read the unread body to keep the connection
+      return next(error);
+    }
+    continueIfExpected(req, res);
+    (upload ? parseUpload : parseBody)(req, res, (error?: unknown) => {
       if (error) return next(error);
       overrideMethod(req);
       dispatch(req, res, path, next);
@@ -165,9 +181,18 @@ const UPLOAD_PATHS = new Set(['/user_uploads', '/user_uploads/']);
 /** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
 function overrideMethod(req: express.Request): void {
   const wanted = req.method === 'POST' ? req.form?.method?.toUpperCase() : undefined;
-  if (wanted && OVERRIDES.has(wanted)) req.method = wanted;
+  if (wanted && METHOD_OVERRIDES.has(wanted)) req.method = wanted;
 }
-const OVERRIDES = new Set(['GET', 'PATCH', 'DELETE', 'PUT']);
+
+const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+/**
+ * `Expect: 100-continue` (curl's large bodies): the server no longer says "continue" before the request is
+ * looked at (listen: 'checkContinue'), so a refused upload's body is never sent; a request that will be read says it here.
+ */
+function continueIfExpected(req: express.Request, res: express.Response): void {
+  if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+}
 
 async function openFile(config: ServerConfig) {
   const path = resolve(config.statePath!);
@@ -221,13 +246,24 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 
 function listen(app: Express, config: ServerConfig): Promise<Server> {
   return new Promise((done, fail) => {
-    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
-    server.on('clientError', answerClientError);
+    const timeout = config.bodyTimeoutMs;
+    // requestTimeout bounds how long a request takes to *arrive* (headers and body), not its answer, so a
+    // long-poll (GET /events) outlives it; the check runs every quarter of the deadline (Node's default: 30 s).
+    const server = createServer(
+      {
+        maxHeaderSize: MAX_HEADER_BYTES,
+        requestTimeout: timeout,
+        headersTimeout: timeout > 0 ? Math.min(timeout, 60_000) : 60_000,
+        connectionsCheckingInterval: timeout > 0 ? Math.max(25, Math.min(30_000, Math.floor(timeout / 4))) : 30_000,
+      },
+      app,
+    );
+    server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
+    // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
+    server.on('checkContinue', app);
     server.listen(config.port, config.host);
     server.once('listening', () => done(server));
     server.once('error', fail);
-    // Long-polls (GET /events) must outlive Node's default request timeouts.
-    server.requestTimeout = 0;
     server.keepAliveTimeout = 65_000;
   });
 }
@@ -236,12 +272,19 @@ function listen(app: Express, config: ServerConfig): Promise<Server> {
  * Requests Node's HTTP parser refuses before express sees them (headers too large, malformed request
  * lines) still get the JSON envelope: stock clients parse JSON whatever the status.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) {
+function answerClientError(error: Error & { code?: string }, socket: Duplex, timeoutMs: number): void {
+  // An answer already under way (its headers sent) cannot be followed by another one on this socket.
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || current?.headersSent) {
     socket.destroy();
     return;
   }
-  const answer = error.code === 'HPE_HEADER_OVERFLOW' ? headersTooLarge(MAX_HEADER_BYTES) : malformedHttpRequest();
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? headersTooLarge(MAX_HEADER_BYTES)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? requestTimedOut(timeoutMs)
+        : malformedHttpRequest();
   const body = JSON.stringify(answer.body());
   const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
   socket.end(

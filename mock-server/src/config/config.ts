@@ -57,6 +57,15 @@ export interface ServerConfig {
    */
   uploadQuotaMib: number;
   /**
+   * Milliseconds a request may take to arrive, headers and body (Node's `requestTimeout`): a body that stops
+   * arriving is answered 408 and its connection closed, so a stalled client holds no memory. A long-poll
+   * (GET /events) is not affected: its request arrives at once, only its answer waits.
+   */
+  bodyTimeoutMs: number;
+  /** Uploads in progress at once, server-wide and per user (http/upload-slots.ts): each may buffer a whole file. */
+  maxPendingUploads: number;
+  maxPendingUploadsPerUser: number;
+  /**
    * Where the inspector page (GET /) looks for the latest conformance report: the directory `teamchat conform`
    * writes to by default, `reports/conformance` under the server's working directory, when absent.
    */
@@ -83,6 +92,9 @@ export const DEFAULT_CONFIG: ServerConfig = {
   durability: 'fsync',
   maxFileUploadMib: 25,
   uploadQuotaMib: 100,
+  bodyTimeoutMs: 60_000,
+  maxPendingUploads: 8,
+  maxPendingUploadsPerUser: 4,
 };
 
 /** Loopback addresses: only this machine can reach a server bound there. */

@@ -150,6 +150,27 @@ export const tooManyRealms = (limit: number) =>
     `Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`,
   );
 
+/**
+ * Uploads whose bodies are still arriving (or whose files are still held): each may buffer up to the file
+ * limit, so their number is capped. 429 with Retry-After (spec §7's rate-limit answer): clients retry, and a
+ * slot frees when another upload ends or its deadline cuts it.
+ */
+export const tooManyPendingUploads = (limit: number, scope: 'server' | 'user') =>
+  new ApiError(
+    429,
+    'RATE_LIMIT_HIT',
+    `Too many uploads in progress ${scope === 'user' ? 'for this user' : 'on this server'} (limit: ${limit}). Retry when one has finished.`,
+    { 'retry-after': 1 },
+    { 'Retry-After': '1' },
+  );
+
+/** A request (headers and body) that did not arrive within the server's deadline (`bodyTimeoutMs`). */
+export const requestTimedOut = (ms: number) =>
+  new ApiError(408, 'BAD_REQUEST', `The request did not arrive within ${ms / 1000} seconds; the connection is closed.`);
+
+/** A JSON value nested deeper than the server reads (parameters and control bodies): bounded work per request. */
+export const jsonTooDeep = (name: string, limit: number) => badRequest(`${name} is nested too deeply (limit: ${limit} levels).`);
+
 /** The control API behind a token (`--control-token`), asked without it or with another one. */
 export const controlTokenRequired = () =>
   new ApiError(401, 'UNAUTHORIZED', 'The control API needs the control token: send it as "Authorization: Bearer <token>".');

@@ -133,15 +133,20 @@ function parseMultipart(req: Request, next: NextFunction, options: BodyOptions):
   } catch {
     return next(badRequest('Malformed multipart body.'));
   }
-  let failed: ApiError | null = null;
+  let settled = false;
   let total = 0;
+  // Every way this body can end calls `fail` or the parser's 'close', once: a truncated form (busboy errors
+  // its open file stream and itself), a client that goes away, a limit. Before the file streams had no
+  // 'error' listener, so a form cut before its closing boundary was an uncaught exception that ended the process.
   const fail = (error: ApiError) => {
-    if (failed) return;
-    failed = error;
+    if (settled) return;
+    settled = true;
     req.unpipe(parser);
-    req.resume(); // drain what is left so the connection can answer
+    parser.destroy(); // frees the open file stream and the bytes it buffered
+    if (!req.complete && !req.destroyed) req.resume(); // drain what is left so the connection can answer
     next(error);
   };
+  const malformed = () => fail(badRequest('Malformed multipart body.'));
   parser.on('field', (name, value, info) => {
     total += value.length;
     if (info.valueTruncated || total > BODY_LIMIT_BYTES) return fail(payloadTooLarge(`${BODY_LIMIT_BYTES} bytes`));
@@ -153,6 +158,7 @@ function parseMultipart(req: Request, next: NextFunction, options: BodyOptions):
   const files: UploadedFile[] = [];
   req.files = files;
   parser.on('file', (_name, stream, info) => {
+    stream.on('error', malformed);
     const file: UploadedFile = { filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.alloc(0), truncated: false };
     files.push(file);
     if (files.length > 1) return void stream.resume();
@@ -162,10 +168,18 @@ function parseMultipart(req: Request, next: NextFunction, options: BodyOptions):
     stream.on('end', () => (file.data = Buffer.concat(chunks)));
   });
   parser.on('fieldsLimit', () => fail(badRequest(`Too many parameters (limit: ${FIELD_LIMIT}).`)));
-  parser.on('error', () => fail(badRequest('Malformed multipart body.')));
+  parser.on('error', malformed);
   parser.on('close', () => {
-    if (!failed) next();
+    if (settled) return;
+    settled = true;
+    next();
   });
+  // The client went away (or the server's request deadline cut it) before the body ended: busboy would
+  // wait for bytes that never come.
+  req.on('close', () => {
+    if (!req.complete) fail(unreadableBody());
+  });
+  req.on('error', () => fail(unreadableBody()));
   req.pipe(parser);
 }
 

@@ -2,9 +2,10 @@ import FindMyWay from 'find-my-way';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
+import { authenticate, notLoggedIn, type Actor } from './auth.js';
 import type { RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
-import type { RawValues } from './params.js';
+import { checkPathShape, type RawValues } from './params.js';
 import { pipeline, type OperationHandler } from './pipeline.js';
 
 /**
@@ -20,20 +21,37 @@ import { pipeline, type OperationHandler } from './pipeline.js';
  * segments before parameters, percent-decoded parameter values (undecodable: malformed URL), HEAD
  * served by GET, OPTIONS answered with Allow, any other method 405, no path 404.
  */
-export function apiRouter(app: AppContext, routes: RouteSpec[]): (req: Request, res: Response, path: string, next: NextFunction) => void {
+export interface ApiRouter {
+  (req: Request, res: Response, path: string, next: NextFunction): void;
+  /**
+   * Before the body is read: the answer the request gets whatever its body says, thrown, or the caller
+   * (null where the body may still decide: an anonymous operation, a 405, a POST a `method` field may
+   * turn into an anonymous one). So an unauthenticated client never makes the server read (or buffer)
+   * a body, an upload above all; the pipeline authenticates again with the body read.
+   */
+  checkBeforeBody(req: Request, path: string): Actor | null;
+}
+
+export function apiRouter(app: AppContext, routes: RouteSpec[]): ApiRouter {
   const table = routeTable(app, routes);
-  return (req, res, path, next) => {
+  const dispatch: ApiRouter = (req, res, path, next) => {
     try {
       table.dispatch(req, res, path, next);
     } catch (error) {
       next(error);
     }
   };
+  dispatch.checkBeforeBody = (req, path) => table.checkBeforeBody(app, req, path);
+  return dispatch;
 }
+
+/** What a POST's form field `method` may turn it into (reference §1); app.ts applies it once the body is read. */
+export const METHOD_OVERRIDES: ReadonlySet<string> = new Set(['GET', 'PATCH', 'DELETE', 'PUT']);
 
 /** One OpenAPI path: its operations by method and the Allow list of its 405/OPTIONS answers. */
 interface PathEntry {
   byMethod: Map<string, OperationHandler>;
+  operations: Map<string, OperationSpec>;
   allowed: string[];
   /** The name of a slash-spanning parameter: the tree calls its value `*`. */
   wildcard: string | null;
@@ -74,6 +92,21 @@ class RouteTable {
     }
     next(methodNotAllowed(entry.allowed));
   }
+
+  /** The pipeline's first steps (path shape, authentication) where no body can change their answer. */
+  checkBeforeBody(app: AppContext, req: Request, path: string): Actor | null {
+    const found = this.tree.find('GET', path);
+    if (!found) return null;
+    const entry = found.store as PathEntry;
+    const method = req.method === 'HEAD' && !entry.operations.has('HEAD') ? 'GET' : req.method;
+    const op = entry.operations.get(method);
+    if (!op || op.anonymous) return null;
+    if (method === 'POST') for (const other of METHOD_OVERRIDES) if (entry.operations.get(other)?.anonymous) return null;
+    checkPathShape(op, found.params as RawValues);
+    const actor = authenticate(req.headers.authorization, app.store, app.keys);
+    if (!actor) throw notLoggedIn();
+    return actor;
+  }
 }
 
 function routeTable(app: AppContext, routes: RouteSpec[]): RouteTable {
@@ -89,6 +122,7 @@ function routeTable(app: AppContext, routes: RouteSpec[]): RouteTable {
     const { route, wildcard } = treePath(path.replace(/^\/api\/v1/, ''), ops[0]!);
     const entry: PathEntry = {
       byMethod: new Map(ops.map((op) => [op.method, pipeline(app, op, byId.get(op.operationId))])),
+      operations: new Map(ops.map((op) => [op.method, op])),
       allowed: [...ops.map((op) => op.method), ...(ops.some((op) => op.method === 'GET') ? ['HEAD'] : []), 'OPTIONS'],
       wildcard,
     };
