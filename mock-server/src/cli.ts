@@ -19,7 +19,7 @@ import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
 import { DEMO_SIZE, MAX_SIZE, sizeProblem, type RealmSize } from './fixtures/size.js';
-import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, serveLogger } from './log.js';
+import { defaultLogFormat, keepServingOnEscapedErrors, LOG_FORMATS, LOG_LEVELS, serveLogger } from './log.js';
 
 /**
  * `teamchat serve`: the mock server's command line (README "CLI"); cli/teamchat.ts dispatches to `main`.
@@ -148,6 +148,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
         return done(EXIT_USAGE);
       }
+      keepServingOnEscapedErrors({ stderr: io.stderr, logger });
       // Before anything else is awaited: the server already answers, and a signal must not find node's
       // default handler (death by signal, which npm passes on as a failed `npm start`).
       const stop = async (signal: NodeJS.Signals) => {

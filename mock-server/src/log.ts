@@ -34,3 +34,25 @@ export async function serveLogger(options: { level: LogLevel; format: LogFormat;
 
 /** The default format: pretty for a person at a terminal, json for a program (a pipe, a file, CI). */
 export const defaultLogFormat = (isTTY: boolean | undefined): LogFormat => (isTTY ? 'pretty' : 'json');
+
+/**
+ * The last line of defence of `teamchat serve`: an exception or rejection nothing caught is written to the
+ * command's stderr (and the request log) and the server keeps serving, so the realms it holds in memory are not
+ * lost to one bug. Every known cause has its own error path (body parsers, timers, the inspector's feed); this
+ * is only for what nobody foresaw. Returns the function that removes the handlers (the serve command's stop).
+ */
+export function keepServingOnEscapedErrors(report: { stderr: Output; logger?: Logger | null }): () => void {
+  const write = (what: string) => (error: unknown) => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    report.stderr.write(`teamchat serve: ${what} (this is a bug; still serving): ${text}\n`);
+    report.logger?.error({ error: text }, `teamchat serve: ${what}`);
+  };
+  const onException = write('uncaught exception');
+  const onRejection = write('unhandled rejection');
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  return () => {
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  };
+}

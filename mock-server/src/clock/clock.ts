@@ -92,7 +92,7 @@ export class Clock {
     for (const timer of due) {
       if (!this.#timers.has(timer.id)) continue; // cancelled by an earlier callback
       this.#cancel(timer);
-      timer.fn();
+      run(timer);
     }
     // Timers not yet due may now be due sooner in real time: re-arm them.
     for (const timer of this.#timers.values()) if (realmId === undefined || timer.realmId === realmId) this.#arm(timer);
@@ -121,11 +121,24 @@ export class Clock {
     if (!this.#timers.has(timer.id)) return;
     if (timer.dueMs > this.realmNowMs(timer.realmId)) return this.#arm(timer);
     this.#cancel(timer);
-    timer.fn();
+    run(timer);
   }
 
   #cancel(timer: Timer): void {
     if (timer.handle) clearTimeout(timer.handle);
     this.#timers.delete(timer.id);
+  }
+}
+
+/**
+ * A timer's function (a heartbeat, a queue's expiry, a scheduled delivery) runs in Node's timer or in the
+ * control call that moved time: a throw would be uncaught there, or cut the other due timers short and fail
+ * an unrelated request. It is logged (it is a bug) and the other timers run.
+ */
+function run(timer: Timer): void {
+  try {
+    timer.fn();
+  } catch (error) {
+    console.error(`teamchat-kit: a timer of realm '${timer.realmId}' failed (this is a bug):`, error);
   }
 }

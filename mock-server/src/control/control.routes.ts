@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
-import { badRequest, controlTokenRequired, missingArgument, pathNotFound } from '../domain/errors.js';
+import { badRequest, controlTokenRequired, jsonTooDeep, missingArgument, pathNotFound } from '../domain/errors.js';
 import { bodyParser } from '../http/body.js';
+import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { sendJson } from '../http/respond.js';
 import type { Control } from './control.js';
 
@@ -12,7 +13,7 @@ import type { Control } from './control.js';
 export function controlRouter(control: Control, token?: string, alsoAllowed?: (req: Request) => boolean): Router {
   const router = express.Router();
   if (token) router.use(requireToken(token, alsoAllowed));
-  router.use(express.json({ limit: '16mb' }), bodyParser());
+  router.use(express.json({ limit: '16mb' }), refuseDeepJson, bodyParser());
 
   const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (req: Request) => unknown) =>
     router[method](path, (req: Request, res: Response, next) => {
@@ -93,12 +94,24 @@ function raw(req: Request, name: string): unknown {
 function json(req: Request, name: string): unknown {
   const value = raw(req, name);
   if (typeof value !== 'string' || (req.body && typeof req.body === 'object' && name in req.body)) return value;
+  let parsed: unknown;
   try {
-    return JSON.parse(value);
+    parsed = JSON.parse(value);
   } catch {
     throw badRequest(`${name} is not valid JSON`);
   }
+  if (mayNestDeeperThan(value) && nestedDeeperThan(parsed)) throw jsonTooDeep(name, MAX_JSON_DEPTH);
+  return parsed;
 }
+
+/**
+ * A JSON body nested deeper than any control call needs is refused before it is used: an injected event of
+ * 20,000 nested arrays reached queues, whose every answer (and the inspector's push) then overflowed the stack.
+ */
+const refuseDeepJson: express.RequestHandler = (req, _res, next) => {
+  const body: unknown = req.body;
+  next(body !== null && typeof body === 'object' && nestedDeeperThan(body) ? jsonTooDeep('The request body', MAX_JSON_DEPTH) : undefined);
+};
 
 function str(req: Request, name: string): string | undefined {
   const value = raw(req, name);

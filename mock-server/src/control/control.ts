@@ -1,7 +1,8 @@
 import type { AppContext } from '../app-context.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
+import { badRequest, jsonTooDeep, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
 import type { RealmSize } from '../fixtures/size.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { listQueues, type QueueSummary } from './queues.js';
@@ -206,6 +207,8 @@ export class Control {
     if (!event || typeof event !== 'object' || Array.isArray(event) || typeof (event as { type?: unknown }).type !== 'string') {
       throw badRequest('event must be an object with a string type.');
     }
+    // Here too, not only on the wire: the programmatic API reaches queues the same way.
+    if (nestedDeeperThan(event)) throw jsonTooDeep('event', MAX_JSON_DEPTH);
     const everyone = Object.values(tables.users)
       .filter((u) => u.is_active && !u.is_system_bot)
       .map((u) => u.user_id);

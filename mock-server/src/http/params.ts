@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FeatureName } from '../config/features.js';
-import { badRequest, confusingArguments, missingArgument, pathNotFound } from '../domain/errors.js';
+import { badRequest, confusingArguments, jsonTooDeep, missingArgument, pathNotFound } from '../domain/errors.js';
+import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { schemaTypes, type OperationSpec, type ParamSpec } from './openapi.js';
 
 /** Raw text values as they arrived; duplicates already reduced to one value. */
@@ -89,6 +90,8 @@ function decode(spec: ParamSpec, text: string): unknown {
   } catch {
     throw badRequest(`${spec.name} is not valid JSON`);
   }
+  // Before anything recursive walks it (x-strip, the validator, the handler, the answer).
+  if (mayNestDeeperThan(text) && nestedDeeperThan(value)) throw jsonTooDeep(spec.name, MAX_JSON_DEPTH);
   // `null` for an optional parameter means "not given", unless null is a meaningful value (folder_id).
   if (value === null && !spec.allowsNull && !spec.required) return NOT_GIVEN;
   value = stripNested(spec.schema, value);

@@ -76,15 +76,22 @@ export const REDACTED = '[redacted]';
 
 /**
  * A copy of a JSON-like value with every credential replaced (the original is left as it is); `secret`: the
- * lower-case names whose values are credentials.
+ * lower-case names whose values are credentials. Levels below REDACT_DEPTH are replaced by a marker: the
+ * copy is recursive, and a log line or an inspector push must never overflow the stack on a deep value.
  */
-export function redacted(value: unknown, secret: ReadonlySet<string> = SECRET_NAMES): unknown {
-  if (Array.isArray(value)) return value.map((item) => redacted(item, secret));
+export function redacted(value: unknown, secret: ReadonlySet<string> = SECRET_NAMES, depth = 0): unknown {
   if (!isRecord(value)) return value;
+  if (depth >= REDACT_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redacted(item, secret, depth + 1));
   const copy: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value)) copy[name] = secret.has(name.toLowerCase()) ? REDACTED : redacted(inner, secret);
+  for (const [name, inner] of Object.entries(value))
+    copy[name] = secret.has(name.toLowerCase()) ? REDACTED : redacted(inner, secret, depth + 1);
   return copy;
 }
+
+/** Deeper than anything the server accepts (http/json-depth.ts MAX_JSON_DEPTH) plus the envelope around it. */
+export const REDACT_DEPTH = 128;
+export const TOO_DEEP = '[nested too deeply]';
 
 function parseJson(text: string): unknown {
   try {

@@ -167,7 +167,14 @@ function requestTextOf(req: Request): string | null {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_SERIALISED) return `(a body of ${declared} bytes, not kept)`;
   const form = (req.form ?? (typeof req.body === 'object' ? req.body : null)) as unknown;
-  return form && typeof form === 'object' && Object.keys(form).length > 0 ? JSON.stringify(form) : null;
+  if (!form || typeof form !== 'object' || Object.keys(form).length === 0) return null;
+  try {
+    return JSON.stringify(form);
+  } catch {
+    // A JSON body nested deeper than the stack allows (the control API refuses it, but it was parsed): this
+    // runs in a 'close' listener, where a throw would be uncaught.
+    return '(a body nested too deeply, not kept)';
+  }
 }
 const MAX_SERIALISED = 1024 * 1024;
 

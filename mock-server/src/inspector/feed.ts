@@ -57,13 +57,15 @@ export class LiveFeed {
     res.flushHeaders();
     this.#clients.add(res);
     req.socket.setNoDelay(true);
+    // A write to a stream the client just dropped: the 'close' below removes it; without a listener the error would be uncaught.
+    res.on('error', () => res.destroy());
     res.once('close', () => {
       this.#clients.delete(res);
       if (this.#clients.size === 0) this.#idle();
     });
     send(res, 'hello', { exchanges: this.options.log.recent(), state: this.options.state() });
     this.#unsubscribe ??= this.options.log.onExchange((summary) => this.#exchange(summary));
-    this.#keepAlive ??= setInterval(() => this.#broadcast('state', this.options.state()), KEEP_ALIVE_MS).unref();
+    this.#keepAlive ??= setInterval(() => this.#broadcast('state', this.options.state), KEEP_ALIVE_MS).unref();
   }
 
   /** Ends every stream and frees the timers. */
@@ -85,18 +87,28 @@ export class LiveFeed {
       this.#batchTimer = null;
       const batch = this.#batch;
       this.#batch = [];
-      this.#broadcast('exchanges', batch);
+      this.#broadcast('exchanges', () => batch);
     }, BATCH_MS).unref();
     this.#statePending ??= setTimeout(() => {
       this.#statePending = null;
-      this.#broadcast('state', this.options.state());
+      this.#broadcast('state', this.options.state);
     }, STATE_DELAY_MS).unref();
   }
 
-  #broadcast(event: string, data: unknown): void {
+  /**
+   * Runs in timers, where nothing would catch a throw: a state or batch that cannot be read or serialised is
+   * logged and that push dropped (the next one tries again); the server and the other pages carry on.
+   */
+  #broadcast(event: string, data: () => unknown): void {
     if (this.#clients.size === 0) return;
-    // Serialised once for every client.
-    const frame = frameOf(event, data);
+    let frame: string;
+    try {
+      // Serialised once for every client.
+      frame = frameOf(event, data());
+    } catch (error) {
+      console.error(`teamchat-kit: inspector feed: the '${event}' push was dropped:`, error);
+      return;
+    }
     for (const res of this.#clients) res.write(frame);
   }
 
