@@ -134,7 +134,7 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
       const actor = dispatch.checkBeforeBody(req, path);
       if (upload && actor) uploads.take(actor, res);
     } catch (error) {
-      if (hasBody(req)) res.setHeader('Connection', 'close'); // or Node would read the unread body to keep the connection
+      if (bigBody(req)) res.setHeader('Connection', 'close');
       return next(error);
     }
     continueIfExpected(req, res);
@@ -184,7 +184,13 @@ function overrideMethod(req: express.Request): void {
   if (wanted && METHOD_OVERRIDES.has(wanted)) req.method = wanted;
 }
 
-const hasBody = (req: express.Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+/**
+ * A refused request's body is not read. Node discards what is left of it to keep the connection, which is
+ * fine for a form; a large or unknown-sized body (an upload) closes the connection instead.
+ */
+const bigBody = (req: express.Request) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > UNREAD_BODY_KEPT_BYTES;
+const UNREAD_BODY_KEPT_BYTES = 64 * 1024;
 
 /**
  * `Expect: 100-continue` (curl's large bodies): the server no longer says "continue" before the request is

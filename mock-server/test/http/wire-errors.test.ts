@@ -78,6 +78,16 @@ describe('authentication before the body', () => {
     expect(answer.text).toMatch(/\r\nconnection: close\r\n/i);
   });
 
+  it('keeps the connection of a refused small form (its body is discarded, not read)', async () => {
+    const body = 'type=channel&to=general&topic=t&content=x';
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': body.length };
+    const twice = head('POST', '/api/v1/messages', headers) + body;
+    // Two requests on one connection: both answered 401, the connection still open after the first.
+    const answer = await rawExchange(server.url, [twice, twice], { until: (text) => (text.match(/HTTP\/1\.1 401/g) ?? []).length === 2 });
+    expect(answer.text.match(/HTTP\/1\.1 401/g)).toHaveLength(2);
+    expect(answer.text).not.toMatch(/\r\nconnection: close\r\n/i);
+  });
+
   it('answers wrong credentials 401 the same way', async () => {
     const wrong = basic({ email: who.member!.email, api_key: 'x'.repeat(32) });
     const answer = await rawExchange(server.url, [head('POST', '/api/v1/user_uploads', bigUpload({ authorization: wrong }))], {
@@ -173,6 +183,30 @@ describe('the request deadline (bodyTimeoutMs)', () => {
     const answer = await rawExchange(server.url, [head('POST', '/api/v1/user_uploads', headers), body], { limitMs: DEADLINE_MS * 20 });
     expect(answer.status).toBe(408);
     expect(answer.closedByServer).toBe(true);
+  });
+
+  it.each([
+    ['headers that stop arriving', 'POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty'],
+    [
+      'a control JSON body that stops arriving',
+      'POST /__mock/realms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"realm_id":',
+    ],
+    [
+      'a chunked form that stops arriving',
+      'POST /api/v1/users/me/presence HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nstatu',
+    ],
+  ])('answers %s 408 JSON as well', async (_name, text) => {
+    const answer = await rawExchange(
+      server.url,
+      [text.replace('Host: 127.0.0.1\r\n', `Host: 127.0.0.1\r\nAuthorization: ${basic(who.member!)}\r\n`)],
+      {
+        limitMs: DEADLINE_MS * 20,
+      },
+    );
+    expect(answer.status).toBe(408);
+    expect(answer.json).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(answer.closedByServer).toBe(true);
+    await stillServes();
   });
 
   it('does not cut a long-poll that waits longer than the deadline', async () => {
