@@ -102,6 +102,18 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     )
     .option('--max-upload-mib <n>', 'largest uploaded file (MiB)', parseCount('maximum upload size'), DEFAULT_CONFIG.maxFileUploadMib)
     .option('--upload-quota-mib <n>', 'uploaded files one realm may hold (MiB)', parseCount('upload quota'), DEFAULT_CONFIG.uploadQuotaMib)
+    .option(
+      '--body-timeout-ms <n>',
+      'a request (headers and body) that takes longer to arrive is answered 408 (long-polls are not affected)',
+      parseCount('body timeout'),
+      DEFAULT_CONFIG.bodyTimeoutMs,
+    )
+    .option(
+      '--max-pending-uploads <n>',
+      'uploads in progress at once, server-wide',
+      parseCount('maximum number of pending uploads'),
+      DEFAULT_CONFIG.maxPendingUploads,
+    )
     .addOption(
       new Option('--log-level <level>', 'request log: silent (none), info (a line per request), debug (with bodies, credentials redacted)')
         .choices(LOG_LEVELS)
@@ -138,6 +150,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         durability: opts.durability,
         maxFileUploadMib: opts.maxUploadMib,
         uploadQuotaMib: opts.uploadQuotaMib,
+        bodyTimeoutMs: opts.bodyTimeoutMs,
+        maxPendingUploads: opts.maxPendingUploads,
         requestLog: logger ?? undefined,
         reportDir: opts.reportDir,
       };
