@@ -12,13 +12,20 @@ export const MAX_JSON_DEPTH = 100;
  * Iterative, so a value of any depth is measured without recursion; stops at the first level too deep.
  */
 export function nestedDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: item, depth } = stack.pop()!;
+  // Two parallel stacks rather than a pair object per value: a realm export given to the control API is
+  // measured too, hundreds of thousands of objects.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const item = values.pop();
+    const depth = depths.pop()!;
     if (item === null || typeof item !== 'object') continue;
-    if (depth + 1 > limit) return true;
+    if (depth >= limit) return true;
     for (const inner of Array.isArray(item) ? item : Object.values(item)) {
-      if (inner !== null && typeof inner === 'object') stack.push({ value: inner, depth: depth + 1 });
+      if (inner !== null && typeof inner === 'object') {
+        values.push(inner);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;

@@ -209,6 +209,16 @@ describe('the request deadline (bodyTimeoutMs)', () => {
     await stillServes();
   });
 
+  it('does not cut a keep-alive connection that idles longer than the deadline between requests', async () => {
+    const get = head('GET', '/api/v1/users/me', { authorization: basic(who.member!) });
+    const answer = await rawExchange(server.url, [get], {
+      onSocket: (socket) => setTimeout(() => socket.write(get), DEADLINE_MS * 4),
+      until: (text) => (text.match(/HTTP\/1\.1 \d{3}/g) ?? []).length === 2,
+      limitMs: DEADLINE_MS * 20,
+    });
+    expect(answer.text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+  });
+
   it('does not cut a long-poll that waits longer than the deadline', async () => {
     const registered = await call(server, 'POST', '/api/v1/register', { as: who.member, form: { event_types: '["custom_ping"]' } });
     expect(registered.status).toBe(200);
