@@ -22,6 +22,8 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
+ * Steps 0 and 1 also run before the body is read (router.ts checkBeforeBody) wherever no body can change their
+ * answer, so a refused request's body is never read; they run again here, with the body read.
  */
 export function pipeline(app: AppContext, op: OperationSpec, route: RouteSpec | undefined): OperationHandler {
   return (req, res, path, next) => {
