@@ -275,8 +275,8 @@ function listen(app: Express, config: ServerConfig): Promise<Server> {
 }
 
 /**
- * Requests Node's HTTP parser refuses before express sees them (headers too large, malformed request
- * lines) still get the JSON envelope: stock clients parse JSON whatever the status.
+ * Requests Node's HTTP server refuses (headers too large, malformed request lines, a request that did not
+ * arrive within `bodyTimeoutMs`) still get the JSON envelope: stock clients parse JSON whatever the status.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex, timeoutMs: number): void {
   // An answer already under way (its headers sent) cannot be followed by another one on this socket.
