@@ -25,6 +25,26 @@ describe('Clock', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('runs the other due timers when one throws, and logs the failure instead of throwing at the caller', () => {
+    const clock = new Clock('frozen', 0);
+    const fired: string[] = [];
+    const logged: unknown[] = [];
+    const error = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      clock.setTimer('r', 10, () => fired.push('before'));
+      clock.setTimer('r', 20, () => {
+        throw new Error('broken timer');
+      });
+      clock.setTimer('r', 30, () => fired.push('after'));
+      expect(() => clock.advanceServer(60)).not.toThrow();
+    } finally {
+      console.error = error;
+    }
+    expect(fired).toEqual(['before', 'after']);
+    expect(String(logged[0])).toContain("a timer of realm 'r' failed");
+  });
+
   it('fires a realm timer when only that realm moves forward', () => {
     const clock = new Clock('frozen', 0);
     const offsets: Record<string, number> = { a: 0, b: 0 };
