@@ -150,6 +150,13 @@ export const tooManyRealms = (limit: number) =>
     `Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`,
   );
 
+/** Named snapshots of one realm (each a full copy of it), and a snapshot's name length. */
+export const tooManySnapshots = (limit: number) =>
+  badRequest(
+    `Too many snapshots of this realm (limit: ${limit}). Delete one you no longer need (DELETE /__mock/realms/{id}/snapshots/{name}).`,
+  );
+export const snapshotNameTooLong = (limit: number) => badRequest(`Snapshot name is too long (limit: ${limit} characters).`);
+
 /** The control API behind a token (`--control-token`), asked without it or with another one. */
 export const controlTokenRequired = () =>
   new ApiError(401, 'UNAUTHORIZED', 'The control API needs the control token: send it as "Authorization: Bearer <token>".');
@@ -237,6 +244,11 @@ export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Inva
 /** Terms that contradict each other (reference InvalidOperatorCombinationError). */
 export const badNarrowCombination = (desc: string) =>
   new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
+
+/** Bounds on one narrow's work (the reference has none; a 400 before any message is read). */
+export const tooManyNarrowTerms = (limit: number) => badRequest(`Too many narrow terms (limit: ${limit}).`);
+export const searchTooManyWords = (limit: number) => badRequest(`Too many search words (limit: ${limit}).`);
+export const searchWordTooLong = (limit: number) => badRequest(`A search word is too long (limit: ${limit} characters).`);
 
 /** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
 export const missingAnchor = () => badRequest("Missing 'anchor' argument.");
