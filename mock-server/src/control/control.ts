@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.js';
+import { fixturesDirOf } from '../config/config.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
 import { badRequest, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
 import type { RealmSize } from '../fixtures/size.js';
@@ -245,7 +246,8 @@ export class Control {
     const now = this.app.clock.serverNow();
     let instance;
     try {
-      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size });
+      const files = { dir: fixturesDirOf(this.app.config), trusted: this.app.config.fixture };
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size, files });
     } catch (error) {
       throw badRequest((error as Error).message);
     }
