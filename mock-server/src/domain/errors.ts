@@ -150,6 +150,9 @@ export const tooManyRealms = (limit: number) =>
     `Too many realms (limit: ${limit}). Delete realms you no longer need (DELETE /__mock/realms/{id}), or start the server with a higher --max-realms.`,
   );
 
+/** A JSON value nested deeper than domain/json-depth.ts allows. */
+export const jsonTooDeep = (name: string, limit: number) => badRequest(`${name} is nested too deeply (limit: ${limit} levels).`);
+
 /** Named snapshots of one realm (each a full copy of it), and a snapshot's name length. */
 export const tooManySnapshots = (limit: number) =>
   badRequest(

@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FeatureName } from '../config/features.js';
 import { badRequest, confusingArguments, missingArgument, pathNotFound } from '../domain/errors.js';
+import { checkJsonDepth } from '../domain/json-depth.js';
 import { schemaTypes, type OperationSpec, type ParamSpec } from './openapi.js';
 
 /** Raw text values as they arrived; duplicates already reduced to one value. */
@@ -89,6 +90,7 @@ function decode(spec: ParamSpec, text: string): unknown {
   } catch {
     throw badRequest(`${spec.name} is not valid JSON`);
   }
+  checkJsonDepth(value, spec.name);
   // `null` for an optional parameter means "not given", unless null is a meaningful value (folder_id).
   if (value === null && !spec.allowsNull && !spec.required) return NOT_GIVEN;
   value = stripNested(spec.schema, value);

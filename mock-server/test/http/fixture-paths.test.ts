@@ -47,7 +47,10 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const create = (fixture: string) => call(server, 'POST', '/__mock/realms', { form: { fixture } });
+/** Control calls as JSON: what every mutating control call accepts, whatever else it may refuse cross-site. */
+const json = (on: MockServer, method: string, path: string, body: Record<string, unknown> = {}) =>
+  call(on, method, `/__mock${path}`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const create = (fixture: string) => json(server, 'POST', '/realms', { fixture });
 const OUTSIDE = /not a file under the fixtures directory \(--fixtures-dir\)/;
 
 describe('fixture of POST /__mock/realms', () => {
@@ -79,23 +82,23 @@ describe('fixture of POST /__mock/realms', () => {
       const res = await create(fixture);
       expect(res.status, fixture).toBe(201);
       const id = res.body.realm_id as string;
-      expect((await call(server, 'POST', `/__mock/realms/${id}/reset`)).status, fixture).toBe(200);
-      expect((await call(server, 'DELETE', `/__mock/realms/${id}`)).status).toBe(200);
+      expect((await json(server, 'POST', `/realms/${id}/reset`)).status, fixture).toBe(200);
+      expect((await json(server, 'DELETE', `/realms/${id}`)).status).toBe(200);
     }
   });
 
   it("the operator's --fixture is read where it lies: the default realm, its reset, and a request naming it", async () => {
     expect(server.control.summary('demo').fixture).toBe(outsideExport);
-    expect((await call(server, 'POST', '/__mock/realms/demo/reset')).status).toBe(200);
+    expect((await json(server, 'POST', '/realms/demo/reset')).status).toBe(200);
     const res = await create(outsideExport);
     expect(res.status).toBe(201);
-    expect((await call(server, 'DELETE', `/__mock/realms/${res.body.realm_id as string}`)).status).toBe(200);
+    expect((await json(server, 'DELETE', `/realms/${res.body.realm_id as string}`)).status).toBe(200);
   });
 
   it('a missing fixtures directory is said so', async () => {
     const other = await startTestServer({ fixturesDir: join(root, 'none') });
     try {
-      const res = await call(other, 'POST', '/__mock/realms', { form: { fixture: 'a.json' } });
+      const res = await json(other, 'POST', '/realms', { fixture: 'a.json' });
       expect(res.status).toBe(400);
       expect(res.body.msg).toBe(`The fixtures directory ${join(root, 'none')} does not exist; start the server with --fixtures-dir <dir>.`);
     } finally {
