@@ -88,6 +88,9 @@ export const unauthorized = (msg: string) =>
 /** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
 export const botStorageKeyMissing = () => badRequest('Key does not exist.');
 
+/** POST /users/me/alert_words that would take the caller's list beyond domain/compat-lookups/alert-words.ts's cap. */
+export const tooManyAlertWords = (limit: number) => badRequest(`Too many alert words (limit: ${limit}). Remove some first.`);
+
 /** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
 export const botStorageOverLimit = (over: number, limit: number) =>
   badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);

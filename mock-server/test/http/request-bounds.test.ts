@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { MAX_SNAPSHOT_NAME, MAX_SNAPSHOTS_PER_REALM } from '../../src/control/snapshots.js';
+import { MAX_ALERT_WORDS } from '../../src/domain/compat-lookups/alert-words.js';
 import { MAX_JSON_DEPTH } from '../../src/domain/json-depth.js';
+import { MAX_NARROW_TERMS } from '../../src/domain/messages/narrow.js';
+import { MAX_MESSAGE_LENGTH } from '../../src/domain/messages/send.js';
 import { call, credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
  * Caps on what one request can make the mock hold or walk: snapshots per realm and their names, the
- * nesting of JSON parameters and of injected events, an injected event's size. Each is a 400 that
- * changes nothing; the server answers as before afterwards.
+ * nesting of JSON parameters and of injected events, an injected event's size, the text one render
+ * reads, alert words per user, an event queue's narrow. Each is a 400 that changes nothing (render
+ * reads only what a message keeps); the server answers as before afterwards.
  */
 
 let server: MockServer;
@@ -83,5 +87,49 @@ describe('JSON nesting', () => {
     expect(fine.status).toBe(200);
     expect(server.context.queues.size).toBe(before);
     expect((await call(server, 'GET', '/__mock/realms/demo/queues')).status).toBe(200);
+  });
+});
+
+describe('work one API request can buy', () => {
+  const member = () => credentials(server).member!;
+
+  it(`render-message renders what a sent message keeps: the first ${MAX_MESSAGE_LENGTH} characters`, async () => {
+    const render = (content: string) => call(server, 'POST', '/api/v1/messages/render', { as: member(), form: { content } });
+    const cut = await render(`${'a'.repeat(MAX_MESSAGE_LENGTH)}**b**`);
+    expect(cut.body.rendered).toBe(`<p>${'a'.repeat(MAX_MESSAGE_LENGTH)}</p>`);
+    // Characters, not UTF-16 units: an astral letter counts once.
+    const astral = await render('𝒜'.repeat(MAX_MESSAGE_LENGTH + 1));
+    expect(astral.body.rendered).toBe(`<p>${'𝒜'.repeat(MAX_MESSAGE_LENGTH)}</p>`);
+    expect((await render('**b**')).body.rendered).toBe('<p><strong>b</strong></p>');
+  });
+
+  it(`a user holds at most ${MAX_ALERT_WORDS} alert words; the request beyond changes nothing`, async () => {
+    const add = (words: string[]) =>
+      call(server, 'POST', '/api/v1/users/me/alert_words', { as: member(), form: { alert_words: JSON.stringify(words) } });
+    const words = Array.from({ length: MAX_ALERT_WORDS }, (_, i) => `word${i}`);
+    expect((await add(words)).status).toBe(200);
+    // Words already held do not count again.
+    expect((await add(['WORD1', 'word2'])).status).toBe(200);
+    const over = await add(['one more']);
+    expect(over.status).toBe(400);
+    expect(over.body.msg).toBe(`Too many alert words (limit: ${MAX_ALERT_WORDS}). Remove some first.`);
+    const listed = await call(server, 'GET', '/api/v1/users/me/alert_words', { as: member() });
+    expect(listed.body.alert_words).toEqual(words);
+  });
+
+  it(`an event queue's narrow has at most ${MAX_NARROW_TERMS} terms`, async () => {
+    const register = (n: number) =>
+      call(server, 'POST', '/api/v1/register', {
+        as: member(),
+        form: { narrow: JSON.stringify(Array.from({ length: n }, () => ['is', 'private'])) },
+      });
+    const over = await register(MAX_NARROW_TERMS + 1);
+    expect(over.status).toBe(400);
+    expect(over.body.msg).toBe(`Too many narrow terms (limit: ${MAX_NARROW_TERMS}).`);
+    const ok = await register(MAX_NARROW_TERMS);
+    expect(ok.status).toBe(200);
+    expect((await call(server, 'DELETE', '/api/v1/events', { as: member(), form: { queue_id: ok.body.queue_id as string } })).status).toBe(
+      200,
+    );
   });
 });
