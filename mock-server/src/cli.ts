@@ -64,6 +64,10 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .option('--state <file>', 'JSON state file (lowdb)', DEFAULT_CONFIG.statePath!)
     .option('--in-memory', 'keep the state in memory only', false)
     .option('--fixture <demo|FILE>', 'fixture of the default realm: demo or a realm export file', parseFixture, DEFAULT_CONFIG.fixture)
+    .option(
+      '--fixtures-dir <dir>',
+      "the only directory `fixture` of POST /__mock/realms reads export files from (default: the state file's directory, or the current one with --in-memory)",
+    )
     .option('--seed <n>', 'seed of the generated demo realm', integer('seed'), DEFAULT_CONFIG.seed)
     .option(
       '--feature-level <n>',
@@ -137,6 +141,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         host: opts.host,
         statePath: opts.inMemory ? null : opts.state,
         fixture: opts.fixture,
+        ...(opts.fixturesDir === undefined ? {} : { fixturesDir: opts.fixturesDir }),
         seed: opts.seed,
         featureLevel: opts.featureLevel,
         reset: opts.reset,

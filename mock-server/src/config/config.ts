@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { ClockMode } from '../clock/clock.js';
 
@@ -9,6 +10,11 @@ export interface ServerConfig {
   statePath: string | null;
   /** Fixture of the default realm: `demo` (generated) or a path to an exported realm JSON file. */
   fixture: string;
+  /**
+   * The only directory from which `fixture` of POST /__mock/realms reads realm export files
+   * (control/fixture-file.ts). Absent: the state file's directory, or the working directory in memory.
+   */
+  fixturesDir?: string;
   seed: number;
   /** Feature level of the default realm; absent: as stored, or the newest for a new realm. */
   featureLevel?: number;
@@ -96,6 +102,12 @@ export const DEFAULT_CONFIG: ServerConfig = {
   maxPendingUploads: 8,
   maxPendingUploadsPerUser: 4,
 };
+
+/** Where request-named fixture files are read from (see `fixturesDir`). */
+export function fixturesDirOf(config: Pick<ServerConfig, 'fixturesDir' | 'statePath'>): string {
+  if (config.fixturesDir !== undefined) return resolve(config.fixturesDir);
+  return config.statePath === null ? process.cwd() : dirname(resolve(config.statePath));
+}
 
 /** Loopback addresses: only this machine can reach a server bound there. */
 export function isLoopback(host: string): boolean {

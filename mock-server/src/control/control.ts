@@ -1,11 +1,14 @@
 import type { AppContext } from '../app-context.js';
+import { fixturesDirOf } from '../config/config.js';
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { badRequest, jsonTooDeep, realmNotFound, snapshotNotFound, tooManyRealms } from '../domain/errors.js';
+import { badRequest, jsonTooDeep, realmNotFound, tooManyRealms } from '../domain/errors.js';
 import type { RealmSize } from '../fixtures/size.js';
+import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { listQueues, type QueueSummary } from './queues.js';
+import { Snapshots } from './snapshots.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
 /**
@@ -36,8 +39,11 @@ export interface Credential {
   is_active: boolean;
 }
 
+/** An injected event's JSON text at most: the API's request body limit. */
+const MAX_EVENT_CHARS = BODY_LIMIT_BYTES;
+
 export class Control {
-  #snapshots = new Map<string, Map<string, RealmState>>();
+  #snapshots = new Snapshots();
   /** Realms whose fixture is being generated (asynchronous): taken names, counted against the cap. */
   #creating = new Set<string>();
 
@@ -100,7 +106,7 @@ export class Control {
     if (realmId === this.app.config.defaultRealm) throw badRequest('The default realm cannot be deleted; reset it instead.');
     await this.app.store.replaceRealm(realmId, null);
     this.#endQueues(realmId);
-    this.#snapshots.delete(realmId);
+    this.#snapshots.dropRealm(realmId);
   }
 
   async setFeatureLevel(realmId: string, level: number): Promise<RealmSummary> {
@@ -172,11 +178,7 @@ export class Control {
   }
 
   saveSnapshot(realmId: string, name: string): { name: string; realm_id: string } {
-    const tables = this.#tables(realmId);
-    if (!name) throw badRequest('A snapshot needs a name.');
-    const byName = this.#snapshots.get(realmId) ?? new Map<string, RealmState>();
-    byName.set(name, structuredClone(tables));
-    this.#snapshots.set(realmId, byName);
+    this.#snapshots.save(realmId, name, this.#tables(realmId));
     return { name, realm_id: realmId };
   }
 
@@ -186,13 +188,11 @@ export class Control {
 
   listSnapshots(realmId: string): string[] {
     this.#tables(realmId);
-    return [...(this.#snapshots.get(realmId)?.keys() ?? [])];
+    return this.#snapshots.names(realmId);
   }
 
   async restoreSnapshot(realmId: string, name: string): Promise<RealmSummary> {
-    const snapshot = this.#snapshots.get(realmId)?.get(name);
-    if (!snapshot) throw snapshotNotFound(realmId, name);
-    await this.app.store.replaceRealm(realmId, structuredClone(snapshot));
+    await this.app.store.replaceRealm(realmId, this.#snapshots.copy(realmId, name));
     this.#endQueues(realmId);
     await this.app.scheduler.settled();
     return this.summary(realmId);
@@ -209,6 +209,9 @@ export class Control {
     }
     // Here too, not only on the wire: the programmatic API reaches queues the same way.
     if (nestedDeeperThan(event)) throw jsonTooDeep('event', MAX_JSON_DEPTH);
+    // Every user's queue holds it until acknowledged: no bigger than an API request body may be.
+    if (JSON.stringify(event).length > MAX_EVENT_CHARS)
+      throw badRequest(`event is too large (limit: ${MAX_EVENT_CHARS} characters of JSON).`);
     const everyone = Object.values(tables.users)
       .filter((u) => u.is_active && !u.is_system_bot)
       .map((u) => u.user_id);
@@ -234,7 +237,7 @@ export class Control {
   }
 
   deleteSnapshot(realmId: string, name: string): void {
-    if (!this.#snapshots.get(realmId)?.delete(name)) throw snapshotNotFound(realmId, name);
+    this.#snapshots.delete(realmId, name);
   }
 
   async #install(
@@ -248,7 +251,8 @@ export class Control {
     const now = this.app.clock.serverNow();
     let instance;
     try {
-      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size });
+      const files = { dir: fixturesDirOf(this.app.config), trusted: this.app.config.fixture };
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size, files });
     } catch (error) {
       throw badRequest((error as Error).message);
     }

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { deriveApiKey } from '../fixtures/credentials.js';
 import { demoRealm } from '../fixtures/demo-cache.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
 import { isDemoSize, realmSize, type RealmSize } from '../fixtures/size.js';
 import { badRequest } from '../domain/errors.js';
 import type { RealmState } from '../store/state.js';
+import { readFixtureText, type FixtureSource } from './fixture-file.js';
 
 /**
  * Realms from fixtures. A fixture is the generated demo realm (`demo`, deterministic per seed) or an
@@ -46,6 +46,8 @@ export interface InstantiateOptions {
   now: number;
   /** Bigger than the demo realm (fixtures/size.ts, already checked); only the demo fixture is generated. */
   size?: RealmSize;
+  /** Where an export file may be read from (fixture-file.ts). */
+  files: FixtureSource;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function instantiateFixture(fixture: string, opts: InstantiateOptio
     return { tables: await demoRealm({ realmId, seed, featureLevel, epoch: start, size }), start };
   }
   if (opts.size) throw new Error('messages, users and channels size the generated demo realm; a realm export file has its own size');
-  const exported = await readExport(fixture);
+  const exported = await readExport(fixture, opts.files);
   const tables = structuredClone(exported.realm);
   const realm = tables.realm.realm;
   tables.realm.realm = { ...realm, id: opts.realmId, fixture, seed: opts.seed, feature_level: opts.featureLevel };
@@ -69,17 +71,19 @@ export async function instantiateFixture(fixture: string, opts: InstantiateOptio
   return { tables, start: opts.epoch };
 }
 
-async function readExport(path: string): Promise<RealmExport> {
+async function readExport(fixture: string, files: FixtureSource): Promise<RealmExport> {
+  const text = await readFixtureText(fixture, files);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`fixture ${path}: ${(error as Error).message}`);
+    parsed = JSON.parse(text);
+  } catch {
+    // Not the parser's message: it quotes the file's first bytes.
+    parsed = undefined;
   }
-  const value = parsed as Partial<RealmExport>;
+  const value = parsed as Partial<RealmExport> | undefined;
   if (value?.format !== 'teamchat-kit/realm@1' || typeof value.now !== 'number' || !value.realm?.realm?.realm) {
     throw new Error(
-      `fixture ${path} is not a realm export (format teamchat-kit/realm@1); use "demo" or a file from GET /__mock/realms/{id}/export`,
+      `fixture ${JSON.stringify(fixture)} is not a realm export (format teamchat-kit/realm@1); use "demo" or a file from GET /__mock/realms/{id}/export`,
     );
   }
   return value as RealmExport;

@@ -88,6 +88,9 @@ export const unauthorized = (msg: string) =>
 /** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
 export const botStorageKeyMissing = () => badRequest('Key does not exist.');
 
+/** POST /users/me/alert_words that would take the caller's list beyond domain/compat-lookups/alert-words.ts's cap. */
+export const tooManyAlertWords = (limit: number) => badRequest(`Too many alert words (limit: ${limit}). Remove some first.`);
+
 /** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
 export const botStorageOverLimit = (over: number, limit: number) =>
   badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
@@ -170,6 +173,13 @@ export const requestTimedOut = (ms: number) =>
 
 /** A JSON value nested deeper than the server reads (parameters and control bodies): bounded work per request. */
 export const jsonTooDeep = (name: string, limit: number) => badRequest(`${name} is nested too deeply (limit: ${limit} levels).`);
+
+/** Named snapshots of one realm (each a full copy of it), and a snapshot's name length. */
+export const tooManySnapshots = (limit: number) =>
+  badRequest(
+    `Too many snapshots of this realm (limit: ${limit}). Delete one you no longer need (DELETE /__mock/realms/{id}/snapshots/{name}).`,
+  );
+export const snapshotNameTooLong = (limit: number) => badRequest(`Snapshot name is too long (limit: ${limit} characters).`);
 
 /** The control API behind a token (`--control-token`), asked without it or with another one. */
 export const controlTokenRequired = () =>
@@ -258,6 +268,11 @@ export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Inva
 /** Terms that contradict each other (reference InvalidOperatorCombinationError). */
 export const badNarrowCombination = (desc: string) =>
   new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
+
+/** Bounds on one narrow's work (the reference has none; a 400 before any message is read). */
+export const tooManyNarrowTerms = (limit: number) => badRequest(`Too many narrow terms (limit: ${limit}).`);
+export const searchTooManyWords = (limit: number) => badRequest(`Too many search words (limit: ${limit}).`);
+export const searchWordTooLong = (limit: number) => badRequest(`A search word is too long (limit: ${limit} characters).`);
 
 /** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
 export const missingAnchor = () => badRequest("Missing 'anchor' argument.");

@@ -1,7 +1,8 @@
 import type { Features } from '../config/features.js';
 import { SERVICE_VERSION, compatibilityKeys } from '../config/version.js';
 import type { ParamsOf } from '../contract/operation-types.js';
-import { badRequest } from '../domain/errors.js';
+import { badRequest, tooManyNarrowTerms } from '../domain/errors.js';
+import { MAX_NARROW_TERMS } from '../domain/messages/narrow.js';
 import { mayRegisterForAllPublicChannels } from '../domain/permissions.js';
 import type { RealmRow, RealmState, UserRow } from '../store/state.js';
 import type { Store } from '../store/store.js';
@@ -39,6 +40,8 @@ const typeSet = (types: string[] | undefined) => (types === undefined ? null : n
 
 /** §4.21 parameters → what the queue receives and how it is shaped. */
 function descriptorFrom(params: QueueOptions, clientGravatar: boolean): QueueDescriptor {
+  // The queue keeps its narrow and checks every term against every message event: bounded as GET /messages bounds it.
+  if ((params.narrow?.length ?? 0) > MAX_NARROW_TERMS) throw tooManyNarrowTerms(MAX_NARROW_TERMS);
   return {
     eventTypes: typeSet(params.event_types),
     narrow: params.narrow ?? [],

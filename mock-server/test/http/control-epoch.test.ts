@@ -21,8 +21,8 @@ afterAll(async () => {
   for (const server of open) await server.close();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-const serve = async (epoch: number | undefined) => {
-  const server = await startTestServer({ epoch });
+const serve = async (epoch: number | undefined, fixturesDir?: string) => {
+  const server = await startTestServer({ epoch, ...(fixturesDir ? { fixturesDir } : {}) });
   open.push(server);
   return server;
 };
@@ -77,11 +77,11 @@ describe('a realm’s start', () => {
   });
 
   it('of a realm export is its recorded time, or with an epoch every stored time moves with it', async () => {
-    const server = await serve(undefined);
-    expect((await control(server, 'POST', '/realms', { realm_id: 'src', epoch: String(DEMO_REALM_EPOCH) })).status).toBe(201);
-    const { result: _r, msg: _m, ...exported } = (await control(server, 'GET', '/realms/src/export')).body;
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-epoch-'));
     dirs.push(dir);
+    const server = await serve(undefined, dir);
+    expect((await control(server, 'POST', '/realms', { realm_id: 'src', epoch: String(DEMO_REALM_EPOCH) })).status).toBe(201);
+    const { result: _r, msg: _m, ...exported } = (await control(server, 'GET', '/realms/src/export')).body;
     const file = join(dir, 'realm.json');
     await writeFile(file, JSON.stringify(exported));
 

@@ -1,12 +1,20 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
+let fixturesDir: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  fixturesDir = await mkdtemp(join(tmpdir(), 'teamchat-export-'));
+  server = await startTestServer({ fixturesDir });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await rm(fixturesDir, { recursive: true, force: true });
+});
 
 const control = (method: string, path: string, form?: Record<string, string>) =>
   call(server, method, `/__mock${path}`, form ? { form } : {});
@@ -68,13 +76,10 @@ describe('control API: isolated realms', () => {
 
   it('exports a realm and creates another one from the export', async () => {
     const exported = await control('GET', '/realms/demo/export');
-    const { writeFile, mkdtemp } = await import('node:fs/promises');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const file = join(await mkdtemp(join(tmpdir(), 'teamchat-export-')), 'realm.json');
     const { result: _r, msg: _m, ...body } = exported.body;
-    await writeFile(file, JSON.stringify(body));
-    const copy = (await control('POST', '/realms', { fixture: file })).body as {
+    await writeFile(join(fixturesDir, 'realm.json'), JSON.stringify(body));
+    // A name inside the fixtures directory (an absolute path inside it works too: realm-size.test.ts).
+    const copy = (await control('POST', '/realms', { fixture: 'realm.json' })).body as {
       realm_id: string;
       world: { credentials: Record<string, Who> };
       users: number;

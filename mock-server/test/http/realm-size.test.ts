@@ -9,10 +9,15 @@ import { call, startTestServer } from '../helpers/test-server.js';
 /** Realm size on demand through the control API, createMockServer's options and the command line. */
 describe('realm size on demand', () => {
   let server: MockServer;
+  let fixturesDir: string;
   beforeAll(async () => {
-    server = await startTestServer({ size: { messages: 150, users: 15 } });
+    fixturesDir = await mkdtemp(join(tmpdir(), 'realm-size-'));
+    server = await startTestServer({ size: { messages: 150, users: 15 }, fixturesDir });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await rm(fixturesDir, { recursive: true, force: true });
+  });
 
   const size = (realmId: string) => server.context.store.realm(realmId)!;
   const counts = (realmId: string) => ({
@@ -38,18 +43,13 @@ describe('realm size on demand', () => {
   });
 
   it("a realm made from the export of a sized realm has the file's rows, and resets to them", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'realm-size-'));
-    try {
-      const file = join(dir, 'big.json');
-      await writeFile(file, (await call(server, 'GET', '/__mock/realms/big/export')).text);
-      const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'from-file', fixture: file } });
-      expect(made.status).toBe(201);
-      expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
-      expect((await call(server, 'POST', '/__mock/realms/from-file/reset')).status).toBe(200);
-      expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const file = join(fixturesDir, 'big.json');
+    await writeFile(file, (await call(server, 'GET', '/__mock/realms/big/export')).text);
+    const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'from-file', fixture: file } });
+    expect(made.status).toBe(201);
+    expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
+    expect((await call(server, 'POST', '/__mock/realms/from-file/reset')).status).toBe(200);
+    expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
   });
 
   it('a state file keeps a sized realm across restarts', async () => {

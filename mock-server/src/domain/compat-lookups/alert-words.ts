@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/store.js';
 import type { RealmState } from '../../store/state.js';
+import { tooManyAlertWords } from '../errors.js';
 
 /**
  * Alert words (reference: GET/POST/DELETE /users/me/alert_words): words or phrases a user wants to be
@@ -7,6 +8,12 @@ import type { RealmState } from '../../store/state.js';
  * there is no permission rule. Stored as one row per user, in the order the words were added (the order
  * the reference server lists them in); a user without words has no row.
  */
+
+/**
+ * Alert words one user may hold (the reference has no cap): every message sent to them is searched for
+ * each one, so the list bounds what one user can make every send cost.
+ */
+export const MAX_ALERT_WORDS = 1000;
 
 /** A user's alert words, in the order they were added. */
 export function alertWordsOf(tables: Pick<RealmState, 'alert_words'>, userId: number): string[] {
@@ -35,6 +42,7 @@ export function addAlertWords(tx: Tx, userId: number, words: readonly string[]):
     if (seen.has(fold(word))) continue;
     seen.add(fold(word));
     current.push(word);
+    if (current.length > MAX_ALERT_WORDS) throw tooManyAlertWords(MAX_ALERT_WORDS);
   }
   return store(tx, userId, current);
 }

@@ -1,4 +1,5 @@
-import { badRequest } from '../errors.js';
+import { badRequest, tooManyNarrowTerms } from '../errors.js';
+import { searchTokens } from './narrow-search.js';
 
 /**
  * The narrow filter of GET /messages and POST /messages/flags/narrow (reference "Search operators",
@@ -19,6 +20,9 @@ export interface NarrowTerm {
   negated: boolean;
 }
 
+/** More terms than any client builds (the web app's narrows have a handful). */
+export const MAX_NARROW_TERMS = 100;
+
 /** Operators whose operand may be a string or an ID (the reference's operators_supporting_id). */
 const ID_OPERATORS = new Set(['channel', 'stream', 'id', 'sender', 'group-pm-with', 'dm-including', 'with']);
 /** Operators whose operand may be a string or a list of user IDs. */
@@ -33,7 +37,13 @@ const ID_LIST_OPERATORS = new Set(['dm', 'pm-with']);
  */
 export function parseNarrow(value: unknown, name = 'narrow'): NarrowTerm[] {
   if (!Array.isArray(value)) throw badRequest(`${name} is not a list`);
-  return value.map((element, i) => parseTerm(element, `${name}[${i}]`));
+  // Every term is a check on every candidate message: their number bounds the work of one request.
+  if (value.length > MAX_NARROW_TERMS) throw tooManyNarrowTerms(MAX_NARROW_TERMS);
+  const terms = value.map((element, i) => parseTerm(element, `${name}[${i}]`));
+  // The search terms are joined into one search (narrow-compile.ts): their words are counted together.
+  const searches = terms.filter((t) => t.operator === 'search').map((t) => t.operand as string);
+  if (searches.length > 0) searchTokens(searches.join(' '));
+  return terms;
 }
 
 function parseTerm(element: unknown, where: string): NarrowTerm {

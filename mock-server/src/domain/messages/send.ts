@@ -48,6 +48,18 @@ export function checkChannelSend(tx: Tx, ctx: SendContext, sender: UserRow, chan
   checkChannelTopic(topic, channel, ctx.realm, ctx.features);
 }
 
+/**
+ * What render-message renders (§4.20: no blank or length check): the content cut where sending would cut
+ * it, so the preview is the HTML a sent message gets and one request renders at most MAX_MESSAGE_LENGTH
+ * characters (a megabyte of pathological Markdown held every other client for seconds).
+ */
+export function previewContent(raw: string): string {
+  if (raw.length <= MAX_MESSAGE_LENGTH) return raw;
+  let end = 0;
+  for (let n = 0; n < MAX_MESSAGE_LENGTH && end < raw.length; n++) end += raw.codePointAt(end)! > 0xffff ? 2 : 1;
+  return raw.slice(0, end);
+}
+
 /** Reference §4.1: content must not be empty once stripped, and longer content is truncated. */
 export function readContent(raw: string): string {
   if (raw.includes('\u0000')) throw badRequest('Message must not contain null bytes');
