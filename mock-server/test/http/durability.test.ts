@@ -16,12 +16,8 @@ afterAll(async () => {
 
 const serve = (statePath: string) => spawnServer(['--state', statePath]);
 
-async function post(url: string, form: Record<string, string>) {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
+async function post(url: string, body: Record<string, string>) {
+  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
