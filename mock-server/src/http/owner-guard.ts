@@ -56,7 +56,7 @@ export const ownerMutation: RequestHandler = (req, _res, next) => {
 
 /** A Host header's name: lower case, without its port or an IPv6 address's brackets; null when it is no host. */
 export function hostnameOf(host: string): string | null {
-  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host.trim());
+  const match = /^(\[[0-9a-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/i.exec(host.trim());
   return match ? bare(match[1]!.toLowerCase()) : null;
 }
 
