@@ -44,7 +44,7 @@ describe('durability of the JSON state file', () => {
       second.child.kill('SIGTERM');
       await stopped(second.child);
     }
-  });
+  }, 60_000);
 
   it('keeps every acknowledged write when killed with SIGKILL during writes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-kill-'));
