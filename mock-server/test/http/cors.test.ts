@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
+import { main } from '../../src/cli.js';
 import { canonicalOrigin } from '../../src/http/cors.js';
 import { call, credentials, startTestServer } from '../helpers/test-server.js';
 
@@ -99,5 +100,19 @@ describe('the allow-list', () => {
     for (const bad of ['localhost:3000', 'ftp://host', 'http://host/app', 'http://host?x=1', 'http://u:p@host', 'not a url'])
       expect(() => canonicalOrigin(bad), bad).toThrow(/origin/);
     await expect(startTestServer({ corsOrigins: ['http://host/app'] })).rejects.toThrow(/not an origin/);
+  });
+
+  it('teamchat serve refuses a --cors-origin or --allow-host that is not one with a usage error (exit 2)', async () => {
+    for (const [flag, value, says] of [
+      ['--cors-origin', 'localhost:3000', /cors-origin.*localhost:3000 is not an http or https origin/],
+      ['--cors-origin', 'http://localhost:3000/app', /not an origin: give scheme, host and port only/],
+      ['--allow-host', 'http://mock.internal', /allow-host.*is not a host name/],
+      ['--allow-host', 'mock.internal:9991', /is not a host name: give the name alone/],
+    ] as const) {
+      const err: string[] = [];
+      const io = { stdout: { write: () => true }, stderr: { write: (s: string) => (err.push(s), true) } };
+      expect(await main(['serve', '--in-memory', '--port', '0', flag, value], io), value).toBe(2);
+      expect(err.join(''), value).toMatch(says);
+    }
   });
 });
