@@ -25,6 +25,13 @@ const form = (fields: Record<string, string>) => ({
   body: new URLSearchParams(fields).toString(),
 });
 
+/** A control API call: JSON, as the control API takes nothing else. */
+const controlPost = (body: Record<string, unknown>) => ({
+  method: 'POST' as const,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
 export async function member(url: string): Promise<Who> {
   const world = (await json(`${url}/__mock/realms/demo/world`)) as { world: { credentials: { member: Who } } };
   return world.world.credentials.member;
@@ -41,10 +48,7 @@ export async function benchWriteToPoll(url: string, samples = 300): Promise<Even
     // Give the poll time to reach the server and start waiting.
     await new Promise((r) => setTimeout(r, 3));
     const start = performance.now();
-    await json(
-      `${url}/__mock/realms/demo/events`,
-      form({ event: JSON.stringify({ type: 'bench', n: i }), user_ids: JSON.stringify([who.user_id]) }),
-    );
+    await json(`${url}/__mock/realms/demo/events`, controlPost({ event: { type: 'bench', n: i }, user_ids: [who.user_id] }));
     const answer = (await poll) as { events: { id: number; type: string }[] };
     const elapsed = performance.now() - start;
     last = answer.events[answer.events.length - 1]!.id;

@@ -37,7 +37,8 @@ async function send(
   path: string,
   opts: { who?: Who; form?: Record<string, string>; json?: unknown } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  // The control API takes a bodiless call that changes something (DELETE) only with its header.
+  const headers: Record<string, string> = path.startsWith('/__mock/') ? { 'x-teamchat-control': '1' } : {};
   if (opts.who) headers.authorization = `Basic ${Buffer.from(`${opts.who.email}:${opts.who.api_key}`).toString('base64')}`;
   let body: string | undefined;
   if (opts.form) {

@@ -70,11 +70,20 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
   let status: number;
   let text: string;
   try {
-    const res = await request(`${base}/__mock/`, { method: 'GET', headers: bearer(token), headersTimeout: 10_000 });
+    const res = await request(`${base}/__mock/`, {
+      method: 'GET',
+      headers: { ...bearer(token), ...CONTROL_HEADER },
+      headersTimeout: 10_000,
+    });
     status = res.statusCode;
     text = await res.body.text();
   } catch (e) {
     throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
+  }
+  if (status === 403 && text.includes('--allow-host')) {
+    throw new TargetError(
+      `the target's control API refuses the host name of ${base} (it answers IP addresses, localhost and its --host): start it with --allow-host ${new URL(base).hostname}, or use its address`,
+    );
   }
   if (status === 401 && text.includes('control token')) {
     throw new TargetError(
@@ -87,6 +96,7 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
 }
 
 const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+const CONTROL_HEADER = { 'x-teamchat-control': '1' };
 
 async function controlJson(
   base: string,
@@ -99,7 +109,9 @@ async function controlJson(
   try {
     res = await request(base + path, {
       method: method as 'GET',
-      headers: { ...bearer(token), ...(body ? { 'content-type': 'application/json' } : {}) },
+      // The mock takes a control call that changes something only as JSON or with its header (what a web page
+      // of another site cannot send); every call carries the header, so a bodiless DELETE passes too.
+      headers: { ...bearer(token), ...CONTROL_HEADER, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       // Clock moves answer once due deliveries are durable; a hung control API must not stall the run.
       headersTimeout: 60_000,

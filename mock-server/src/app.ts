@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
 import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
@@ -17,7 +17,9 @@ import { DEMO_SIZE, SIZE_FIELDS } from './fixtures/size.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
+import { corsLayer } from './http/cors.js';
 import { loadOperations } from './http/openapi.js';
+import { ownerOnly } from './http/owner-guard.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
 import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
@@ -28,7 +30,7 @@ import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
-import { createInspector, type Inspector } from './inspector/inspector.js';
+import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
 
 /**
  * The composition root (ARCHITECTURE §3): config → store, clock, indexes → express app.
@@ -47,6 +49,9 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...options };
   const exposure = controlExposure(config);
   if (exposure) throw new Error(exposure);
+  // Made before anything is opened: a malformed origin is refused with nothing to undo.
+  const cors = corsLayer(config.corsOrigins);
+  const owner = ownerOnly({ host: config.host, allowHosts: config.allowHosts });
   const persistence = config.statePath === null ? memoryPersistence() : await openFile(config);
   const store = await Store.open(persistence);
   const clock = new Clock(config.clock, config.clockStart);
@@ -76,8 +81,10 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   await context.scheduler.settled();
   await ensureDefaultRealm(control, context);
 
-  const inspector = config.control ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir }) : null;
-  const app = buildExpressApp(context, control, inspector);
+  const inspector = config.control
+    ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: owner })
+    : null;
+  const app = buildExpressApp(context, control, inspector, { owner, cors });
   const server = await listen(app, config);
   const address = server.address() as AddressInfo;
   context.baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
@@ -102,8 +109,16 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   };
 }
 
-/** `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. */
-function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null = null): Express {
+/**
+ * `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. `owner`: the
+ * Host and Origin rules of the control API and the inspector; `cors`: the allowed origins' layer (null: none).
+ */
+function buildExpressApp(
+  context: AppContext,
+  control: Control,
+  inspector: Inspector | null,
+  { owner, cors }: { owner: RequestHandler; cors: RequestHandler | null },
+): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -118,6 +133,7 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
   const uploads = new UploadSlots(context.config.maxPendingUploads, context.config.maxPendingUploadsPerUser);
   if (inspector) app.use(inspector.capture);
   if (context.config.requestLog) app.use(requestLog(context.config.requestLog));
+  if (cors) app.use(cors);
   app.use((req, res, next) => {
     // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
     // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
@@ -146,6 +162,8 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
   });
   // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
   app.get(/^\/user_uploads\//, serveUploadedFile(context));
+  // The control API and the inspector obey only the developer: Host and Origin first (http/owner-guard.ts), GET included.
+  if (context.config.control) app.use(['/__mock', INSPECTOR_PREFIX], owner);
   if (context.config.control) app.use('/__mock', controlRouter(control, context.config.controlToken, inspector?.session.pageCall));
   if (inspector) app.use(inspector.router);
   // The contract and its reference page: public, so open whatever the control API's exposure (README "The contract, served").

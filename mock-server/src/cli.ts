@@ -18,6 +18,7 @@ import {
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
+import { canonicalOrigin } from './http/cors.js';
 import { DEMO_SIZE, MAX_SIZE, sizeProblem, type RealmSize } from './fixtures/size.js';
 import { defaultLogFormat, keepServingOnEscapedErrors, LOG_FORMATS, LOG_LEVELS, serveLogger } from './log.js';
 
@@ -43,6 +44,22 @@ function parseFixture(text: string): string {
   }
   if (!isFile) throw new InvalidArgumentError(`${text} is not a file: pass demo or the path of a realm export file.`);
   return text;
+}
+
+/** `--allow-host`, repeatable: a DNS name as it stands in a Host header (without a port). */
+function parseHostName(text: string, previous: string[] = []): string[] {
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(text))
+    throw new InvalidArgumentError(`${text} is not a host name: give the name alone, e.g. mock.internal (no scheme or port).`);
+  return [...previous, text];
+}
+
+/** `--cors-origin`, repeatable: scheme, host and port, as a browser names a page's origin. */
+function parseOrigin(text: string, previous: string[] = []): string[] {
+  try {
+    return [...previous, canonicalOrigin(text)];
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
 }
 
 /** `--messages/--users/--channels`: a whole number from the demo realm's own count to the ceiling. */
@@ -88,6 +105,12 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         'TEAMCHAT_CONTROL_TOKEN',
       ),
     )
+    .option(
+      '--allow-host <name>',
+      'a Host name the control API and the inspector also answer (repeatable; IP addresses, localhost and --host always)',
+      parseHostName,
+    )
+    .option('--cors-origin <url>', 'a web origin whose pages may call /api/v1 from a browser (repeatable; none by default)', parseOrigin)
     .option('--max-realms <n>', 'live realms at most', parseCount('maximum number of realms'), DEFAULT_CONFIG.maxRealms)
     .option(
       '--max-queues-per-user <n>',
@@ -148,6 +171,8 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         size: sizeOf(opts),
         control: opts.control,
         controlToken: opts.controlToken || undefined,
+        allowHosts: opts.allowHost ?? [],
+        corsOrigins: opts.corsOrigin ?? [],
         maxRealms: opts.maxRealms,
         maxQueuesPerUser: opts.maxQueuesPerUser,
         clock: opts.clock,

@@ -28,6 +28,16 @@ export interface ServerConfig {
    * without one such a server refuses to start (`controlExposure`). On loopback it is optional.
    */
   controlToken?: string;
+  /**
+   * Host names (besides IP addresses, `localhost` and `host`) that the control API and the inspector answer
+   * (`--allow-host`, http/owner-guard.ts): any other Host header is refused, which defeats DNS rebinding.
+   */
+  allowHosts?: readonly string[];
+  /**
+   * Web origins (`http://localhost:3000`) whose pages may call /api/v1 and /user_uploads from a browser
+   * (`--cors-origin`, http/cors.ts). None by default; the control API and the inspector never answer cross-origin.
+   */
+  corsOrigins?: readonly string[];
   /** Live realms at most (issue 14): creating one more answers a clear error. */
   maxRealms: number;
   /** Live event queues per user at most (issue 14): register answers a clear error at the cap. */

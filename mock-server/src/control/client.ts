@@ -168,7 +168,9 @@ export class ControlClient {
   }
 
   async #call<T>(method: Method, path: string, body?: object): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // The header lets a bodiless call that changes something through (DELETE, restore): the server takes such
+    // calls only with it or a JSON body, which a web page of another site cannot send (http/owner-guard.ts).
+    const headers: Record<string, string> = { accept: 'application/json', 'x-teamchat-control': '1' };
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await this.#fetch(`${this.url}/__mock${path}`, {

@@ -1,19 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { badRequest, controlTokenRequired, jsonTooDeep, missingArgument, pathNotFound } from '../domain/errors.js';
-import { bodyParser } from '../http/body.js';
 import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
+import { ownerMutation } from '../http/owner-guard.js';
 import { sendJson } from '../http/respond.js';
 import type { Control } from './control.js';
 
 /**
- * The control API under /__mock/ (off with --no-control). Bodies may be JSON or form fields; answers
- * use the same envelope as the API so one client helper reads both. README "Control API" lists it.
+ * The control API under /__mock/ (off with --no-control). Bodies are JSON only, and a call that changes
+ * something without a body carries `X-Teamchat-Control` (http/owner-guard.ts: what a web page of another site
+ * cannot send); parameters may also be given in the query. Answers use the same envelope as the API so one
+ * client helper reads both. README "Control API" lists it; app.ts puts the Host and Origin rules in front.
  */
 export function controlRouter(control: Control, token?: string, alsoAllowed?: (req: Request) => boolean): Router {
   const router = express.Router();
   if (token) router.use(requireToken(token, alsoAllowed));
-  router.use(express.json({ limit: '16mb' }), refuseDeepJson, bodyParser());
+  router.use(ownerMutation, express.json({ limit: '16mb' }), refuseDeepJson);
 
   const route = (method: 'get' | 'post' | 'put' | 'delete', path: string, fn: (req: Request) => unknown) =>
     router[method](path, (req: Request, res: Response, next) => {
@@ -87,10 +89,10 @@ const realm = (req: Request) => String(req.params.realm);
 
 function raw(req: Request, name: string): unknown {
   const json = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
-  return json ?? req.form?.[name] ?? (req.query as Record<string, unknown>)[name];
+  return json ?? (req.query as Record<string, unknown>)[name];
 }
 
-/** A structured value: as is from a JSON body, JSON-decoded from a form field. */
+/** A structured value: as is from a JSON body, JSON-decoded from a query parameter. */
 function json(req: Request, name: string): unknown {
   const value = raw(req, name);
   if (typeof value !== 'string' || (req.body && typeof req.body === 'object' && name in req.body)) return value;

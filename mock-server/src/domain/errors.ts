@@ -189,6 +189,36 @@ export const controlTokenRequired = () =>
 export const inspectorTokenRequired = () =>
   new ApiError(401, 'UNAUTHORIZED', 'The inspector needs the control token: open /?token=<token> once in this browser.');
 
+/*
+ * Who the control API and the inspector obey (http/owner-guard.ts): requests a web page of another site cannot
+ * make. Each text names the rule, so a developer whose own script is refused knows what to change.
+ */
+export const foreignHost = (host: string) =>
+  new ApiError(
+    403,
+    'UNAUTHORIZED',
+    `The control API and the inspector answer only a Host that is an IP address, localhost, the server's --host or a name given with --allow-host (a web page could reach them by DNS rebinding otherwise); got "${host}".`,
+  );
+
+export const foreignOrigin = (origin: string) =>
+  new ApiError(
+    403,
+    'UNAUTHORIZED',
+    `The control API and the inspector take no calls from web pages of other origins (Origin: ${origin}); call them without an Origin header or from the inspector page.`,
+  );
+
+export const controlBodyNotJson = (contentType: string | null) =>
+  new ApiError(
+    415,
+    'BAD_REQUEST',
+    `The control API takes JSON bodies only (Content-Type: application/json), not ${contentType ?? 'a body without a Content-Type'}: a web page of any site can send forms and text.`,
+  );
+
+export const controlHeaderRequired = () =>
+  badRequest(
+    'A control call that changes something needs a JSON body (Content-Type: application/json) or the header "X-Teamchat-Control: 1": a web page of another site can send neither.',
+  );
+
 /** Live inspector pages at once (issue 19; a cap like issue 14's): each holds a connection and a stream. */
 export const tooManyInspectors = (limit: number) =>
   badRequest(`Too many inspector pages are open (limit: ${limit}). Close one, or reload after a page has gone.`);

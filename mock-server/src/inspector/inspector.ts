@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { packagePath } from '../../../cli/package-root.js';
 import type { Control } from '../control/control.js';
 import { exchangeNotFound, inspectorTokenRequired, pathNotFound, tooManyInspectors } from '../domain/errors.js';
@@ -22,7 +22,8 @@ import { viewOf } from './view.js';
  * - GET /__inspector/feed    server-sent events (feed.ts)
  * - GET /__inspector/exchanges/:id   one exchange with its bodies, redacted (view.ts)
  * - GET /__inspector/report/:file    the latest conformance report's files (state.ts REPORT_FILES)
- * With a control token, everything but the static files needs the session (session.ts).
+ * With a control token, everything but the static files needs the session (session.ts). Whatever the token, every
+ * route answers only the developer's Host and the page's own Origin (http/owner-guard.ts), as the control API does.
  */
 export interface Inspector {
   capture: express.RequestHandler;
@@ -41,7 +42,14 @@ export interface InspectorOptions {
   bodyCap?: number;
   /** Live pages at once. */
   maxClients?: number;
+  /**
+   * The Host and Origin rules of the control API (http/owner-guard.ts), for the page at GET /; app.ts mounts
+   * them in front of /__inspector/ and /__mock/.
+   */
+  ownerOnly?: RequestHandler;
 }
+
+const pass: RequestHandler = (_req, _res, next) => next();
 
 export const INSPECTOR_PREFIX = '/__inspector';
 const ASSETS = packagePath('mock-server/src/inspector/assets');
@@ -71,9 +79,10 @@ export function createInspector(control: Control, options: InspectorOptions = {}
   const guarded = (req: Request, _res: Response, next: NextFunction) => next(session.admits(req) ? undefined : inspectorTokenRequired());
 
   const router = express.Router();
-  router.get('/', (req, res, next) => {
-    // curl, scripts and the tests send `*/*` or nothing: they keep the JSON stub (JSON first on a tie).
-    if (req.accepts(['application/json', 'text/html']) !== 'text/html') return next();
+  // curl, scripts and the tests send `*/*` or nothing: they keep the JSON stub (JSON first on a tie).
+  const wantsPage: RequestHandler = (req, _res, next) =>
+    next(req.accepts(['application/json', 'text/html']) === 'text/html' ? undefined : 'route');
+  router.get('/', wantsPage, options.ownerOnly ?? pass, (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     const token = req.query.token;
     if (session.guarded && typeof token === 'string') {

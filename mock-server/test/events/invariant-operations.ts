@@ -1,5 +1,5 @@
 import type { MockServer } from '../../src/app.js';
-import { call, type Reply, type Who } from '../helpers/test-server.js';
+import { call, callControl, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
  * The state-changing operations the register/events invariant runs, in this order, on one demo realm
@@ -303,7 +303,7 @@ export const SCHEDULED_OPERATIONS: Operation[] = [
   },
   {
     name: 'delivery: the clock passes every due item (sent, reminded, failed)',
-    run: (s) => ok(call(s, 'POST', '/__mock/realms/demo/clock/advance', { form: { seconds: '60' } })),
+    run: (s) => ok(callControl(s, 'POST', '/__mock/realms/demo/clock/advance', { seconds: '60' })),
   },
   {
     name: 'update-scheduled-message: a failed message gets a new time',

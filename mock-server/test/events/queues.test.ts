@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+import { call, callControl, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
 let member: Who & { user_id: number };
@@ -26,7 +26,7 @@ const poll = (queueId: string, lastEventId: number, extra: Record<string, string
 /** An event from a committed transaction (the resource issues emit through the same path). */
 const emit = (type: string, userIds: number[], extra: Record<string, unknown> = {}) =>
   server.context.store.transact('demo', (tx) => tx.emit({ type, ...extra }, userIds));
-const advance = (seconds: number) => call(server, 'POST', '/__mock/realms/demo/clock/advance', { form: { seconds: String(seconds) } });
+const advance = (seconds: number) => callControl(server, 'POST', '/__mock/realms/demo/clock/advance', { seconds: String(seconds) });
 
 describe('GET /api/v1/events (§6)', () => {
   it('registers a queue when called with dont_block and no queue_id', async () => {
@@ -132,7 +132,7 @@ describe('GET /api/v1/events (§6)', () => {
 
   it('ends a realm’s queues when the realm is reset', async () => {
     const queueId = await newQueue();
-    await call(server, 'POST', '/__mock/realms/demo/reset');
+    await callControl(server, 'POST', '/__mock/realms/demo/reset');
     expect((await poll(queueId, -1, { dont_block: 'true' })).body.code).toBe('BAD_EVENT_QUEUE_ID');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+import { call, callControl, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
 let c: Record<string, Who & { user_id: number }>;
@@ -12,7 +12,7 @@ afterAll(() => server.close());
 
 const register = (who: Who | null, form: Record<string, string> = {}) => call(server, 'POST', '/api/v1/register', { as: who, form });
 const inject = (event: Record<string, unknown>, userIds: number[], realm = 'demo') =>
-  call(server, 'POST', `/__mock/realms/${realm}/events`, { form: { event: JSON.stringify(event), user_ids: JSON.stringify(userIds) } });
+  callControl(server, 'POST', `/__mock/realms/${realm}/events`, { event, user_ids: userIds });
 const drain = async (who: Who, queueId: string) =>
   (await call(server, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: '-1', dont_block: 'true' } })).body
     .events as Record<string, unknown>[];
@@ -87,7 +87,7 @@ describe('POST /api/v1/register (§4.21)', () => {
     expect((await register(c.member!, { include_subscribers: 'partial', fetch_event_types: '["subscription"]' })).body.result).toBe(
       'success',
     );
-    const old = (await call(server, 'POST', '/__mock/realms', { form: { feature_level: '411' } })).body as {
+    const old = (await callControl(server, 'POST', '/__mock/realms', { feature_level: '411' })).body as {
       world: { credentials: Record<string, Who> };
     };
     const res = await register(old.world.credentials.member!, { include_subscribers: 'partial' });

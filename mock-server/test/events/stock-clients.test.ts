@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+import { call, callControl, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
 let member: Who & { user_id: number };
@@ -13,10 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const inject = (type: string, extra: Record<string, unknown> = {}) =>
-  call(server, 'POST', '/__mock/realms/demo/events', {
-    form: { event: JSON.stringify({ type, ...extra }), user_ids: JSON.stringify([member.user_id]) },
-  });
-const advance = (seconds: number) => call(server, 'POST', '/__mock/realms/demo/clock/advance', { form: { seconds: String(seconds) } });
+  callControl(server, 'POST', '/__mock/realms/demo/events', { event: { type, ...extra }, user_ids: [member.user_id] });
+const advance = (seconds: number) => callControl(server, 'POST', '/__mock/realms/demo/clock/advance', { seconds: String(seconds) });
 const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
 
 /** Until the client's next long-poll is waiting on its queue (a heartbeat only goes to a waiting poll). */

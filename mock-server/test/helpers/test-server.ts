@@ -20,6 +20,8 @@ export interface Who {
 export interface CallOptions {
   as?: Who | null;
   form?: Record<string, string>;
+  /** A JSON body (the control API takes no forms). */
+  json?: unknown;
   multipart?: Record<string, string>;
   query?: Record<string, string>;
   headers?: Record<string, string>;
@@ -43,6 +45,9 @@ export async function call(server: MockServer, method: string, path: string, opt
   if (options.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form).toString();
+  } else if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
   } else if (options.multipart) {
     const form = new FormData();
     for (const [k, v] of Object.entries(options.multipart)) form.append(k, v);
@@ -57,6 +62,15 @@ export async function call(server: MockServer, method: string, path: string, opt
     parsed = { __not_json__: text };
   }
   return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+/**
+ * A control API call as the control client makes it: a JSON body, or none, and the header that lets a bodiless
+ * call that changes something through (the server refuses forms there: http/owner-guard.ts).
+ */
+export function callControl(server: MockServer, method: string, path: string, json?: unknown, options: CallOptions = {}): Promise<Reply> {
+  const headers = { 'x-teamchat-control': '1', ...options.headers };
+  return call(server, method, path, { ...options, headers, ...(json === undefined ? {} : { json }) });
 }
 
 export const basic = (who: Who) => `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;

@@ -7,7 +7,7 @@ import type { MockServer } from '../../src/app.js';
 import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';
 import type { RealmState } from '../../src/store/state.js';
 import { spawnServer, stop } from '../helpers/spawn-server.js';
-import { call, startTestServer } from '../helpers/test-server.js';
+import { callControl, startTestServer } from '../helpers/test-server.js';
 import { nowOf } from '../helpers/harness.js';
 
 /**
@@ -26,8 +26,8 @@ const serve = async (epoch: number | undefined, fixturesDir?: string) => {
   open.push(server);
   return server;
 };
-const control = (server: MockServer, method: string, path: string, form?: Record<string, string>) =>
-  call(server, method, `/__mock${path}`, form ? { form } : {});
+const control = (server: MockServer, method: string, path: string, body?: Record<string, string>) =>
+  callControl(server, method, `/__mock${path}`, body);
 const tablesOf = (server: MockServer, realmId: string) => server.control.exportRealm(realmId).realm;
 const LATER = 1_900_000_000;
 

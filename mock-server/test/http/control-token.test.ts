@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Target } from '../../../conformance/src/target.js';
 import type { MockServer } from '../../src/app.js';
 import { controlExposure, isLoopback } from '../../src/config/config.js';
-import { call, startTestServer } from '../helpers/test-server.js';
+import { call, callControl, startTestServer } from '../helpers/test-server.js';
 
 /**
  * Issue 14: the control API hands out every realm's API keys and can delete realms. On loopback it is
@@ -75,7 +75,7 @@ describe('a control API behind a token', () => {
       expect(refused.body).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: expect.stringContaining('Authorization: Bearer') });
     }
     // Refused before anything is read or changed.
-    const deleted = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'sneaky' } });
+    const deleted = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'sneaky' });
     expect(deleted.status).toBe(401);
     expect(server.context.store.realm('sneaky')).toBeUndefined();
     const ok = await call(server, 'GET', '/__mock/realms', { headers: { authorization: `Bearer ${TOKEN}` } });

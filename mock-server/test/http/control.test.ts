@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
+import { call, callControl, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 let server: MockServer;
 let fixturesDir: string;
@@ -16,8 +16,7 @@ afterAll(async () => {
   await rm(fixturesDir, { recursive: true, force: true });
 });
 
-const control = (method: string, path: string, form?: Record<string, string>) =>
-  call(server, method, `/__mock${path}`, form ? { form } : {});
+const control = (method: string, path: string, body?: Record<string, unknown>) => callControl(server, method, `/__mock${path}`, body);
 const renderAs = (who: Who, extra: Record<string, string> = {}) =>
   call(server, 'POST', '/api/v1/messages/render', { as: who, form: { content: 'x', ...extra } });
 
@@ -50,7 +49,7 @@ describe('control API: isolated realms', () => {
       realm_id: string;
       world: { credentials: Record<string, Who> };
     };
-    expect((await call(server, 'PUT', `/__mock/realms/${realm_id}/feature-level`, { form: { feature_level: '208' } })).status).toBe(200);
+    expect((await callControl(server, 'PUT', `/__mock/realms/${realm_id}/feature-level`, { feature_level: '208' })).status).toBe(200);
     const settings = await call(server, 'GET', '/api/v1/server_settings', { as: world.credentials.member! });
     expect(settings.body.service_feature_level).toBe(208);
   });
@@ -101,7 +100,7 @@ describe('control API: the clock', () => {
   });
 
   it('sets a realm’s time and advances the server clock for every realm', async () => {
-    const set = await call(server, 'PUT', '/__mock/realms/demo/clock', { form: { now: '1800000000' } });
+    const set = await callControl(server, 'PUT', '/__mock/realms/demo/clock', { now: '1800000000' });
     expect(set.body.now).toBe(1_800_000_000);
     const server0 = (await control('GET', '/clock')).body.server_now as number;
     expect((await control('POST', '/clock/advance', { seconds: '60' })).body.server_now).toBe(server0 + 60);
@@ -147,9 +146,9 @@ describe('control API: refusals', () => {
       ['PUT', '/realms/nope/feature-level', { feature_level: '400' }],
       ['PUT', '/realms/nope/clock', { now: '5' }],
       ['POST', '/realms/nope/clock/advance', { seconds: '5' }],
-      ['POST', '/realms/nope/events', { event: '{"type":"x"}' }],
+      ['POST', '/realms/nope/events', { event: { type: 'x' } }],
     ] as const) {
-      const res = await call(server, method, `/__mock${path}`, { form });
+      const res = await callControl(server, method, `/__mock${path}`, form);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.code).toBe('NOT_FOUND');
     }
@@ -157,7 +156,7 @@ describe('control API: refusals', () => {
 
   it('refuses clock values that no date can show', async () => {
     expect((await control('POST', '/realms/demo/clock/advance', { seconds: '1e306' })).status).toBe(400);
-    expect((await call(server, 'PUT', '/__mock/realms/demo/clock', { form: { now: '1e20' } })).status).toBe(400);
+    expect((await callControl(server, 'PUT', '/__mock/realms/demo/clock', { now: '1e20' })).status).toBe(400);
     expect((await control('POST', '/clock/advance', { seconds: '1e306' })).status).toBe(400);
     const res = await call(server, 'POST', '/api/v1/messages/render', { as: credentials(server).member!, form: { content: 'x' } });
     expect(Number.isNaN(Date.parse(String(res.headers.date)))).toBe(false);

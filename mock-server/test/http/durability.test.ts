@@ -16,12 +16,8 @@ afterAll(async () => {
 
 const serve = (statePath: string) => spawnServer(['--state', statePath]);
 
-async function post(url: string, form: Record<string, string>) {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
+async function post(url: string, body: Record<string, string>) {
+  const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
@@ -48,7 +44,7 @@ describe('durability of the JSON state file', () => {
       second.child.kill('SIGTERM');
       await stopped(second.child);
     }
-  });
+  }, 60_000);
 
   it('keeps every acknowledged write when killed with SIGKILL during writes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-kill-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { main } from '../../src/cli.js';
-import { call, startTestServer } from '../helpers/test-server.js';
+import { call, callControl, startTestServer } from '../helpers/test-server.js';
 
 /** Realm size on demand through the control API, createMockServer's options and the command line. */
 describe('realm size on demand', () => {
@@ -31,13 +31,13 @@ describe('realm size on demand', () => {
   });
 
   it('POST /__mock/realms makes a realm of the size asked for; the world records it; a reset keeps it', async () => {
-    const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'big', messages: '200', users: '20', channels: '12' } });
+    const made = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'big', messages: '200', users: '20', channels: '12' });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ result: 'success', realm_id: 'big', users: 20 });
     expect((made.body.world as { realm: { size: unknown } }).realm.size).toEqual({ messages: 200, users: 20, channels: 12 });
     expect(counts('big')).toEqual({ messages: 200, users: 20, channels: 12 });
     const before = JSON.stringify(size('big').messages);
-    expect((await call(server, 'POST', '/__mock/realms/big/reset')).status).toBe(200);
+    expect((await callControl(server, 'POST', '/__mock/realms/big/reset')).status).toBe(200);
     expect(counts('big')).toEqual({ messages: 200, users: 20, channels: 12 });
     expect(JSON.stringify(size('big').messages)).toBe(before);
   });
@@ -45,10 +45,10 @@ describe('realm size on demand', () => {
   it("a realm made from the export of a sized realm has the file's rows, and resets to them", async () => {
     const file = join(fixturesDir, 'big.json');
     await writeFile(file, (await call(server, 'GET', '/__mock/realms/big/export')).text);
-    const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'from-file', fixture: file } });
+    const made = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'from-file', fixture: file });
     expect(made.status).toBe(201);
     expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
-    expect((await call(server, 'POST', '/__mock/realms/from-file/reset')).status).toBe(200);
+    expect((await callControl(server, 'POST', '/__mock/realms/from-file/reset')).status).toBe(200);
     expect(counts('from-file')).toEqual({ messages: 200, users: 20, channels: 12 });
   });
 
@@ -79,7 +79,7 @@ describe('realm size on demand', () => {
       ['messages', '2.5', /^messages is not an integer$/],
       ['messages', 'many', /^messages is not a number$/],
     ] as const) {
-      const reply = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'bad', [field]: value } });
+      const reply = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'bad', [field]: value });
       expect(reply.status, `${field}=${value}`).toBe(400);
       expect(reply.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: expect.stringMatching(msg) });
       expect(server.context.store.realm('bad')).toBeUndefined();
@@ -87,7 +87,7 @@ describe('realm size on demand', () => {
   });
 
   it('refuses sizes for a realm export file, which has its own size', async () => {
-    const reply = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'file', fixture: 'no-such.json', messages: '100' } });
+    const reply = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'file', fixture: 'no-such.json', messages: '100' });
     expect(reply.status).toBe(400);
     expect(reply.body.msg).toMatch(/realm export file has its own size/);
   });

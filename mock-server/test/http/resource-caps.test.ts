@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { linkifierPrograms } from '../../src/domain/markdown/linkifier-patterns.js';
-import { call, credentials, startTestServer } from '../helpers/test-server.js';
+import { call, callControl, credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
  * Issue 14: a mock left running all day. Deleting a realm frees what it held (state, queues, timers,
@@ -11,8 +11,7 @@ import { call, credentials, startTestServer } from '../helpers/test-server.js';
 let server: MockServer;
 afterEach(async () => server?.close());
 
-const control = (method: string, path: string, form?: Record<string, string>) =>
-  call(server, method, `/__mock${path}`, form ? { form } : {});
+const control = (method: string, path: string, body?: Record<string, string>) => callControl(server, method, `/__mock${path}`, body);
 const register = (who: { email: string; api_key: string }) =>
   call(server, 'POST', '/api/v1/register', { as: who, form: { event_types: '["message"]' } });
 

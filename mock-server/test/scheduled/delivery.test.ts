@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../helpers/test-server.js';
+import { call, callControl } from '../helpers/test-server.js';
 import { drain, openQueue, success, tables, unreadByTopic, useTestRealm, nowOf } from '../helpers/harness.js';
 import { unsubscribe } from '../subscriptions/support.js';
 import {
@@ -119,12 +119,12 @@ describe('delivery', () => {
     const first = (
       await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: at(100) }))
     ).body.scheduled_message_id as number;
-    expect((await call(env.server, 'POST', '/__mock/clock/advance', { form: { seconds: '100' } })).status).toBe(200);
+    expect((await callControl(env.server, 'POST', '/__mock/clock/advance', { seconds: '100' })).status).toBe(200);
     expect(deliveredMessage(env.server, env.realm, first)).toBeDefined();
     const second = (
       await schedule(env.server, env.who.member!, channelForm(env.server, env.realm, { scheduled_delivery_timestamp: at(500) }))
     ).body.scheduled_message_id as number;
-    expect((await call(env.server, 'PUT', `/__mock/realms/${env.realm}/clock`, { form: { now: at(500) } })).status).toBe(200);
+    expect((await callControl(env.server, 'PUT', `/__mock/realms/${env.realm}/clock`, { now: at(500) })).status).toBe(200);
     expect(deliveredMessage(env.server, env.realm, second)).toBeDefined();
   });
 });

@@ -1,6 +1,6 @@
 import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
-import { call, type Reply, type Who } from '../helpers/test-server.js';
+import { call, callControl, type Reply, type Who } from '../helpers/test-server.js';
 import { tables, type Json, nowOf } from '../helpers/harness.js';
 
 /**
@@ -41,7 +41,7 @@ export async function listReminders(server: MockServer, as: Who): Promise<Json[]
 
 /** Advances the realm's clock through the control API, as a client developer would. */
 export async function advance(server: MockServer, realm: string, seconds: number): Promise<void> {
-  const res = await call(server, 'POST', `/__mock/realms/${realm}/clock/advance`, { form: { seconds: String(seconds) } });
+  const res = await callControl(server, 'POST', `/__mock/realms/${realm}/clock/advance`, { seconds: String(seconds) });
   if (res.status !== 200) throw new Error(`advance failed: ${res.text}`);
 }
 

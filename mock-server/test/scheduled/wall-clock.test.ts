@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/app.js';
 import { create as createDrafts, storedDrafts } from '../drafts/support.js';
-import { call, credentials } from '../helpers/test-server.js';
+import { callControl, credentials } from '../helpers/test-server.js';
 import { tables, nowOf } from '../helpers/harness.js';
 import { channelForm, deliveredMessage, schedule } from './support.js';
 
@@ -18,7 +18,7 @@ const wallNow = () => Math.floor(Date.now() / 1000);
 const SLACK = 5;
 
 const advanceServer = async (server: MockServer, seconds: number) => {
-  const res = await call(server, 'POST', '/__mock/clock/advance', { form: { seconds: String(seconds) } });
+  const res = await callControl(server, 'POST', '/__mock/clock/advance', { seconds: String(seconds) });
   expect(res.status).toBe(200);
 };
 
@@ -31,7 +31,7 @@ describe('a server with the default clock', () => {
 
   it('starts the demo realm and new realms at the wall-clock time, with their content around it', async () => {
     const before = wallNow();
-    const made = await call(server, 'POST', '/__mock/realms', { form: { realm_id: 'fresh' } });
+    const made = await callControl(server, 'POST', '/__mock/realms', { realm_id: 'fresh' });
     expect(made.status).toBe(201);
     for (const realmId of ['demo', 'fresh']) {
       const now = nowOf(server, realmId);
@@ -104,7 +104,7 @@ describe('a realm reloaded from the state file', () => {
     dir = await mkdtemp(join(tmpdir(), 'teamchat-wall-clock-'));
     const first = await serve();
     const dayAgo = wallNow() - 86_400;
-    expect((await call(first, 'POST', '/__mock/realms', { form: { realm_id: 'yesterday', epoch: String(dayAgo) } })).status).toBe(201);
+    expect((await callControl(first, 'POST', '/__mock/realms', { realm_id: 'yesterday', epoch: String(dayAgo) })).status).toBe(201);
     const messagesBefore = Object.keys(tables(first, 'demo').messages).length;
     await first.close();
 

@@ -2,7 +2,9 @@
 // the control API (/__mock) with the session cookie and the page's header (mock-server/src/inspector/session.ts).
 // Text is always set as text, never as HTML: request paths and bodies are whatever clients sent.
 
-const PAGE_HEADER = { 'x-teamchat-inspector': '1' };
+// x-teamchat-control: the control API takes a bodiless call that changes something (reset, delete) only with it
+// (mock-server/src/http/owner-guard.ts).
+const PAGE_HEADER = { 'x-teamchat-inspector': '1', 'x-teamchat-control': '1' };
 
 export const state = {
   realms: [],
