@@ -92,6 +92,40 @@ describe('debug: bodies with credentials redacted', () => {
     expect(text).not.toContain(Buffer.from(`${member.email}:${member.api_key}`).toString('base64'));
   });
 
+  it('the control token of `GET /?token=…` is in no line, at info or at debug (query, Referer)', async () => {
+    const token = 'control-token-for-the-log-0123456789';
+    for (const level of ['info', 'debug'] as const) {
+      const out: string[] = [];
+      const logger = await serveLogger({ level, format: 'json', out: { write: (s: string) => out.push(s) } });
+      const server = await startTestServer({ requestLog: logger, controlToken: token });
+      try {
+        const html = { accept: 'text/html' };
+        const page = await call(server, 'GET', '/', { headers: html, query: { token } });
+        expect(page.status, level).toBeLessThan(400);
+        const referer = `${server.url}/?token=${token}&tab=realms`;
+        await call(server, 'GET', '/api/v1/server_settings', { headers: { referer } });
+        await vi.waitFor(() => expect(lines(out).length).toBeGreaterThanOrEqual(2));
+        expect(out.join(''), level).not.toContain(token);
+        if (level === 'debug') {
+          const [first, second] = lines(out) as Array<Record<string, Record<string, Record<string, unknown>>>>;
+          expect(first!.req!.query).toEqual({ token: REDACTED });
+          expect(second!.req!.headers!.referer).toBe(`${server.url}/?token=${REDACTED}&tab=realms`);
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('secret names in any case or spelling: apiKey, API-KEY, new_password, x-api-key, access_token', async () => {
+    const { out, member, server } = await logged('debug');
+    const query = { apiKey: 'v1-apikey', 'API-KEY': 'v2-dashed', new_password: 'v3-password', access_token: 'v4-token' };
+    await call(server, 'GET', '/api/v1/users/me', { as: member, query, headers: { 'x-api-key': 'v5-header' } });
+    await vi.waitFor(() => expect(lines(out)).toHaveLength(1));
+    const text = out.join('');
+    for (const value of ['v1-apikey', 'v2-dashed', 'v3-password', 'v4-token', 'v5-header']) expect(text).not.toContain(value);
+  });
+
   it('redaction goes to any depth and any case, and leaves the original alone', () => {
     const original = { a: [{ Key: 'k', deep: { API_KEY: 'x', Password: 'p', keep: 1 } }], Authorization: 'Basic x', keys: ['kept'] };
     expect(redacted(original)).toEqual({
