@@ -50,27 +50,35 @@ export function proxySignalTests(root: string, children: ChildProcess[]): void {
     return { child, url, exit, output: () => output };
   }
 
-  describe('`npm run teamchat -- proxy` and Ctrl-C to the process group', () => {
+  describe('`npm run teamchat -- proxy` and signals to the process group', () => {
     it.each([
-      ['twice quickly (one press, relayed by npm)', 50],
-      ['twice, a second press', 700],
-    ])('SIGINT %s: the reports are written, exit 0', { timeout: 60_000 }, async (_name, gap) => {
-      const reportDir = join(dir, `reports-${gap}`);
+      ['SIGINT', 'twice quickly (one press, relayed by npm)', 50],
+      ['SIGINT', 'twice, a second press', 700],
+      ['SIGTERM', 'twice quickly', 50],
+    ] as const)('%s %s: the reports are written, exit 0', { timeout: 60_000 }, async (signal, _name, gap) => {
+      const reportDir = join(dir, `reports-${signal}-${gap}`);
       const proxy = await proxyThroughNpm(reportDir);
+      // A multipart body cut before its closing boundary once ended the proxy (its file stream's error).
+      const cut = await fetch(`${proxy.url}/upload`, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=X' },
+        body: '--X\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nabc',
+      });
+      expect(cut.status).toBe(200);
       expect((await fetch(`${proxy.url}/openapi.json`)).status).toBe(200);
-      process.kill(-proxy.child.pid!, 'SIGINT');
+      process.kill(-proxy.child.pid!, signal);
       await new Promise((resolve) => setTimeout(resolve, gap));
       try {
-        process.kill(-proxy.child.pid!, 'SIGINT');
+        process.kill(-proxy.child.pid!, signal);
       } catch {
         // ESRCH: everything in the group has exited already.
       }
-      const { code, signal } = await proxy.exit;
+      const { code, signal: died } = await proxy.exit;
       // The proxy's last act is the report list; it exits 0 (no violation). npm passes that on, unless the
-      // second SIGINT reached npm after its script ended: npm then has no handler left and dies by it.
+      // second signal reached npm after its script ended: npm then has no handler left and dies by it.
       expect(proxy.output()).toMatch(/json report: .*report\.json\n/);
       expect(proxy.output()).not.toContain('quitting without the reports');
-      expect(code === 0 || signal === 'SIGINT', `npm: code ${code}, signal ${signal}\n${proxy.output()}`).toBe(true);
+      expect(code === 0 || died === signal, `npm: code ${code}, signal ${died}\n${proxy.output()}`).toBe(true);
       const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as { totals: Record<string, number> };
       expect(report.totals).toEqual({ passed: 0, failed: 0, error: 0, skipped: 0 });
       for (const file of ['junit.xml', 'conformance.html'])
