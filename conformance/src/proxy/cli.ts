@@ -103,6 +103,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
       out: io.stdout,
       color,
       verbose: opts.verbose === true,
+      onInternalError: (e) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`),
     });
   } catch (e) {
     const problem = listenProblem(e, opts.host, opts.port) ?? (e as Error).message;
@@ -118,8 +119,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
   });
   // The last line of defence: an error that escaped every exchange's own handling is told, and the proxy goes
   // on forwarding, so the run's verdicts and reports are not lost with the process.
-  const survive = (e: unknown) =>
-    io.stderr.write(`teamchat proxy: internal error (still running): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  const survive = (e: unknown) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`);
   process.on('uncaughtException', survive);
   process.on('unhandledRejection', survive);
   try {
@@ -146,6 +146,8 @@ async function finish(proxy: RunningProxy, opts: Options, io: Io): Promise<numbe
   if (!written) return EXIT_USAGE;
   return r.violations > 0 || r.unreachable > 0 ? 1 : 0;
 }
+
+const describeError = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

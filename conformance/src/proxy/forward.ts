@@ -103,6 +103,8 @@ export class ForwardingProxy {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
         server.off('error', reject);
+        // Once listening, a server error (a refused accept: EMFILE when out of descriptors) is told, not fatal.
+        server.on('error', (e) => options.onInternalError?.(e));
         resolve();
       });
     });
