@@ -51,7 +51,11 @@ function program(io: Io): Command {
   return usageConventions(new Command('teamchat proxy'), io)
     .description('forward requests to a Team Chat server and check every exchange against the contract')
     .addOption(new Option('--target <url>', 'base URL of the server to forward to').makeOptionMandatory().argParser(parseUrl))
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to listen on (beyond loopback, the control API /__mock/ and the inspector are not forwarded: 403)',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 9992)
     .option('--report-dir <dir>', 'where the report files go on exit', 'reports/proxy')
     .addOption(
@@ -62,7 +66,11 @@ function program(io: Io): Command {
     .option('--duration <seconds>', 'stop after this many seconds (default: on Ctrl-C or SIGTERM)', parseDuration)
     .option('--verbose', 'also print a line for every exchange without a violation')
     .option('--no-color', 'no colours (default: colours on a terminal; NO_COLOR and FORCE_COLOR are honoured)')
-    .addHelpText('after', '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.');
+    .addHelpText(
+      'after',
+      '\nCtrl-C or SIGTERM stops it and writes the reports (repeats are ignored; a third press quits without them, exit 128 + the signal).' +
+        '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.',
+    );
 }
 
 /** The target as a base URL: a trailing `/` would double the paths' own. */
