@@ -1,7 +1,6 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import { redactPath } from '../redact.js';
