@@ -41,7 +41,7 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
       if (debug) {
         line.req = {
           headers: redactedHeaders(req.headers),
-          ...(redacted({ query: req.query, body: req.form ?? req.body ?? null }) as object),
+          ...(redacted({ query: req.query, body: bodyOf(req) }) as object),
         };
         line.res = redacted({ body: answer ?? null });
       }
@@ -69,12 +69,24 @@ function summary(line: Record<string, unknown>, error: { code: unknown; msg: unk
  */
 export const REDACTED = '[redacted]';
 
-/** A copy of a JSON-like value with every credential replaced (the original is left as it is). */
-export function redacted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redacted);
+/** What stands for a value nested deeper than a log line or the inspector shows. */
+export const TOO_DEEP = '[nested too deep]';
+/**
+ * How deep `redacted` copies. A body of 20,000 nested arrays (the control API reads JSON of any depth) overflowed
+ * the stack of this recursion, inside a close listener or a timer nothing catches: the process ended.
+ */
+export const MAX_SHOWN_DEPTH = 64;
+
+/**
+ * A copy of a JSON-like value with every credential replaced (the original is left as it is), cut below
+ * `depth` levels.
+ */
+export function redacted(value: unknown, depth = MAX_SHOWN_DEPTH): unknown {
   if (!isRecord(value)) return value;
+  if (depth <= 0) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redacted(item, depth - 1));
   const copy: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value)) copy[name] = isSecretName(name) ? REDACTED : redacted(inner);
+  for (const [name, inner] of Object.entries(value)) copy[name] = isSecretName(name) ? REDACTED : redacted(inner, depth - 1);
   return copy;
 }
 
@@ -101,6 +113,16 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The request's body as read: its form fields, else what express.json read (the control API). The form parser
+ * leaves an empty form on every request, which hid a JSON body.
+ */
+function bodyOf(req: Request): unknown {
+  const form = req.form as Record<string, unknown> | undefined;
+  if (form !== undefined && Object.keys(form).length > 0) return form;
+  return (req.body as unknown) ?? form ?? null;
 }
 
 function parseJson(text: string): unknown {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { REDACTED, redacted } from '../../src/http/request-log.js';
+import { REDACTED, redacted, TOO_DEEP } from '../../src/http/request-log.js';
 import { serveLogger, type LogFormat, type LogLevel } from '../../src/log.js';
 import { call, startTestServer, type Who } from '../helpers/test-server.js';
 
@@ -124,6 +124,19 @@ describe('debug: bodies with credentials redacted', () => {
     await vi.waitFor(() => expect(lines(out)).toHaveLength(1));
     const text = out.join('');
     for (const value of ['v1-apikey', 'v2-dashed', 'v3-password', 'v4-token', 'v5-header']) expect(text).not.toContain(value);
+  });
+
+  it('a body nested past the stack (20,000 arrays) is logged cut at a depth, never a crash', async () => {
+    const { out, server } = await logged('debug');
+    const deep = `{"event":${'['.repeat(20_000)}${']'.repeat(20_000)},"user_ids":[1]}`;
+    const headers = { 'content-type': 'application/json' };
+    await call(server, 'POST', '/__mock/realms/demo/events', { headers, body: deep });
+    const after = await call(server, 'GET', '/api/v1/server_settings');
+    expect(after.status).toBe(200);
+    await vi.waitFor(() => expect(lines(out)).toHaveLength(2));
+    expect(JSON.stringify(lines(out)[0])).toContain(TOO_DEEP);
+    const nested = redacted({ a: [[[[{ api_key: 'k' }]]]] }, 3) as { a: unknown[][] };
+    expect(nested).toEqual({ a: [[TOO_DEEP]] });
   });
 
   it('redaction goes to any depth and any case, and leaves the original alone', () => {
