@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTools } from './helpers/processes.js';
+import { proxySignalTests } from './proxy-signals.js';
 
 /**
  * The compiled program (issue 16, item 4): bin/teamchat.js and the npm scripts run dist/, never TypeScript.
@@ -319,3 +320,5 @@ describe('npm scripts', () => {
     },
   );
 });
+
+proxySignalTests(root, children);

@@ -1,11 +1,12 @@
+import { isSecretName } from '../../cli/secret-names.js';
+
 /**
  * Reports are published by CI, and the proxy sees real credentials (HTTP Basic, `api_key` fields, passwords of
  * user creation, keys in fetch_api_key answers): nothing the suite or the proxy prints or writes holds one. Every
- * recorded request and answer (`conform`'s client, the proxy's recorder) passes through here first.
+ * recorded request and answer (`conform`'s client, the proxy's recorder) passes through here first. Names are
+ * matched by cli/secret-names.ts, in any case or spelling (`api_key`, `apiKey`, `API-KEY`).
  */
 
-/** Parameter and field names whose values are secrets. */
-const SECRET = /password|api_key|token|secret|cookie|authorization/i;
 export const REDACTED = '<redacted>';
 
 /** Response headers never recorded nor handed to a scenario: they carry credentials or sessions. */
@@ -13,7 +14,7 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set(['set-cookie', 'autho
 
 export function redactParams(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) out[k] = SECRET.test(k) ? REDACTED : v;
+  for (const [k, v] of Object.entries(params)) out[k] = isSecretName(k) ? REDACTED : v;
   return out;
 }
 
@@ -24,7 +25,7 @@ export function redactPath(pathAndQuery: string): string {
   const query = new URLSearchParams(pathAndQuery.slice(at + 1));
   let changed = false;
   for (const key of new Set(query.keys()))
-    if (SECRET.test(key)) {
+    if (isSecretName(key)) {
       query.set(key, REDACTED);
       changed = true;
     }
@@ -36,18 +37,18 @@ export function redactBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactBody);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && typeof v === 'string' ? REDACTED : redactBody(v);
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) && typeof v === 'string' ? REDACTED : redactBody(v);
   return out;
 }
 
-/** Headers by lower-case name, one string each, without those named in `dropped`. */
+/** Headers by lower-case name, one string each, without those named in `dropped` or with a secret name. */
 export function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
   dropped: ReadonlySet<string> = SECRET_HEADERS,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers))
-    if (v !== undefined && !dropped.has(k.toLowerCase())) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    if (v !== undefined && !dropped.has(k.toLowerCase()) && !isSecretName(k)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 

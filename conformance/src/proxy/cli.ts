@@ -13,6 +13,7 @@ import {
   usageConventions,
   type Io,
 } from '../../../cli/common.js';
+import { FORCE_PRESSES, stopSignals, type StopSignals } from '../../../cli/stop-signals.js';
 import { writeReportFiles } from '../report/files.js';
 import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
 import { wantsColor } from './live.js';
@@ -23,7 +24,8 @@ import { UNJUDGED_CASE } from './recorder.js';
  * `teamchat proxy --target URL`: a validating proxy (issue 19 item 4). Clients talk to it instead of the
  * server; it forwards every request unchanged, prints each violation as it happens, and when it stops
  * (Ctrl-C, SIGTERM, --duration) writes `conform`'s HTML, JUnit and JSON reports. Exit codes: 0 no violation,
- * 1 a violation (or requests the target did not answer), 2 it could not start.
+ * 1 a violation (or requests the target did not answer), 2 it could not start; 130/143 (128 + the signal) only
+ * when a third Ctrl-C or SIGTERM cut the report writing short (cli/stop-signals.ts).
  */
 export interface ProxyDeps {
   /** Stops the proxy when aborted (tests; the CLI uses signals and --duration). */
@@ -49,7 +51,11 @@ function program(io: Io): Command {
   return usageConventions(new Command('teamchat proxy'), io)
     .description('forward requests to a Team Chat server and check every exchange against the contract')
     .addOption(new Option('--target <url>', 'base URL of the server to forward to').makeOptionMandatory().argParser(parseUrl))
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to listen on (beyond loopback, the control API /__mock/ and the inspector are not forwarded: 403)',
+      '127.0.0.1',
+    )
     .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 9992)
     .option('--report-dir <dir>', 'where the report files go on exit', 'reports/proxy')
     .addOption(
@@ -60,7 +66,11 @@ function program(io: Io): Command {
     .option('--duration <seconds>', 'stop after this many seconds (default: on Ctrl-C or SIGTERM)', parseDuration)
     .option('--verbose', 'also print a line for every exchange without a violation')
     .option('--no-color', 'no colours (default: colours on a terminal; NO_COLOR and FORCE_COLOR are honoured)')
-    .addHelpText('after', '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.');
+    .addHelpText(
+      'after',
+      '\nCtrl-C or SIGTERM stops it and writes the reports (repeats are ignored; a third press quits without them, exit 128 + the signal).' +
+        '\nExit codes: 0 no violation, 1 a violation or a request the target did not answer, 2 could not start.',
+    );
 }
 
 /** The target as a base URL: a trailing `/` would double the paths' own. */
@@ -101,6 +111,7 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
       out: io.stdout,
       color,
       verbose: opts.verbose === true,
+      onInternalError: (e) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`),
     });
   } catch (e) {
     const problem = listenProblem(e, opts.host, opts.port) ?? (e as Error).message;
@@ -108,7 +119,29 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
     return EXIT_USAGE;
   }
   deps.onListening?.(proxy.url);
-  await untilStopped(opts.duration, deps.signal);
+  // From here to the last report written: a repeated signal (npm relays Ctrl-C) must not kill the process.
+  const signals = stopSignals({
+    onRepeat: (signal, left) =>
+      io.stderr.write(`teamchat proxy: ${signal} again: still writing the reports (${left} more to quit without them)\n`),
+    onForce: (signal) => io.stderr.write(`teamchat proxy: ${signal} ${FORCE_PRESSES} times: quitting without the reports\n`),
+  });
+  // The last line of defence: an error that escaped every exchange's own handling is told, and the proxy goes
+  // on forwarding, so the run's verdicts and reports are not lost with the process.
+  const survive = (e: unknown) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`);
+  process.on('uncaughtException', survive);
+  process.on('unhandledRejection', survive);
+  try {
+    await untilStopped(opts.duration, deps.signal, signals);
+    return await finish(proxy, opts, io);
+  } finally {
+    process.off('uncaughtException', survive);
+    process.off('unhandledRejection', survive);
+    signals.release();
+  }
+}
+
+/** Stops the proxy, prints the totals and writes the reports; the exit code. */
+async function finish(proxy: RunningProxy, opts: Options, io: Io): Promise<number> {
   const run = await proxy.stop();
   const r = proxy.recorder;
   const broken = run.rules.filter((x) => x.failed.length > 0).length;
@@ -122,21 +155,20 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
   return r.violations > 0 || r.unreachable > 0 ? 1 : 0;
 }
 
+const describeError = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Resolves on SIGINT or SIGTERM, after --duration, or when the caller's signal aborts; frees what it set up. */
-function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves on SIGINT or SIGTERM, after --duration, or when the caller's signal aborts; frees its timer. */
+function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined, signals: StopSignals): Promise<void> {
   return new Promise((done) => {
     const timer = seconds === undefined ? undefined : setTimeout(finish, seconds * 1000);
     function finish() {
       clearTimeout(timer);
-      process.off('SIGINT', finish);
-      process.off('SIGTERM', finish);
       signal?.removeEventListener('abort', finish);
       done();
     }
-    process.once('SIGINT', finish);
-    process.once('SIGTERM', finish);
+    void signals.received.then(finish);
     if (signal?.aborted) finish();
     else signal?.addEventListener('abort', finish);
   });

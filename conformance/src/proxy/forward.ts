@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import { redactPath } from '../redact.js';
+import { isLoopbackAddress, reachesControl } from './exposure.js';
 
 /**
  * The forwarding half of `teamchat proxy`: every request goes to the target as it came (method, path and
@@ -15,6 +16,13 @@ import { redactPath } from '../redact.js';
 
 /** Body bytes kept for checking, per direction. A bigger body is forwarded whole but not judged. */
 export const BODY_CAP = 1024 * 1024;
+
+/**
+ * The request headers the proxy reads, and the answer headers it takes from the target: the mock's limit
+ * (mock-server's MAX_HEADER_BYTES), so the proxy refuses nothing the server behind it would take. Node's
+ * default, 16 KiB, answered a bare 431 to requests the mock accepts.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 /** One finished exchange, as forwarded (credentials still in it: the recorder redacts). */
 export interface Captured {
@@ -38,6 +46,13 @@ export interface ForwardOptions {
   host?: string;
   port?: number;
   onExchange(exchange: Captured): void;
+  /**
+   * Whether the proxy is reachable beyond loopback, so the target's control API is not forwarded (exposure.ts).
+   * Decided from the address it listens on; tests set it to check the refusal without listening on a network.
+   */
+  beyondLoopback?: boolean;
+  /** Told of an error no exchange could be answered for (the proxy keeps running). */
+  onInternalError?(error: unknown): void;
 }
 
 /** RFC 9110 §7.6.1: meant for one connection, never forwarded (plus Host, which names the target now). */
@@ -58,11 +73,13 @@ const HOP_BY_HOP = new Set([
 
 export class ForwardingProxy {
   readonly #server: Server;
-  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, maxHeaderSize: MAX_HEADER_BYTES });
   readonly #base: string;
   #closed: Promise<void> | null = null;
   /** Set by close(): exchanges cut by stopping are neither answered 502 nor judged. */
   #closing = false;
+  /** Listening beyond loopback: the target's control API and inspector are not forwarded (exposure.ts). */
+  #exposed = false;
 
   private constructor(
     private readonly options: ForwardOptions,
@@ -75,17 +92,28 @@ export class ForwardingProxy {
   }
 
   static async start(options: ForwardOptions): Promise<ForwardingProxy> {
-    const server = createServer();
+    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
     const proxy = new ForwardingProxy(options, server);
-    server.on('request', (req, res) => void proxy.#forward(req, res));
+    server.on('request', (req, res) => {
+      proxy.#forward(req, res).catch((e: unknown) => proxy.#failed(res, e));
+    });
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
         server.off('error', reject);
+        // Once listening, a server error (a refused accept: EMFILE when out of descriptors) is told, not fatal.
+        server.on('error', (e) => options.onInternalError?.(e));
         resolve();
       });
     });
+    proxy.#exposed = options.beyondLoopback ?? !isLoopbackAddress((server.address() as AddressInfo).address);
     return proxy;
+  }
+
+  /** Whether the control API and the inspector are refused (listening beyond loopback). */
+  get beyondLoopback(): boolean {
+    return this.#exposed;
   }
 
   get url(): string {
@@ -105,7 +133,22 @@ export class ForwardingProxy {
     return this.#closed;
   }
 
+  /**
+   * The last line for an exchange: an error nothing below expected is told to the caller and the client gets
+   * the proxy's 502 envelope (or a cut connection once the answer has begun), instead of an unhandled
+   * rejection ending the process with the run's reports unwritten.
+   */
+  #failed(res: ServerResponse, error: unknown): void {
+    this.options.onInternalError?.(error);
+    if (!res.headersSent && !res.destroyed)
+      answerError(res, 502, 'PROXY_ERROR', `teamchat proxy: this exchange failed inside the proxy (${describe(error)})`);
+    else res.destroy();
+  }
+
   async #forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A client that goes away mid-body or mid-answer: the error is the exchange's end, not the process's.
+    req.on('error', () => res.destroy());
+    res.on('error', () => res.destroy());
     // Only an origin-form target (`/path?query`) can be appended to the target's URL. An absolute-form one
     // (a client set up with HTTP_PROXY) or `*` (OPTIONS *) was answered 502 "the target did not answer" and
     // counted against the target (exit 1) though it never left the proxy: the client is told instead.
@@ -119,6 +162,16 @@ export class ForwardingProxy {
       );
       return;
     }
+    if (this.#exposed && reachesControl(this.#base, req.url ?? '/')) {
+      req.resume();
+      answerError(
+        res,
+        403,
+        'PROXY_CONTROL_REFUSED',
+        'teamchat proxy: listening beyond loopback, it does not forward the control API (/__mock/) or the inspector (/, /__inspector/); use the server itself from its own machine',
+      );
+      return;
+    }
     const started = performance.now();
     const abort = new AbortController();
     // A client that goes away (a long-poll cancelled) ends the exchange with the target too.
@@ -126,6 +179,8 @@ export class ForwardingProxy {
       if (!res.writableFinished) abort.abort();
     });
     const requestCopy = new Capture();
+    // undici may end the body stream with the request's error (the client went away): that ends the exchange.
+    requestCopy.on('error', () => abort.abort());
     const hasBody =
       req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
     const captured = (status: number, responseHeaders: Captured['responseHeaders'], responseBody: Buffer | null): Captured => ({
@@ -155,17 +210,39 @@ export class ForwardingProxy {
       this.options.onExchange({ ...captured(502, {}, null), unreachable: reason });
       return;
     }
-    res.writeHead(upstream.statusCode, forwardable(upstream.headers) as Record<string, string | string[]>);
     const responseCopy = new Capture();
     try {
+      // Inside the try: a header Node refuses to write (or a client gone meanwhile) must also free the target's body.
+      res.writeHead(upstream.statusCode, forwardable(upstream.headers) as Record<string, string | string[]>);
       await pipeline(upstream.body, responseCopy, res);
-    } catch {
+    } catch (e) {
       // The client or the target went away mid-answer: the exchange is incomplete, so not judged.
-      res.destroy();
+      upstream.body.destroy();
+      if (res.headersSent || res.destroyed) res.destroy();
+      else answerError(res, 502, 'PROXY_ERROR', `teamchat proxy: the target's answer could not be passed on (${describe(e)})`);
       return;
     }
     this.options.onExchange(captured(upstream.statusCode, upstream.headers, responseCopy.kept()));
   }
+}
+
+/**
+ * Requests Node's HTTP parser refuses before the proxy sees them (headers past MAX_HEADER_BYTES, a malformed
+ * request line) get the proxy's JSON envelope too, as the mock answers them; they reach no target.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, msg] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `teamchat proxy: request headers are too large (limit: ${MAX_HEADER_BYTES} bytes)`]
+      : [400, 'teamchat proxy: malformed HTTP request'];
+  const body = JSON.stringify({ result: 'error', code: 'BAD_REQUEST', msg });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The proxy's own answer, in the API's error envelope (clients parse JSON whatever the status). */

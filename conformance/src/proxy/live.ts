@@ -21,8 +21,15 @@ export class LivePrinter {
     return this.color ? styleText(style, text, { validateStream: false }) : text;
   }
 
-  listening(url: string, target: string, rules: number): void {
+  listening(url: string, target: string, rules: number, beyondLoopback = false): void {
     this.out.write(`${this.#paint('bold', 'teamchat proxy')}: ${url} → ${target}\n`);
+    if (beyondLoopback)
+      this.out.write(
+        this.#paint(
+          'yellow',
+          'listening beyond loopback: the control API (/__mock/) and the inspector (/, /__inspector/) are not forwarded',
+        ) + '\n',
+      );
     this.out.write(
       this.#paint(
         'dim',

@@ -32,7 +32,12 @@ function multipartFields(contentType: string, body: Buffer): Promise<Record<stri
     const fields: Record<string, string> = {};
     const parser = busboy({ headers: { 'content-type': contentType } });
     parser.on('field', (name, value) => (fields[name] = value));
-    parser.on('file', (_name, stream) => stream.resume());
+    // A file part cut before its closing boundary fails its own stream as well as the parser ("Unexpected end
+    // of form"); that error had no listener and ended the process, the run's reports unwritten.
+    parser.on('file', (_name, stream) => {
+      stream.on('error', reject);
+      stream.resume();
+    });
     parser.on('close', () => resolve(fields));
     parser.on('error', reject);
     parser.end(body);

@@ -23,6 +23,10 @@ export interface ProxyOptions {
   color?: boolean;
   /** Also print a line for each exchange judged clean. */
   verbose?: boolean;
+  /** Overrides what the listening address says (forward.ts ForwardOptions): for tests. */
+  beyondLoopback?: boolean;
+  /** Told of an error inside the proxy that no exchange could report (it keeps running). */
+  onInternalError?(error: unknown): void;
   /** Loaded once by callers that start several proxies (tests). */
   schemas?: ResponseSchemas;
   facts?: ContractFacts;
@@ -51,9 +55,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     target: options.target,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.beyondLoopback === undefined ? {} : { beyondLoopback: options.beyondLoopback }),
+    ...(options.onInternalError === undefined ? {} : { onInternalError: options.onInternalError }),
     onExchange: (c) => recorder.record(c),
   });
-  printer.listening(forwarder.url, options.target, catalogue.length);
+  printer.listening(forwarder.url, options.target, catalogue.length, forwarder.beyondLoopback);
   let stopped: Promise<RunResult> | null = null;
   return {
     url: forwarder.url,

@@ -7,13 +7,16 @@ import { loadRules } from '../../src/catalogue.js';
 import type { RuleDef } from '../../src/model.js';
 import { ResponseSchemas } from '../../src/openapi.js';
 import { ContractFacts } from '../../src/proxy/contract.js';
-import { DECODED_CAP, responseBody } from '../../src/proxy/params.js';
+import { MAX_HEADER_BYTES } from '../../src/proxy/forward.js';
+import { DECODED_CAP, requestParams, responseBody } from '../../src/proxy/params.js';
+import { isLoopbackAddress } from '../../src/proxy/exposure.js';
 import { startProxy } from '../../src/proxy/proxy.js';
 
 /**
  * Input the proxy must survive without misreporting: an answer compressed far past what it decodes to judge
- * (a gzip bomb, which once stalled and crashed it), and request targets it cannot forward (absolute-form,
- * `*`), which it once answered as "the target did not answer" and counted against the target.
+ * (a gzip bomb, which once stalled and crashed it), request targets it cannot forward (absolute-form, `*`),
+ * which it once answered as "the target did not answer" and counted against the target, a multipart body cut
+ * before its closing boundary (its file stream's error once ended the process), and headers past its limit.
  */
 let schemas: ResponseSchemas;
 let facts: ContractFacts;
@@ -39,11 +42,15 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => target.close());
 
-/** Sends raw request bytes; the status line and body of the answer. */
+/**
+ * Sends raw request bytes (with `Connection: close`, so the server ends the connection after its answer) and
+ * keeps the connection open: a client that half-closes at once would lose a forwarded answer. The status
+ * line's code and the body of the answer.
+ */
 function raw(url: string, text: string): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(text));
+    const socket = connect(Number(port), hostname, () => socket.write(text));
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', reject);
@@ -102,5 +109,138 @@ describe('teamchat proxy under hostile input', () => {
     expect(reached).toEqual([]);
     expect(proxy.recorder.unreachable).toBe(0);
     expect(run.scenarios).toEqual([]);
+  });
+});
+
+describe('bodies and headers the proxy cannot read', () => {
+  const TRUNCATED = '--X\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nabc';
+
+  it('a multipart body whose file part is cut before its closing boundary: no parameters, no crash', async () => {
+    expect(await requestParams('/api/v1/user_uploads', 'multipart/form-data; boundary=X', Buffer.from(TRUNCATED))).toBeNull();
+    const cutField = '--X\r\nContent-Disposition: form-data; name="content"\r\n\r\nhal';
+    expect(await requestParams('/api/v1/messages', 'multipart/form-data; boundary=X', Buffer.from(cutField))).toBeNull();
+    expect(await requestParams('/api/v1/messages', 'multipart/form-data', Buffer.from(TRUNCATED))).toBeNull();
+  });
+
+  it('forwards such a body to the target as it came, and keeps serving', async () => {
+    const failures: unknown[] = [];
+    const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue, onInternalError: (e) => failures.push(e) });
+    reached.length = 0;
+    for (const path of ['/api/v1/server_settings', '/__mock/realms', '/api/v1/user_uploads']) {
+      const res = await request(`${proxy.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=X' },
+        body: TRUNCATED,
+      });
+      expect(res.statusCode, path).toBe(200);
+      await res.body.text();
+    }
+    const after = await request(`${proxy.url}/api/v1/server_settings`);
+    expect(after.statusCode).toBe(200);
+    await after.body.text();
+    await proxy.stop();
+    expect(reached).toEqual(['/api/v1/server_settings', '/__mock/realms', '/api/v1/user_uploads', '/api/v1/server_settings']);
+    expect(proxy.recorder.exchanges).toBe(4);
+    expect(failures).toEqual([]);
+  });
+
+  it(`takes request headers up to the mock's ${MAX_HEADER_BYTES} bytes; past them a JSON 431 of its own`, async () => {
+    const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    reached.length = 0;
+    const big = await raw(
+      proxy.url,
+      `GET /api/v1/users/me/x HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(big.status).toBe(200);
+    const huge = await raw(
+      proxy.url,
+      `GET /api/v1/users/me/y HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(huge.status).toBe(431);
+    expect(JSON.parse(huge.body)).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: `teamchat proxy: request headers are too large (limit: ${MAX_HEADER_BYTES} bytes)`,
+    });
+    const garbage = await raw(proxy.url, 'NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    await proxy.stop();
+    expect(reached).toEqual(['/api/v1/users/me/x']);
+  });
+});
+
+describe('listening beyond loopback', () => {
+  const refused = [
+    '/__mock/realms/demo/credentials',
+    '/__MOCK/realms',
+    '//__mock/realms',
+    '/%5F_mock/realms',
+    '/api/v1/../../__mock/realms',
+    '/api/v1/%2e%2e/%2E%2e/__mock/realms/demo/credentials',
+    '/__inspector/feed',
+    '/',
+    '/?token=x',
+    '/%zz',
+  ];
+
+  it('answers 403 JSON for the control API and the inspector, whatever the spelling, and forwards the API', async () => {
+    const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue, beyondLoopback: true });
+    reached.length = 0;
+    for (const path of refused) {
+      const res = await raw(proxy.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res.status, path).toBe(403);
+      expect(JSON.parse(res.body), path).toMatchObject({ result: 'error', code: 'PROXY_CONTROL_REFUSED' });
+    }
+    const api = await request(`${proxy.url}/api/v1/server_settings`);
+    expect(api.statusCode).toBe(200);
+    await api.body.text();
+    await proxy.stop();
+    expect(reached).toEqual(['/api/v1/server_settings']);
+    expect(proxy.recorder.unreachable).toBe(0);
+  });
+
+  it('on loopback (the default) the control API is forwarded', async () => {
+    const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    reached.length = 0;
+    const res = await request(`${proxy.url}/__mock/realms`);
+    expect(res.statusCode).toBe(200);
+    await res.body.text();
+    await proxy.stop();
+    expect(reached).toEqual(['/__mock/realms']);
+  });
+
+  it('tells loopback addresses from the others', () => {
+    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost'])
+      expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ['0.0.0.0', '::', '192.168.1.2', '10.0.0.1', '::ffff:10.0.0.1', '128.0.0.1'])
+      expect(isLoopbackAddress(address), address).toBe(false);
+  });
+});
+
+describe('secrets in the reports', () => {
+  it('no secret-named value stays in the run, whatever the name is spelt (apiKey, API-KEY, access_token)', async () => {
+    const output: string[] = [];
+    const proxy = await startProxy({
+      target: targetUrl,
+      out: { write: (t: string) => output.push(t) },
+      verbose: true,
+      schemas,
+      facts,
+      catalogue,
+    });
+    const query = '?apiKey=SeCrEt-1&API-KEY=SeCrEt-2&access_token=SeCrEt-3&keep=visible';
+    const get = await request(`${proxy.url}/api/v1/server_settings${query}`);
+    await get.body.text();
+    const post = await request(`${proxy.url}/api/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Api_Key=SeCrEt-4&newPassword=SeCrEt-5&content=visible',
+    });
+    await post.body.text();
+    const run = await proxy.stop();
+    const text = JSON.stringify(run) + output.join('');
+    expect(text).not.toMatch(/SeCrEt/);
+    expect(text).toContain('keep=visible');
   });
 });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { isSecretName } from '../../../cli/secret-names.js';
 
 /**
  * The request log of `teamchat serve` (issue 19, README "Request log"): one line per request, written when
@@ -38,7 +39,10 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
       };
       if (error) line.error = error;
       if (debug) {
-        line.req = redacted({ headers: req.headers, query: req.query, body: req.form ?? req.body ?? null });
+        line.req = {
+          headers: redactedHeaders(req.headers),
+          ...(redacted({ query: req.query, body: bodyOf(req) }) as object),
+        };
         line.res = redacted({ body: answer ?? null });
       }
       const level = status >= 500 ? 'error' : 'info';
@@ -57,41 +61,69 @@ function summary(line: Record<string, unknown>, error: { code: unknown; msg: unk
 }
 
 /**
- * Names whose values are credentials, at any depth and in any case: HTTP Basic and cookies in headers,
- * `api_key`/`password`/`key` in forms, queries and answers (fetch_api_key, the control API's credentials).
- * By name rather than pino's `redact` paths: those are fixed paths, and a credential nested one level
- * deeper in a future answer would leak.
+ * Values are credentials by their name (cli/secret-names.ts, the list the suite's reports use too), at any depth
+ * and in any case or spelling: HTTP Basic and cookies in headers, `api_key`/`password`/`key` in forms, queries
+ * and answers (fetch_api_key, the control API's credentials), the control token of `GET /?token=…`. By name
+ * rather than pino's `redact` paths: those are fixed paths, and a credential nested one level deeper in a
+ * future answer would leak.
  */
-export const SECRET_NAMES: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'api_key',
-  'password',
-  'key',
-]);
-
 export const REDACTED = '[redacted]';
 
+/** What stands for a value nested deeper than a log line or the inspector shows. */
+export const TOO_DEEP = '[nested too deep]';
 /**
- * A copy of a JSON-like value with every credential replaced (the original is left as it is); `secret`: the
- * lower-case names whose values are credentials. Levels below REDACT_DEPTH are replaced by a marker: the
- * copy is recursive, and a log line or an inspector push must never overflow the stack on a deep value.
+ * How deep `redacted` copies. A body of 20,000 nested arrays (the control API reads JSON of any depth) overflowed
+ * the stack of this recursion, inside a close listener or a timer nothing catches: the process ended.
  */
-export function redacted(value: unknown, secret: ReadonlySet<string> = SECRET_NAMES, depth = 0): unknown {
+export const MAX_SHOWN_DEPTH = 64;
+
+/**
+ * A copy of a JSON-like value with every credential replaced (the original is left as it is), cut below
+ * `depth` levels.
+ */
+export function redacted(value: unknown, depth = MAX_SHOWN_DEPTH): unknown {
   if (!isRecord(value)) return value;
-  if (depth >= REDACT_DEPTH) return TOO_DEEP;
-  if (Array.isArray(value)) return value.map((item) => redacted(item, secret, depth + 1));
+  if (depth <= 0) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redacted(item, depth - 1));
   const copy: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value))
-    copy[name] = secret.has(name.toLowerCase()) ? REDACTED : redacted(inner, secret, depth + 1);
+  for (const [name, inner] of Object.entries(value)) copy[name] = isSecretName(name) ? REDACTED : redacted(inner, depth - 1);
   return copy;
 }
 
-/** Deeper than anything the server accepts (http/json-depth.ts MAX_JSON_DEPTH) plus the envelope around it. */
-export const REDACT_DEPTH = 128;
-export const TOO_DEEP = '[nested too deeply]';
+/**
+ * The headers with credentials replaced, and secret query values inside a `Referer` replaced too: a page
+ * opened as `/?token=…` names that URL in the next request it makes.
+ */
+function redactedHeaders(headers: Request['headers']): unknown {
+  const copy = redacted(headers) as Record<string, unknown>;
+  if (typeof copy.referer === 'string') copy.referer = redactedUrl(copy.referer);
+  return copy;
+}
+
+/** A URL (or path) with the values of secret-named query parameters replaced. */
+export function redactedUrl(url: string): string {
+  return url.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string) =>
+    isSecretName(safeDecode(name)) ? `${sep}${name}=${REDACTED}` : whole,
+  );
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The request's body as read: its form fields, else what express.json read (the control API). The form parser
+ * leaves an empty form on every request, which hid a JSON body.
+ */
+function bodyOf(req: Request): unknown {
+  const form = req.form as Record<string, unknown> | undefined;
+  if (form !== undefined && Object.keys(form).length > 0) return form;
+  return (req.body as unknown) ?? form ?? null;
+}
 
 function parseJson(text: string): unknown {
   try {

@@ -1,12 +1,13 @@
-import { REDACTED, redacted, SECRET_NAMES } from '../http/request-log.js';
+import { isSecretName } from '../../../cli/secret-names.js';
+import { REDACTED, redacted } from '../http/request-log.js';
 import type { Body, Exchange, ExchangeSummary } from './capture.js';
 
 /**
  * One exchange as the page shows it when clicked (GET /__inspector/exchanges/:id): the query as name → value,
- * the bodies pretty-printed, every credential replaced by `[redacted]`. Redaction reuses the request log's
- * rule (http/request-log.ts `redacted`: by name, at any depth) plus `token` (the control token given to the
- * page as `/?token=`). A body cut at the cap is no longer JSON, so there the same names are found in the text
- * (`"api_key": "…"` and `api_key=…`) and their values replaced up to the cut.
+ * the bodies pretty-printed, every credential replaced by `[redacted]`. Redaction is the request log's
+ * (http/request-log.ts `redacted`: by name, at any depth, with the names of cli/secret-names.ts). A body cut at
+ * the cap is no longer JSON, so there every `"name": "…"` and `name=…` of the text whose name is secret has its
+ * value replaced up to the cut.
  */
 export interface ExchangeView extends ExchangeSummary {
   query: Record<string, unknown>;
@@ -27,7 +28,7 @@ export function viewOf(exchange: Exchange): ExchangeView {
   const { query, requestType, requestBody, responseType, responseBody, ...summary } = exchange;
   return {
     ...summary,
-    query: hideSecrets(Object.fromEntries(new URLSearchParams(query))) as Record<string, unknown>,
+    query: redacted(Object.fromEntries(new URLSearchParams(query))) as Record<string, unknown>,
     request: bodyView(requestType, requestBody),
     response: bodyView(responseType, responseBody),
   };
@@ -41,21 +42,29 @@ function bodyView(type: string | null, body: Body): BodyView {
 function shown(text: string, truncated: boolean): string {
   if (!truncated) {
     try {
-      return JSON.stringify(hideSecrets(JSON.parse(text)), null, 2);
+      return JSON.stringify(redacted(JSON.parse(text)), null, 2);
     } catch {
       // Not JSON (an HTML page, a file): redacted as text below.
     }
   }
-  return text.replace(SECRET_IN_JSON, `$1"${REDACTED}"`).replace(SECRET_IN_FORM, `$1${REDACTED}`);
+  return redactText(text);
 }
 
-/** The request log's secret names, and `token` (only the inspector's log sees `/?token=`). */
-const SECRET: ReadonlySet<string> = new Set([...SECRET_NAMES, 'token']);
-
-const hideSecrets = (value: unknown): unknown => redacted(value, SECRET);
-
-const NAMES = [...SECRET].join('|');
-/** `"api_key": "value` (to its closing quote, or the end of a cut text). */
-const SECRET_IN_JSON = new RegExp(`("(?:${NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|$)`, 'gi');
+/** `"api_key": "value` (to its closing quote, or the end of a cut text); the name is checked by the callback. */
+const NAMED_IN_JSON = /("((?:[^"\\]|\\.){1,200})"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
 /** `api_key=value` in a form or query text. */
-const SECRET_IN_FORM = new RegExp(`((?:^|[&?])(?:${NAMES})=)[^&]*`, 'gi');
+const NAMED_IN_FORM = /((?:^|[&?])([^=&]{1,200})=)[^&]*/g;
+
+function redactText(text: string): string {
+  return text
+    .replace(NAMED_IN_JSON, (whole, head: string, name: string) => (isSecretName(name) ? `${head}"${REDACTED}"` : whole))
+    .replace(NAMED_IN_FORM, (whole, head: string, name: string) => (isSecretName(decoded(name)) ? `${head}${REDACTED}` : whole));
+}
+
+function decoded(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-depth.js';
-import { REDACT_DEPTH, redacted, TOO_DEEP } from '../../src/http/request-log.js';
+import { MAX_SHOWN_DEPTH, redacted, TOO_DEEP } from '../../src/http/request-log.js';
 import { openFeed } from '../inspector/support.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
@@ -109,7 +109,7 @@ describe('the inspector with a deeply nested event in a queue', () => {
       depth++;
     }
     expect(level).toBe(TOO_DEEP);
-    expect(depth).toBe(REDACT_DEPTH);
+    expect(depth).toBe(MAX_SHOWN_DEPTH);
   });
 
   it('keeps pushing its state while the page is open, and the server keeps serving', async () => {

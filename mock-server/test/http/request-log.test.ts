@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { REDACTED, redacted } from '../../src/http/request-log.js';
+import { REDACTED, redacted, TOO_DEEP } from '../../src/http/request-log.js';
 import { serveLogger, type LogFormat, type LogLevel } from '../../src/log.js';
 import { call, startTestServer, type Who } from '../helpers/test-server.js';
 
@@ -90,6 +90,53 @@ describe('debug: bodies with credentials redacted', () => {
     expect(text).not.toContain(member.api_key);
     expect(text).not.toContain('not-it');
     expect(text).not.toContain(Buffer.from(`${member.email}:${member.api_key}`).toString('base64'));
+  });
+
+  it('the control token of `GET /?token=…` is in no line, at info or at debug (query, Referer)', async () => {
+    const token = 'control-token-for-the-log-0123456789';
+    for (const level of ['info', 'debug'] as const) {
+      const out: string[] = [];
+      const logger = await serveLogger({ level, format: 'json', out: { write: (s: string) => out.push(s) } });
+      const server = await startTestServer({ requestLog: logger, controlToken: token });
+      try {
+        const html = { accept: 'text/html' };
+        const page = await call(server, 'GET', '/', { headers: html, query: { token } });
+        expect(page.status, level).toBeLessThan(400);
+        const referer = `${server.url}/?token=${token}&tab=realms`;
+        await call(server, 'GET', '/api/v1/server_settings', { headers: { referer } });
+        await vi.waitFor(() => expect(lines(out).length).toBeGreaterThanOrEqual(2));
+        expect(out.join(''), level).not.toContain(token);
+        if (level === 'debug') {
+          const [first, second] = lines(out) as Array<Record<string, Record<string, Record<string, unknown>>>>;
+          expect(first!.req!.query).toEqual({ token: REDACTED });
+          expect(second!.req!.headers!.referer).toBe(`${server.url}/?token=${REDACTED}&tab=realms`);
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('secret names in any case or spelling: apiKey, API-KEY, new_password, x-api-key, access_token', async () => {
+    const { out, member, server } = await logged('debug');
+    const query = { apiKey: 'v1-apikey', 'API-KEY': 'v2-dashed', new_password: 'v3-password', access_token: 'v4-token' };
+    await call(server, 'GET', '/api/v1/users/me', { as: member, query, headers: { 'x-api-key': 'v5-header' } });
+    await vi.waitFor(() => expect(lines(out)).toHaveLength(1));
+    const text = out.join('');
+    for (const value of ['v1-apikey', 'v2-dashed', 'v3-password', 'v4-token', 'v5-header']) expect(text).not.toContain(value);
+  });
+
+  it('a body nested past the stack (20,000 arrays) is logged cut at a depth, never a crash', async () => {
+    const { out, server } = await logged('debug');
+    const deep = `{"event":${'['.repeat(20_000)}${']'.repeat(20_000)},"user_ids":[1]}`;
+    const headers = { 'content-type': 'application/json' };
+    await call(server, 'POST', '/__mock/realms/demo/events', { headers, body: deep });
+    const after = await call(server, 'GET', '/api/v1/server_settings');
+    expect(after.status).toBe(200);
+    await vi.waitFor(() => expect(lines(out)).toHaveLength(2));
+    expect(JSON.stringify(lines(out)[0])).toContain(TOO_DEEP);
+    const nested = redacted({ a: [[[[{ api_key: 'k' }]]]] }, 3) as { a: unknown[][] };
+    expect(nested).toEqual({ a: [[TOO_DEEP]] });
   });
 
   it('redaction goes to any depth and any case, and leaves the original alone', () => {

@@ -81,4 +81,16 @@ describe('viewOf', () => {
     const form = viewOf({ ...exchange({ requestBody: { text: 'username=a&password=hunter2&x', length: 100 } }), id: 1 });
     expect(form.request.text).toBe('username=a&password=[redacted]&x');
   });
+
+  it('finds a secret name in any case or spelling, in whole bodies, cut ones and the query', () => {
+    const query = viewOf({ ...exchange({ query: 'apiKey=SECRET1&API-KEY=SECRET2&access_token=SECRET3&keys=kept' }), id: 1 });
+    expect(query.query).toEqual({ apiKey: '[redacted]', 'API-KEY': '[redacted]', access_token: '[redacted]', keys: 'kept' });
+    const full = JSON.stringify({ a: 'kept', apiKey: 'SECRET4', nested: { 'X-Api-Key': 'SECRET5', newPassword: 'SECRET6-LONG' } });
+    const cut = full.slice(0, full.indexOf('SECRET6') + 4);
+    const text = viewOf({ ...exchange({ responseBody: { text: cut, length: full.length } }), id: 1 }).response.text!;
+    expect(text).not.toContain('SECRET');
+    expect(text).toContain('"a":"kept"');
+    const form = viewOf({ ...exchange({ requestBody: { text: 'Api_Key=SECRET7&api%5Fkey=SECRET8&x=kept', length: 100 } }), id: 1 });
+    expect(form.request.text).toBe('Api_Key=[redacted]&api%5Fkey=[redacted]&x=kept');
+  });
 });
