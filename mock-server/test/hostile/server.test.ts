@@ -17,7 +17,7 @@ import {
   type RawAnswer,
 } from '../../../bench/hostile-requests.js';
 import type { FuzzAccounts } from '../../../bench/wire-fuzz.js';
-import { built, cleanUp, demoAccounts, serve, type Program } from './spawned.js';
+import { built, cleanUp, demoAccounts, serve, serving, type Program } from './spawned.js';
 
 /**
  * What one hostile client did to the compiled `teamchat serve`, each as a test: the process must stay up and
@@ -40,13 +40,10 @@ beforeAll(async () => {
   server = await serve();
   accounts = await demoAccounts(server.url);
 }, 240_000);
-// A test that took the server down (or left it busy) has failed; the next one gets a server of its own, so it
-// reports on itself.
 beforeEach(async () => {
-  if (server.alive() && (await health(server.url, BUDGET_MS)).status === 200) return;
-  server.kill();
-  server = await serve();
-  accounts = await demoAccounts(server.url);
+  const before = server;
+  server = await serving(server, [], BUDGET_MS);
+  if (server !== before) accounts = await demoAccounts(server.url);
 });
 afterAll(cleanUp);
 

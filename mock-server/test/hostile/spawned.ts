@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { health } from '../../../bench/hostile-requests.js';
 import type { FuzzAccounts } from '../../../bench/wire-fuzz.js';
 import { buildDist } from '../../../cli/test/helpers/build.js';
 
@@ -108,6 +109,16 @@ export async function serve(args: string[] = []): Promise<Program> {
     /listening on (http:\/\/\S+)[\s\S]*try: curl/,
     dir,
   );
+}
+
+/**
+ * `server` when it is up and answers within `budgetMs`, else (killed) a fresh `serve(args)`: a test that took the
+ * server down or left it busy has failed, and the next one reports on itself instead of on that.
+ */
+export async function serving(server: Program, args: string[], budgetMs: number): Promise<Program> {
+  if (server.alive() && (await health(server.url, budgetMs)).status === 200) return server;
+  server.kill();
+  return serve(args);
 }
 
 /** `teamchat proxy --port 0` in front of `target`, its reports going to `reportDir`. */
