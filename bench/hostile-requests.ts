@@ -149,7 +149,10 @@ export function multipart(boundary: string, parts: Part[]): { body: Buffer; type
   const pieces: Buffer[] = [];
   for (const part of parts) {
     const file = part.filename === undefined ? '' : `; filename="${part.filename}"\r\nContent-Type: application/octet-stream`;
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${file}\r\n\r\n`), Buffer.from(part.content));
+    pieces.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${file}\r\n\r\n`),
+      Buffer.from(part.content),
+    );
     pieces.push(Buffer.from('\r\n'));
   }
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
@@ -204,6 +207,7 @@ export function health(url: string, timeoutMs: number): Promise<RawAnswer> {
 
 /** One line naming an answer, for failure messages. */
 export function describeAnswer(answer: RawAnswer): string {
-  if (answer.outcome !== 'answered') return `no answer (${answer.outcome}${answer.error ? `: ${answer.error}` : ''}) after ${Math.round(answer.ms)} ms`;
+  if (answer.outcome !== 'answered')
+    return `no answer (${answer.outcome}${answer.error ? `: ${answer.error}` : ''}) after ${Math.round(answer.ms)} ms`;
   return `${answer.status} ${JSON.stringify(answer.body.slice(0, 200))} after ${Math.round(answer.ms)} ms`;
 }

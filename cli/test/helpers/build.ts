@@ -19,9 +19,11 @@ const STALE_LOCK_MS = 300_000;
 const WAIT_MS = 240_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Wall-clock milliseconds (the lock's and marker's ages are measured against file times). */
+const wallClock = () => performance.timeOrigin + performance.now();
 const age = (path: string) => {
   try {
-    return Date.now() - statSync(path).mtimeMs;
+    return wallClock() - statSync(path).mtimeMs;
   } catch {
     return Infinity;
   }
@@ -41,7 +43,7 @@ const sameRun = () => {
  * built moments ago. The build's output ('' on success) and status, as spawnSync gave them.
  */
 export function buildDist(): { output: string; status: number | null } {
-  const began = Date.now();
+  const began = performance.now();
   for (;;) {
     try {
       mkdirSync(LOCK);
@@ -49,7 +51,7 @@ export function buildDist(): { output: string; status: number | null } {
     } catch {
       // A lock left by a killed run is taken over; otherwise wait for the build in progress.
       if (age(LOCK) > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
-      else if (Date.now() - began > WAIT_MS) throw new Error(`another build still holds ${LOCK}`);
+      else if (performance.now() - began > WAIT_MS) throw new Error(`another build still holds ${LOCK}`);
       else sleep(200);
     }
   }

@@ -64,9 +64,19 @@ describe('what a page of another site can send without a preflight changes nothi
     ['a URL-encoded form', FORM_TYPE, form(fields)],
     ['a multipart form', formData.type, formData.body],
     ['a text/plain JSON body', ['Content-Type', 'text/plain'], JSON.stringify({ ...fields, seconds: 86400 })],
-    ['a text/plain JSON body with no Origin (a proxy dropped it)', ['Content-Type', 'text/plain;charset=UTF-8'], JSON.stringify({ ...fields, seconds: 86400 })],
+    [
+      'a text/plain JSON body with no Origin (a proxy dropped it)',
+      ['Content-Type', 'text/plain;charset=UTF-8'],
+      JSON.stringify({ ...fields, seconds: 86400 }),
+    ],
   ];
-  const paths = ['/__mock/realms', '/__mock/realms/demo/clock/advance', '/__mock/realms/demo/snapshots', '/__mock/realms/demo/events', '/__mock/clock/advance'];
+  const paths = [
+    '/__mock/realms',
+    '/__mock/realms/demo/clock/advance',
+    '/__mock/realms/demo/snapshots',
+    '/__mock/realms/demo/events',
+    '/__mock/clock/advance',
+  ];
 
   for (const [what, type, body] of bodies) {
     it(`${what}, to every mutating control path`, async () => {
@@ -96,7 +106,13 @@ describe('a foreign Host (DNS rebinding) reads nothing', () => {
     it(`Host ${template}: credentials, world and realms are refused, without an API key in the answer`, async () => {
       const host = template.replace('PORT', port());
       const keys = (await control.credentials('demo')).map((c) => c.api_key);
-      for (const path of ['/__mock/realms/demo/credentials', '/__mock/realms/demo/world', '/__mock/realms', '/__mock/', '/__inspector/exchanges/1']) {
+      for (const path of [
+        '/__mock/realms/demo/credentials',
+        '/__mock/realms/demo/world',
+        '/__mock/realms',
+        '/__mock/',
+        '/__inspector/exchanges/1',
+      ]) {
         const answer = await send({ method: 'GET', path, host });
         expectRefused(answer, `GET ${path} with Host ${host}`);
         for (const key of keys) expect(answer.body).not.toContain(key);
@@ -118,7 +134,10 @@ describe('`fixture` of POST /__mock/realms reads only fixtures', () => {
       const rss = own.rss();
       const answers: RawAnswer[] = [];
       for (const fixture of ['/etc/passwd', '/etc', '/nonexistent/teamchat-fixture.json', '/dev/zero']) {
-        const answer = await send({ method: 'POST', path: '/__mock/realms', headers: [JSON_TYPE], body: JSON.stringify({ fixture }) }, own.url);
+        const answer = await send(
+          { method: 'POST', path: '/__mock/realms', headers: [JSON_TYPE], body: JSON.stringify({ fixture }) },
+          own.url,
+        );
         expectRefused(answer, `fixture ${fixture}`);
         expect(answer.body, `fixture ${fixture}`).not.toMatch(/root:|daemon:|\\u0000/);
         answers.push(answer);
@@ -144,7 +163,15 @@ describe('the control token', () => {
       await send({ method: 'GET', path, headers: [['Accept', 'application/json']] }, logged.url);
     }
     await send({ method: 'GET', path: '/__mock/realms', headers: [['Authorization', `Bearer ${token}`]] }, logged.url);
-    await send({ method: 'POST', path: '/__mock/realms', headers: [['Authorization', `Bearer ${token}`], JSON_TYPE], body: JSON.stringify({ token }) }, logged.url);
+    await send(
+      {
+        method: 'POST',
+        path: '/__mock/realms',
+        headers: [['Authorization', `Bearer ${token}`], JSON_TYPE],
+        body: JSON.stringify({ token }),
+      },
+      logged.url,
+    );
     // The request log writes a line once an answer's connection has closed: these have.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const log = logged.output().slice(banner);

@@ -13,8 +13,8 @@ import {
   TRUNCATED_MULTIPART,
   type RequestParts,
 } from '../../../bench/hostile-requests.js';
-import type { FuzzAccounts } from '../../../bench/wire-fuzz.js';
-import { built, cleanUp, demoAccounts, proxy, scratch, serve, serving, type Program } from './spawned.js';
+import { demoAccounts, type FuzzAccounts } from '../../../bench/wire-fuzz.js';
+import { built, cleanUp, proxy, scratch, serve, serving, type Program } from './spawned.js';
 
 /**
  * The compiled `teamchat proxy` under hostile input: in front of the compiled mock, and in front of a target that
@@ -104,7 +104,11 @@ describe('teamchat proxy', () => {
 
   it('answers a header block the mock accepts (20 KiB), or refuses it with a JSON envelope, never a bare 431', async () => {
     const { program } = await started(mock.url);
-    const answer = await send(program.url, { method: 'GET', path: '/api/v1/server_settings', headers: [['X-Padding', 'p'.repeat(20 * 1024)]] });
+    const answer = await send(program.url, {
+      method: 'GET',
+      path: '/api/v1/server_settings',
+      headers: [['X-Padding', 'p'.repeat(20 * 1024)]],
+    });
     expect(answer.outcome, describeAnswer(answer)).toBe('answered');
     expect(answer.status, describeAnswer(answer)).toBeLessThan(500);
     expect(isJson(answer), describeAnswer(answer)).toBe(true);

@@ -16,8 +16,8 @@ import {
   TRUNCATED_MULTIPART,
   type RawAnswer,
 } from '../../../bench/hostile-requests.js';
-import type { FuzzAccounts } from '../../../bench/wire-fuzz.js';
-import { built, cleanUp, demoAccounts, serve, serving, type Program } from './spawned.js';
+import { demoAccounts, type FuzzAccounts } from '../../../bench/wire-fuzz.js';
+import { built, cleanUp, serve, serving, type Program } from './spawned.js';
 
 /**
  * What one hostile client did to the compiled `teamchat serve`, each as a test: the process must stay up and
@@ -66,7 +66,13 @@ const post = (path: string, headers: [string, string][], body: string | Buffer) 
   exchange(server.url, [httpRequest(server.url, { method: 'POST', path, headers, body })], { timeoutMs: ANSWER_MS });
 
 describe('a multipart body cut before its closing boundary', () => {
-  for (const path of ['/api/v1/server_settings', '/api/v1/messages', '/api/v1/user_uploads', '/__mock/realms', '/__mock/realms/demo/events']) {
+  for (const path of [
+    '/api/v1/server_settings',
+    '/api/v1/messages',
+    '/api/v1/user_uploads',
+    '/__mock/realms',
+    '/__mock/realms/demo/events',
+  ]) {
     it(`is refused on POST ${path} without credentials, and the server stays up`, async () => {
       expectRefused(await post(path, [TRUNCATED_MULTIPART.type], TRUNCATED_MULTIPART.body), path);
       await expectHealthy();
@@ -133,9 +139,13 @@ describe('a guest’s search narrow', () => {
   /** The narrow sent with an unrelated request right behind it: both answers. */
   async function narrowWithNeighbour(narrow: string): Promise<{ answer: RawAnswer; neighbour: RawAnswer }> {
     const body = form({ narrow, anchor: 'newest', num_before: '20', num_after: '0' });
-    const sent = exchange(server.url, [httpRequest(server.url, { method: 'GET', path: '/api/v1/messages', headers: [FORM_TYPE, basic(accounts.guest)], body })], {
-      timeoutMs: ANSWER_MS,
-    });
+    const sent = exchange(
+      server.url,
+      [httpRequest(server.url, { method: 'GET', path: '/api/v1/messages', headers: [FORM_TYPE, basic(accounts.guest)], body })],
+      {
+        timeoutMs: ANSWER_MS,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 5));
     const neighbour = await health(server.url, BUDGET_MS);
     return { answer: await sent, neighbour };
@@ -183,7 +193,10 @@ describe('upload bodies that stop arriving', () => {
       headers: [['Content-Type', 'multipart/form-data; boundary=X'], basic(accounts.member)],
       contentLength: 24 * MiB,
     });
-    const part = Buffer.concat([Buffer.from('--X\r\nContent-Disposition: form-data; name="f"; filename="big.bin"\r\n\r\n'), Buffer.alloc(MiB, 0x61)]);
+    const part = Buffer.concat([
+      Buffer.from('--X\r\nContent-Disposition: form-data; name="f"; filename="big.bin"\r\n\r\n'),
+      Buffer.alloc(MiB, 0x61),
+    ]);
     // Each is given up (its socket destroyed) by this side after two seconds, unless the server cuts it first.
     const stalled = Array.from({ length: 4 }, () => exchange(server.url, [head, part], { timeoutMs: 2_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));

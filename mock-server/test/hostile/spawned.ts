@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { health } from '../../../bench/hostile-requests.js';
-import type { FuzzAccounts } from '../../../bench/wire-fuzz.js';
 import { buildDist } from '../../../cli/test/helpers/build.js';
 
 /**
@@ -123,19 +122,15 @@ export async function serving(server: Program, args: string[], budgetMs: number)
 
 /** `teamchat proxy --port 0` in front of `target`, its reports going to `reportDir`. */
 export function proxy(target: string, reportDir: string, args: string[] = []): Promise<Program> {
-  return launch(['proxy', '--target', target, '--port', '0', '--report-dir', reportDir, ...args], /teamchat proxy: (http:\/\/\S+) →/, reportDir);
+  return launch(
+    ['proxy', '--target', target, '--port', '0', '--report-dir', reportDir, ...args],
+    /teamchat proxy: (http:\/\/\S+) →/,
+    reportDir,
+  );
 }
 
 /** Kills every program's process group and removes the scratch directories (afterAll). */
 export async function cleanUp(): Promise<void> {
   for (const program of programs.splice(0)) program.kill();
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-}
-
-/** The demo realm's member and guest, read from the control API (world file). */
-export async function demoAccounts(url: string, token?: string): Promise<FuzzAccounts> {
-  const res = await fetch(`${url}/__mock/realms/demo/world`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-  const { world } = (await res.json()) as { world: { credentials: Record<string, { email: string; api_key: string }> } };
-  const account = (role: string) => ({ email: world.credentials[role]!.email, api_key: world.credentials[role]!.api_key });
-  return { member: account('member'), guest: account('guest') };
 }
