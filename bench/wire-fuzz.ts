@@ -37,7 +37,7 @@ export interface WireFuzzResult {
 }
 
 /** How long a body that stops is kept open before this side gives up (the server need not answer it). */
-export const STOPPED_MS = 300;
+export const STOPPED_MS = 150;
 /** After this many failures (or a crash, or a hang) the run stops: what follows would only repeat them. */
 const MAX_FAILURES = 10;
 

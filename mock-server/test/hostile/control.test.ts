@@ -124,6 +124,20 @@ describe('a foreign Host (DNS rebinding) reads nothing', () => {
   }
 });
 
+describe('snapshots are bounded', () => {
+  it('a snapshot name of 100,000 characters is refused, and no snapshot is saved', async () => {
+    const before = await control.listSnapshots('demo');
+    const answer = await send({
+      method: 'POST',
+      path: '/__mock/realms/demo/snapshots',
+      headers: [JSON_TYPE],
+      body: JSON.stringify({ name: 's'.repeat(100_000) }),
+    });
+    expectRefused(answer, 'a 100,000-character snapshot name');
+    expect(await control.listSnapshots('demo')).toEqual(before);
+  });
+});
+
 describe('`fixture` of POST /__mock/realms reads only fixtures', () => {
   it('refuses a device, a system file, a directory and a missing path alike, quickly, without their content, memory unchanged', async () => {
     // A server of its own, killed at the end whatever happened: reading /dev/zero whole (the bug) grows it by gigabytes.

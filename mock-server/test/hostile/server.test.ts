@@ -197,8 +197,8 @@ describe('upload bodies that stop arriving', () => {
       Buffer.from('--X\r\nContent-Disposition: form-data; name="f"; filename="big.bin"\r\n\r\n'),
       Buffer.alloc(MiB, 0x61),
     ]);
-    // Each is given up (its socket destroyed) by this side after two seconds, unless the server cuts it first.
-    const stalled = Array.from({ length: 4 }, () => exchange(server.url, [head, part], { timeoutMs: 2_000 }));
+    // Each is given up (its socket destroyed) by this side after a second, unless the server cuts it first.
+    const stalled = Array.from({ length: 4 }, () => exchange(server.url, [head, part], { timeoutMs: 1_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     await expectHealthy();
     for (const answer of await Promise.all(stalled)) {
