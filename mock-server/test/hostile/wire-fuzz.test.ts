@@ -52,7 +52,7 @@ describe('the seeded wire fuzzer', () => {
   );
 
   it(
-    `sends 100 cases of seed ${SEED + 1} through the proxy: the same properties, and SIGTERM writes its reports`,
+    `sends 60 cases of seed ${SEED + 1} through the proxy: the same properties, and SIGTERM writes its reports`,
     { timeout: 120_000 },
     async () => {
       const dir = join(await scratch(), 'reports');
@@ -62,7 +62,7 @@ describe('the seeded wire fuzzer', () => {
       const front = await proxy(target.url, dir);
       const result = await runWireFuzz(front.url, {
         seed: SEED + 1,
-        count: 100,
+        count: 60,
         accounts: await demoAccounts(target.url),
         budgetMs: BUDGET_MS,
         caseTimeoutMs: CASE_MS,
