@@ -10,6 +10,7 @@ import { ResponseSchemas } from '../conformance/src/openapi.js';
 import { runScenarios } from '../conformance/src/runner.js';
 import { Target } from '../conformance/src/target.js';
 import { FuzzGenerator, type Who } from './fuzz-requests.js';
+import { demoAccounts, runWireFuzz } from './wire-fuzz.js';
 import {
   addOutcome,
   createRealm,
@@ -27,7 +28,8 @@ import { start } from './spawn.js';
  * `npm run bench -- soak`: can the mock be left running all day (issue 14)? One `teamchat serve`
  * process (in memory, --expose-gc so the control API's memory figures are live data) takes realm
  * create/delete cycles, linkifier cycles with renders, whole conformance runs and seeded fuzz
- * requests; the table gives the 5xx and failed operations of each phase and the server's memory
+ * requests, then seeded wire-level hostile cases (bench/wire-fuzz.ts: cut and malformed bodies, bodies that
+ * stop, odd headers, huge narrows, foreign Host/Origin); the table gives the 5xx and failed operations of each phase and the server's memory
  * after a warm-up and at the end. Targets are printed, not asserted: 0 × 5xx, 0 failed operations,
  * end RSS within 15 % of the RSS after warm-up. Smaller counts by option for a quick run.
  */
@@ -36,14 +38,17 @@ const OPTIONS = {
   linkifiers: { type: 'string', default: '300' },
   runs: { type: 'string', default: '100' },
   requests: { type: 'string', default: '20000' },
+  wire: { type: 'string', default: '2000' },
   seed: { type: 'string', default: '1414' },
   workers: { type: 'string', default: '4' },
   quick: { type: 'boolean', default: false },
 } as const;
 
-const USAGE = `npm run bench -- soak [--realms N] [--linkifiers N] [--runs N] [--requests N] [--seed N] [--workers N] [--quick]
-  defaults: 1000 realm cycles, 300 linkifier cycles, 100 conformance runs, 20000 fuzzed requests, seed 1414;
-  --quick: 100, 30, 3 and 2000 (about two minutes)`;
+const USAGE = `npm run bench -- soak [--realms N] [--linkifiers N] [--runs N] [--requests N] [--wire N] [--seed N] [--workers N] [--quick]
+  defaults: 1000 realm cycles, 300 linkifier cycles, 100 conformance runs, 20000 fuzzed requests, 2000 wire cases, seed 1414;
+  --quick: 100, 30, 3, 2000 and 300 (about two minutes)`;
+/** The wire phase's hang detector: an unrelated request sent while a hostile case is in flight waits less (bench/wire-fuzz.ts). */
+const WIRE_BUDGET_MS = 1_000;
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const MiB = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -74,6 +79,7 @@ export async function soak(argv: string[]): Promise<void> {
     linkifiers: count('linkifiers', 30),
     runs: count('runs', 3),
     requests: count('requests', 2000),
+    wire: count('wire', 300),
     seed: count('seed', 1414),
     workers: Math.max(1, count('workers', 4)),
   };
@@ -94,6 +100,7 @@ export async function soak(argv: string[]): Promise<void> {
   let warm: { rss: number; heapUsed: number };
   let end: { rss: number; heapUsed: number };
   let fuzzStatuses = '';
+  let wireStatuses = '';
   try {
     const generator = await FuzzGenerator.create(plan.seed);
     const suite = { catalogue: await loadCatalogue(), schemas: await ResponseSchemas.load() };
@@ -148,9 +155,24 @@ export async function soak(argv: string[]): Promise<void> {
     fuzzStatuses = Object.entries(statuses)
       .map(([status, k]) => `${status}: ${k}`)
       .join(', ');
+    await phase('wire-level hostile cases', `${plan.wire} cases, seed ${plan.seed}`, async (out) => {
+      const wire = await runWireFuzz(server.url, {
+        seed: plan.seed,
+        count: plan.wire,
+        accounts: await demoAccounts(server.url),
+        budgetMs: WIRE_BUDGET_MS,
+        caseTimeoutMs: 10_000,
+      });
+      out.requests += wire.cases;
+      for (const failure of wire.failures) (/: status 5\d\d/.test(failure) ? out.serverErrors : out.failures).push(failure);
+      wireStatuses = Object.entries(wire.statuses)
+        .map(([status, k]) => `${status}: ${k}`)
+        .join(', ');
+    });
     await deleteRealm(server.url, linkRealm.realmId, setup);
     rows.push({ phase: 'set-up (the linkifier realm)', operations: '1 realm', outcome: setup, seconds: 0 });
-    end = await serverMemory(server.url);
+    // A phase that took the server down is in the table; the end figure is then missing, not the report.
+    end = await serverMemory(server.url).catch(() => ({ rss: NaN, heapUsed: NaN }));
   } finally {
     server.child.kill('SIGTERM');
     await new Promise((done) => (server.child.exitCode !== null ? done(null) : server.child.once('exit', done)));
@@ -159,6 +181,8 @@ export async function soak(argv: string[]): Promise<void> {
   report(rows, warm, end, stderr, (performance.now() - began) / 1000);
   // Proof that the fuzz reached the operations rather than stopping at authentication or routing.
   console.log(`\nFuzzed requests by answer status: ${fuzzStatuses}`);
+  // A wire case's "timeout" is a body that stops, left unanswered until this side gave up: not a failure.
+  console.log(`Wire-level cases by answer: ${wireStatuses}`);
 }
 
 /** One whole conformance run, as `teamchat conform` runs it (all scenarios, its isolated realms). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from './helpers/build.js';
 import { processTools } from './helpers/processes.js';
 import { proxySignalTests } from './proxy-signals.js';
 
@@ -24,8 +25,9 @@ let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
-  expect(build.stderr + build.stdout).toBe('');
+  // Serialised with the other files that run the compiled build (cli/test/helpers/build.ts).
+  const build = buildDist();
+  expect(build.output).toBe('');
   expect(build.status).toBe(0);
   dir = await mkdtemp(join(tmpdir(), 'teamchat-compiled-'));
 }, 240_000);
