@@ -10,7 +10,7 @@ import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/con
 import { Control } from './control/control.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
-import { headersTooLarge, malformedHttpRequest, pathNotFound, requestTimedOut } from './domain/errors.js';
+import { headersTooLarge, malformedHttpRequest, missingHostHeader, pathNotFound, requestTimedOut } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { DEMO_SIZE, SIZE_FIELDS } from './fixtures/size.js';
@@ -276,21 +276,33 @@ function listen(app: Express, config: ServerConfig): Promise<Server> {
     const server = createServer(
       {
         maxHeaderSize: MAX_HEADER_BYTES,
+        // Node's own refusal of a Host-less HTTP/1.1 request is a bare 400; the app answers it as JSON.
+        requireHostHeader: false,
         requestTimeout: timeout,
         headersTimeout: timeout > 0 ? Math.min(timeout, 60_000) : 60_000,
         connectionsCheckingInterval: timeout > 0 ? Math.max(25, Math.min(30_000, Math.floor(timeout / 4))) : 30_000,
       },
-      app,
+      withHost(app),
     );
     server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
     // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
-    server.on('checkContinue', app);
+    server.on('checkContinue', withHost(app));
     server.listen(config.port, config.host);
     server.once('listening', () => done(server));
     server.once('error', fail);
     server.keepAliveTimeout = 65_000;
   });
 }
+
+/** An HTTP/1.1 request without Host gets the JSON envelope (Node's own refusal is a bare 400), before any layer. */
+const withHost =
+  (app: Express): RequestListener =>
+  (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return void app(req, res);
+    const body = JSON.stringify(missingHostHeader().body());
+    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  };
 
 /**
  * Requests Node's HTTP server refuses (headers too large, malformed request lines, a request that did not

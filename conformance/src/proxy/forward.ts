@@ -92,7 +92,8 @@ export class ForwardingProxy {
   }
 
   static async start(options: ForwardOptions): Promise<ForwardingProxy> {
-    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+    // A Host-less request is the target's to judge (Node's own refusal would be a bare 400).
+    const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false });
     const proxy = new ForwardingProxy(options, server);
     server.on('request', (req, res) => {
       proxy.#forward(req, res).catch((e: unknown) => proxy.#failed(res, e));

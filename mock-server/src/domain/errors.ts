@@ -126,6 +126,9 @@ export const malformedUrl = () => badRequest('Malformed URL.');
 /** Refused by Node's HTTP parser before express sees the request; answered on the raw socket. */
 export const malformedHttpRequest = () => badRequest('Malformed HTTP request.');
 
+/** HTTP/1.1 requires a Host header (RFC 9112 §3.2): a request without one is refused, as Node would, in JSON. */
+export const missingHostHeader = () => badRequest('Malformed HTTP request: no Host header.');
+
 export const headersTooLarge = (limitBytes: number) =>
   new ApiError(431, 'BAD_REQUEST', `Request headers are too large (limit: ${limitBytes} bytes).`);
 
