@@ -129,3 +129,8 @@ export class Clock {
     this.#timers.delete(timer.id);
   }
 }
+
+/** The machine's time for a file name (`state.json.corrupt-2026-11-27T09-12-00-000Z`): sorts, and has no `:`. */
+export function machineStamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
