@@ -15,8 +15,8 @@ import { Target } from './target.js';
 import { loadWorld } from './world.js';
 
 /**
- * `teamchat conform`: runs the scenarios against a target URL and writes the reports (issue 7, "CLI and
- * reports"). Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
+ * `teamchat conform`: runs the scenarios against a target URL and writes the reports (README "CLI").
+ * Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
  * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected), its
  * target stopped answering, or it was interrupted (SIGINT, SIGTERM). Every run past its options writes its
  * report files, an interrupted one included, so the CI step that publishes them always finds the reason;

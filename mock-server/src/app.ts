@@ -115,7 +115,7 @@ async function assemble(
   const store = (made.store = await Store.open(persistence));
   const clock = new Clock(config.clock, config.clockStart);
   clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
-  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes (issue 14).
+  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes.
   for (const realmId of store.realmIds()) holdRealmPatterns(store.realm(realmId)!);
   store.watch(trackLinkifierPatterns);
   const address = server.address() as AddressInfo;
