@@ -35,7 +35,9 @@ export interface StateLock {
 export async function acquireStateLock(statePath: string, log: (line: string) => void): Promise<StateLock> {
   const path = `${statePath}.lock`;
   const own = `${path}.${process.pid}`;
-  await writeFile(own, `${process.pid}\n`, { mode: 0o644 });
+  await writeFile(own, `${process.pid}\n`, { mode: 0o644 }).catch((e: Error) => {
+    throw new Error(`cannot lock the state file ${statePath} (${e.message}): pass a --state in a directory you can write`);
+  });
   try {
     if (!(await linked(own, path))) {
       const holder = await holderOf(path);
