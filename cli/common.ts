@@ -96,6 +96,9 @@ export const parseCount =
 
 /** What to do when a server cannot listen, for the errors a user can act on; null for any other error. */
 export function listenProblem(error: unknown, host: string, port: number): string | null {
+  // Only the socket's own errors: an EACCES on the state file is not about the port.
+  const { syscall } = error as { syscall?: unknown };
+  if (typeof syscall === 'string' && !['listen', 'bind', 'getaddrinfo'].includes(syscall)) return null;
   switch ((error as { code?: unknown }).code) {
     case 'EADDRINUSE':
       return `port ${port} is in use: stop the other server or pass --port N (--port 0 picks a free one)`;

@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -319,6 +319,77 @@ describe('npm scripts', () => {
       const deadline = Date.now() + 2000;
       while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await listening(port)).toBe(false);
+    },
+  );
+
+  // A terminal's Ctrl-C goes to the whole process group: npm and node each get it, and npm forwards its copy.
+  it(
+    'Ctrl-C to the process group of `npm start`, three times over: each time exit 0, the shutdown line, the message sent kept',
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const state = join(dir, 'ctrl-c', 'state.json');
+      const rc = join(dir, 'ctrl-c', 'rc');
+      for (let round = 1; round <= 3; round++) {
+        const port = await freePort();
+        const args = ['start', '--', '--port', String(port), '--state', state, '--zuliprc-dir', rc, '--log-level', 'silent'];
+        const npm = await started('npm', args, port, root);
+        const [, email, key] = /email=(.+)\nkey=(.+)\n/.exec(await readFile(join(rc, 'zuliprc-member'), 'utf8'))!;
+        const sent = await fetch(`http://127.0.0.1:${port}/api/v1/messages`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+          body: new URLSearchParams({ type: 'stream', to: 'home', topic: 'ctrl-c', content: `kept-after-round-${round}` }),
+        });
+        expect(((await sent.json()) as { result: string }).result).toBe('success');
+        process.kill(-npm.child.pid!, 'SIGINT');
+        expect(await exited(npm.child), npm.output()).toBe(0);
+        expect(npm.output()).toContain(`teamchat serve: stopped on SIGINT; state: file ${state}`);
+        expect(npm.output()).not.toContain('a third time');
+        const saved = await readFile(state, 'utf8');
+        for (let r = 1; r <= round; r++) expect(saved).toContain(`kept-after-round-${r}`);
+      }
+    },
+  );
+
+  it(
+    'Ctrl-C to the process group of `npm run conform`: the reports written, the run marked interrupted, exit 2',
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const port = await freePort();
+      const server = await started(
+        process.execPath,
+        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-conform'), '--log-level', 'silent'],
+        port,
+      );
+      const reports = join(dir, 'interrupted');
+      const conform = spawn(
+        'npm',
+        ['run', 'conform', '--', '--target', `http://127.0.0.1:${port}`, '--report-dir', reports, '--workers', '1'],
+        {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        },
+      );
+      children.push(conform);
+      let output = '';
+      conform.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+      conform.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+      // Interrupted once a few scenarios have ended (the console reporter prints a mark per scenario after its legend).
+      const marks = () => /s skipped\)\n([.FEs]*)/.exec(output)?.[1]?.length ?? 0;
+      for (let i = 0; i < 1200 && marks() < 5 && conform.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      process.kill(-conform.pid!, 'SIGINT');
+      expect(await exited(conform), output).toBe(2);
+      expect(output).toMatch(/teamchat conform: interrupted by SIGINT; \d+ of \d+ scenarios not run/);
+      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { stopped: unknown; totals: { skipped: number } };
+      expect(report.stopped).toEqual({ kind: 'interrupted', message: 'interrupted by SIGINT' });
+      expect(report.totals.skipped).toBeGreaterThan(0);
+      server.child.kill('SIGTERM');
+      expect(await exited(server.child)).toBe(0);
     },
   );
 });

@@ -9,16 +9,18 @@ import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type O
 import { writeReportFiles } from './report/files.js';
 import { runScenarios, selectScenarios } from './runner.js';
 import { randomSeed } from './schedule.js';
-import { notStartedRun, NOT_RUN_UNREACHABLE } from './stopped.js';
+import { onInterrupt, type SignalSource } from '../../cli/signals.js';
+import { isNotRun, notStartedRun } from './stopped.js';
 import { Target } from './target.js';
 import { loadWorld } from './world.js';
 
 /**
- * `teamchat conform`: runs the scenarios against a target URL and writes the reports (issue 7, "CLI and
- * reports"). Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
- * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected) or
- * its target stopped answering. Every run that gets as far as knowing its options writes its report
- * files, so the CI step that publishes them always finds the reason (issue 15, "CI-proof runs").
+ * `teamchat conform`: runs the scenarios against a target URL and writes the reports (README "CLI").
+ * Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
+ * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected), its
+ * target stopped answering, or it was interrupted (SIGINT, SIGTERM). Every run past its options writes its
+ * report files, an interrupted one included, so the CI step that publishes them always finds the reason;
+ * a usage error writes none, so a mistyped command leaves the last run's reports as they were.
  */
 
 type AnyScenario = Scenario<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -32,6 +34,10 @@ export interface CliDeps {
   schemas?: ResponseSchemas;
   stdout?: Output;
   stderr?: Output;
+  /** Where SIGINT and SIGTERM come from (tests pass an emitter); default: the process. */
+  signals?: SignalSource;
+  /** How a third signal ends the process (tests pass a spy); default: process.exit. */
+  exit?: (code: number) => void;
 }
 
 interface Options {
@@ -97,31 +103,8 @@ function program(out: Output, err: Output): Command {
     .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
     .addHelpText(
       'after',
-      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start or the target stopped answering.',
+      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start, the target stopped answering, or it was interrupted (SIGINT/SIGTERM: the reports are still written).',
     );
-}
-
-/**
- * Where the reports of a run stopped by a usage error go: --report-dir and --reporter read leniently
- * (the bad option may be anything else, or an unknown reporter among good ones).
- */
-function reportChoice(args: readonly string[]): Pick<Options, 'reportDir' | 'reporter'> {
-  const lenient = new Command()
-    .exitOverride()
-    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined })
-    .helpOption(false)
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .option('--report-dir <dir>', '', DEFAULT_REPORT_DIR)
-    .option('--reporter <list>', '', REPORTER_NAMES.join(','));
-  try {
-    lenient.parse([...args], { from: 'user' });
-  } catch {
-    // Even the lenient reading failed (an option without its value): the defaults.
-  }
-  const { reportDir, reporter } = lenient.opts<{ reportDir: string; reporter: string }>();
-  const names = list(reporter).filter(isReporterName);
-  return { reportDir, reporter: names.length > 0 ? names : [...REPORTER_NAMES] };
 }
 
 function parseRegex(text: string): RegExp {
@@ -170,18 +153,37 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
   };
   const command = program(out, err);
   const stop = await parseArgs(command, args);
-  // Commander has printed the help (no reports), or the problem and the hint.
-  if (stop) return stop.code === 0 ? EXIT.passed : notStarted(stop.message, reportChoice(args));
+  // Commander has printed the help, or the problem and the hint. No report: the last run's stay as they were.
+  if (stop) return stop.code === 0 ? EXIT.passed : EXIT.cannotStart;
   const opts = command.opts<Options>();
-  let plan: Plan;
+  // From here every end writes reports: a signal stops the run (the scenarios under way finish and put
+  // back what they changed), and its reports are written before the process ends.
+  const interrupt = new AbortController();
+  const dispose = onInterrupt((signal) => interrupt.abort(signal), {
+    name: 'teamchat conform',
+    forcedNote: 'no report written, and the scenarios under way did not put back what they changed',
+    stderr: err,
+    ...(deps.signals ? { signals: deps.signals } : {}),
+    ...(deps.exit ? { exit: deps.exit } : {}),
+  });
   try {
-    plan = await prepare(opts, deps, err);
-  } catch (e) {
-    // Anything before the first scenario (world file, target, catalogue, report directory) means no run.
-    err.write(`teamchat conform: ${(e as Error).message}\n`);
-    return notStarted((e as Error).message, opts, opts.target);
+    let plan: Plan;
+    try {
+      plan = await prepare(opts, deps, err);
+    } catch (e) {
+      // Anything before the first scenario (world file, target, catalogue, report directory) means no run.
+      err.write(`teamchat conform: ${(e as Error).message}\n`);
+      return await notStarted((e as Error).message, opts, opts.target);
+    }
+    if (interrupt.signal.aborted) {
+      const reason = `interrupted by ${String(interrupt.signal.reason)} before the first scenario`;
+      err.write(`teamchat conform: ${reason}\n`);
+      return await notStarted(reason, opts, plan.target.baseUrl);
+    }
+    return await execute(opts, plan, out, err, interrupt.signal);
+  } finally {
+    dispose();
   }
-  return execute(opts, plan, out, err);
 }
 
 interface Plan {
@@ -238,7 +240,7 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
 /** `spec`, `companion` or `all`, as given on the command line. */
 const tierName = (tiers: readonly Tier[]): string => (tiers.length === TIERS.length ? 'all' : tiers.join(','));
 
-async function execute(opts: Options, plan: Plan, out: Output, err: Output): Promise<number> {
+async function execute(opts: Options, plan: Plan, out: Output, err: Output, interrupt: AbortSignal): Promise<number> {
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
   const seed = opts.seed ?? (opts.shuffle ? randomSeed() : undefined);
   if (seed !== undefined && consoleReporter) out.write(`shuffled with seed ${seed} (repeat this order with --seed ${seed})\n`);
@@ -261,11 +263,12 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output): Pro
     tiers: opts.tier,
     ...(seed === undefined ? {} : { seed }),
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),
+    interrupt,
   });
   consoleReporter?.end(run);
   if (run.stopped) {
-    // One line for the whole outage; the scenarios it left are skipped with NOT_RUN_UNREACHABLE.
-    const notRun = run.scenarios.filter((s) => s.reason === NOT_RUN_UNREACHABLE).length;
+    // One line for the whole outage or interrupt; the scenarios it left are skipped as not run.
+    const notRun = run.scenarios.filter((s) => isNotRun(s.reason)).length;
     err.write(`teamchat conform: ${run.stopped.message}; ${notRun} of ${run.scenarios.length} scenarios not run\n`);
   }
   // Reports CI cannot find make the run as unusable as one that did not start.

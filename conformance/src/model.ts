@@ -93,17 +93,19 @@ export interface RunResult {
   scenarios: ScenarioResult[];
   rules: RuleCoverage[];
   totals: Record<ScenarioStatus, number>;
-  /** Set when the run ended early: it could not start, or the target stopped answering. */
+  /** Set when the run ended early: it could not start, the target stopped answering, or it was interrupted. */
   stopped?: RunStop;
 }
 
 /**
  * Why a run ended early, as one line for the console, the reports and CI. `not-started`: nothing ran
  * (bad option, world file, target, filters; the run has one `error` case saying so). `target-unreachable`:
- * the target stopped answering; the scenarios it left are skipped as not run.
+ * the target stopped answering; the scenarios it left are skipped as not run. `interrupted`: SIGINT or SIGTERM
+ * (Ctrl-C, a CI timeout); the scenarios under way finished (and put back what they changed), the rest are
+ * skipped as not run.
  */
 export interface RunStop {
-  kind: 'not-started' | 'target-unreachable';
+  kind: 'not-started' | 'target-unreachable' | 'interrupted';
   message: string;
   /** ISO time the target was first found not answering (target-unreachable). */
   since?: string;

@@ -4,10 +4,10 @@ import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, tierOf, type Scenario } from './dsl.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
-import type { Exchange, RuleCoverage, RuleDef, RunResult, ScenarioResult, ScenarioStatus, Tier } from './model.js';
+import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
-import { isTransportError, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
+import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -23,6 +23,11 @@ export interface RunOptions {
   /** Runs the scenarios in the order this seed gives (--shuffle), recorded in the result. */
   seed?: number;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
+  /**
+   * Aborted (its reason: the signal's name) when the run is interrupted: no further scenario starts, those
+   * under way finish with their clean-up and restore, the rest are skipped as not run.
+   */
+  interrupt?: AbortSignal;
 }
 
 /** Scenarios filtered by the CLI's --tier, --grep (ID or title), --tags (any) and --rules (ID prefixes). */
@@ -54,8 +59,8 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   let next = 0;
   let done = 0;
   const worker = async () => {
-    // A target that went away ends the run: the scenarios left are marked not run below.
-    while (!reach.stop) {
+    // A target that went away, or an interrupt, ends the run: the scenarios left are marked not run below.
+    while (!reach.stop && !opts.interrupt?.aborted) {
       const i = next++;
       if (i >= order.length) return;
       results[i] = await runOne(opts, order[i]!, prefix, shared, reach, gate, since);
@@ -67,9 +72,11 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
+  const stopped: RunStop | null =
+    reach.stop ?? (opts.interrupt?.aborted ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` } : null);
+  const notRun = stopped?.kind === 'interrupted' ? NOT_RUN_INTERRUPTED : NOT_RUN_UNREACHABLE;
   order.forEach(
-    (s, i) =>
-      (results[i] ??= { ...baseOf(s), status: 'skipped', reason: NOT_RUN_UNREACHABLE, checks: [], exchanges: [], at: since(), ms: 0 }),
+    (s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: notRun, checks: [], exchanges: [], at: since(), ms: 0 }),
   );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
@@ -84,7 +91,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
-    ...(reach.stop ? { stopped: reach.stop } : {}),
+    ...(stopped ? { stopped } : {}),
   };
 }
 

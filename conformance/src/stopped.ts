@@ -2,13 +2,19 @@ import { request } from 'undici';
 import type { RunResult, RunStop } from './model.js';
 
 /**
- * Runs that end early (issue 15, "CI-proof runs"): a run that cannot start still yields a RunResult the
+ * Runs that end early (README "CLI"): a run that cannot start still yields a RunResult the
  * reporters write (one `error` case with the reason), and a target that stops answering ends the run
- * with one line instead of an error per remaining scenario.
+ * with one line instead of an error per remaining scenario; so does an interrupted run (runner.ts `interrupt`).
  */
 
 /** The skip reason of scenarios a run left when its target stopped answering. */
 export const NOT_RUN_UNREACHABLE = 'not run: target unreachable';
+
+/** The skip reason of scenarios a run left when it was interrupted (SIGINT, SIGTERM). */
+export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
+
+/** The scenarios a run left without running them, for either reason. */
+export const isNotRun = (reason: string | undefined): boolean => reason === NOT_RUN_UNREACHABLE || reason === NOT_RUN_INTERRUPTED;
 
 /** The run of a `teamchat conform` that could not start: one case, an error with the reason. */
 export function notStartedRun(reason: string, target: string | undefined, startedAt: Date, ms: number): RunResult {

@@ -244,10 +244,6 @@ describe('teamchat conform', () => {
   });
 
   it.each([
-    [['--grep', '('], "option '--grep <regex>' argument '(' is invalid"],
-    [['--workers', '0'], 'Must be a positive integer'],
-    [['--reporter', 'pdf'], 'Unknown reporter pdf'],
-    [['--frobnicate'], "unknown option '--frobnicate'"],
     [['--grep', 'nothing-matches'], 'no scenario matches the filters (3 scenarios in all)'],
     [['--rules', 'R4.8'], '--rules: no rule of the catalogue matches R4.8'],
   ])('exits 2 on %j before running anything, with the reason in the reports', async (args, message) => {
@@ -257,14 +253,22 @@ describe('teamchat conform', () => {
     expect(await startFailure()).toContain(message);
   });
 
-  it('after a usage error, writes the reports asked for where asked, the bad option anywhere', async () => {
-    const elsewhere = join(dir, 'ci');
-    expect(await main(['conform', '--frobnicate', '--report-dir', elsewhere, '--reporter', 'console,junit'], deps())).toBe(2);
-    expect(await readdir(elsewhere)).toEqual(['junit.xml']);
-    expect(await readdir(dir)).toEqual(['ci']);
-    // An unknown reporter among known ones: the known ones are written.
-    expect(await main(['conform', '--reporter', 'json,pdf', '--report-dir', join(dir, 'j')], deps())).toBe(2);
-    expect(await readdir(join(dir, 'j'))).toEqual(['report.json']);
+  it.each([
+    [['--grep', '('], "option '--grep <regex>' argument '(' is invalid"],
+    [['--workers', '0'], 'Must be a positive integer'],
+    [['--reporter', 'pdf'], 'Unknown reporter pdf'],
+    [['--frobnicate'], "unknown option '--frobnicate'"],
+  ])('a usage error (%j) exits 2 and leaves the last reports as they were', async (args, message) => {
+    expect(await conform(['--target', url, '--grep', '^fake/ok$'])).toBe(0);
+    const last = await readFile(join(dir, 'report.json'), 'utf8');
+    const before = (await readdir(dir)).sort();
+    expect(await conform(['--target', url, ...args])).toBe(2);
+    expect(err.join('')).toContain(message);
+    expect((await readdir(dir)).sort()).toEqual(before);
+    expect(await readFile(join(dir, 'report.json'), 'utf8')).toBe(last);
+    // And where no report was yet: none is made.
+    expect(await main(['conform', '--frobnicate', '--report-dir', join(dir, 'ci'), '--reporter', 'junit'], deps())).toBe(2);
+    expect(await readdir(dir)).not.toContain('ci');
   });
 
   it('writes no report for --help', async () => {

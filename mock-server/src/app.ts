@@ -8,12 +8,12 @@ import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
 import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
+import { ensureDefaultRealm } from './control/default-realm.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
 import { headersTooLarge, malformedHttpRequest, missingHostHeader, pathNotFound, requestTimedOut } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
-import { DEMO_SIZE, SIZE_FIELDS } from './fixtures/size.js';
 import { QueueRegistry } from './events/registry.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
@@ -29,6 +29,7 @@ import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
+import { acquireStateLock, type StateLock } from './store/state-lock.js';
 import { Store } from './store/store.js';
 import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
 
@@ -45,21 +46,86 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-export async function createMockServer(options: Partial<ServerConfig> = {}): Promise<MockServer> {
+/** What a caller may do while the server starts (`teamchat serve` writes its zuliprc files). */
+export interface StartHooks {
+  /**
+   * Runs once the port is bound and the state is loaded, before the first request is answered: what it
+   * writes exists for any client that found the port answering. A throw stops the start.
+   */
+  beforeServing?(server: MockServer): Promise<void>;
+}
+
+/**
+ * Starts in this order, so that a start that fails changes nothing another server uses: the state file's
+ * lock (a second server on the same file stops here, before reading or writing it), then the port (a
+ * port in use stops here, before the state file or anything beside it is written), then the state (load,
+ * default realm), then `beforeServing`. Requests that reach the bound port meanwhile wait and are
+ * answered once all of it is done.
+ */
+export async function createMockServer(options: Partial<ServerConfig> = {}, hooks: StartHooks = {}): Promise<MockServer> {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...options };
   const exposure = controlExposure(config);
   if (exposure) throw new Error(exposure);
   // Made before anything is opened: a malformed origin is refused with nothing to undo.
-  const cors = corsLayer(config.corsOrigins);
-  const owner = ownerOnly({ host: config.host, allowHosts: config.allowHosts });
-  const persistence = config.statePath === null ? memoryPersistence() : await openFile(config);
-  const store = await Store.open(persistence);
+  const guards = { cors: corsLayer(config.corsOrigins), owner: ownerOnly({ host: config.host, allowHosts: config.allowHosts }) };
+  const lock = config.statePath === null ? null : await lockState(config.statePath);
+  const gate = startGate();
+  let server: Server;
+  try {
+    server = await listen(gate.listener, config);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  // What is made so far; `close` undoes it in order, also for a start that failed halfway.
+  const made: { store?: Store; context?: AppContext; inspector?: Inspector | null } = {};
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      const { store, context, inspector } = made;
+      if (context) {
+        context.queues.closeAll();
+        context.scheduler.stop();
+        await context.scheduler.settled();
+        context.clock.stop();
+      }
+      inspector?.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      if (store) {
+        await store.close();
+        for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
+      }
+      await lock?.release();
+    })());
+  try {
+    const mock = await assemble(config, server, made, close, guards);
+    await hooks.beforeServing?.(mock);
+    gate.open(mock.app);
+    return mock;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The services and the app on a bound server, each recorded in `made` as soon as it exists. */
+async function assemble(
+  config: ServerConfig,
+  server: Server,
+  made: { store?: Store; context?: AppContext; inspector?: Inspector | null },
+  close: () => Promise<void>,
+  guards: ExpressGuards,
+): Promise<MockServer> {
+  const persistence = config.statePath === null ? memoryPersistence() : openFile(config);
+  const store = (made.store = await Store.open(persistence));
   const clock = new Clock(config.clock, config.clockStart);
   clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
-  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes (issue 14).
+  // Compiled linkifier patterns are freed when the last linkifier or realm holding them goes.
   for (const realmId of store.realmIds()) holdRealmPatterns(store.realm(realmId)!);
   store.watch(trackLinkifierPatterns);
-  const context: AppContext = {
+  const address = server.address() as AddressInfo;
+  const context: AppContext = (made.context = {
     config,
     store,
     clock,
@@ -67,8 +133,8 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
     queues: new QueueRegistry(clock, config.maxQueuesPerUser),
     scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath),
-    baseUrl: `http://${config.host}:${config.port}`,
-  };
+    baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+  });
   // Events reach queues only after their transaction is durable (the store calls this then).
   store.onCommit((realmId, events, seq) => {
     dispatch(context.queues, store.realm(realmId), realmId, events, seq);
@@ -81,44 +147,39 @@ export async function createMockServer(options: Partial<ServerConfig> = {}): Pro
   await context.scheduler.settled();
   await ensureDefaultRealm(control, context);
 
-  const inspector = config.control
-    ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: owner })
-    : null;
-  const app = buildExpressApp(context, control, inspector, { owner, cors });
-  const server = await listen(app, config);
-  const address = server.address() as AddressInfo;
-  context.baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  let closing: Promise<void> | null = null;
+  const inspector = (made.inspector = config.control
+    ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: guards.owner })
+    : null);
+  const app = buildExpressApp(context, control, inspector, guards);
+  return { url: context.baseUrl, app, context, control, close };
+}
+
+/**
+ * The bound server's request listener while the server starts: requests wait (each is held by its own
+ * connection, so their number is the open connections') and are handed to the app once it is ready.
+ */
+function startGate(): { listener: RequestListener; open(app: RequestListener): void } {
+  let ready: RequestListener | null = null;
+  const waiting: Parameters<RequestListener>[] = [];
   return {
-    url: context.baseUrl,
-    app,
-    context,
-    control,
-    close: () =>
-      (closing ??= (async () => {
-        context.queues.closeAll();
-        context.scheduler.stop();
-        await context.scheduler.settled();
-        clock.stop();
-        inspector?.close();
-        server.closeAllConnections();
-        await new Promise<void>((done) => server.close(() => done()));
-        await store.close();
-        for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
-      })()),
+    listener: (req, res) => (ready ? ready(req, res) : void waiting.push([req, res])),
+    open(app) {
+      ready = app;
+      for (const [req, res] of waiting.splice(0)) app(req, res);
+    },
   };
+}
+
+interface ExpressGuards {
+  owner: RequestHandler;
+  cors: RequestHandler | null;
 }
 
 /**
  * `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. `owner`: the
  * Host and Origin rules of the control API and the inspector; `cors`: the allowed origins' layer (null: none).
  */
-function buildExpressApp(
-  context: AppContext,
-  control: Control,
-  inspector: Inspector | null,
-  { owner, cors }: { owner: RequestHandler; cors: RequestHandler | null },
-): Express {
+function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null, { owner, cors }: ExpressGuards): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -218,57 +279,29 @@ function continueIfExpected(req: express.Request, res: express.Response): void {
   if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
 }
 
-async function openFile(config: ServerConfig) {
-  const path = resolve(config.statePath!);
+/** A line about the state file the operator should read (a damaged file kept aside, a stale lock taken over). */
+const warnState = (line: string) => console.warn(`teamchat-kit: ${line}`);
+
+async function lockState(statePath: string): Promise<StateLock> {
+  const path = resolve(statePath);
   await mkdir(dirname(path), { recursive: true });
-  return filePersistence({ path, durability: config.durability });
+  return acquireStateLock(path, warnState);
 }
 
-/** The default realm exists after start-up: restored from the state file, or made from its fixture. */
-async function ensureDefaultRealm(control: Control, context: AppContext): Promise<void> {
-  const { config, store } = context;
-  const existing = store.realm(config.defaultRealm);
-  const asked = {
-    realm_id: config.defaultRealm,
-    fixture: config.fixture,
-    seed: config.seed,
-    feature_level: config.featureLevel,
-    ...config.size,
-  };
-  if (!existing) {
-    await control.createRealm(asked);
-    return;
-  }
-  const realm = existing.realm.realm;
-  if (config.reset) {
-    await control.createRealm({ ...asked, replace: true });
-    return;
-  }
-  // Restarting on a state file restores every realm as it was; only an explicit --reset regenerates it.
-  if (realm.fixture !== config.fixture || realm.seed !== config.seed) {
-    console.warn(
-      `teamchat-kit: realm '${realm.id}' in the state file was made from ${realm.fixture} seed ${realm.seed}; keeping it (use --reset to regenerate).`,
-    );
-  }
-  const stored = realm.size ?? DEMO_SIZE;
-  if (config.size && SIZE_FIELDS.some((f) => (config.size![f] ?? DEMO_SIZE[f]) !== stored[f])) {
-    console.warn(
-      `teamchat-kit: realm '${realm.id}' in the state file has ${stored.messages} messages, ${stored.users} users and ${stored.channels} channels; keeping it (use --reset to regenerate at the size asked for).`,
-    );
-  }
-  if (config.epoch !== undefined && realm.epoch !== config.epoch) {
-    console.warn(
-      `teamchat-kit: realm '${realm.id}' in the state file keeps its own time; --epoch applies to new realms (use --reset to regenerate it at the epoch).`,
-    );
-  }
-  if (config.featureLevel !== undefined && realm.feature_level !== config.featureLevel)
-    await control.setFeatureLevel(config.defaultRealm, config.featureLevel);
+function openFile(config: ServerConfig) {
+  // --reset regenerates the default realm, so a damaged file is no reason to refuse: it is kept aside.
+  return filePersistence({
+    path: resolve(config.statePath!),
+    durability: config.durability,
+    setAsideDamaged: config.reset,
+    warn: warnState,
+  });
 }
 
 /** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
-function listen(app: Express, config: ServerConfig): Promise<Server> {
+function listen(app: RequestListener, config: ServerConfig): Promise<Server> {
   return new Promise((done, fail) => {
     const timeout = config.bodyTimeoutMs;
     // requestTimeout bounds how long a request takes to *arrive* (headers and body), not its answer, so a
@@ -296,7 +329,7 @@ function listen(app: Express, config: ServerConfig): Promise<Server> {
 
 /** An HTTP/1.1 request without Host gets the JSON envelope (Node's own refusal is a bare 400), before any layer. */
 const withHost =
-  (app: Express): RequestListener =>
+  (app: RequestListener): RequestListener =>
   (req, res) => {
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return void app(req, res);
     const body = JSON.stringify(missingHostHeader().body());

@@ -15,6 +15,7 @@ import {
   usageConventions,
   type Io,
 } from '../../cli/common.js';
+import { onInterrupt } from '../../cli/signals.js';
 import { createMockServer, type MockServer } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
@@ -185,28 +186,47 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         requestLog: logger ?? undefined,
         reportDir: opts.reportDir,
       };
-      let server: MockServer;
+      const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
+      let rows: string[][] = [];
+      let server: MockServer | null = null;
+      let stopping: NodeJS.Signals | null = null;
+      const stop = async (signal: NodeJS.Signals) => {
+        let code = 0;
+        try {
+          await server!.close();
+        } catch (error) {
+          io.stderr.write(`teamchat serve: stopping failed: ${(error as Error).message}\n`);
+          code = 1;
+        }
+        const state = server!.context.store.description;
+        const line = `teamchat serve: stopped on ${signal}; state: ${state}`;
+        if (logger) logger.info({ signal, state }, line);
+        else io.stdout.write(`${line}\n`);
+        dispose();
+        process.exit(code);
+      };
+      // Installed before the start, so that no signal finds node's default handler (death by signal, which
+      // npm passes on as a failed `npm start`); one during the start stops the server once it has started.
+      const dispose = onInterrupt(
+        (signal) => {
+          stopping = signal;
+          if (server) void stop(signal);
+        },
+        { name: 'teamchat serve', forcedNote: 'every acknowledged write is in the state file', stderr: io.stderr },
+      );
       try {
-        server = await createMockServer(config);
+        // The zuliprc files are written before the first request is answered: a script that waits for the
+        // port and then reads them always finds them.
+        server = await createMockServer(config, { beforeServing: async (started) => void (rows = await writeZuliprcs(started, rcDir)) });
       } catch (error) {
+        dispose();
         io.stderr.write(`teamchat serve: ${listenProblem(error, opts.host, opts.port) ?? (error as Error).message}\n`);
         return done(EXIT_USAGE);
       }
       keepServingOnEscapedErrors({ stderr: io.stderr, logger });
-      // Before anything else is awaited: the server already answers, and a signal must not find node's
-      // default handler (death by signal, which npm passes on as a failed `npm start`).
-      const stop = async (signal: NodeJS.Signals) => {
-        await server.close();
-        logger?.info(
-          { signal, state: server.context.store.description },
-          `teamchat serve: stopped on ${signal}; state: ${server.context.store.description}`,
-        );
-        process.exit(0);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      const rcDir = resolve(opts.zuliprcDir ?? (config.statePath ? dirname(config.statePath) : '.teamchat'));
-      await printBanner(server, rcDir);
+      // stop() ends the process: the command never reports a start it is undoing.
+      if (stopping) return stop(stopping);
+      printBanner(server, rcDir, rows);
       done(0);
     });
 }
@@ -225,10 +245,9 @@ function sized(server: MockServer, realmId: string): string {
   return size ? `, ${size.messages} messages, ${size.users} users, ${size.channels} channels` : '';
 }
 
-async function printBanner(server: MockServer, rcDir: string): Promise<void> {
-  const realmId = server.context.config.defaultRealm;
-  const world = server.control.world(realmId);
-  const summary = server.control.summary(realmId);
+/** zuliprc-<role> for each role of the default realm; the rows of the banner's credentials table. */
+async function writeZuliprcs(server: MockServer, rcDir: string): Promise<string[][]> {
+  const world = server.control.world(server.context.config.defaultRealm);
   await mkdir(rcDir, { recursive: true });
   const rows: string[][] = [];
   for (const [role, who] of Object.entries(world.credentials)) {
@@ -240,6 +259,12 @@ async function printBanner(server: MockServer, rcDir: string): Promise<void> {
     await chmod(file, 0o600);
     rows.push([role, who.email, who.api_key, String(who.user_id)]);
   }
+  return rows;
+}
+
+function printBanner(server: MockServer, rcDir: string, rows: string[][]): void {
+  const realmId = server.context.config.defaultRealm;
+  const summary = server.control.summary(realmId);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...[['role', 'email', 'api key', 'user id'], ...rows].map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
   console.log(`teamchat-kit mock server listening on ${server.url}`);

@@ -27,7 +27,7 @@ export function processTools(children: ChildProcess[], defaults: () => { cwd: st
 
   /**
    * Starts a command and resolves once its server answers GET /server_settings with success and has printed its
-   * banner: the server answers as soon as it listens, and writes the zuliprc files only then.
+   * banner: the server answers only once its zuliprc files are written, and prints the banner just after.
    */
   async function started(
     command: string,

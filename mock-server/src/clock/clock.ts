@@ -142,3 +142,8 @@ function run(timer: Timer): void {
     console.error(`teamchat-kit: a timer of realm '${timer.realmId}' failed (this is a bug):`, error);
   }
 }
+
+/** The machine's time for a file name (`state.json.corrupt-2026-11-27T09-12-00-000Z`): sorts, and has no `:`. */
+export function machineStamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}

@@ -1,4 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { rename, stat } from 'node:fs/promises';
+import { machineStamp } from '../clock/clock.js';
+import { StateDamaged, StateFileUnreadable } from './errors.js';
 import { JournalCorruptError, JournalWriter, readJournal } from './journal.js';
 import type { Persistence } from './persistence.js';
 import { SnapshotFile } from './snapshot.js';
@@ -12,6 +14,13 @@ export interface FilePersistenceOptions {
   /** The journal is compacted once it is larger than this and larger than the last snapshot. */
   compactMinBytes?: number;
   log?: (msg: string) => void;
+  /** What the operator should read (a damaged file kept aside); default: `log`. */
+  warn?: (msg: string) => void;
+  /**
+   * A damaged state file or journal (`StateDamaged`) is renamed to `<name>.corrupt-<time>` and the state
+   * starts empty (`teamchat serve --reset`). Otherwise loading it throws `StateFileUnreadable`.
+   */
+  setAsideDamaged?: boolean;
 }
 
 /** Counters for tests and benchmarks. */
@@ -50,6 +59,18 @@ export function filePersistence(options: FilePersistenceOptions): FilePersistenc
   return new FilePersistenceImpl(options);
 }
 
+/** What `load` read: the state, and what it needs to start from a clean snapshot and journal. */
+interface Loaded {
+  hadSnapshot: boolean;
+  state: State;
+  snapshotSeq: number;
+  lastSeq: number;
+  replayed: number;
+  /** Journal lines read (replayed or skipped). */
+  lines: number;
+  tornBytes: number;
+}
+
 interface Pending {
   seq: number;
   /** The changes as a JSON array without its brackets, serialised at `append` time. */
@@ -67,6 +88,8 @@ class FilePersistenceImpl implements FilePersistence {
   readonly #sync: boolean;
   readonly #compactMinBytes: number;
   readonly #log: (msg: string) => void;
+  readonly #warn: (msg: string) => void;
+  readonly #setAsideDamaged: boolean;
   #journal: JournalWriter | null = null;
   #getState: (() => State) | null = null;
   #loading = false;
@@ -85,12 +108,47 @@ class FilePersistenceImpl implements FilePersistence {
     this.#snapshot = new SnapshotFile(options.path, this.#sync);
     this.#compactMinBytes = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
     this.#log = options.log ?? (() => {});
+    this.#warn = options.warn ?? this.#log;
+    this.#setAsideDamaged = options.setAsideDamaged ?? false;
     this.description = `file ${options.path}`;
   }
 
   async load(): Promise<State> {
     if (this.#loading) throw new Error(`${this.description}: load() may be called once`);
     this.#loading = true;
+    let loaded: Loaded;
+    try {
+      loaded = await this.#read();
+    } catch (e) {
+      if (!(e instanceof StateDamaged)) throw e;
+      if (!this.#setAsideDamaged) throw new StateFileUnreadable(this.#path, e);
+      // Kept, not deleted: the damaged file may still hold what someone wants back by hand.
+      const stamp = machineStamp();
+      const aside = `${this.#path}.corrupt-${stamp}`;
+      await rename(this.#path, aside).catch(ignoreMissing);
+      await rename(this.#journalPath, `${this.#journalPath}.corrupt-${stamp}`).catch(ignoreMissing);
+      this.#warn(`state: ${e.message}; kept it as ${aside} and started afresh (--reset)`);
+      loaded = { hadSnapshot: false, state: emptyState(), snapshotSeq: 0, lastSeq: 0, replayed: 0, lines: 0, tornBytes: 0 };
+    }
+    const { hadSnapshot, state, snapshotSeq, lastSeq, replayed, lines, tornBytes } = loaded;
+    this.#lastSeq = lastSeq;
+    if (tornBytes > 0) this.#log(`state: dropped ${tornBytes} bytes of an unfinished journal write (never acknowledged)`);
+
+    // Start from a clean pair: the replayed state as the snapshot, then an empty journal. Until the
+    // truncation the old lines are all <= lastSeq, so a crash in between just replays nothing.
+    if (!hadSnapshot || lines > 0 || tornBytes > 0) {
+      this.#snapshotSize = await this.#writeSnapshot(state, lastSeq);
+    } else {
+      this.#snapshotSize = (await stat(this.#path)).size;
+    }
+    this.#journal = await JournalWriter.open(this.#journalPath, this.#sync);
+    if (this.#journal.size > 0) await this.#journal.truncate();
+    this.#log(`state: loaded ${this.#path} (snapshot seq ${snapshotSeq}, ${replayed} journal lines replayed)`);
+    return state;
+  }
+
+  /** The snapshot with the journal replayed on it; throws `StateDamaged` for what no crash leaves. */
+  async #read(): Promise<Loaded> {
     const saved = await this.#snapshot.read();
     const state = saved?.state ?? emptyState();
     const snapshotSeq = saved?.seq ?? 0;
@@ -111,20 +169,7 @@ class FilePersistenceImpl implements FilePersistence {
       lastSeq = line.seq;
       replayed++;
     }
-    this.#lastSeq = lastSeq;
-    if (tornBytes > 0) this.#log(`state: dropped ${tornBytes} bytes of an unfinished journal write (never acknowledged)`);
-
-    // Start from a clean pair: the replayed state as the snapshot, then an empty journal. Until the
-    // truncation the old lines are all <= lastSeq, so a crash in between just replays nothing.
-    if (saved === null || lines.length > 0 || tornBytes > 0) {
-      this.#snapshotSize = await this.#writeSnapshot(state, lastSeq);
-    } else {
-      this.#snapshotSize = (await stat(this.#path)).size;
-    }
-    this.#journal = await JournalWriter.open(this.#journalPath, this.#sync);
-    if (this.#journal.size > 0) await this.#journal.truncate();
-    this.#log(`state: loaded ${this.#path} (snapshot seq ${snapshotSeq}, ${replayed} journal lines replayed)`);
-    return state;
+    return { hadSnapshot: saved !== null, state, snapshotSeq, lastSeq, replayed, lines: lines.length, tornBytes };
   }
 
   attach(getState: () => State): void {
@@ -234,4 +279,8 @@ class FilePersistenceImpl implements FilePersistence {
     this.#log(`state: writing ${this.#path} failed, refusing further writes: ${failure.message}`);
     for (const pending of [...batch, ...this.#queue.splice(0)]) pending.reject(failure);
   }
+}
+
+function ignoreMissing(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'ENOENT') throw e;
 }

@@ -1,4 +1,5 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { StateDamaged } from './errors.js';
 import type { Change } from './state.js';
 
 /**
@@ -18,9 +19,9 @@ export interface ParsedJournal {
 }
 
 /** Thrown for damage that a crash cannot explain: replaying past it could silently lose or invent data. */
-export class JournalCorruptError extends Error {
+export class JournalCorruptError extends StateDamaged {
   constructor(path: string, lineNo: number, reason: string) {
-    super(`state journal ${path} is corrupt at line ${lineNo}: ${reason}; refusing to start (restore or remove the file)`);
+    super(`state journal ${path} is corrupt at line ${lineNo}: ${reason}`);
     this.name = 'JournalCorruptError';
   }
 }

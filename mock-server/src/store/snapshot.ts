@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { StateDamaged } from './errors.js';
 import { emptyState, withAllTables, type State } from './state.js';
 
 /**
@@ -11,12 +12,9 @@ import { emptyState, withAllTables, type State } from './state.js';
  */
 export type SnapshotDocument = State & { journal_seq: number };
 
-export class SnapshotFormatError extends Error {
+export class SnapshotFormatError extends StateDamaged {
   constructor(path: string, found: unknown) {
-    super(
-      `state file ${path} has format ${JSON.stringify(found)}, expected ${JSON.stringify(emptyState().format)}; ` +
-        'refusing to load it (use another --state path or migrate the file)',
-    );
+    super(`state file ${path} has format ${JSON.stringify(found)}, expected ${JSON.stringify(emptyState().format)}`);
     this.name = 'SnapshotFormatError';
   }
 }
@@ -33,18 +31,28 @@ export class SnapshotFile {
 
   /** The saved state and its sequence number, or null when there is no snapshot yet. */
   async read(): Promise<{ state: State; seq: number } | null> {
-    await this.#db.read();
+    try {
+      await this.#db.read();
+    } catch (e) {
+      // lowdb's JSON.parse. Its message quotes the file's first characters: say where, not what.
+      if (e instanceof SyntaxError) {
+        const at = /position (\d+)/.exec(e.message)?.[1];
+        const where = at ? `at character ${at}` : /end of JSON/.test(e.message) ? 'it ends early' : 'an unexpected character';
+        throw new StateDamaged(`state file ${this.path} is not valid JSON (${where})`);
+      }
+      throw e;
+    }
     const doc: unknown = this.#db.data;
     this.#db.data = null; // do not keep a second copy of the state alive
     if (doc === null) return null;
-    const format = typeof doc === 'object' ? (doc as { format?: unknown }).format : undefined;
+    const format = typeof doc === 'object' && doc !== null ? (doc as { format?: unknown }).format : undefined;
     if (format !== emptyState().format) throw new SnapshotFormatError(this.path, format);
     const { journal_seq: seq, ...state } = doc as SnapshotDocument;
     if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
-      throw new Error(`state file ${this.path} has no valid journal_seq`);
+      throw new StateDamaged(`state file ${this.path} has no valid journal_seq`);
     }
     if (typeof state.realms !== 'object' || state.realms === null) {
-      throw new Error(`state file ${this.path} has no realms object`);
+      throw new StateDamaged(`state file ${this.path} has no realms object`);
     }
     for (const realm of Object.values(state.realms)) withAllTables(realm);
     return { state, seq };
