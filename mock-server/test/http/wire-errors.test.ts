@@ -38,12 +38,21 @@ describe('a multipart body cut short', () => {
     ['a file part on the upload path', '/api/v1/user_uploads', TRUNCATED_FILE, true],
     ['a field part', '/api/v1/messages', TRUNCATED_FIELD, true],
     ['the second of two file parts', '/api/v1/user_uploads', SECOND_FILE_CUT, true],
-    ['a file part on the control API', '/__mock/realms', TRUNCATED_FILE, false],
   ])('answers a JSON 400 for %s, and the server keeps serving', async (_name, path, body, auth) => {
     const headers = { ...multipart(body), ...(auth ? { authorization: basic(who.member!) } : {}), connection: 'close' };
     const answer = await rawExchange(server.url, [head('POST', path, headers), body]);
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Malformed multipart body.' });
+    await stillServes();
+  });
+
+  it('refuses a cut multipart body on the control API before reading it (it takes JSON only), and keeps serving', async () => {
+    const answer = await rawExchange(server.url, [
+      head('POST', '/__mock/realms', { ...multipart(TRUNCATED_FILE), connection: 'close' }),
+      TRUNCATED_FILE,
+    ]);
+    expect(answer.status).toBe(415);
+    expect(answer.json).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
     await stillServes();
   });
 
