@@ -75,7 +75,7 @@ export default tseslint.config(
   },
   {
     // What every command shares: the conformance suite imports these, so they import neither side.
-    files: ['cli/common.ts', 'cli/secret-names.ts', 'cli/stop-signals.ts'],
+    files: ['cli/common.ts', 'cli/secret-names.ts', 'cli/signals.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -38,6 +38,8 @@ export interface CliDeps {
   signals?: SignalSource;
   /** How a third signal ends the process (tests pass a spy); default: process.exit. */
   exit?: (code: number) => void;
+  /** Milliseconds, for telling one key press from the next (tests pass a clock they move). */
+  now?: () => number;
 }
 
 interface Options {
@@ -161,10 +163,12 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
   const interrupt = new AbortController();
   const dispose = onInterrupt((signal) => interrupt.abort(signal), {
     name: 'teamchat conform',
+    finishing: 'letting the scenarios under way put back what they changed, then writing the reports',
     forcedNote: 'no report written, and the scenarios under way did not put back what they changed',
     stderr: err,
     ...(deps.signals ? { signals: deps.signals } : {}),
     ...(deps.exit ? { exit: deps.exit } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
   });
   try {
     let plan: Plan;

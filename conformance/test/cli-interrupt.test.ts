@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PRESS_GAP_MS } from '../../cli/signals.js';
 import { main } from '../src/cli.js';
 import { scenario, type Scenario } from '../src/dsl.js';
 import type { RuleDef } from '../src/model.js';
@@ -63,6 +64,9 @@ const okAt = (id: string, path = '/api/v1/fake/ok'): Scenario =>
   });
 const SCENARIOS = [okAt('fake/held', '/api/v1/fake/held'), ...Array.from({ length: 9 }, (_, i) => okAt(`fake/ok-${i}`))];
 
+/** Milliseconds for telling presses apart: moved by the tests, so signals are one press or two as they say. */
+let time = 0;
+
 async function conform(signals: EventEmitter, exit: (code: number) => void) {
   const out: string[] = [];
   const err: string[] = [];
@@ -73,6 +77,7 @@ async function conform(signals: EventEmitter, exit: (code: number) => void) {
     stderr: { write: (s: string) => err.push(s) },
     signals,
     exit,
+    now: () => time,
   });
   return { code, out: out.join(''), err: err.join('') };
 }
@@ -106,11 +111,34 @@ describe('an interrupted run', () => {
     },
   );
 
-  it('a third signal ends the process at once, saying what is left undone', async () => {
+  it('a second press is told in one line, and the run still ends as interrupted with its reports', async () => {
     const signals = new EventEmitter();
     const exit = vi.fn();
     onHeld = (release) => {
-      for (let i = 0; i < 3; i++) signals.emit('SIGINT', 'SIGINT');
+      signals.emit('SIGINT', 'SIGINT');
+      time += PRESS_GAP_MS;
+      signals.emit('SIGINT', 'SIGINT');
+      release();
+    };
+    const { code, err } = await conform(signals, exit);
+    expect(code).toBe(2);
+    expect(exit).not.toHaveBeenCalled();
+    expect(err).toBe(
+      'teamchat conform: SIGINT again: still letting the scenarios under way put back what they changed, then writing the ' +
+        'reports; once more to exit now\nteamchat conform: interrupted by SIGINT; 9 of 10 scenarios not run\n',
+    );
+    expect(seen.filter((r) => r.includes('/fake/'))).toEqual(['GET /api/v1/fake/held', 'DELETE /api/v1/fake/undo-held']);
+    expect((await readdir(dir)).sort()).toEqual(['conformance.html', 'junit.xml', 'report.json']);
+  });
+
+  it('a third press ends the process at once, saying what is left undone', async () => {
+    const signals = new EventEmitter();
+    const exit = vi.fn();
+    onHeld = (release) => {
+      for (let i = 0; i < 3; i++) {
+        time += PRESS_GAP_MS;
+        signals.emit('SIGINT', 'SIGINT');
+      }
       release();
     };
     const { err } = await conform(signals, exit);

@@ -212,7 +212,12 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
           stopping = signal;
           if (server) void stop(signal);
         },
-        { name: 'teamchat serve', forcedNote: 'every acknowledged write is in the state file', stderr: io.stderr },
+        {
+          name: 'teamchat serve',
+          finishing: 'closing the server and saving its state',
+          forcedNote: 'every acknowledged write is in the state file',
+          stderr: io.stderr,
+        },
       );
       try {
         // The zuliprc files are written before the first request is answered: a script that waits for the

@@ -13,7 +13,7 @@ import {
   usageConventions,
   type Io,
 } from '../../../cli/common.js';
-import { FORCE_PRESSES, stopSignals, type StopSignals } from '../../../cli/stop-signals.js';
+import { onInterrupt, type SignalSource } from '../../../cli/signals.js';
 import { writeReportFiles } from '../report/files.js';
 import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
 import { wantsColor } from './live.js';
@@ -21,17 +21,23 @@ import { startProxy, type RunningProxy } from './proxy.js';
 import { UNJUDGED_CASE } from './recorder.js';
 
 /**
- * `teamchat proxy --target URL`: a validating proxy (issue 19 item 4). Clients talk to it instead of the
+ * `teamchat proxy --target URL`: a validating proxy. Clients talk to it instead of the
  * server; it forwards every request unchanged, prints each violation as it happens, and when it stops
  * (Ctrl-C, SIGTERM, --duration) writes `conform`'s HTML, JUnit and JSON reports. Exit codes: 0 no violation,
  * 1 a violation (or requests the target did not answer), 2 it could not start; 130/143 (128 + the signal) only
- * when a third Ctrl-C or SIGTERM cut the report writing short (cli/stop-signals.ts).
+ * when a third Ctrl-C or SIGTERM cut the report writing short (cli/signals.ts).
  */
 export interface ProxyDeps {
   /** Stops the proxy when aborted (tests; the CLI uses signals and --duration). */
   signal?: AbortSignal;
   /** Told the proxy's URL once it listens (tests). */
   onListening?(url: string): void;
+  /** Where SIGINT and SIGTERM come from (tests pass an emitter); default: the process. */
+  signals?: SignalSource;
+  /** How a third signal ends the process (tests pass a spy); default: process.exit. */
+  exit?: (code: number) => void;
+  /** Milliseconds, for telling one key press from the next (tests pass a clock they move). */
+  now?: () => number;
 }
 
 interface Options {
@@ -118,25 +124,31 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
     io.stderr.write(`teamchat proxy: ${problem}\n`);
     return EXIT_USAGE;
   }
-  deps.onListening?.(proxy.url);
   // From here to the last report written: a repeated signal (npm relays Ctrl-C) must not kill the process.
-  const signals = stopSignals({
-    onRepeat: (signal, left) =>
-      io.stderr.write(`teamchat proxy: ${signal} again: still writing the reports (${left} more to quit without them)\n`),
-    onForce: (signal) => io.stderr.write(`teamchat proxy: ${signal} ${FORCE_PRESSES} times: quitting without the reports\n`),
+  let signalled!: () => void;
+  const interrupted = new Promise<void>((resolve) => (signalled = resolve));
+  const dispose = onInterrupt(() => signalled(), {
+    name: 'teamchat proxy',
+    finishing: 'writing the reports',
+    forcedNote: 'no report written',
+    stderr: io.stderr,
+    ...(deps.signals ? { signals: deps.signals } : {}),
+    ...(deps.exit ? { exit: deps.exit } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
   });
+  deps.onListening?.(proxy.url);
   // The last line of defence: an error that escaped every exchange's own handling is told, and the proxy goes
   // on forwarding, so the run's verdicts and reports are not lost with the process.
   const survive = (e: unknown) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`);
   process.on('uncaughtException', survive);
   process.on('unhandledRejection', survive);
   try {
-    await untilStopped(opts.duration, deps.signal, signals);
+    await untilStopped(opts.duration, deps.signal, interrupted);
     return await finish(proxy, opts, io);
   } finally {
     process.off('uncaughtException', survive);
     process.off('unhandledRejection', survive);
-    signals.release();
+    dispose();
   }
 }
 
@@ -159,8 +171,8 @@ const describeError = (e: unknown) => (e instanceof Error ? (e.stack ?? e.messag
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Resolves on SIGINT or SIGTERM, after --duration, or when the caller's signal aborts; frees its timer. */
-function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined, signals: StopSignals): Promise<void> {
+/** Resolves on SIGINT or SIGTERM (`interrupted`), after --duration, or when the caller's signal aborts; frees its timer. */
+function untilStopped(seconds: number | undefined, signal: AbortSignal | undefined, interrupted: Promise<void>): Promise<void> {
   return new Promise((done) => {
     const timer = seconds === undefined ? undefined : setTimeout(finish, seconds * 1000);
     function finish() {
@@ -168,7 +180,7 @@ function untilStopped(seconds: number | undefined, signal: AbortSignal | undefin
       signal?.removeEventListener('abort', finish);
       done();
     }
-    void signals.received.then(finish);
+    void interrupted.then(finish);
     if (signal?.aborted) finish();
     else signal?.addEventListener('abort', finish);
   });
