@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, STATUS_CODES, type RequestListener, type Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { RequestListener, Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
@@ -11,7 +10,7 @@ import { Control } from './control/control.js';
 import { ensureDefaultRealm } from './control/default-realm.js';
 import { Scheduler } from './delivery/scheduler.js';
 import { controlRouter } from './control/control.routes.js';
-import { headersTooLarge, malformedHttpRequest, missingHostHeader, pathNotFound, requestTimedOut } from './domain/errors.js';
+import { pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
@@ -24,6 +23,7 @@ import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
 import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
 import { servedContractRouter } from './http/served-contract.js';
+import { continueIfExpected, listen, startGate } from './http/server.js';
 import { UploadSlots } from './http/upload-slots.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
@@ -154,22 +154,6 @@ async function assemble(
   return { url: context.baseUrl, app, context, control, close };
 }
 
-/**
- * The bound server's request listener while the server starts: requests wait (each is held by its own
- * connection, so their number is the open connections') and are handed to the app once it is ready.
- */
-function startGate(): { listener: RequestListener; open(app: RequestListener): void } {
-  let ready: RequestListener | null = null;
-  const waiting: Parameters<RequestListener>[] = [];
-  return {
-    listener: (req, res) => (ready ? ready(req, res) : void waiting.push([req, res])),
-    open(app) {
-      ready = app;
-      for (const [req, res] of waiting.splice(0)) app(req, res);
-    },
-  };
-}
-
 interface ExpressGuards {
   owner: RequestHandler;
   cors: RequestHandler | null;
@@ -271,14 +255,6 @@ const bigBody = (req: express.Request) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > UNREAD_BODY_KEPT_BYTES;
 const UNREAD_BODY_KEPT_BYTES = 64 * 1024;
 
-/**
- * `Expect: 100-continue` (curl's large bodies): the server no longer says "continue" before the request is
- * looked at (listen: 'checkContinue'), so a refused upload's body is never sent; a request that will be read says it here.
- */
-function continueIfExpected(req: express.Request, res: express.Response): void {
-  if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
-}
-
 /** A line about the state file the operator should read (a damaged file kept aside, a stale lock taken over). */
 const warnState = (line: string) => console.warn(`teamchat-kit: ${line}`);
 
@@ -296,67 +272,4 @@ function openFile(config: ServerConfig) {
     setAsideDamaged: config.reset,
     warn: warnState,
   });
-}
-
-/** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
-export const MAX_HEADER_BYTES = 64 * 1024;
-
-function listen(app: RequestListener, config: ServerConfig): Promise<Server> {
-  return new Promise((done, fail) => {
-    const timeout = config.bodyTimeoutMs;
-    // requestTimeout bounds how long a request takes to *arrive* (headers and body), not its answer, so a
-    // long-poll (GET /events) outlives it; the check runs every quarter of the deadline (Node's default: 30 s).
-    const server = createServer(
-      {
-        maxHeaderSize: MAX_HEADER_BYTES,
-        // Node's own refusal of a Host-less HTTP/1.1 request is a bare 400; the app answers it as JSON.
-        requireHostHeader: false,
-        requestTimeout: timeout,
-        headersTimeout: timeout > 0 ? Math.min(timeout, 60_000) : 60_000,
-        connectionsCheckingInterval: timeout > 0 ? Math.max(25, Math.min(30_000, Math.floor(timeout / 4))) : 30_000,
-      },
-      withHost(app),
-    );
-    server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
-    // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
-    server.on('checkContinue', withHost(app));
-    server.listen(config.port, config.host);
-    server.once('listening', () => done(server));
-    server.once('error', fail);
-    server.keepAliveTimeout = 65_000;
-  });
-}
-
-/** An HTTP/1.1 request without Host gets the JSON envelope (Node's own refusal is a bare 400), before any layer. */
-const withHost =
-  (app: RequestListener): RequestListener =>
-  (req, res) => {
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return void app(req, res);
-    const body = JSON.stringify(missingHostHeader().body());
-    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-    res.end(body);
-  };
-
-/**
- * Requests Node's HTTP server refuses (headers too large, malformed request lines, a request that did not
- * arrive within `bodyTimeoutMs`) still get the JSON envelope: stock clients parse JSON whatever the status.
- */
-function answerClientError(error: Error & { code?: string }, socket: Duplex, timeoutMs: number): void {
-  // An answer already under way (its headers sent) cannot be followed by another one on this socket.
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || current?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const answer =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? headersTooLarge(MAX_HEADER_BYTES)
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? requestTimedOut(timeoutMs)
-        : malformedHttpRequest();
-  const body = JSON.stringify(answer.body());
-  const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import { fixturesDirOf } from '../config/config.js';
-import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
+import { CURRENT_FEATURE_LEVEL } from '../config/features.js';
 import { badRequest, jsonTooDeep, realmNotFound, tooManyRealms } from '../domain/errors.js';
 import type { RealmSize } from '../fixtures/size.js';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
 import { listQueues, type QueueSummary } from './queues.js';
+import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.js';
 import { Snapshots } from './snapshots.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
@@ -284,25 +285,4 @@ export class Control {
     while (this.app.store.realm(`realm-${n}`) || this.#creating.has(`realm-${n}`)) n++;
     return `realm-${n}`;
   }
-}
-
-/** 9999-12-31T23:59:59Z: later times cannot be shown as HTTP dates (the Date header) or JS dates. */
-const MAX_REALM_TIME = 253_402_300_799;
-
-function checkEpoch(epoch: number | undefined): number | undefined {
-  if (epoch !== undefined && (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_REALM_TIME)) {
-    throw badRequest(`epoch must be a UNIX time in seconds from 0 to ${MAX_REALM_TIME}.`);
-  }
-  return epoch;
-}
-
-function checkSeconds(seconds: number): void {
-  if (!(seconds >= 0) || seconds > MAX_REALM_TIME) throw badRequest(`seconds must be a number from 0 to ${MAX_REALM_TIME}.`);
-}
-
-function checkLevel(level: number): number {
-  if (!Number.isInteger(level) || level < MIN_FEATURE_LEVEL || level > CURRENT_FEATURE_LEVEL) {
-    throw badRequest(`feature_level must be an integer from ${MIN_FEATURE_LEVEL} to ${CURRENT_FEATURE_LEVEL}.`);
-  }
-  return level;
 }

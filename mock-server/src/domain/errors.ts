@@ -1,43 +1,13 @@
 /**
  * The one error catalogue (spec §7; statuses and texts from the reference server where the spec is
  * silent). Code throws `ApiError` built by these factories; only the HTTP error handler formats it.
+ * Every factory is imported from here: the error type is in `api-error.ts` and the companion-tier areas'
+ * texts in `area-errors.ts`, both re-exported below.
  */
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'STREAM_DOES_NOT_EXIST'
-  | 'NOT_FOUND'
-  | 'BAD_EVENT_QUEUE_ID'
-  | 'BAD_NARROW'
-  | 'UNAUTHORIZED_PRINCIPAL'
-  | 'REQUEST_VARIABLE_MISSING'
-  | 'REQUEST_CONFUSING_VAR'
-  | 'UNAUTHORIZED'
-  | 'RATE_LIMIT_HIT'
-  | 'EXPECTATION_MISMATCH'
-  | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
-  | 'NOT_IMPLEMENTED'
-  | 'STATE_WRITE_FAILED'
-  | 'INTERNAL_SERVER_ERROR';
+import { ApiError, badRequest } from './api-error.js';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    msg: string,
-    /** Extra fields of the error body (spec §7: stream_id, stream, queue_id, …). */
-    readonly extra: Record<string, unknown> = {},
-    /** Extra response headers (WWW-Authenticate, Allow, Retry-After). */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(msg);
-  }
-
-  body(): Record<string, unknown> {
-    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
-  }
-}
-
-export const badRequest = (msg: string, extra?: Record<string, unknown>) => new ApiError(400, 'BAD_REQUEST', msg, extra);
+export { ApiError, badRequest, unauthorized, type ErrorCode } from './api-error.js';
+export * from './area-errors.js';
 
 /** Missing scheduled message, draft or saved snippet: HTTP 404 with code BAD_REQUEST (reference §7). */
 export const missingResource = (msg: string) => new ApiError(404, 'BAD_REQUEST', msg);
@@ -78,22 +48,6 @@ export const invalidMessage = () => badRequest('Invalid message(s)');
 
 /** §4.1, §4.2, §4.19: a delivery time that is not in the future. */
 export const deliveryNotInFuture = () => badRequest('Scheduled delivery time must be in the future.');
-
-/** §5: credentials problems. The realm value names this product (reference: "use ours"). */
-export const unauthorized = (msg: string) =>
-  new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
-
-// ---- compat-lookups (companion tier): bot storage, with the reference server's texts ----
-
-/** GET or DELETE /bot_storage naming a key the caller's storage does not hold. */
-export const botStorageKeyMissing = () => badRequest('Key does not exist.');
-
-/** POST /users/me/alert_words that would take the caller's list beyond domain/compat-lookups/alert-words.ts's cap. */
-export const tooManyAlertWords = (limit: number) => badRequest(`Too many alert words (limit: ${limit}). Remove some first.`);
-
-/** PUT /bot_storage that would take the caller's storage over its limit (characters of keys and values). */
-export const botStorageOverLimit = (over: number, limit: number) =>
-  badRequest(`Request exceeds storage limit by ${over} characters. The limit is ${limit} characters.`);
 
 /** Unknown path under /api/v1 (reference §1, unconfirmed): 404, code BAD_REQUEST. */
 export const pathNotFound = () => new ApiError(404, 'BAD_REQUEST', 'Not Found');
@@ -234,120 +188,3 @@ export const realmNotFound = (realmId: string) => new ApiError(404, 'NOT_FOUND',
 
 export const snapshotNotFound = (realmId: string, name: string) =>
   new ApiError(404, 'NOT_FOUND', `No snapshot '${name}' of realm '${realmId}'.`);
-
-/* ---- Area live: typing, presence, uploads (companion tier; texts of the reference server) ---- */
-
-/** set-typing-status: `Missing stream_id`, `Missing topic`, `Missing 'to' argument`, `Empty 'to' list`. */
-export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${verb} ${what}`);
-
-export const typingDisabled = (kind: string) => badRequest(`User has disabled typing notifications for ${kind}`);
-
-export const typingInvalidUser = (id: number) => badRequest(`Invalid user ID ${id}`);
-
-/** The send-message refusals for the channel (the reference checks typing with the sending rules). */
-export const typingNotAuthorized = (channel: string) => badRequest(`Not authorized to send to channel '${channel}'`);
-
-export const typingMayNotPost = () => badRequest('You do not have permission to post in this channel.');
-
-export const invalidPresenceStatus = (status: string) => badRequest(`Invalid status: ${status}`);
-
-export const presenceNoSuchUser = () => badRequest('No such user');
-
-export const presenceOfBot = () => badRequest('Presence is not supported for bot users.');
-
-export const noPresenceData = (asked: string) => badRequest(`No presence data for ${asked}`);
-
-export const noFileToUpload = () => badRequest('You must specify a file to upload');
-
-export const oneFileAtATime = () => badRequest('You may only upload one file at a time');
-
-export const fileTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
-
-export const uploadQuotaExceeded = () => badRequest("Upload would exceed your organization's upload quota.");
-
-export const invalidAttachment = () => badRequest('Invalid attachment');
-
-/** GET /user_uploads/…: no such file, or one of another realm (JSON instead of the reference's HTML page). */
-export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found.');
-
-export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
-
-/* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
-
-/** update-message-flags: a flag name the service does not have. */
-export const invalidFlag = (flag: string) => badRequest(`Invalid flag: '${flag}'`);
-
-/** update-message-flags: a flag only the server sets (mentioned, historical, …). */
-export const flagNotEditable = (flag: string) => badRequest(`Flag not editable: '${flag}'`);
-
-/** update-message-flags: op other than add or remove. */
-export const invalidFlagOperation = (op: string) => badRequest(`Invalid message flag operation: '${op}'`);
-
-/** add-reaction, remove-reaction and status emoji: a name the emoji data does not know. */
-export const unknownEmoji = (name: string) => badRequest(`Emoji '${name}' does not exist`);
-
-export const reactionExists = () => badRequest('Reaction already exists.');
-
-export const reactionMissing = () => badRequest("Reaction doesn't exist.");
-
-/** remove-reaction with neither emoji_name nor emoji_code. */
-export const reactionEmojiUnnamed = () => badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
-
-/* ---- Message history (companion tier, area: history): GET /messages and the narrow filter ---- */
-
-/** A narrow term the server cannot apply (reference BadNarrowOperatorError): `desc` says which and why. */
-export const badNarrow = (desc: string) => new ApiError(400, 'BAD_NARROW', `Invalid narrow operator: ${desc}`, { desc });
-
-/** Terms that contradict each other (reference InvalidOperatorCombinationError). */
-export const badNarrowCombination = (desc: string) =>
-  new ApiError(400, 'BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { desc });
-
-/** Bounds on one narrow's work (the reference has none; a 400 before any message is read). */
-export const tooManyNarrowTerms = (limit: number) => badRequest(`Too many narrow terms (limit: ${limit}).`);
-export const searchTooManyWords = (limit: number) => badRequest(`Too many search words (limit: ${limit}).`);
-export const searchWordTooLong = (limit: number) => badRequest(`A search word is too long (limit: ${limit} characters).`);
-
-/** GET /messages without an anchor and without use_first_unread_anchor (the reference's text, period included). */
-export const missingAnchor = () => badRequest("Missing 'anchor' argument.");
-
-export const invalidAnchor = () => badRequest('Invalid anchor');
-
-/** More than the reference's MAX_MESSAGES_PER_FETCH messages asked for in one request. */
-export const tooManyMessagesRequested = (max: number) => badRequest(`Too many messages requested (maximum ${max}).`);
-
-export const anchorExcludedInsideRange = () => badRequest('The anchor can only be excluded at an end of the range');
-
-/**
- * GET /messages without credentials whose narrow is not a web-public one (reference: answered as a
- * missing authentication, so a client with broken credentials is not shown public data by mistake).
- */
-export const spectatorNarrowRequired = () => unauthorized('Not logged in: API authentication or user session required');
-
-/** GET /messages with message_ids beside a window parameter (reference IncompatibleParametersError). */
-export const unsupportedParameterCombination = (parameters: string[]) =>
-  badRequest(`Unsupported parameter combination: ${parameters.join(', ')}`, { parameters: parameters.join(', ') });
-
-/* ---- Companion tier, area edit-delete (texts of the reference server) ---- */
-export const nothingToChange = () => badRequest('Nothing to change');
-export const editingDisabled = () => badRequest('Your organization has turned off message editing');
-export const mayNotEditMessage = () => badRequest("You don't have permission to edit this message");
-export const mayNotResolveTopics = () => badRequest("You don't have permission to resolve topics in this channel.");
-export const mayNotMoveMessage = () => badRequest("You don't have permission to move this message");
-export const editTimeLimitPassed = () => badRequest('The time limit for editing this message has passed');
-export const topicEditTimeLimitPassed = () => badRequest("The time limit for editing this message's topic has passed.");
-export const channelEditTimeLimitPassed = () => badRequest("The time limit for editing this message's channel has passed");
-export const mayNotDeleteMessage = () => badRequest("You don't have permission to delete this message");
-export const deleteTimeLimitPassed = () => badRequest('The time limit for deleting this message has passed');
-export const mustBeAdministrator = () => badRequest('Must be an organization administrator');
-export const editHistoryDisabled = () => badRequest('Message edit history is disabled in this organization');
-export const contentSha256Mismatch = () =>
-  new ApiError(400, 'EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.");
-
-/** A change_all move of a non-moderator reaching messages older than the move time limit (reference MessageMoveError). */
-export const moveTimeLimitExceeded = (firstAllowed: number | null, total: number, allowed: number) =>
-  new ApiError(
-    400,
-    'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
-    `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
-    { first_message_id_allowed_to_move: firstAllowed, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
-  );

@@ -1,0 +1,97 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ServerConfig } from '../config/config.js';
+import { headersTooLarge, malformedHttpRequest, missingHostHeader, requestTimedOut } from '../domain/errors.js';
+
+/**
+ * The node HTTP server under the express app: its limits and deadlines, and the JSON answers to what Node
+ * refuses before any express layer runs (a missing Host, headers too large, a malformed or late request).
+ */
+
+/** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** Binds `config.port` on `config.host`; resolves once listening, rejects on a bind error (a port in use). */
+export function listen(app: RequestListener, config: Pick<ServerConfig, 'port' | 'host' | 'bodyTimeoutMs'>): Promise<Server> {
+  return new Promise((done, fail) => {
+    const timeout = config.bodyTimeoutMs;
+    // requestTimeout bounds how long a request takes to *arrive* (headers and body), not its answer, so a
+    // long-poll (GET /events) outlives it; the check runs every quarter of the deadline (Node's default: 30 s).
+    const server = createServer(
+      {
+        maxHeaderSize: MAX_HEADER_BYTES,
+        // Node's own refusal of a Host-less HTTP/1.1 request is a bare 400; the app answers it as JSON.
+        requireHostHeader: false,
+        requestTimeout: timeout,
+        headersTimeout: timeout > 0 ? Math.min(timeout, 60_000) : 60_000,
+        connectionsCheckingInterval: timeout > 0 ? Math.max(25, Math.min(30_000, Math.floor(timeout / 4))) : 30_000,
+      },
+      withHost(app),
+    );
+    server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
+    // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
+    server.on('checkContinue', withHost(app));
+    server.listen(config.port, config.host);
+    server.once('listening', () => done(server));
+    server.once('error', fail);
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/**
+ * `Expect: 100-continue` (curl's large bodies): the server no longer says "continue" before the request is
+ * looked at (listen: 'checkContinue'), so a refused upload's body is never sent; a request that will be read says it here.
+ */
+export function continueIfExpected(req: IncomingMessage, res: ServerResponse): void {
+  if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
+}
+
+/**
+ * The bound server's request listener while the server starts: requests wait (each is held by its own
+ * connection, so their number is the open connections') and are handed to the app once it is ready.
+ */
+export function startGate(): { listener: RequestListener; open(app: RequestListener): void } {
+  let ready: RequestListener | null = null;
+  const waiting: Parameters<RequestListener>[] = [];
+  return {
+    listener: (req, res) => (ready ? ready(req, res) : void waiting.push([req, res])),
+    open(app) {
+      ready = app;
+      for (const [req, res] of waiting.splice(0)) app(req, res);
+    },
+  };
+}
+
+/** An HTTP/1.1 request without Host gets the JSON envelope (Node's own refusal is a bare 400), before any layer. */
+const withHost =
+  (app: RequestListener): RequestListener =>
+  (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return void app(req, res);
+    const body = JSON.stringify(missingHostHeader().body());
+    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  };
+
+/**
+ * Requests Node's HTTP server refuses (headers too large, malformed request lines, a request that did not
+ * arrive within `bodyTimeoutMs`) still get the JSON envelope: stock clients parse JSON whatever the status.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex, timeoutMs: number): void {
+  // An answer already under way (its headers sent) cannot be followed by another one on this socket.
+  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? headersTooLarge(MAX_HEADER_BYTES)
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? requestTimedOut(timeoutMs)
+        : malformedHttpRequest();
+  const body = JSON.stringify(answer.body());
+  const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
