@@ -1,7 +1,7 @@
 import { describeAnswer, exchange, health, isErrorEnvelope, isJson, type Account, type RawAnswer } from './hostile-requests.js';
 import { WireFuzz, type FuzzAccounts, type WireCase } from './wire-cases.js';
 
-export { mulberry32, WireFuzz, type FuzzAccounts, type WireCase } from './wire-cases.js';
+export { WireFuzz, type FuzzAccounts, type WireCase } from './wire-cases.js';
 
 /**
  * The seeded wire-level fuzzer's runner (its cases: bench/wire-cases.ts), for the hostile-input tests and the soak
