@@ -20,6 +20,17 @@ export function isLoopbackAddress(address: string): boolean {
 }
 
 /**
+ * Whether a request's Host names this machine by address or `localhost` (or the proxy's own `--host`). On
+ * loopback too the proxy forwards the control API only then: the target sees the proxy's loopback Host, not the
+ * page's, so the mock's own Host rule cannot see a DNS-rebound page (`evil.example:9992` resolving to 127.0.0.1).
+ */
+export function isLocalHost(host: string | undefined, ownHost?: string): boolean {
+  if (!host) return false;
+  const name = (host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '')).toLowerCase();
+  return isIP(name) !== 0 || name === 'localhost' || (ownHost !== undefined && name === ownHost.toLowerCase());
+}
+
+/**
  * Whether a request for `pathAndQuery` would reach the target's control API or inspector. The path is read as
  * the target will see it (`new URL` resolves `..`, `%2e%2e` and the like, as the forwarding request does) and
  * compared without regard to case, percent-encoding or repeated slashes, since express matches mounts so.

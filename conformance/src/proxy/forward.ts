@@ -4,7 +4,7 @@ import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import { redactPath } from '../redact.js';
-import { isLoopbackAddress, reachesControl } from './exposure.js';
+import { isLocalHost, isLoopbackAddress, reachesControl } from './exposure.js';
 
 /**
  * The forwarding half of `teamchat proxy`: every request goes to the target as it came (method, path and
@@ -163,13 +163,15 @@ export class ForwardingProxy {
       );
       return;
     }
-    if (this.#exposed && reachesControl(this.#base, req.url ?? '/')) {
+    if (reachesControl(this.#base, req.url ?? '/') && (this.#exposed || !isLocalHost(req.headers.host, this.options.host))) {
       req.resume();
       answerError(
         res,
         403,
         'PROXY_CONTROL_REFUSED',
-        'teamchat proxy: listening beyond loopback, it does not forward the control API (/__mock/) or the inspector (/, /__inspector/); use the server itself from its own machine',
+        this.#exposed
+          ? 'teamchat proxy: listening beyond loopback, it does not forward the control API (/__mock/) or the inspector (/, /__inspector/); use the server itself from its own machine'
+          : 'teamchat proxy: the control API (/__mock/) and the inspector are forwarded only for a Host that is an IP address, localhost or --host (a page on another name could read every API key by DNS rebinding)',
       );
       return;
     }

@@ -210,6 +210,24 @@ describe('listening beyond loopback', () => {
     expect(reached).toEqual(['/__mock/realms']);
   });
 
+  it('on loopback, forwards the control API only for a local Host: a DNS-rebound page gets 403', async () => {
+    const proxy = await startProxy({ target: targetUrl, schemas, facts, catalogue });
+    reached.length = 0;
+    const { port } = new URL(proxy.url);
+    for (const host of [`evil.example:${port}`, 'localhost.evil.example', '']) {
+      const header = host === '' ? '' : `Host: ${host}\r\n`;
+      const answer = await raw(proxy.url, `GET /__mock/realms/demo/credentials HTTP/1.1\r\n${header}Connection: close\r\n\r\n`);
+      expect(answer.status, host).toBe(403);
+      expect(JSON.parse(answer.body), host).toMatchObject({ result: 'error', code: 'PROXY_CONTROL_REFUSED' });
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      const answer = await raw(proxy.url, `GET /__mock/realms HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, host).toBe(200);
+    }
+    await proxy.stop();
+    expect(reached).toEqual(['/__mock/realms', '/__mock/realms', '/__mock/realms']);
+  });
+
   it('tells loopback addresses from the others', () => {
     for (const address of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost'])
       expect(isLoopbackAddress(address), address).toBe(true);
