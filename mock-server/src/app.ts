@@ -188,12 +188,17 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
       continueIfExpected(req, res);
       return next();
     }
-    const upload = UPLOAD_PATHS.has(path);
+    // Only an authenticated POST holding an upload slot may make the server keep a file's bytes: any other
+    // method on the upload path (a 405), or a request not checked before its body, discards file parts.
+    let upload = false;
     try {
       // Authentication before the body (an unauthenticated client makes the server read nothing), then an
       // upload slot: a refused request's body is never read.
       const actor = dispatch.checkBeforeBody(req, path);
-      if (upload && actor) uploads.take(actor, res);
+      if (actor !== null && req.method === 'POST' && UPLOAD_PATHS.has(path)) {
+        uploads.take(actor, res);
+        upload = true;
+      }
     } catch (error) {
       if (bigBody(req)) res.setHeader('Connection', 'close');
       return next(error);
