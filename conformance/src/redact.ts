@@ -32,12 +32,16 @@ export function redactPath(pathAndQuery: string): string {
   return changed ? `${pathAndQuery.slice(0, at)}?${query.toString()}` : pathAndQuery;
 }
 
-/** A JSON answer with every secret-named string replaced, at any depth. */
-export function redactBody(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactBody);
+/**
+ * A JSON answer with every string under a secret name replaced, at any depth: the value itself, or every string
+ * inside it (`"api_keys": ["…"]`). Numbers and booleans stay (`password_min_length` says nothing secret).
+ */
+export function redactBody(value: unknown, secret = false): unknown {
+  if (typeof value === 'string') return secret ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((item) => redactBody(item, secret));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) && typeof v === 'string' ? REDACTED : redactBody(v);
+  for (const [k, v] of Object.entries(value)) out[k] = redactBody(v, secret || isSecretName(k));
   return out;
 }
 

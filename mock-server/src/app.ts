@@ -83,20 +83,24 @@ export async function createMockServer(options: Partial<ServerConfig> = {}, hook
   const close = () =>
     (closing ??= (async () => {
       const { store, context, inspector } = made;
-      if (context) {
-        context.queues.closeAll();
-        context.scheduler.stop();
-        await context.scheduler.settled();
-        context.clock.stop();
+      try {
+        if (context) {
+          context.queues.closeAll();
+          context.scheduler.stop();
+          await context.scheduler.settled();
+          context.clock.stop();
+        }
+        inspector?.close();
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+        if (store) {
+          await store.close();
+          for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
+        }
+      } finally {
+        // Even when closing failed: a lock left behind would refuse the next start on this file.
+        await lock?.release();
       }
-      inspector?.close();
-      server.closeAllConnections();
-      await new Promise<void>((done) => server.close(() => done()));
-      if (store) {
-        await store.close();
-        for (const realmId of store.realmIds()) releaseRealmPatterns(store.realm(realmId)!);
-      }
-      await lock?.release();
     })());
   try {
     const mock = await assemble(config, server, made, close, guards);

@@ -32,8 +32,15 @@ export interface StateLock {
   release(): Promise<void>;
 }
 
+/**
+ * Lock files this process holds. A lock naming our own pid that is not among them was left by an earlier
+ * process that had the same pid (a container's pid 1 restarted after a crash): stale, taken over.
+ */
+const heldHere = new Set<string>();
+
 export async function acquireStateLock(statePath: string, log: (line: string) => void): Promise<StateLock> {
   const path = `${statePath}.lock`;
+  if (heldHere.has(path)) throw new StateInUse(path, process.pid);
   const own = `${path}.${process.pid}`;
   await writeFile(own, `${process.pid}\n`, { mode: 0o644 }).catch((e: Error) => {
     throw new Error(`cannot lock the state file ${statePath} (${e.message}): pass a --state in a directory you can write`);
@@ -41,20 +48,26 @@ export async function acquireStateLock(statePath: string, log: (line: string) =>
   try {
     if (!(await linked(own, path))) {
       const holder = await holderOf(path);
-      if (holder !== null && isRunning(holder)) throw new StateInUse(path, holder);
-      log(`state: took over ${path} from pid ${holder ?? '(unreadable)'}, which is no longer running`);
+      if (holder !== null && holder !== process.pid && isRunning(holder)) throw new StateInUse(path, holder);
+      log(
+        holder === process.pid
+          ? `state: took over ${path}, left by an earlier process with this pid (${holder})`
+          : `state: took over ${path} from pid ${holder ?? '(unreadable)'}, which is no longer running`,
+      );
       await unlink(path).catch(ignoreMissing);
       if (!(await linked(own, path))) throw new StateInUse(path, (await holderOf(path)) ?? 0);
     }
   } finally {
     await unlink(own).catch(ignoreMissing);
   }
+  heldHere.add(path);
   let released = false;
   return {
     path,
     release: async () => {
       if (released) return;
       released = true;
+      heldHere.delete(path);
       // Only our own: a lock another process took over (ours looked stale to it) is not ours to remove.
       if ((await holderOf(path)) === process.pid) await unlink(path).catch(ignoreMissing);
     },
@@ -64,6 +77,20 @@ export async function acquireStateLock(statePath: string, log: (line: string) =>
 async function linked(from: string, to: string): Promise<boolean> {
   try {
     await link(from, to);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A file system without hard links (vfat, some network mounts): an exclusive create does the same, but
+    // the lock exists empty for a moment, in which a server starting at that instant could take it over.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return createdExclusively(to);
+    throw e;
+  }
+}
+
+async function createdExclusively(path: string): Promise<boolean> {
+  try {
+    await writeFile(path, `${process.pid}\n`, { flag: 'wx', mode: 0o644 });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -78,7 +105,7 @@ async function holderOf(path: string): Promise<number | null> {
   return pid === undefined ? null : Number(pid);
 }
 
-/** Whether a process with this pid runs (EPERM: it runs as another user). Our own pid counts as running. */
+/** Whether a process with this pid runs (EPERM: it runs as another user). */
 function isRunning(pid: number): boolean {
   if (pid <= 0) return false;
   try {

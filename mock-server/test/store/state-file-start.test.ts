@@ -68,6 +68,16 @@ describe('one server per state file', () => {
     expect((await readFile(`${state}.lock`, 'utf8')).trim()).toBe(String(process.pid));
   });
 
+  it("takes over a lock naming this process's pid that this process does not hold (a restarted container's pid 1)", async () => {
+    await writeFile(`${state}.lock`, `${process.pid}\n`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const server = await serve();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      `teamchat-kit: state: took over ${state}.lock, left by an earlier process with this pid (${process.pid})`,
+    ]);
+    expect(server.context.store.realm('demo')).toBeDefined();
+  });
+
   it('a start that fails on a port in use writes no state file and leaves no lock', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
