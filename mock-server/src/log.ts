@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Output } from '../../cli/common.js';
+import { onEscapedErrors } from '../../cli/signals.js';
 
 export const LOG_LEVELS = ['silent', 'info', 'debug'] as const;
 export const LOG_FORMATS = ['pretty', 'json'] as const;
@@ -42,17 +43,9 @@ export const defaultLogFormat = (isTTY: boolean | undefined): LogFormat => (isTT
  * is only for what nobody foresaw. Returns the function that removes the handlers (the serve command's stop).
  */
 export function keepServingOnEscapedErrors(report: { stderr: Output; logger?: Logger | null }): () => void {
-  const write = (what: string) => (error: unknown) => {
+  return onEscapedErrors((what, error) => {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     report.stderr.write(`teamchat serve: ${what} (this is a bug; still serving): ${text}\n`);
     report.logger?.error({ error: text }, `teamchat serve: ${what}`);
-  };
-  const onException = write('uncaught exception');
-  const onRejection = write('unhandled rejection');
-  process.on('uncaughtException', onException);
-  process.on('unhandledRejection', onRejection);
-  return () => {
-    process.off('uncaughtException', onException);
-    process.off('unhandledRejection', onRejection);
-  };
+  });
 }

@@ -13,7 +13,7 @@ import {
   usageConventions,
   type Io,
 } from '../../../cli/common.js';
-import { onInterrupt, type SignalSource } from '../../../cli/signals.js';
+import { onEscapedErrors, onInterrupt, type SignalSource } from '../../../cli/signals.js';
 import { writeReportFiles } from '../report/files.js';
 import { FILE_REPORTERS, type FileReporterName } from '../report/index.js';
 import { wantsColor } from './live.js';
@@ -139,15 +139,12 @@ export async function main(argv: readonly string[], io: Io = processIo(), deps: 
   deps.onListening?.(proxy.url);
   // The last line of defence: an error that escaped every exchange's own handling is told, and the proxy goes
   // on forwarding, so the run's verdicts and reports are not lost with the process.
-  const survive = (e: unknown) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`);
-  process.on('uncaughtException', survive);
-  process.on('unhandledRejection', survive);
+  const survive = onEscapedErrors((_what, e) => io.stderr.write(`teamchat proxy: internal error (still running): ${describeError(e)}\n`));
   try {
     await untilStopped(opts.duration, deps.signal, interrupted);
     return await finish(proxy, opts, io);
   } finally {
-    process.off('uncaughtException', survive);
-    process.off('unhandledRejection', survive);
+    survive();
     dispose();
   }
 }

@@ -107,7 +107,8 @@ export function redactedUrl(url: string): string {
   );
 }
 
-function safeDecode(text: string): string {
+/** Percent-decoded (`+` as a space), or as it is when it does not decode. */
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

@@ -1,5 +1,5 @@
 import { isSecretName } from '../../../cli/secret-names.js';
-import { REDACTED, redacted } from '../http/request-log.js';
+import { REDACTED, redacted, safeDecode } from '../http/request-log.js';
 import type { Body, Exchange, ExchangeSummary } from './capture.js';
 
 /**
@@ -58,13 +58,5 @@ const NAMED_IN_FORM = /((?:^|[&?])([^=&]{1,200})=)[^&]*/g;
 function redactText(text: string): string {
   return text
     .replace(NAMED_IN_JSON, (whole, head: string, name: string) => (isSecretName(name) ? `${head}"${REDACTED}"` : whole))
-    .replace(NAMED_IN_FORM, (whole, head: string, name: string) => (isSecretName(decoded(name)) ? `${head}${REDACTED}` : whole));
-}
-
-function decoded(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
+    .replace(NAMED_IN_FORM, (whole, head: string, name: string) => (isSecretName(safeDecode(name)) ? `${head}${REDACTED}` : whole));
 }

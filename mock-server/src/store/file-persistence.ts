@@ -4,6 +4,7 @@ import { StateDamaged, StateFileUnreadable } from './errors.js';
 import { JournalCorruptError, JournalWriter, readJournal } from './journal.js';
 import type { Persistence } from './persistence.js';
 import { SnapshotFile } from './snapshot.js';
+import { ignoreMissing } from './state-lock.js';
 import { applyChange, emptyState, type Change, type State } from './state.js';
 
 export interface FilePersistenceOptions {
@@ -279,8 +280,4 @@ class FilePersistenceImpl implements FilePersistence {
     this.#log(`state: writing ${this.#path} failed, refusing further writes: ${failure.message}`);
     for (const pending of [...batch, ...this.#queue.splice(0)]) pending.reject(failure);
   }
-}
-
-function ignoreMissing(e: NodeJS.ErrnoException): void {
-  if (e.code !== 'ENOENT') throw e;
 }

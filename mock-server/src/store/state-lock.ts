@@ -116,6 +116,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function ignoreMissing(e: NodeJS.ErrnoException): void {
+/** For a `catch` of a file operation: a file already gone is no error. */
+export function ignoreMissing(e: NodeJS.ErrnoException): void {
   if (e.code !== 'ENOENT') throw e;
 }
