@@ -1,4 +1,6 @@
-import { isIP } from 'node:net';
+import { isLocalHostHeader } from '../../../cli/hosts.js';
+
+export { isLoopbackAddress } from '../../../cli/hosts.js';
 
 /**
  * What `teamchat proxy` forwards when it listens beyond loopback (`--host 0.0.0.0`, a LAN address).
@@ -11,24 +13,13 @@ import { isIP } from 'node:net';
  * it wider) and answers 403 for the control API, the inspector and its page at `/`.
  */
 
-/** Whether a listening address is loopback only (127.0.0.0/8, ::1, or an IPv4-mapped loopback). */
-export function isLoopbackAddress(address: string): boolean {
-  const plain = address.replace(/^\[|\]$/g, '').toLowerCase();
-  if (plain === '::1' || plain === 'localhost') return true;
-  const v4 = plain.startsWith('::ffff:') ? plain.slice('::ffff:'.length) : plain;
-  return isIP(v4) === 4 && v4.startsWith('127.');
-}
-
 /**
  * Whether a request's Host names this machine by address or `localhost` (or the proxy's own `--host`). On
  * loopback too the proxy forwards the control API only then: the target sees the proxy's loopback Host, not the
  * page's, so the mock's own Host rule cannot see a DNS-rebound page (`evil.example:9992` resolving to 127.0.0.1).
  */
-export function isLocalHost(host: string | undefined, ownHost?: string): boolean {
-  if (!host) return false;
-  const name = (host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '')).toLowerCase();
-  return isIP(name) !== 0 || name === 'localhost' || (ownHost !== undefined && name === ownHost.toLowerCase());
-}
+export const isLocalHost = (host: string | undefined, ownHost?: string): boolean =>
+  isLocalHostHeader(host, new Set(['localhost', ...(ownHost === undefined ? [] : [ownHost.toLowerCase()])]));
 
 /**
  * Whether a request for `pathAndQuery` would reach the target's control API or inspector. The path is read as

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { isLoopbackAddress } from '../../../cli/hosts.js';
 import type { ClockMode } from '../clock/clock.js';
 
 /** Everything `teamchat serve` and `createMockServer` can be told (README "CLI"). */
@@ -119,17 +120,11 @@ export function fixturesDirOf(config: Pick<ServerConfig, 'fixturesDir' | 'stateP
   return config.statePath === null ? process.cwd() : dirname(resolve(config.statePath));
 }
 
-/** Loopback addresses: only this machine can reach a server bound there. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
-}
-
 /**
  * Why this configuration may not start, or null: a control API reachable from other machines without
  * a token would let anyone who can reach the port read every realm's API keys and reset or delete realms.
  */
 export function controlExposure(config: Pick<ServerConfig, 'host' | 'control' | 'controlToken'>): string | null {
-  if (!config.control || config.controlToken || isLoopback(config.host)) return null;
+  if (!config.control || config.controlToken || isLoopbackAddress(config.host)) return null;
   return `the control API would be open to every machine that reaches ${config.host}: pass --control-token <token> (or set TEAMCHAT_CONTROL_TOKEN), or --no-control`;
 }

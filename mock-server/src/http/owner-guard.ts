@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
+import { bare, isLocalHostHeader } from '../../../cli/hosts.js';
 import { controlBodyNotJson, controlHeaderRequired, foreignHost, foreignOrigin } from '../domain/errors.js';
 
 /**
@@ -35,8 +35,7 @@ export function ownerOnly(rules: OwnerRules): RequestHandler {
   const names = new Set(['localhost', bare(rules.host.toLowerCase()), ...(rules.allowHosts ?? []).map((h) => h.toLowerCase())]);
   return (req, _res, next) => {
     const host = req.headers.host ?? '';
-    const name = hostnameOf(host);
-    if (name === null || (isIP(name) === 0 && !names.has(name))) return next(foreignHost(host.slice(0, 200)));
+    if (!isLocalHostHeader(host, names)) return next(foreignHost(host.slice(0, 200)));
     const origin = req.headers.origin;
     if (origin !== undefined && !sameOrigin(origin, host)) return next(foreignOrigin(origin.slice(0, 200)));
     next();
@@ -53,14 +52,6 @@ export const ownerMutation: RequestHandler = (req, _res, next) => {
   if (hasBody(req)) return next(controlBodyNotJson(null));
   next(req.headers[CONTROL_HEADER] === undefined ? controlHeaderRequired() : undefined);
 };
-
-/** A Host header's name: lower case, without its port or an IPv6 address's brackets; null when it is no host. */
-export function hostnameOf(host: string): string | null {
-  const match = /^(\[[0-9a-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/i.exec(host.trim());
-  return match ? bare(match[1]!.toLowerCase()) : null;
-}
-
-const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
 
 /** The Origin a browser sends for a page of this server: its scheme and the Host the request names. */
 function sameOrigin(origin: string, host: string): boolean {

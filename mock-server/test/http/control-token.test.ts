@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Target } from '../../../conformance/src/target.js';
 import type { MockServer } from '../../src/app.js';
-import { controlExposure, isLoopback } from '../../src/config/config.js';
+import { isLoopbackAddress } from '../../../cli/hosts.js';
+import { controlExposure } from '../../src/config/config.js';
 import { call, callControl, startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -29,7 +30,7 @@ describe('where the control API may be open', () => {
     ['192.0.2.7', false],
     ['example.test', false],
   ])('%s is loopback: %s', (host, loopback) => {
-    expect(isLoopback(host)).toBe(loopback);
+    expect(isLoopbackAddress(host)).toBe(loopback);
   });
 
   it('a server beyond loopback needs a token or --no-control', () => {

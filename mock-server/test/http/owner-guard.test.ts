@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
-import { hostnameOf, ownerOnly } from '../../src/http/owner-guard.js';
+import { hostnameOf } from '../../../cli/hosts.js';
+import { ownerOnly } from '../../src/http/owner-guard.js';
 import { call, callControl, credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
