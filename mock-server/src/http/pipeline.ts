@@ -22,8 +22,8 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
- * Steps 0 and 1 also run before the body is read (router.ts checkBeforeBody) wherever no body can change their
- * answer, so a refused request's body is never read; they run again here, with the body read.
+ * Steps 0 and 1 run before the body is read (router.ts checkBeforeBody) wherever no body can change their
+ * answer, so a refused request's body is never read; they run here only where they did not run then.
  */
 export function pipeline(app: AppContext, op: OperationSpec, route: RouteSpec | undefined): OperationHandler {
   return (req, res, path, next) => {
@@ -39,9 +39,8 @@ async function run(
   res: Response,
   path: RawValues,
 ): Promise<void> {
-  checkPathShape(op, path);
-  const actor = authenticate(req.headers.authorization, app.store, app.keys);
-  if (!actor && !op.anonymous) throw notLoggedIn();
+  const known = checkedBeforeBody.get(req);
+  const actor = known?.op === op ? known.actor : checkCaller(app, op, req, path);
   const realmId = actor?.realmId ?? anonymousRealm(app, req);
   const tables = app.store.realm(realmId);
   if (!tables) throw notLoggedIn();
@@ -72,6 +71,21 @@ async function run(
 }
 
 const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);
+
+/** Steps 0 and 1: the path's shape, then the caller (null: anonymous, where the operation allows it). */
+export function checkCaller(app: AppContext, op: OperationSpec, req: Request, path: RawValues): Actor | null {
+  checkPathShape(op, path);
+  const actor = authenticate(req.headers.authorization, app.store, app.keys);
+  if (!actor && !op.anonymous) throw notLoggedIn();
+  return actor;
+}
+
+/**
+ * Requests whose steps 0 and 1 ran before the body was read (router.ts checkBeforeBody), with the operation they
+ * ran for: the pipeline takes their caller instead of authenticating again, unless a `method` field turned the
+ * request into another operation.
+ */
+export const checkedBeforeBody = new WeakMap<Request, { op: OperationSpec; actor: Actor }>();
 
 /** The gate's and the handler's context (define-routes.ts), one per request. */
 class Context implements RequestContext {

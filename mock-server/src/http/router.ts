@@ -2,11 +2,11 @@ import FindMyWay from 'find-my-way';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
-import { authenticate, notLoggedIn, type Actor } from './auth.js';
+import type { Actor } from './auth.js';
 import type { RouteSpec } from './define-routes.js';
 import type { OperationSpec } from './openapi.js';
-import { checkPathShape, type RawValues } from './params.js';
-import { pipeline, type OperationHandler } from './pipeline.js';
+import type { RawValues } from './params.js';
+import { checkCaller, checkedBeforeBody, pipeline, type OperationHandler } from './pipeline.js';
 
 /**
  * The API's dispatch, generated from the OpenAPI operations: the document decides which paths and
@@ -102,9 +102,8 @@ class RouteTable {
     const op = entry.operations.get(method);
     if (!op || op.anonymous) return null;
     if (method === 'POST') for (const other of METHOD_OVERRIDES) if (entry.operations.get(other)?.anonymous) return null;
-    checkPathShape(op, found.params as RawValues);
-    const actor = authenticate(req.headers.authorization, app.store, app.keys);
-    if (!actor) throw notLoggedIn();
+    const actor = checkCaller(app, op, req, found.params as RawValues)!;
+    checkedBeforeBody.set(req, { op, actor });
     return actor;
   }
 }
