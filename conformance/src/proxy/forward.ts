@@ -1,8 +1,9 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
+import { endWithJson } from '../../../cli/socket-answer.js';
 import { redactPath } from '../redact.js';
 import { isLocalHost, isLoopbackAddress, reachesControl } from './exposure.js';
 
@@ -234,18 +235,11 @@ export class ForwardingProxy {
  * request line) get the proxy's JSON envelope too, as the mock answers them; they reach no target.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
   const [status, msg] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, `teamchat proxy: request headers are too large (limit: ${MAX_HEADER_BYTES} bytes)`]
       : [400, 'teamchat proxy: malformed HTTP request'];
-  const body = JSON.stringify({ result: 'error', code: 'BAD_REQUEST', msg });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  endWithJson(socket, status, { result: 'error', code: 'BAD_REQUEST', msg });
 }
 
 /** The proxy's own answer, in the API's error envelope (clients parse JSON whatever the status). */

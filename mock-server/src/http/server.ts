@@ -1,5 +1,6 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { endWithJson } from '../../../cli/socket-answer.js';
 import type { ServerConfig } from '../config/config.js';
 import { headersTooLarge, malformedHttpRequest, missingHostHeader, requestTimedOut } from '../domain/errors.js';
 
@@ -77,21 +78,11 @@ const withHost =
  * arrive within `bodyTimeoutMs`) still get the JSON envelope: stock clients parse JSON whatever the status.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex, timeoutMs: number): void {
-  // An answer already under way (its headers sent) cannot be followed by another one on this socket.
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || current?.headersSent) {
-    socket.destroy();
-    return;
-  }
   const answer =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? headersTooLarge(MAX_HEADER_BYTES)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? requestTimedOut(timeoutMs)
         : malformedHttpRequest();
-  const body = JSON.stringify(answer.body());
-  const status = `${answer.status} ${STATUS_CODES[answer.status]}`;
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  endWithJson(socket, answer.status, answer.body());
 }
