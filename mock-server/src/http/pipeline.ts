@@ -85,7 +85,7 @@ export function checkCaller(app: AppContext, op: OperationSpec, req: Request, pa
  * ran for: the pipeline takes their caller instead of authenticating again, unless a `method` field turned the
  * request into another operation.
  */
-export const checkedBeforeBody = new WeakMap<Request, { op: OperationSpec; actor: Actor }>();
+export const checkedBeforeBody: WeakMap<Request, { op: OperationSpec; actor: Actor }> = new WeakMap();
 
 /** The gate's and the handler's context (define-routes.ts), one per request. */
 class Context implements RequestContext {
