@@ -4,13 +4,12 @@ import { parse } from 'yaml';
 import { main } from '../teamchat.js';
 
 /**
- * The README's "CI recipes" (issue 19) are copied into other repositories as they are: they must be valid
- * YAML, use only options the commands have, and publish the files the commands write.
+ * The CI recipes (docs/ci.md) are copied into other repositories as they are: they must be valid YAML, use only
+ * options the commands have, and publish the files the commands write.
  */
 
-const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('## CI recipes'), readme.indexOf('\n## ', readme.indexOf('## CI recipes') + 1));
-const blocks = [...section.matchAll(/```yaml\n([^]*?)```/g)].map((m) => m[1]!);
+const recipes = await readFile(new URL('../../docs/ci.md', import.meta.url), 'utf8');
+const blocks = [...recipes.matchAll(/```yaml\n([^]*?)```/g)].map((m) => m[1]!);
 
 type Step = { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> };
 type GitHub = { jobs: Record<string, { steps: Step[] }> };
@@ -29,7 +28,7 @@ const commands = (script: string): string[][] => [...script.matchAll(/npx teamch
 /** The value after an option in a command's words. */
 const option = (words: string[], name: string): string | undefined => words[words.indexOf(name) + 1];
 
-describe('the README CI recipes', () => {
+describe('the CI recipes', () => {
   it('are two YAML files: a GitHub Actions workflow and a GitLab CI file', () => {
     expect(blocks).toHaveLength(2);
     const github = parse(blocks[0]!) as GitHub;
