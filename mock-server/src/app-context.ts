@@ -6,7 +6,7 @@ import type { ApiKeyIndex } from './http/auth.js';
 import type { OperationSpec } from './http/openapi.js';
 import type { Store } from './store/store.js';
 
-/** The composition root's products, handed to every request (ARCHITECTURE §3). */
+/** The composition root's products, handed to every request (ARCHITECTURE.md "Layers"). */
 export interface AppContext {
   config: ServerConfig;
   store: Store;

@@ -8,7 +8,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
- * The logger of `teamchat serve` (--log-level, --log-format; README "Request log"). Lines are written
+ * The logger of `teamchat serve` (--log-level, --log-format; docs/running-the-mock.md). Lines are written
  * synchronously to the command's stdout: no worker thread (pino's transports) to own and end, and the
  * shutdown line is out before the process exits. json: one pino object per line (`time` in epoch ms, the
  * machine's time, not a realm's); pretty: pino-pretty's one human line per request.

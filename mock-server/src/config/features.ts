@@ -1,7 +1,7 @@
 import levels from '../../../openapi/feature-levels.json' with { type: 'json' };
 
 /**
- * The only place where feature levels are compared (ARCHITECTURE.md §1.6). Behaviour asks by name:
+ * The only place where feature levels are compared (ARCHITECTURE.md, rule 5). Behaviour asks by name:
  * `features(realm.feature_level).has('empty_topic_name')`. The names and levels are contract data
  * (spec §9) kept in openapi/feature-levels.json, which the conformance suite reads too.
  */

@@ -1,6 +1,6 @@
 /**
  * What one client declared it understands (register's client_capabilities, spec §4.21). Parsed once
- * and handed to presenters and event filters; nothing deeper re-reads the request (ARCHITECTURE §3).
+ * and handed to presenters and event filters; nothing deeper re-reads the request (ARCHITECTURE.md "Layers").
  */
 export const CAPABILITIES = [
   'notification_settings_null',

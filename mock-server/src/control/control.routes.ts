@@ -10,7 +10,7 @@ import type { Control } from './control.js';
  * The control API under /__mock/ (off with --no-control). Bodies are JSON only, and a call that changes
  * something without a body carries `X-Teamchat-Control` (http/owner-guard.ts: what a web page of another site
  * cannot send); parameters may also be given in the query. Answers use the same envelope as the API so one
- * client helper reads both. README "Control API" lists it; app.ts puts the Host and Origin rules in front.
+ * client helper reads both. docs/control-api.md lists it; app.ts puts the Host and Origin rules in front.
  */
 export function controlRouter(control: Control, token?: string, alsoAllowed?: (req: Request) => boolean): Router {
   const router = express.Router();

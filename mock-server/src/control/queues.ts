@@ -2,7 +2,7 @@ import type { AppContext } from '../app-context.js';
 import { realmNotFound } from '../domain/errors.js';
 
 /**
- * GET /__mock/realms/:realm/queues (issue 19 item 3, the inspector's "event queues with pending events"): a
+ * GET /__mock/realms/:realm/queues (the inspector's "event queues with pending events"): a
  * realm's live event queues, whose they are, what they were registered for, and the events they hold that their
  * client has not acknowledged yet. The spec is silent on any such listing; it is a mock-only view for watching
  * a client's event loop.

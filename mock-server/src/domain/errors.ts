@@ -96,7 +96,7 @@ export const stateWriteFailed = () =>
 export const internalError = () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
 
 /**
- * Resource caps of a long-running mock (issue 14; the spec and the reference server are silent). Plain
+ * Resource caps of a long-running mock (the spec and the reference server are silent). Plain
  * BAD_REQUEST, so every client reads them as a refusal it must act on (a 5xx would make the Python
  * client retry), with the way out in the text.
  */
@@ -176,7 +176,7 @@ export const controlHeaderRequired = () =>
     'A control call that changes something needs a JSON body (Content-Type: application/json) or the header "X-Teamchat-Control: 1": a web page of another site can send neither.',
   );
 
-/** Live inspector pages at once (issue 19; a cap like issue 14's): each holds a connection and a stream. */
+/** Live inspector pages at once (a resource cap like those above): each holds a connection and a stream. */
 export const tooManyInspectors = (limit: number) =>
   badRequest(`Too many inspector pages are open (limit: ${limit}). Close one, or reload after a page has gone.`);
 

@@ -22,7 +22,7 @@ export class QueueRegistry {
   constructor(
     private readonly clock: Clock,
     /**
-     * Live queues one user may hold (issue 14; the spec is silent). A client that registers in a loop
+     * Live queues one user may hold (the spec is silent). A client that registers in a loop
      * and never deletes its queues would otherwise grow the server for ten minutes per queue; at the
      * cap, register answers a clear error instead (`tooManyQueues`).
      */

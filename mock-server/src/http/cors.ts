@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 
 /**
- * CORS for the web origins the developer names (`--cors-origin`, config `corsOrigins`; README "Browser clients"),
+ * CORS for the web origins the developer names (`--cors-origin`, config `corsOrigins`; docs/running-the-mock.md),
  * and nobody else: a web client under development at `http://localhost:3000` calls the API with Basic auth, which
  * makes the browser ask first (a preflight). Only /api/v1 and /user_uploads answer cross-origin; the control API
  * and the inspector never do (http/owner-guard.ts refuses other origins there). Other origins get no CORS header,

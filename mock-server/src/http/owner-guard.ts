@@ -3,8 +3,8 @@ import { bare, isLocalHostHeader } from '../../../cli/hosts.js';
 import { controlBodyNotJson, controlHeaderRequired, foreignHost, foreignOrigin } from '../domain/errors.js';
 
 /**
- * The control API (/__mock) and the inspector obey only the developer who runs the mock (README "What the control
- * API trusts"). Any web page the developer opens can reach a loopback port, so three rules keep pages out:
+ * The control API (/__mock) and the inspector obey only the developer who runs the mock (docs/security.md).
+ * Any web page the developer opens can reach a loopback port, so three rules keep pages out:
  *
  * - **Host.** A page that rebinds its own DNS name to 127.0.0.1 reaches the mock as a same-origin page of that
  *   name and could read every API key; its requests carry that name in Host. So Host must be an IP address (a

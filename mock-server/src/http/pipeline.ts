@@ -129,7 +129,7 @@ class Context implements RequestContext {
 
 /**
  * Anonymous requests pick the realm by the Host header's first label when a realm has that ID
- * (`demo.localhost:9991`), else the server's default realm (ARCHITECTURE "Realms").
+ * (`demo.localhost:9991`), else the server's default realm (docs/store.md: API keys select the realm).
  */
 function anonymousRealm(app: AppContext, req: Request): string {
   const label = String(req.headers.host ?? '').split('.')[0] ?? '';

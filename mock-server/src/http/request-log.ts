@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { isSecretName } from '../../../cli/secret-names.js';
 
 /**
- * The request log of `teamchat serve` (issue 19, README "Request log"): one line per request, written when
+ * The request log of `teamchat serve` (docs/running-the-mock.md): one line per request, written when
  * its answer has gone out (or the client went away), through the pino logger the server was given.
  *
  * Fields of every line: realm, user (the caller's email; null when anonymous or refused), method, path

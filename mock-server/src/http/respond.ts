@@ -4,7 +4,7 @@ import { StateWriteFailed } from '../store/errors.js';
 import { bodyErrorToApiError } from './body.js';
 
 /**
- * JSON out without express's ETag hashing and res.json overhead (ARCHITECTURE §12: those defaults
+ * JSON out without express's ETag hashing and res.json overhead (those defaults
  * cost ~40 % of throughput before any work of ours). The text goes to the socket as a string: copying
  * it into a Buffer first measured slower (an allocation outside the pool for most answers).
  */

@@ -15,7 +15,7 @@ import { checkCaller, checkedBeforeBody, pipeline, type OperationHandler } from 
  *
  * One express middleware mounted at /api/v1 looks the path up in find-my-way's radix tree (Fastify's
  * router), built once at start, instead of an express route per path: express tried every route layer
- * with its own regular expression per request, a third of our time on cheap reads (issue 17). The
+ * with its own regular expression per request, a third of our time on cheap reads. The
  * lookup answers exactly as those routes did (express 5's router with `caseSensitive`, non-strict,
  * pinned by test/http/router.test.ts): case-sensitive matching, one optional trailing slash, literal
  * segments before parameters, percent-decoded parameter values (undecodable: malformed URL), HEAD

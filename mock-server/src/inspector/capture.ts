@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * The inspector's own record of recent exchanges (issue 19 item 3), independent of the pino request log (which
+ * The inspector's own record of recent exchanges, independent of the pino request log (which
  * may be silent or off): a ring buffer of the last `capacity` requests, owned by the inspector and emptied when
  * the server closes. Only mounted when the control API is on.
  *

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ExchangeLog, ExchangeSummary } from './capture.js';
 
 /**
- * The inspector's live updates (issue 19 item 3): server-sent events on GET /__inspector/feed, so the page
+ * The inspector's live updates: server-sent events on GET /__inspector/feed, so the page
  * never polls. Events:
  * - `hello` on connect: the exchanges still in the log and the current state (inspector/state.ts);
  * - `exchanges`: the requests finished since the last such event (summaries; bodies are fetched on click), sent

@@ -12,7 +12,7 @@ import { inspectorState, REPORT_FILES } from './state.js';
 import { viewOf } from './view.js';
 
 /**
- * The live inspector (issue 19 item 3, README "Inspector"): GET / for a browser, the control API's web face.
+ * The live inspector (docs/inspector.md): GET / for a browser, the control API's web face.
  * Built only when the control API is on; `app.ts` mounts `capture` first (so it sees every request) and `router`
  * beside the control API, and `close()` frees the log, the feed's streams and its timers.
  *

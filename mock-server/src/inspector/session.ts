@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /**
- * Who may see the inspector (issue 19 item 3): the page is the control API's web face and follows its rule.
+ * Who may see the inspector: the page is the control API's web face and follows its rule.
  * Without a control token (loopback only, config.ts `controlExposure`) it is open. With one, a browser cannot
  * put `Authorization: Bearer` on a navigation or an EventSource, so the token is given once as `/?token=…`;
  * the server answers with an HttpOnly SameSite=Strict session cookie and a redirect to `/` (the token leaves
@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
  * The control API accepts the cookie only together with the header PAGE_HEADER, which the page's fetch calls
  * send: a cross-site form cannot add a header, and a cross-site script needs a CORS preflight the server never
  * grants, so the cookie alone (SameSite already keeps it off cross-site requests) cannot drive the control API.
- * The cookie has no `Secure` flag: the mock speaks plain HTTP (README "Inspector" says to use a tunnel or TLS
+ * The cookie has no `Secure` flag: the mock speaks plain HTTP (docs/security.md says to use a tunnel or TLS
  * proxy beyond a trusted network).
  */
 export const SESSION_COOKIE = 'teamchat_inspector';

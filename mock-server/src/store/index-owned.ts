@@ -24,7 +24,7 @@ const NO_KEYS: ReadonlySet<string> = new Set();
 export const ownerOf = (table: OwnedTable, row: unknown) => (row as Record<string, number>)[OWNER_FIELD[table]]!;
 
 /**
- * Facts of the per-user tables (issue 18), kept by store/indexes.ts: per table, each user's row keys
+ * Facts of the per-user tables, kept by store/indexes.ts: per table, each user's row keys
  * (bot storage, topic policies, uploads, drafts, snippets, navigation views, reminders, scheduled
  * messages), so a request touching one account's rows does not walk every account's; the bytes of all
  * the realm's uploads (upload_space_used, the quota check) and the presence rows' change IDs

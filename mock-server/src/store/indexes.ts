@@ -6,10 +6,10 @@ import { SortedList } from './sorted-ids.js';
 import type { MessageRow, PresenceRow, RealmState, RowOf, SubscriptionRow, TableName, UserMessagesRow, UserRow } from './state.js';
 
 /**
- * Derived facts of one realm that reads would otherwise compute by scanning every message or receipt
- * (issue 17): per channel its messages, times, topics and subscribers; per user their receipts, unread
+ * Derived facts of one realm that reads would otherwise compute by scanning every message or receipt:
+ * per channel its messages, times, topics and subscribers; per user their receipts, unread
  * messages and direct conversations; users by email; the rows each user owns in the companion tier's
- * tables (issue 18). See ARCHITECTURE.md "Indexes".
+ * tables. See docs/store.md "Indexes".
  *
  * The rows stay the one source of truth. The store keeps each realm's index in the same `#apply` that
  * changes a row (forward and undo alike), so an index is never behind its rows; indexes are never

@@ -1,7 +1,7 @@
 import type { MessageRow, RealmState, UserMessagesRow } from './state.js';
 
 /**
- * Identical immutable values stored once (issue 17, memory per message). Rows are immutable: every
+ * Identical immutable values stored once, to keep memory per message low. Rows are immutable: every
  * change is a new row through `tx.put`, never an edit in place. So the store can let equal parts of
  * rows share one frozen object: the flag list of a recipient (nearly all are `[]` or `['read']`), a
  * receipt row's whole flag map (messages of a channel mostly have the same recipients in the same
@@ -60,7 +60,7 @@ export function shareFlags(row: UserMessagesRow): void {
 /**
  * The map with its user-ID keys stored sparsely. Built key by key in ascending order (as sending builds it),
  * V8 gives such a map an element store as long as its largest user ID: ~6 KB in a 1,000-user realm, where a
- * parsed one takes ~100 bytes (issue 17, memory). JSON.parse builds the sparse form; the shared lists go back in.
+ * parsed one takes ~100 bytes. JSON.parse builds the sparse form; the shared lists go back in.
  */
 function compactCopy(flags: Record<string, string[]>): Record<string, string[]> {
   const copy = JSON.parse(JSON.stringify(flags)) as Record<string, string[]>;

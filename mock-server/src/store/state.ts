@@ -3,7 +3,7 @@ import type { RoleCode } from '../contract/roles.js';
 /**
  * The persisted state: many realms, each a set of tables of plain JSON rows.
  *
- * Wire data stays snake_case (ARCHITECTURE.md §1.8), so presenters copy fields rather than map them.
+ * Wire data stays snake_case (ARCHITECTURE.md, rule 7), so presenters copy fields rather than map them.
  * Rows are treated as immutable: a transaction replaces a whole row (`tx.put`), which is what makes the
  * undo log and the journal a list of (realm, table, key, row) tuples whose size is the size of the change.
  *

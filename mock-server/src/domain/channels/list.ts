@@ -58,7 +58,7 @@ export function listChannels(
 /**
  * The channels `selected` may pick. Flags that select by subscription or default only (the usual
  * `include_public=false` of a client listing its own channels) start from the subscriptions index, so
- * the cost follows the answer, not the realm's channel count (issue 17); any other flag needs them all.
+ * the cost follows the answer, not the realm's channel count; any other flag needs them all.
  */
 function candidates(
   tables: RealmState,

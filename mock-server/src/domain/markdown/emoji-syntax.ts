@@ -54,7 +54,7 @@ export function emojiNameRule(state: StateInline, silent: boolean): boolean {
 
 /**
  * RGI emoji sequences (the `v` flag's property of strings, Node ≥ 20). Made on the first text that may hold
- * one: building the expression costs tens of milliseconds, which start-up need not spend (issue 17).
+ * one: building the expression costs tens of milliseconds, which start-up need not spend.
  */
 let emojiCharacters: RegExp | null = null;
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 /**
- * RE2 programs with an explicit lifetime (issue 14). Linkifier patterns are user input, so they run on
+ * RE2 programs with an explicit lifetime, so a mock left running does not run out of RE2 memory. Linkifier patterns are user input, so they run on
  * RE2 as on the reference server: linear time whatever the pattern (`(a+)+$` cannot backtrack).
  *
  * re2-wasm compiles into one WebAssembly heap of a fixed 16 MiB per process, and its programs are C++

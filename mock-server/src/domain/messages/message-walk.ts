@@ -8,7 +8,7 @@ import type { Flags } from './narrow-operands.js';
 
 /**
  * The narrow filter, step three: which messages match, walked outwards from an anchor through the
- * store's indexes (issue 18: never a scan of every message). The walk reads the smallest candidate set
+ * store's indexes (never a scan of every message). The walk reads the smallest candidate set
  * of the narrow: the viewer's received messages, or the list a positive term names (a channel, a topic,
  * a sender, a conversation, the viewer's unread messages, one ID); every candidate is then checked
  * against the full narrow and the viewer's access. The cost is the candidates passed over, bounded by

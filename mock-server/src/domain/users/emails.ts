@@ -9,7 +9,7 @@ import { indexOf, type IndexedTables } from '../../store/indexes.js';
  * the reference server uses Django's validator. Here the JSON Schema `email` format of ajv-formats (a
  * dependency already): a dot-atom local part and a dotted host name, plus the longest address a mail
  * path may carry (RFC 5321, also the reference server's column width). Compiled once, on first use: not
- * at start-up (issue 17), which then loads no ajv (CommonJS, so a synchronous require serves this check).
+ * at start-up, which then loads no ajv (CommonJS, so a synchronous require serves this check).
  */
 const MAX_EMAIL_LENGTH = 254;
 
