@@ -8,7 +8,7 @@ import { allowedFor, pollQueues, readSweep, registerQueues, type Observation } f
 import { useTestServer } from './support.js';
 
 /**
- * Issue 4's no-leak rule for events (spec §6; reference "Event payloads"): while insiders post to a
+ * The no-leak rule for events (spec §6; reference "Event payloads"): while insiders post to a
  * private channel, rename it, describe it, change its settings and its membership, mark it read, change
  * their own subscription and archive and unarchive it, no queue of a user without metadata access
  * receives anything about it — not its ID (`stream_id`, `stream_ids`), its old or new name or

@@ -8,7 +8,7 @@ import { PRIVATE, byIdProbes, byNameProbes, channelOf, NO_SUCH_ID, NO_SUCH_NAME,
 import { useTestServer } from './support.js';
 
 /**
- * Issue 4's no-leak rule, as a sweep over the reads: no private channel's name, messages or subscribers
+ * The no-leak rule, as a sweep over the reads: no private channel's name, messages or subscribers
  * reach a user without metadata access (spec §2.2, §2.3 "Empty array when the caller may not know the
  * subscribers", §4.15 "channels the user can access"; reference "Shared access checks": one text for a
  * channel that does not exist and one the caller may not see, "so nothing leaks"). The events side is

@@ -3,7 +3,7 @@ import { call, type Reply, type Who } from '../helpers/test-server.js';
 import { openQueue, type Json } from '../helpers/harness.js';
 
 /**
- * Helpers of the compat-lookups tests (companion tier, issue 18): the lookups stock clients make, alert
+ * Helpers of the compat-lookups tests (companion tier): the lookups stock clients make, alert
  * words and bot storage, sent as the Python client sends them (form bodies; lists and objects as JSON).
  */
 export const ROLES = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot'] as const;

@@ -12,9 +12,9 @@ import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
- * The suite fails when the server is wrong (issue 7 "Proof"): the mock behind a proxy that injects one
+ * The suite fails when the server is wrong: the mock behind a proxy that injects one
  * known fault at a time. Each fault must be reported by a failing scenario against the rule it breaks,
- * and the suite's other scenarios for those rules must notice nothing else. Issue 15 item 3 adds one
+ * and the suite's other scenarios for those rules must notice nothing else. There is also one
  * fault of each kind a suite checking every rule once can still miss (length limits, stale reads,
  * leaked events and listings, per-role answers, list order, id types, level branches, ignored
  * parameters, derived values), each with the blind-spots scenario that must catch it.
@@ -76,7 +76,7 @@ const CASES: Case[] = [
         ? { status: 200, body: { result: 'success', msg: '', events: [] } }
         : a,
   },
-  // Issue 15 item 3: one fault of each kind a suite checking each rule once could miss.
+  // One fault of each kind a suite checking each rule once could miss.
   {
     name: 'a length limit: a status_text of 61 characters is accepted',
     caughtBy: 'blind-spots/admin-status-text-61',

@@ -8,7 +8,7 @@ import type { MockServer } from '../../src/app.js';
 import { credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
- * `teamchat proxy` with the mock as its target (issue 19 item 4): a realistic session of the stock
+ * `teamchat proxy` with the mock as its target: a realistic session of the stock
  * JavaScript client through the proxy (settings, register, a long-poll woken by a message, sending,
  * reading, editing, reactions, flags, drafts, subscriptions, the errors a client meets) must find no
  * violation, since the mock is built from the same contract. Here because conformance/ tests may not

@@ -11,7 +11,7 @@ import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
- * The conformance suite's self-test (issue 7 "Proof"): every scenario against the mock, in process, at
+ * The conformance suite's self-test: every scenario against the mock, in process, at
  * the default feature level and at an old one. The mock implements the spec, so nothing may fail, and
  * every skip must say why. (The suite itself only speaks HTTP; this test lives with the mock because
  * it starts one.)

@@ -2,7 +2,7 @@ import { call, type Reply } from '../helpers/test-server.js';
 import type { Operation } from './invariant-operations.js';
 
 /**
- * Issue 6 operations for the register/events invariant (invariant.test.ts runs them after the others, in
+ * Operations for the register/events invariant (invariant.test.ts runs them after the others, in
  * order): drafts (§4.6 and its companions). Per-user data: only the owner's snapshot may change, and the
  * snapshot's order (newest first) must follow edits that move a draft's timestamp.
  */

@@ -3,7 +3,7 @@ import { call, type Reply, type Who } from '../helpers/test-server.js';
 import type { Operation } from './invariant-operations.js';
 
 /**
- * Issue 6 linkifier operations for the register/events invariant (invariant.test.ts runs them after the
+ * Linkifier operations for the register/events invariant (invariant.test.ts runs them after the
  * others, in order, on the shared demo realm): every change re-sends the whole list as realm_linkifiers
  * (spec §2.11, §4.18), and the snapshot's order must follow reorders.
  */

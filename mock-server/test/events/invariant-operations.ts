@@ -149,7 +149,7 @@ const editScheduled = (s: MockServer, as: Who, id: number, form: Record<string, 
 
 /** IDs the scheduled-message operations hand to the later ones (they run in order on one realm). */
 const made: Record<string, number> = {};
-/** Issue 5's message operations: reports (a notification-bot post) and sends whose flags come from mentions. */
+/** Message operations: reports (a notification-bot post) and sends whose flags come from mentions. */
 export const MESSAGE_OPERATIONS: Operation[] = [
   {
     name: 'send-message: user, group, silent and topic-wildcard mentions',

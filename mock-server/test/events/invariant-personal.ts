@@ -2,7 +2,7 @@ import { call, type Reply } from '../helpers/test-server.js';
 import type { Operation } from './invariant-operations.js';
 
 /**
- * Issue 6 operations for the register/events invariant (invariant.test.ts runs them after the others, in
+ * Operations for the register/events invariant (invariant.test.ts runs them after the others, in
  * order): saved snippets (§4.14 and companions) and navigation views (§4.12 and companions). Per-user
  * data, so every observer other than the owner must see nothing change.
  */

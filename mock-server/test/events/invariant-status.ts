@@ -18,7 +18,7 @@ function activeCustomEmoji(s: MockServer): { name: string; id: number } {
 }
 
 /**
- * Issue 6 status operations (§4.4, §4.5) for the register/events invariant: user_status events for
+ * Status operations (§4.4, §4.5) for the register/events invariant: user_status events for
  * everyone, and for away the user_settings event to the user and the presence event (both directions:
  * the user leaves the snapshot's presences and comes back). member ends with away false, as it started.
  */

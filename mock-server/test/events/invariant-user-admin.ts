@@ -3,7 +3,7 @@ import { call, type Reply, type Who } from '../helpers/test-server.js';
 import type { Operation } from './invariant-operations.js';
 
 /**
- * Issue 6 user administration (§4.7, §4.17) for the register/events invariant. invariant.test.ts runs
+ * User administration (§4.7, §4.17) for the register/events invariant. invariant.test.ts runs
  * these last, in this order, on the shared demo realm. Every observer keeps its role in the end: each
  * role change is undone by the next operation. Only users who are not observers are deactivated
  * (demo users 17 and 18 have no world-file role).

@@ -2,7 +2,7 @@ import { call, type Reply } from '../helpers/test-server.js';
 import type { Operation } from './invariant-operations.js';
 
 /**
- * Issue 6 operations for the register/events invariant (invariant.test.ts runs them after the others, in
+ * Operations for the register/events invariant (invariant.test.ts runs them after the others, in
  * order): creating a user (§4.10). Every observer learns of the account (realm_user / add), its role
  * group (user_group / add_members) and, where they may know subscribers, its default channels
  * (subscription / peer_add). Reads change nothing, so they are not listed.

@@ -6,7 +6,7 @@ import { ControlClient, ControlError, type RealmDetails } from '../../src/contro
 import { call, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
- * The HTTP control client (`teamchat-kit/control`, issue 19) against a real server on loopback: every method
+ * The HTTP control client (`teamchat-kit/control`) against a real server on loopback: every method
  * once, the envelope's errors as ControlError, and the control token.
  */
 

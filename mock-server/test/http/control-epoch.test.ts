@@ -11,7 +11,7 @@ import { callControl, startTestServer } from '../helpers/test-server.js';
 import { nowOf } from '../helpers/harness.js';
 
 /**
- * Where a realm's time starts (issue 14 item 3), on a frozen clock so every figure is exact: the
+ * Where a realm's time starts, on a frozen clock so every figure is exact: the
  * current server time by default, or a given epoch (`--epoch` / config, or `epoch` of POST
  * /__mock/realms) that a reset returns to; a realm export keeps its recorded time unless given one.
  */

@@ -7,7 +7,7 @@ import { controlExposure } from '../../src/config/config.js';
 import { call, callControl, startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 14: the control API hands out every realm's API keys and can delete realms. On loopback it is
+ * The control API hands out every realm's API keys and can delete realms. On loopback it is
  * open (or behind a token if one is given); on any other address the server needs a token or
  * --no-control, and refuses to start otherwise.
  */

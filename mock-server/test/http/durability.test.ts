@@ -85,7 +85,7 @@ describe('durability of the JSON state file', () => {
     }
   }, 60_000);
 
-  it('stops on SIGTERM during writes with exit code 0, keeping every acknowledged write (issue 14)', async () => {
+  it('stops on SIGTERM during writes with exit code 0, keeping every acknowledged write', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-term-'));
     dirs.push(dir);
     const state = join(dir, 'state.json');

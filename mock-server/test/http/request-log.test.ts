@@ -5,7 +5,7 @@ import { serveLogger, type LogFormat, type LogLevel } from '../../src/log.js';
 import { call, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
- * Issue 19 item 5: `teamchat serve`'s request log, through the logger the CLI makes (mock-server/src/log.ts)
+ * `teamchat serve`'s request log, through the logger the CLI makes (mock-server/src/log.ts)
  * written to a buffer. The CLI's own flags and its shutdown line: cli/test/teamchat.test.ts.
  */
 

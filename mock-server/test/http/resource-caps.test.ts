@@ -4,7 +4,7 @@ import { linkifierPrograms } from '../../src/domain/markdown/linkifier-patterns.
 import { call, callControl, credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 14: a mock left running all day. Deleting a realm frees what it held (state, queues, timers,
+ * A mock left running all day. Deleting a realm frees what it held (state, queues, timers,
  * compiled patterns); live realms and queues per user are capped with a clear JSON error.
  */
 

@@ -13,7 +13,7 @@ import { spawnServer, stop } from '../helpers/spawn-server.js';
 import { call, startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 19 item 2: the server serves the document it validates with (JSON and YAML, `servers` pointing at
+ * The server serves the document it validates with (JSON and YAML, `servers` pointing at
  * the URL the request reached) and a reference page whose script comes from the installed redoc package.
  */
 const docPath = fileURLToPath(new URL('../../../openapi/team-chat.openapi.yaml', import.meta.url));

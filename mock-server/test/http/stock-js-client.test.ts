@@ -65,7 +65,7 @@ describe('the stock JavaScript client (zulip-js) against `teamchat serve`', () =
   });
 });
 
-describe('the stock JavaScript client on channels, subscriptions and sending (issue 4)', () => {
+describe('the stock JavaScript client on channels, subscriptions and sending', () => {
   interface Full extends ZulipClient {
     streams: {
       retrieve(p?: Record<string, unknown>): Promise<Record<string, unknown>>;

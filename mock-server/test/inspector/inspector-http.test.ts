@@ -8,7 +8,7 @@ import { openQueue, send } from '../helpers/harness.js';
 import { openFeed, type Feed } from './support.js';
 
 /**
- * The inspector over HTTP (issue 19 item 3; the page itself in Chromium: inspector-browser.test.ts): content
+ * The inspector over HTTP (the page itself in Chromium: inspector-browser.test.ts): content
  * negotiation at GET /, what the capture records and how it redacts, the queue listing the page shows, the cap on
  * live pages and the freeing of their streams. Exposure behind a control token: inspector-token.test.ts.
  */

@@ -4,8 +4,8 @@ import { call, startTestServer } from '../helpers/test-server.js';
 import { openFeed } from './support.js';
 
 /**
- * The inspector behind the control token (issue 19 item 3: "the page is part of the control API and follows its
- * rule"). A browser gives the token once as `/?token=…` and gets a session cookie (inspector/session.ts); without
+ * The inspector behind the control token: the page is part of the control API and follows its
+ * rule. A browser gives the token once as `/?token=…` and gets a session cookie (inspector/session.ts); without
  * it nothing about the server is shown: no page, no feed, no exchange, no report, and the control API stays shut.
  */
 const TOKEN = 'inspector-test-token-0123456789';

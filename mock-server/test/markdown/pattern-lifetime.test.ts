@@ -6,7 +6,7 @@ import type { LinkifierRow, RealmState } from '../../src/store/state.js';
 import { TABLES } from './support.js';
 
 /**
- * Issue 14: compiled RE2 programs live in re2-wasm's fixed 16 MiB heap and are never collected by the
+ * Compiled RE2 programs live in re2-wasm's fixed 16 MiB heap and are never collected by the
  * JavaScript garbage collector, so each has an owner that frees it. One wrapped linkifier program is
  * ~27 KiB: ~620 programs kept alive exhaust the heap, so the loops below would fail without freeing.
  */

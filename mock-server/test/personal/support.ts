@@ -3,7 +3,7 @@ import { call, type CallOptions, type Reply, type Who } from '../helpers/test-se
 import { error, tables, type Json } from '../helpers/harness.js';
 
 /**
- * Helpers of the saved-snippet and navigation-view tests (issue 6: spec §2.9, §2.10, §4.12, §4.14).
+ * Helpers of the saved-snippet and navigation-view tests (spec §2.9, §2.10, §4.12, §4.14).
  * Requests go through HTTP as the Python client sends them (form bodies) unless a test says otherwise.
  *
  * Demo realm (fixtures/personal.ts): member (14) owns snippets 1 and 2, the owner (11) snippet 3; member

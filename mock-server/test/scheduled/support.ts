@@ -4,9 +4,8 @@ import { call, callControl, type Reply, type Who } from '../helpers/test-server.
 import { tables, type Json, nowOf } from '../helpers/harness.js';
 
 /**
- * Helpers of the scheduled-message and reminder tests (issue 5): requests as the Python client sends
- * them (form bodies), the realm's clock, and the few direct state changes that no operation offers yet
- * (deactivating a user belongs to issue 6).
+ * Helpers of the scheduled-message and reminder tests: requests as the Python client sends
+ * them (form bodies), the realm's clock, and the few state changes the tests make directly.
  */
 
 export const HOUR = 3600;
@@ -63,7 +62,7 @@ export const directForm = (server: MockServer, realm: string, to: number[], extr
   ...extra,
 });
 
-/** Deactivation has no operation yet (issue 6): the one state change the tests make directly. */
+/** Deactivates or reactivates a user in the store directly: the one state change the tests make without an operation. */
 export async function setActive(server: MockServer, realm: string, userId: number, active: boolean): Promise<void> {
   await server.context.store.transact(realm, (tx) => {
     const user = tx.tables.users[String(userId)] as UserRow;

@@ -9,7 +9,7 @@ import { tables, nowOf } from '../helpers/harness.js';
 import { channelForm, deliveredMessage, schedule } from './support.js';
 
 /**
- * Issue 14 item 3: with the defaults (system clock, no epoch) a realm's time is the wall clock, so a
+ * With the defaults (system clock, no epoch) a realm's time is the wall clock, so a
  * client computing "now + 60 s" from its own clock (Date.now(), as apps do) gets the reference server's
  * behaviour. Time is moved with the control API, never waited for. Real time does pass while a test
  * runs (a second or two on a busy machine), hence the small tolerances.

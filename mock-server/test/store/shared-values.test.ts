@@ -5,7 +5,7 @@ import { emptyRealmTables, type MessageRow, type RealmRow, type UserMessagesRow 
 import { Store } from '../../src/store/store.js';
 import { testMessage } from './fixtures/realm.js';
 
-/** Memory per message (issue 17): equal immutable parts of rows are stored once, frozen. */
+/** Memory per message: equal immutable parts of rows are stored once, frozen. */
 
 const receipt = (id: number, flags: Record<string, string[]>): UserMessagesRow => ({ message_id: id, flags });
 const message = (id: number): MessageRow => testMessage(id, 1);

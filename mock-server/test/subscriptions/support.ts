@@ -3,7 +3,7 @@ import { error } from '../helpers/harness.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 
 /**
- * Helpers of the subscription, topic and sending tests (issue 4): the demo realm's channels and users
+ * Helpers of the subscription, topic and sending tests: the demo realm's channels and users
  * these tests name, and the subscription operations the Python client's way. The harness every area
  * shares (realms, answers, event queues) is test/helpers/harness.ts.
  */

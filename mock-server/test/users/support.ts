@@ -3,7 +3,7 @@ import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
 import { tables } from '../helpers/harness.js';
 
-/** Shared helpers of the user tests (issue 6: §4.10 and the reading companions). */
+/** Shared helpers of the user tests (§4.10 and the reading companions). */
 
 /** Every role with credentials, as in the world file; `deactivated` has credentials that no longer work. */
 export const ACTIVE_ROLES = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot'] as const;

@@ -5,8 +5,8 @@ import { call, credentials, startTestServer } from '../../helpers/test-server.js
 import { goldenAnswers, type GoldenAnswer } from './answers.js';
 
 /**
- * Issue 17 rewrote every read path (indexes instead of scans, find-my-way instead of express routes, a
- * leaner pipeline, demo realms from a template) with the promise that no answer changes. These answers
+ * The read paths were rewritten (indexes instead of scans, find-my-way instead of express routes, a leaner
+ * pipeline, demo realms from a template) with the promise that no answer changes. These answers
  * were recorded from the server before that change (commit 7821bd3, `record.ts`); an intended change of
  * an answer is recorded again with `npx tsx mock-server/test/http/golden/record.ts . <this folder>/demo-answers.json`.
  */
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe('the demo realm answers as recorded before issue 17', () => {
+describe('the demo realm answers as recorded before the read paths were rewritten', () => {
   it('asks the same requests', () => {
     expect(now.map((a) => a.name)).toEqual(recorded.map((a) => a.name));
     // Most are successes: a set of refusals would compare little of the read paths.

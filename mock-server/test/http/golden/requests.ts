@@ -1,5 +1,5 @@
 /**
- * The demo realm's answers recorded before issue 17's rewrite of the read paths (indexes, route tree,
+ * The demo realm's answers recorded before the rewrite of the read paths (indexes, route tree,
  * lean pipeline, demo realm templates) and compared byte for byte after it: the reads whose code changed,
  * as each role sees them. `record.ts` writes `demo-answers.json` from any commit's server.
  */
