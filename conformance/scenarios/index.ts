@@ -10,7 +10,7 @@ import { TOPICS } from './topics/index.js';
 
 /**
  * Every scenario of the suite, by area (one index per area folder): the spec tier, then the companion
- * tier (issue 18), whose scenarios are marked here so that no scenario module has to say it.
+ * tier, whose scenarios are marked here so that no scenario module has to say it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const SCENARIOS: Scenario<any, any>[] = [

@@ -64,7 +64,7 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
 export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';
 
-/** What `startProxy` takes: `teamchat proxy`'s options (README "Validating proxy"). */
+/** What `startProxy` takes: `teamchat proxy`'s options (docs/proxy.md). */
 export interface ProxyOptions {
   /** Base URL of the server to forward to. */
   target: string;
@@ -87,7 +87,7 @@ export interface RunningProxy {
 }
 
 /**
- * `teamchat proxy` as a function: judge a client's own traffic to a server (README "Validating proxy"). Its
+ * `teamchat proxy` as a function: judge a client's own traffic to a server (docs/proxy.md). Its
  * types are this module's own, so the published declarations reach none of the proxy's internals (nor the
  * JSON import behind them, which NodeNext consumers refuse in a declaration).
  */

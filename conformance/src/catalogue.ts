@@ -9,7 +9,7 @@ import type { RuleDef, Tier } from './model.js';
  * load time rather than silently dropping rules from the coverage table.
  */
 export const CATALOGUE_PATH = packagePath('conformance/rules/catalogue.json');
-/** The companion tier's rules (issue 18): one file per area, format in its README.md. */
+/** The companion tier's rules: one file per area, format in its README.md. */
 export const COMPANION_CATALOGUE_DIR = packagePath('conformance/rules/companion');
 
 /** The areas a rule may belong to: the section-wide ones (§1–§3, §5–§9) and one per group of endpoints. */

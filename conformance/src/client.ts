@@ -29,7 +29,7 @@ export interface Credentials {
   api_key: string;
 }
 
-/** How many times a 429 is retried after its Retry-After (issue 7 "Targets"); then the 429 stands. */
+/** How many times a 429 is retried after its Retry-After; then the 429 stands. */
 const RATE_LIMIT_RETRIES = 5;
 const MAX_RETRY_AFTER_SECONDS = 30;
 

@@ -49,7 +49,7 @@ export interface ScenarioResult {
 }
 
 /**
- * The suite's tiers (issue 18): `spec`, the operations and rules of the spec (the default of a run), and
+ * The suite's tiers: `spec`, the operations and rules of the spec (the default of a run), and
  * `companion`, operations the spec does not list whose contract is the reference server's documented
  * behaviour (message history, reactions, edits, …). A server implementing only the spec passes `spec`.
  */

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import type { RunResult, RunStop } from './model.js';
 
 /**
- * Runs that end early (README "CLI"): a run that cannot start still yields a RunResult the
+ * Runs that end early (docs/conformance.md): a run that cannot start still yields a RunResult the
  * reporters write (one `error` case with the reason), and a target that stops answering ends the run
  * with one line instead of an error per remaining scenario; so does an interrupted run (runner.ts `interrupt`).
  */

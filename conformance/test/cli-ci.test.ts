@@ -11,7 +11,7 @@ import { scenario, type Scenario } from '../src/dsl.js';
 import type { RuleDef } from '../src/model.js';
 
 /**
- * CI-proof runs (issue 15): what a CI job sees when the target is wrong or goes away, against small
+ * CI-proof runs: what a CI job sees when the target is wrong or goes away, against small
  * in-test targets on loopback (never the mock server).
  */
 

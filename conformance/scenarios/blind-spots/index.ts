@@ -8,7 +8,7 @@ import roles from './roles.js';
 import visibility from './visibility.js';
 
 /**
- * Kinds of faults a suite checking each rule once can still miss (issue 15, item 3): length limits at
+ * Kinds of faults a suite checking each rule once can still miss: length limits at
  * and past the limit, stale reads after updates, events and listings reaching users who may not see
  * them, per-role refusals, list order, id types, ignored parameters, and derived values against their
  * source. Every scenario owns its state (support.ts).

@@ -6,7 +6,7 @@ import { HISTORY } from './history.js';
 import { LIVE } from './live.js';
 
 /**
- * The companion tier (issue 18): operations the spec does not list that real client applications call
+ * The companion tier: operations the spec does not list that real client applications call
  * (message history, reactions, flags, edits, typing, presence, uploads, bot storage, lookups). Their
  * contract is the reference server's documented behaviour; their rules live in conformance/rules/companion/.
  * `teamchat conform` runs them only with `--tier companion` or `--tier all`: a server implementing only the

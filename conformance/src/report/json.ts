@@ -7,7 +7,7 @@ import { TIERS, type RuleCoverage, type RunResult, type ScenarioResult, type Sce
  */
 
 export interface Coverage {
-  /** Rules with at least one passing scenario (issue 7: "rules with at least one passing scenario / all rules"). */
+  /** Rules with at least one passing scenario (coverage is this over all rules). */
   covered: number;
   total: number;
 }

@@ -18,7 +18,7 @@ import { startProxy, type RunningProxy } from '../../src/proxy/proxy.js';
 import { junitSchemaErrors } from '../report/junit-schema.js';
 
 /**
- * The proxy in front of a deliberately broken server (issue 19 item 4): a small node:http server whose
+ * The proxy in front of a deliberately broken server: a small node:http server whose
  * answers are right except for one planted fault per request. Every fault must be reported with the rule
  * it breaks, and the answers must reach the client byte for byte.
  */

@@ -5,7 +5,7 @@ import { junitSchemaErrors } from './junit-schema.js';
 import { fixtureRun } from './run-fixture.js';
 
 /**
- * Issue 19: CI servers read `junit.xml` (GitLab, Jenkins, GitHub test-report actions): it must be valid
+ * CI servers read `junit.xml` (GitLab, Jenkins, GitHub test-report actions): it must be valid
  * under the common JUnit schema, not merely well-formed. The files a real `teamchat conform` writes are
  * checked in cli.test.ts and cli-ci.test.ts with the same validator.
  */
