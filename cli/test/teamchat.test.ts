@@ -7,7 +7,7 @@ import { listenProblem } from '../common.js';
 import { main } from '../teamchat.js';
 
 /**
- * One behaviour for every `teamchat` command (issue 15): usage errors are one line and a hint with exit
+ * One behaviour for every `teamchat` command: usage errors are one line and a hint with exit
  * code 2, listing the valid values; listen errors say what to do; a closed pipe ends the output quietly.
  * Processes run the sources through tsx (never a possibly stale dist/; compiled.test.ts covers that).
  */
@@ -156,7 +156,7 @@ describe('the process', () => {
   );
 });
 
-describe('the request log of a serve process (issue 19)', () => {
+describe('the request log of a serve process', () => {
   /** Starts `teamchat serve` with the options, sends one bad request once the banner is out, stops it with SIGTERM. */
   async function serveOnce(options: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const dir = await mkdtemp(`${tmpdir()}/teamchat-log-`);
