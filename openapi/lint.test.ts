@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document under the two linters its users run (issue 19 item 2): Redocly's `recommended`
+ * The OpenAPI document under the two linters its users run: Redocly's `recommended`
  * ruleset (openapi/redocly.yaml) and Spectral's `spectral:oas`. Both must report nothing at all, warnings
  * included: a warning here (an example that does not match its schema, an array without `items`) is a
  * mistake a client generator or the /docs page shows to users.

@@ -138,7 +138,7 @@ function findOperation(method: string, path: string): DocOperation | undefined {
   return operations.find((o) => o.method === method && o.path === path);
 }
 
-/** A value that travels as JSON text (README "Parameters and their encoding"): lists, objects, unions. */
+/** A value that travels as JSON text (openapi/README.md "Parameters and their encoding"): lists, objects, unions. */
 function isJsonEncoded(schema: JsonObject): boolean {
   if (schema.oneOf !== undefined || schema.anyOf !== undefined || schema.allOf !== undefined) return true;
   const type = schema.type;
