@@ -1,7 +1,7 @@
 import { request } from 'undici';
 
 /**
- * Event-system figures (issue 3): how long from a write's request to the answer of a long-poll that
+ * Event-system figures: how long from a write's request to the answer of a long-poll that
  * was waiting for it, and what 1,000 idle queues cost in memory. Loopback only.
  */
 export interface EventBenchResult {

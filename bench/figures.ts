@@ -9,7 +9,7 @@ import { benchIdleQueues, benchWriteToPoll } from './events.js';
 import { pinned, rssOf, start, startMock, stop, type Started } from './spawn.js';
 
 /**
- * The figures of `npm run bench` (issue 17's table), each measured beside its baseline in the same run:
+ * The figures of `npm run bench`, each measured beside its baseline in the same run:
  * request throughput against a tuned express route and a bare node:http server sending the same bytes,
  * durable draft writes against a json-server-style whole-file rewrite, cold start and memory.
  */
@@ -275,7 +275,7 @@ export const bareCommand = () => (port: number) => [
   `require('node:http').createServer((q, s) => s.end('{}')).listen(${port}, '127.0.0.1')`,
 ];
 
-/** Event → waiting long-poll latency and idle queue memory (issue 3), on the compiled mock with --expose-gc. */
+/** Event → waiting long-poll latency and idle queue memory, on the compiled mock with --expose-gc. */
 export async function eventFigures(dir: string) {
   const server = await startMock(['--in-memory', '--zuliprc-dir', dir], ['--expose-gc']);
   try {

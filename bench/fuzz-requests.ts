@@ -3,8 +3,8 @@ import { request } from 'undici';
 import { loadOperations, type OperationSpec, type ParamSpec } from '../mock-server/src/http/openapi.js';
 
 /**
- * Seeded, schema-derived fuzz requests for the soak benchmark and its short version in `npm test`
- * (issue 14): every operation of openapi/team-chat.openapi.yaml with valid-ish and malformed values
+ * Seeded, schema-derived fuzz requests for the soak benchmark and its short version in `npm test`:
+ * every operation of openapi/team-chat.openapi.yaml with valid-ish and malformed values
  * (missing, odd-typed, huge, broken JSON, odd strings), odd body encodings, unknown paths and
  * methods, and bad credentials. The same seed gives the same requests, so a 5xx found by a run can be
  * replayed: the requests never depend on earlier answers, only on the seed and the realm's world.

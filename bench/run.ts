@@ -21,8 +21,8 @@ import { soak } from './soak.js';
 import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
 
 /**
- * `npm run bench`: issue 17's figures in one table, each against a baseline run in the same invocation
- * (README "Benchmarks"). `npm run bench -- --scale`: the read operations on the demo realm and on a
+ * `npm run bench`: the figures in one table, each against a baseline run in the same invocation
+ * (docs/benchmarks.md). `npm run bench -- --scale`: the read operations on the demo realm and on a
  * 100k-message realm. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
  * The mock runs compiled (`node bin/teamchat.js`, built first), servers pinned to one core and this
  * load generator to the other where `taskset` exists. BENCH_SECONDS: seconds per throughput run (5).

@@ -5,7 +5,7 @@ import { basic, median, worldOf, type World } from './figures.js';
 import { pinned, rssOf, startMock, stop, type Started } from './spawn.js';
 
 /**
- * `npm run bench -- --scale`: does latency stay flat as the realm grows (issue 17)? The same read
+ * `npm run bench -- --scale`: does latency stay flat as the realm grows? The same read
  * operations, one request at a time, on the demo realm and on a realm of 100,000 messages, 1,000 users
  * and 500 channels made with `--messages/--users/--channels`; p50 of each and the ratio, with the size
  * of each answer (operations whose answer grows with the realm, like GET /users, are not like for like).
@@ -49,7 +49,7 @@ const OPS: Op[] = [
     },
   },
   { name: 'GET /api/v1/users', run: simple('GET', () => '/api/v1/users') },
-  // GET /messages (issue 18): windows of the same size in both realms, found through the indexes (the
+  // GET /messages: windows of the same size in both realms, found through the indexes (the
   // member's received messages, a channel's list, its unread messages), never by reading every message.
   { name: 'GET /api/v1/messages (newest 50)', run: simple('GET', () => '/api/v1/messages?anchor=newest&num_before=50') },
   {

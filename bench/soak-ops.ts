@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { describeRequest, sendFuzz, type FuzzGenerator, type FuzzWorld, type Who } from './fuzz-requests.js';
 
 /**
- * The operations the soak benchmark repeats (issue 14), shared with its short versions in `npm test`
+ * The operations the soak benchmark repeats, shared with its short versions in `npm test`
  * (mock-server/test/soak/): realms made and deleted through the control API, a linkifier's whole
  * life with renders that must use it, and runs of fuzz requests. Each reports what went wrong as
  * text naming the request, so a failure can be replayed. Loopback only.
@@ -112,7 +112,7 @@ export async function realmCycle(url: string): Promise<Outcome> {
 /**
  * Linkifier `i`'s life: created, rendered (links), changed to a new pattern and template, rendered
  * (links with the new template), deleted, rendered (no longer links). Every cycle uses a pattern of
- * its own, so each compiles a new program: what exhausted re2-wasm's heap before issue 14's fix.
+ * its own, so each compiles a new program: what exhausted re2-wasm's heap before programs were freed explicitly.
  */
 export async function linkifierCycle(url: string, admin: Who, i: number): Promise<Outcome> {
   const out = emptyOutcome();

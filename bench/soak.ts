@@ -25,7 +25,7 @@ import {
 import { start } from './spawn.js';
 
 /**
- * `npm run bench -- soak`: can the mock be left running all day (issue 14)? One `teamchat serve`
+ * `npm run bench -- soak`: can the mock be left running all day? One `teamchat serve`
  * process (in memory, --expose-gc so the control API's memory figures are live data) takes realm
  * create/delete cycles, linkifier cycles with renders, whole conformance runs and seeded fuzz
  * requests, then seeded wire-level hostile cases (bench/wire-fuzz.ts: cut and malformed bodies, bodies that
