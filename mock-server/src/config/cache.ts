@@ -185,7 +185,11 @@ async function writeEntry(dir: string, bounds: CacheBounds, product: string, key
   }
 }
 
-/** Evicts the least recently used entries until one more of `bytes` fits (the entry `name` is being replaced). */
+/**
+ * Evicts the least recently used entries until one more of `bytes` fits (the entry `name` is being replaced).
+ * Writers of other entries at the same moment may each make room for their own only: the bounds then hold to
+ * within those few entries, and the next write restores them.
+ */
 async function makeRoom(dir: string, bounds: CacheBounds, name: string, bytes: number): Promise<void> {
   const now = machineTime().getTime();
   const entries: { file: string; size: number; used: number }[] = [];
