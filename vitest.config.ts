@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
+    globalSetup: ['./tools/test-cache-dir.ts'],
     reporters: ['default', './tools/summary-reporter.ts', ['junit', { outputFile: 'reports/unit/junit.xml' }]],
   },
 });

@@ -1,7 +1,7 @@
+import { statSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { buildStamp } from '../mock-server/src/config/prepared.js';
 
 /**
  * The start-up bundle (issue 17's cold start, measured again in issue 19): `bin/teamchat.js` runs the CLI from
@@ -16,7 +16,7 @@ import { buildStamp } from '../mock-server/src/config/prepared.js';
  * - Files a module finds at run time (the prepared document, the demo template, the generator's worker, the
  *   OpenAPI YAML, RE2's WebAssembly, Redoc's page) are found from the package root or with `createRequire`,
  *   never relative to a module's URL: in the bundle all modules share one URL.
- * - `build.json` records the build (config/prepared.ts `buildStamp`): after a later `tsc` alone the bundle is
+ * - `build.json` records the build (`buildStamp`): after a later `tsc` alone the bundle is
  *   stale, and bin/teamchat.js then runs dist/'s modules instead.
  */
 export async function bundleCli(dist: string): Promise<void> {
@@ -45,5 +45,11 @@ export async function bundleCli(dist: string): Promise<void> {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  await writeFile(join(outdir, 'build.json'), JSON.stringify({ build: buildStamp() }));
+  await writeFile(join(outdir, 'build.json'), JSON.stringify({ build: buildStamp(dist) }));
+}
+
+/** Which compilation the bundle belongs to: dist/.tsbuildinfo's size and time (bin/teamchat.js compares them). */
+function buildStamp(dist: string): string | null {
+  const info = statSync(join(dist, '.tsbuildinfo'), { throwIfNoEntry: false });
+  return info === undefined ? null : `${info.size}:${info.mtimeMs}`;
 }

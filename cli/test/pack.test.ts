@@ -97,11 +97,11 @@ describe('the tarball', () => {
       'dist/mock-server/src/control/client.js',
       'dist/mock-server/src/control/client.d.ts',
       'LICENSE',
-      'dist/prepared/openapi.json',
-      'dist/prepared/demo-realms.json',
     ]) {
       expect(paths).toContain(entry);
     }
+    // The shipped products (mock-server/src/config/cache.ts), named by their keys.
+    expect(paths.filter((p) => /^dist\/prepared\/(openapi|demo-realm)-[0-9a-f]{32}\.jsonl$/.test(p))).toHaveLength(2);
     expect(paths.filter((p) => p.startsWith('conformance/rules/companion/')).length).toBeGreaterThan(0);
   });
 

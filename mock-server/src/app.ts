@@ -5,6 +5,7 @@ import type { RequestListener, Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
+import { cacheDirOf, cacheFor } from './config/cache.js';
 import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
 import { ensureDefaultRealm } from './control/default-realm.js';
@@ -64,6 +65,8 @@ export interface StartHooks {
  */
 export async function createMockServer(options: Partial<ServerConfig> = {}, hooks: StartHooks = {}): Promise<MockServer> {
   const config: ServerConfig = { ...DEFAULT_CONFIG, ...options };
+  // Resolved once, so the environment read at start decides for the server's whole life.
+  config.cacheDir = cacheDirOf(config);
   const exposure = controlExposure(config);
   if (exposure) throw new Error(exposure);
   // Made before anything is opened: a malformed origin is refused with nothing to undo.
@@ -136,7 +139,7 @@ async function assemble(
     keys: new ApiKeyIndex(store),
     queues: new QueueRegistry(clock, config.maxQueuesPerUser),
     scheduler: new Scheduler(store, clock),
-    operations: await loadOperations(config.openapiPath),
+    operations: await loadOperations(config.openapiPath, cacheFor(config)),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).

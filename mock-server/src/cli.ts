@@ -100,6 +100,13 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .option('--users <n>', `users of the generated demo realm (${DEMO_SIZE.users} to ${MAX_SIZE.users})`, parseSize('users'))
     .option('--channels <n>', `channels of the generated demo realm (${DEMO_SIZE.channels} to ${MAX_SIZE.channels})`, parseSize('channels'))
     .option('--reset', 'regenerate the default realm from its fixture at start-up', false)
+    .option(
+      '--cache-dir <dir>',
+      'where made products (the document, realm templates) are cached (default: $TEAMCHAT_CACHE_DIR, else beside the state file; none with --in-memory)',
+    )
+    .addOption(
+      new Option('--no-cache', 'cache nothing: make the document and realm templates the artefact does not ship').conflicts('cacheDir'),
+    )
     .option('--no-control', 'switch off the /__mock/ control API')
     .addOption(
       new Option('--control-token <token>', 'bearer token the control API requires (needed when --host is not loopback)').env(
@@ -169,6 +176,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
         seed: opts.seed,
         featureLevel: opts.featureLevel,
         reset: opts.reset,
+        ...(opts.cache === false ? { cacheDir: null } : opts.cacheDir === undefined ? {} : { cacheDir: opts.cacheDir }),
         size: sizeOf(opts),
         control: opts.control,
         controlToken: opts.controlToken || undefined,

@@ -143,6 +143,11 @@ function run(timer: Timer): void {
   }
 }
 
+/** The machine's time, for file times outside any realm (the product cache's "last used", config/cache.ts). */
+export function machineTime(): Date {
+  return new Date();
+}
+
 /** The machine's time for a file name (`state.json.corrupt-2026-11-27T09-12-00-000Z`): sorts, and has no `:`. */
 export function machineStamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');

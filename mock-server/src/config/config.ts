@@ -24,7 +24,7 @@ export interface ServerConfig {
   /** Serve the control API under /__mock/. */
   control: boolean;
   /**
-   * Bearer token the control API requires (issue 14). Required when the server listens on any address
+   * Bearer token the control API requires. Required when the server listens on any address
    * other than loopback (the control API hands out every realm's API keys and can delete realms);
    * without one such a server refuses to start (`controlExposure`). On loopback it is optional.
    */
@@ -39,9 +39,9 @@ export interface ServerConfig {
    * (`--cors-origin`, http/cors.ts). None by default; the control API and the inspector never answer cross-origin.
    */
   corsOrigins?: readonly string[];
-  /** Live realms at most (issue 14): creating one more answers a clear error. */
+  /** Live realms at most: creating one more answers a clear error. */
   maxRealms: number;
-  /** Live event queues per user at most (issue 14): register answers a clear error at the cap. */
+  /** Live event queues per user at most: register answers a clear error at the cap. */
   maxQueuesPerUser: number;
   clock: ClockMode;
   /** Start time of a frozen clock (UNIX seconds); the machine's time when absent. */
@@ -58,6 +58,11 @@ export interface ServerConfig {
    * channels and messages to the demo's.
    */
   size?: { messages?: number; users?: number; channels?: number };
+  /**
+   * Where made products are cached (the dereferenced document, demo realm templates; config/cache.ts):
+   * null for none. Absent: TEAMCHAT_CACHE_DIR, else `cache/` beside the state file, else none (in memory).
+   */
+  cacheDir?: string | null;
   /** Regenerate the default realm from its fixture at start-up, even if the state file holds it. */
   reset: boolean;
   openapiPath?: string;

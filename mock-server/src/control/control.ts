@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.js';
+import { cacheFor } from '../config/cache.js';
 import { fixturesDirOf } from '../config/config.js';
 import { CURRENT_FEATURE_LEVEL } from '../config/features.js';
 import { badRequest, jsonTooDeep, realmNotFound, tooManyRealms } from '../domain/errors.js';
@@ -253,7 +254,8 @@ export class Control {
     let instance;
     try {
       const files = { dir: fixturesDirOf(this.app.config), trusted: this.app.config.fixture };
-      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size, files });
+      const cache = cacheFor(this.app.config);
+      instance = await instantiateFixture(fixture, { realmId, seed, featureLevel, epoch, now, size, files, cache });
     } catch (error) {
       throw badRequest((error as Error).message);
     }

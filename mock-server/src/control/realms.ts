@@ -1,3 +1,4 @@
+import type { ProductCache } from '../config/cache.js';
 import { deriveApiKey } from '../fixtures/credentials.js';
 import { demoRealm } from '../fixtures/demo-cache.js';
 import { shiftRealmTimes } from '../fixtures/shift-times.js';
@@ -48,6 +49,8 @@ export interface InstantiateOptions {
   size?: RealmSize;
   /** Where an export file may be read from (fixture-file.ts). */
   files: FixtureSource;
+  /** Where the demo realm's template is looked for and cached. */
+  cache: ProductCache;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function instantiateFixture(fixture: string, opts: InstantiateOptio
   if (fixture === 'demo') {
     const start = opts.epoch ?? opts.now;
     const { realmId, seed, featureLevel, size } = opts;
-    return { tables: await demoRealm({ realmId, seed, featureLevel, epoch: start, size }), start };
+    return { tables: await demoRealm({ realmId, seed, featureLevel, epoch: start, size }, opts.cache), start };
   }
   if (opts.size) throw new Error('messages, users and channels size the generated demo realm; a realm export file has its own size');
   const exported = await readExport(fixture, opts.files);

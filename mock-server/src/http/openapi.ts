@@ -7,29 +7,25 @@ import type * as AjvFormatsModule from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { packagePath } from '../../../cli/package-root.js';
 import { isFeatureName, type FeatureName } from '../config/features.js';
-import { readPrepared } from '../config/prepared.js';
+import { defaultCache, type ProductCache } from '../config/cache.js';
 
 /**
  * Reads openapi/team-chat.openapi.yaml once at start-up and gives, for every operation, one ajv
- * validator per parameter, compiled on the parameter's first use and kept (issue 17: start-up compiles
- * none of them; a request never compiles a schema twice). Validating parameter by parameter, in the
- * operation's `x-parse-order`, is what lets the first bad parameter decide the error, as the reference
- * server does (reference doc, "Order of checks").
+ * validator per parameter, compiled on the parameter's first use and kept (start-up compiles none of
+ * them; a request never compiles a schema twice). Validating parameter by parameter, in the operation's
+ * `x-parse-order`, is what lets the first bad parameter decide the error, as the reference server does
+ * (reference doc, "Order of checks").
  *
- * The built program reads the document as `npm run build` prepared it (dereferenced JSON in dist/prepared/,
- * made by `prepareDocument` below), so start-up neither parses YAML nor resolves references; the YAML's hash
- * recorded with it decides whether it is still that document. From the sources it is prepared at run time.
+ * The document is dereferenced once per YAML text: the result is a product keyed by the text's hash
+ * (config/cache.ts), shipped with the artefact for the package's own document and cached for any other, so
+ * a start with either neither parses YAML nor resolves references.
  */
 export const DEFAULT_OPENAPI_PATH = packagePath('openapi/team-chat.openapi.yaml');
 
-/** The file tools/prepare-build.ts writes into dist/prepared/. */
-export const PREPARED_DOCUMENT = 'openapi.json';
-
-export interface PreparedDocument {
-  /** sha256 of the YAML text it was prepared from. */
-  source: string;
-  document: OpenAPIV3_1.Document;
-}
+/** Part of the document's cache key: bump it when `prepareDocument` (or its parser) makes another document. */
+export const PREPARER_VERSION = 1;
+/** The product's name in the cache. */
+const PRODUCT = 'openapi';
 
 type Schema = OpenAPIV3_1.SchemaObject & Record<string, unknown>;
 
@@ -78,26 +74,59 @@ const FORM = 'application/x-www-form-urlencoded';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The document with every $ref resolved: as prepared by the build when that is this document, else read now. */
-export async function loadDocument(path = DEFAULT_OPENAPI_PATH): Promise<OpenAPIV3_1.Document> {
-  const text = await readFile(path, 'utf8');
-  return documentFrom(text, path === DEFAULT_OPENAPI_PATH ? readPrepared<PreparedDocument>(PREPARED_DOCUMENT) : null);
-}
+/** The cache key of a document: its YAML text's hash and the preparer's version. */
+export const documentKey = (text: string): string => `${PREPARER_VERSION} ${sha256(text)}`;
 
-/** The prepared document if it was prepared from this text, else the text prepared now. */
-export async function documentFrom(text: string, prepared: PreparedDocument | null): Promise<OpenAPIV3_1.Document> {
-  if (prepared?.source === sha256(text)) return prepared.document;
-  return (await prepareDocument(text)).document;
+/** Documents by key, least recently used first: every server of a process (tests start hundreds) shares one. */
+const documents = new Map<string, OpenAPIV3_1.Document>();
+const KEPT_DOCUMENTS = 4;
+
+/** The document with every $ref resolved, found by its text (see `documentOf`). */
+export async function loadDocument(path = DEFAULT_OPENAPI_PATH, cache: ProductCache = defaultCache()): Promise<OpenAPIV3_1.Document> {
+  return documentOf(await readFile(path, 'utf8'), cache);
 }
 
 /**
- * YAML → the document with every $ref resolved, in a form that survives JSON (the build writes it so).
- * The YAML parser and the reference resolver are loaded only here, so the built server never loads them.
+ * The dereferenced document of this YAML text: from memory, else from the cache, else prepared now and
+ * cached. Shared, so read-only: the loader and the validators only read it.
  */
-export async function prepareDocument(text: string): Promise<PreparedDocument> {
+export async function documentOf(text: string, cache: ProductCache): Promise<OpenAPIV3_1.Document> {
+  const key = documentKey(text);
+  let document = documents.get(key) ?? (await cache.read(PRODUCT, key, documentReader));
+  if (document === null) {
+    document = await prepareDocument(text);
+    await cache.write(PRODUCT, key, [JSON.stringify(document)]);
+  }
+  documents.delete(key);
+  documents.set(key, document);
+  for (const oldest of documents.keys()) if (documents.size > KEPT_DOCUMENTS) documents.delete(oldest);
+  return document;
+}
+
+/** Writes the document of this text into a cache (the products the build ships); whether it was written. */
+export async function writeDocument(text: string, cache: ProductCache): Promise<boolean> {
+  return cache.write(PRODUCT, documentKey(text), [JSON.stringify(await prepareDocument(text))]);
+}
+
+function documentReader() {
+  let document: OpenAPIV3_1.Document | null = null;
+  return {
+    line: (text: string) => void (document = JSON.parse(text) as OpenAPIV3_1.Document),
+    done: () => {
+      if (document === null) throw new Error('an empty document entry');
+      return document;
+    },
+  };
+}
+
+/**
+ * YAML → the document with every $ref resolved, in a form that survives JSON (the cache writes it so).
+ * The YAML parser and the reference resolver are loaded only here, so a start on a cached document never
+ * loads them.
+ */
+export async function prepareDocument(text: string): Promise<OpenAPIV3_1.Document> {
   const [{ parse }, { default: SwaggerParser }] = await Promise.all([import('yaml'), import('@apidevtools/swagger-parser')]);
-  const document = (await SwaggerParser.dereference(parse(text) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
-  return { source: sha256(text), document };
+  return (await SwaggerParser.dereference(parse(text) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
 }
 
 /**
@@ -111,7 +140,7 @@ function createAjv(): Ajv {
   const addFormats = require('ajv-formats') as typeof AjvFormatsModule.default;
   // validateSchema off: checking each schema against the meta-schema first would compile the meta-schema on
   // the first request (~70 ms); the document's schemas are checked against it by a test instead
-  // (test/http/prepared-document.test.ts), and validation of values is the same either way.
+  // (test/http/document-cache.test.ts), and validation of values is the same either way.
   const ajv = new Ajv({ ...AJV_OPTIONS, validateSchema: false });
   addFormats.default(ajv);
   return ajv;
@@ -120,8 +149,8 @@ function createAjv(): Ajv {
 /** How parameter values are validated: the first error only, nothing coerced or filled in. */
 export const AJV_OPTIONS = { strict: false, allErrors: false, coerceTypes: false, useDefaults: false } as const;
 
-export async function loadOperations(path = DEFAULT_OPENAPI_PATH): Promise<OperationSpec[]> {
-  const api = await loadDocument(path);
+export async function loadOperations(path = DEFAULT_OPENAPI_PATH, cache: ProductCache = defaultCache()): Promise<OperationSpec[]> {
+  const api = await loadDocument(path, cache);
   // One ajv instance per document, made when the first of its validators is.
   let shared: Ajv | null = null;
   const ajv = () => (shared ??= createAjv());
