@@ -95,7 +95,7 @@ export async function documentFrom(text: string, prepared: PreparedDocument | nu
  * The YAML parser and the reference resolver are loaded only here, so the built server never loads them.
  */
 export async function prepareDocument(text: string): Promise<PreparedDocument> {
-  const [{ parse }, { default: SwaggerParser }] = await Promise.all([import('yaml'), import('@apidevtools/swagger-parser')]);
+  const { parse, SwaggerParser } = await import('./document-parsers.js');
   const document = (await SwaggerParser.dereference(parse(text) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
   return { source: sha256(text), document };
 }

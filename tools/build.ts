@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { prepareShippedProducts } from './prepare-build.js';
+
+/**
+ * `npm run build` (and `prepare`): the one artefact, made one way, into dist/.
+ *
+ * 1. `tsc -p tsconfig.build.json`: type-checks and writes declarations only (dist/types/), for the package's
+ *    `types`. No JavaScript comes from tsc; a bare `tsc` (tsconfig.json has noEmit) writes nothing.
+ * 2. esbuild bundles every entry from the TypeScript sources: the CLI (dist/teamchat.js, all bin/teamchat.js
+ *    runs), the package entries (dist/index.js, dist/conformance.js, dist/control.js) and the realm
+ *    generator's worker (dist/template-worker.js). Code loaded on demand (the suite, the generator, pino,
+ *    highlight.js) stays in chunks of their own (`splitting`), so `serve` does not parse it. Every package the
+ *    program uses is bundled except those package.json still lists as `dependencies`.
+ * 3. Redoc's page script, which GET /docs serves as a file, is copied into dist/redoc/.
+ * 4. tools/prepare-build.ts writes the products shipped read-only in dist/prepared/ (the dereferenced
+ *    document, the default demo realm), so a start neither parses YAML nor generates a realm.
+ *
+ * `--bundle-only` skips tsc (steps 2-4 take a second or two): `npm start`, `npm run teamchat` and
+ * `npm run conform` run it first, so they always run the code as it is now.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+
+/** The package entries (package.json `exports`) and the files run as programs or threads. */
+export const ENTRIES = {
+  teamchat: 'cli/teamchat.ts',
+  index: 'mock-server/src/index.ts',
+  conformance: 'conformance/src/api.ts',
+  control: 'mock-server/src/control/client.ts',
+  'template-worker': 'mock-server/src/fixtures/template-worker.ts',
+};
+
+/**
+ * A module that loads a CommonJS package on first use, synchronously (ajv, highlight.js, the emoji table),
+ * declares `const require = createRequire(import.meta.url)`: Node runs that from the sources as it is. Here
+ * the declaration is dropped, so each `require('package')` is esbuild's own: the package is bundled and still
+ * evaluated only when that call first runs. A `require` of a computed name is left to Node (re2-wasm).
+ */
+const bundleLazyRequires: Plugin = {
+  name: 'bundle-lazy-requires',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('const require = createRequire(import.meta.url);')) return undefined;
+      return { contents: text.replace(/^\s*const require = createRequire\(import\.meta\.url\);$/m, ''), loader: 'ts' };
+    });
+  },
+};
+
+/** The dependencies left to Node at run time (package.json `dependencies`). */
+async function runtimeDependencies(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return Object.keys(manifest.dependencies ?? {});
+}
+
+async function bundle(): Promise<void> {
+  for (const entry of Object.keys(ENTRIES)) await rm(join(dist, `${entry}.js`), { force: true });
+  await rm(join(dist, 'chunks'), { recursive: true, force: true });
+  await build({
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(root, path)])),
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    // Bundled CommonJS calls require() for Node's built-ins (and re2-wasm); an ES module has none of its own.
+    banner: {
+      js: "import { createRequire as __teamchatCreateRequire } from 'node:module'; const require = __teamchatCreateRequire(import.meta.url);",
+    },
+    external: await runtimeDependencies(),
+    plugins: [bundleLazyRequires],
+    legalComments: 'none',
+    minifyWhitespace: true,
+    logLevel: 'error',
+  });
+}
+
+/** Redoc's standalone page script (its styles are inside it) and its licence, served by GET /docs/…. */
+async function copyRedoc(): Promise<void> {
+  const script = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
+  const into = join(dist, 'redoc');
+  await mkdir(into, { recursive: true });
+  for (const file of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt'])
+    await copyFile(join(dirname(script), file), join(into, file));
+}
+
+function typecheck(): void {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
+
+async function main(): Promise<void> {
+  if (!process.argv.includes('--bundle-only')) {
+    await rm(dist, { recursive: true, force: true });
+    typecheck();
+  }
+  await bundle();
+  await copyRedoc();
+  await prepareShippedProducts(join(dist, 'prepared'));
+}
+
+await main();
