@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,18 +52,54 @@ const bundleLazyRequires: Plugin = {
   },
 };
 
+/**
+ * highlight.js with every language (1.6 MB), which highlight.ts requires only for a language outside its common
+ * bundle: a CommonJS file of its own beside the chunks, so that a start does not read it with the chunk that
+ * renders Markdown. The main bundle requires it by this path, relative to the chunk that asks for it.
+ */
+const EVERY_LANGUAGE = 'highlight-every-language.cjs';
+
+const everyLanguageApart: Plugin = {
+  name: 'every-language-apart',
+  setup(b) {
+    b.onResolve({ filter: /^highlight\.js$/ }, (args) =>
+      args.kind === 'require-call' ? { path: `./${EVERY_LANGUAGE}`, external: true } : undefined,
+    );
+  },
+};
+
+async function bundleEveryLanguage(): Promise<Uint8Array> {
+  const result = await build({
+    entryPoints: [createRequire(import.meta.url).resolve('highlight.js')],
+    write: false,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    minifyWhitespace: true,
+    logLevel: 'error',
+  });
+  return result.outputFiles[0]!.contents;
+}
+
 /** The dependencies left to Node at run time (package.json `dependencies`). */
 async function runtimeDependencies(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   return Object.keys(manifest.dependencies ?? {});
 }
 
+/**
+ * Writes the bundles. A file whose content is unchanged is left alone and a changed one replaced by a rename, and
+ * chunks no longer produced go last: a program already running from dist/ (a server started before `npm start`
+ * rebuilt) never reads a half-written file or misses a chunk it loads later. Chunk names carry their content's
+ * hash, so a changed chunk is a new file.
+ */
 async function bundle(): Promise<void> {
-  for (const entry of Object.keys(ENTRIES)) await rm(join(dist, `${entry}.js`), { force: true });
-  await rm(join(dist, 'chunks'), { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(root, path)])),
     outdir: dist,
+    write: false,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -75,20 +111,38 @@ async function bundle(): Promise<void> {
       js: "import { createRequire as __teamchatCreateRequire } from 'node:module'; const require = __teamchatCreateRequire(import.meta.url);",
     },
     external: await runtimeDependencies(),
-    plugins: [bundleLazyRequires],
+    plugins: [bundleLazyRequires, everyLanguageApart],
     legalComments: 'none',
+    // A third less to read and parse at every start; names are kept, so stack traces stay readable.
     minifyWhitespace: true,
     logLevel: 'error',
   });
+  const chunks = join(dist, 'chunks');
+  const written = new Set<string>([join(chunks, EVERY_LANGUAGE)]);
+  for (const file of result.outputFiles) {
+    if (file.text.includes(`./${EVERY_LANGUAGE}`) && dirname(file.path) !== chunks)
+      throw new Error(`${file.path} requires ./${EVERY_LANGUAGE} but is not a chunk`);
+    written.add(file.path);
+    await writeIfChanged(file.path, file.contents);
+  }
+  await writeIfChanged(join(chunks, EVERY_LANGUAGE), await bundleEveryLanguage());
+  for (const name of await readdir(chunks)) if (!written.has(join(chunks, name))) await rm(join(chunks, name), { force: true });
+}
+
+async function writeIfChanged(path: string, contents: Uint8Array): Promise<void> {
+  const old = await readFile(path).catch(() => null);
+  if (old !== null && Buffer.compare(old, contents) === 0) return;
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, path);
 }
 
 /** Redoc's standalone page script (its styles are inside it) and its licence, served by GET /docs/…. */
 async function copyRedoc(): Promise<void> {
   const script = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  const into = join(dist, 'redoc');
-  await mkdir(into, { recursive: true });
   for (const file of ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt'])
-    await copyFile(join(dirname(script), file), join(into, file));
+    await writeIfChanged(join(dist, 'redoc', file), await readFile(join(dirname(script), file)));
 }
 
 function typecheck(): void {

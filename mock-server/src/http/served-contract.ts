@@ -38,7 +38,7 @@ function redocDirectory(): string {
 export function servedContractRouter(options: ServedContractOptions): Router {
   const path = options.openapiPath ?? DEFAULT_OPENAPI_PATH;
   // Read now, so the document served is the one read at start-up even if the file changes later; parsed
-  // on the first request, so start-up parses no YAML (issue 17). A failed read answers the request as a bug.
+  // on the first request, so start-up parses no YAML. A failed read answers the request as a bug.
   const text = readFile(path, 'utf8');
   text.catch(() => undefined);
   let loaded: Promise<LoadedDocument> | null = null;
