@@ -182,14 +182,18 @@ describe('npm scripts run the bundle, rebuilt first', () => {
   // tsx runs the build first, so these run without the no-TypeScript hook.
   const npmEnv = { ...process.env, NO_COLOR: '1' };
 
-  it('`npm start`, `npm run teamchat` and `npm run conform` bundle the sources, then run bin/teamchat.js', async () => {
-    const { scripts } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const first = 'tsx tools/build.ts --bundle-only && exec node bin/teamchat.js';
-    expect([scripts.start, scripts.teamchat, scripts.conform]).toEqual([`${first} serve`, first, `${first} conform`]);
-    const version = run('npm', ['run', '--silent', 'teamchat', '--', '--version'], root, npmEnv);
-    expect(version.stderr).toBe('');
-    expect(version.stdout).toBe(`${VERSION}\n`);
-  });
+  it(
+    '`npm start`, `npm run teamchat` and `npm run conform` bundle the sources, then run bin/teamchat.js',
+    { timeout: 120_000 },
+    async () => {
+      const { scripts } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+      const first = 'tsx tools/build.ts --bundle-only && exec node bin/teamchat.js';
+      expect([scripts.start, scripts.teamchat, scripts.conform]).toEqual([`${first} serve`, first, `${first} conform`]);
+      const version = run('npm', ['run', '--silent', 'teamchat', '--', '--version'], root, npmEnv);
+      expect(version.stderr).toBe('');
+      expect(version.stdout).toBe(`${VERSION}\n`);
+    },
+  );
 
   // The README's CI recipe starts the mock with `npm start &` and stops it with a signal to npm: the server
   // must go with it, or the next job finds the port taken (EADDRINUSE).
