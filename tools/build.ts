@@ -53,24 +53,32 @@ const bundleLazyRequires: Plugin = {
 };
 
 /**
- * highlight.js with every language (1.6 MB), which highlight.ts requires only for a language outside its common
- * bundle: a CommonJS file of its own beside the chunks, so that a start does not read it with the chunk that
- * renders Markdown. The main bundle requires it by this path, relative to the chunk that asks for it.
+ * What the program requires by name only when first needed, kept out of the chunks as files of their own beside
+ * them, so that a start does not read and parse them with the chunk that renders Markdown: highlight.js's common
+ * languages (the first highlighted block), all its languages (1.6 MB, the first block in a rarer language), the
+ * emoji names (the first emoji). The bundles require each by its file name, relative to the chunk that asks.
  */
-const EVERY_LANGUAGE = 'highlight-every-language.cjs';
+const APART: Record<string, string> = {
+  'highlight.js/lib/common': 'highlight-common.cjs',
+  'highlight.js': 'highlight-every-language.cjs',
+  'emojibase-data/en/shortcodes/iamcal.json': 'emoji-iamcal.json',
+};
 
-const everyLanguageApart: Plugin = {
-  name: 'every-language-apart',
+const keepApart: Plugin = {
+  name: 'keep-apart',
   setup(b) {
-    b.onResolve({ filter: /^highlight\.js$/ }, (args) =>
-      args.kind === 'require-call' ? { path: `./${EVERY_LANGUAGE}`, external: true } : undefined,
+    b.onResolve({ filter: /^(highlight\.js|emojibase-data)(\/|$)/ }, (args) =>
+      args.kind === 'require-call' && Object.hasOwn(APART, args.path) ? { path: `./${APART[args.path]!}`, external: true } : undefined,
     );
   },
 };
 
-async function bundleEveryLanguage(): Promise<Uint8Array> {
+/** A file kept apart: the JSON as it is, a CommonJS package bundled into one CommonJS file. */
+async function apartFile(name: string): Promise<Uint8Array> {
+  const path = createRequire(import.meta.url).resolve(name);
+  if (path.endsWith('.json')) return readFile(path);
   const result = await build({
-    entryPoints: [createRequire(import.meta.url).resolve('highlight.js')],
+    entryPoints: [path],
     write: false,
     bundle: true,
     format: 'cjs',
@@ -111,21 +119,21 @@ async function bundle(): Promise<void> {
       js: "import { createRequire as __teamchatCreateRequire } from 'node:module'; const require = __teamchatCreateRequire(import.meta.url);",
     },
     external: await runtimeDependencies(),
-    plugins: [bundleLazyRequires, everyLanguageApart],
+    plugins: [bundleLazyRequires, keepApart],
     legalComments: 'none',
     // A third less to read and parse at every start; names are kept, so stack traces stay readable.
     minifyWhitespace: true,
     logLevel: 'error',
   });
   const chunks = join(dist, 'chunks');
-  const written = new Set<string>([join(chunks, EVERY_LANGUAGE)]);
+  const written = new Set<string>(Object.values(APART).map((file) => join(chunks, file)));
   for (const file of result.outputFiles) {
-    if (file.text.includes(`./${EVERY_LANGUAGE}`) && dirname(file.path) !== chunks)
-      throw new Error(`${file.path} requires ./${EVERY_LANGUAGE} but is not a chunk`);
+    const apart = Object.values(APART).find((name) => file.text.includes(`"./${name}"`));
+    if (apart !== undefined && dirname(file.path) !== chunks) throw new Error(`${file.path} requires ./${apart} but is not a chunk`);
     written.add(file.path);
     await writeIfChanged(file.path, file.contents);
   }
-  await writeIfChanged(join(chunks, EVERY_LANGUAGE), await bundleEveryLanguage());
+  for (const [name, file] of Object.entries(APART)) await writeIfChanged(join(chunks, file), await apartFile(name));
   for (const name of await readdir(chunks)) if (!written.has(join(chunks, name))) await rm(join(chunks, name), { force: true });
 }
 
