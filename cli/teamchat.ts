@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { EXIT_USAGE, isEntryPoint, parseArgs, processIo, runAsProcess, usageConventions, type CommandMain, type Io } from './common.js';
+import { packagePath } from './package-root.js';
+
+/** bin/teamchat.js runs this module's bundle and needs nothing else from it. */
+export { runAsProcess };
 
 /**
  * `teamchat <command>`: the one dispatcher behind bin/teamchat.js and `npm run teamchat`. Each command's
@@ -32,12 +37,18 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .description('Team Chat API mock server and conformance suite')
     .usage(`<${NAMES}> [options]`)
     .helpCommand(false)
+    .version(packageVersion(), '-V, --version', 'print the version')
     .addHelpText(
       'after',
       '\nRun teamchat <command> --help for its options. Exit codes: 0 success, 2 usage error or could not start; conform: 1 a scenario failed; proxy: 1 a violation.',
     );
   for (const [command, { summary }] of Object.entries(COMMANDS)) program.command(command).description(summary);
   return (await parseArgs(program, argv))?.code ?? EXIT_USAGE;
+}
+
+/** The version in the package's manifest (shipped beside the build, found from the package root). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 }
 
 if (isEntryPoint(import.meta.url)) void runAsProcess(main, process.argv.slice(2));

@@ -5,7 +5,6 @@ import { productCache } from '../mock-server/src/config/cache.js';
 import { DEFAULT_CONFIG } from '../mock-server/src/config/config.js';
 import { writeTemplate } from '../mock-server/src/fixtures/demo-cache.js';
 import { DEFAULT_OPENAPI_PATH, writeDocument } from '../mock-server/src/http/openapi.js';
-import { bundleCli } from './bundle-cli.js';
 
 /**
  * The products shipped read-only in the artefact (`dist/prepared/`, mock-server/src/config/cache.ts), so that
@@ -27,8 +26,7 @@ export async function prepareShippedProducts(dir: string): Promise<void> {
   if (written.includes(false)) throw new Error(`cannot write the shipped products into ${dir}`);
 }
 
-// Run as a script (the build, compiled or with tsx): the shipped products, then the start-up bundle.
+// Run as a script (with tsx): the shipped products only; tools/build.ts calls the function itself.
 if (isEntryPoint(import.meta.url)) {
   await prepareShippedProducts(packagePath('dist/prepared'));
-  await bundleCli(packagePath('dist'));
 }

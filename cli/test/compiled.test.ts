@@ -1,7 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes } from 'node:fs/promises';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from './helpers/build.js';
@@ -9,32 +9,32 @@ import { processTools } from './helpers/processes.js';
 import { proxySignalTests } from './proxy-signals.js';
 
 /**
- * The compiled program (issue 16, item 4): bin/teamchat.js and the npm scripts run dist/, never TypeScript.
- * Every other test runs the sources (vitest, or `node --import tsx`), so none depends on a stale dist/; this
- * file alone builds dist/ first (an incremental tsc, quick when dist/ is current) and is the only reader of it.
- * Each program here runs with a loader hook that fails on tsx or any .ts file, from a directory outside
- * the checkout, so the files read at run time must be found from the package root.
+ * A smoke test of the artefact (tools/build.ts), built once: what only the built program can show. Every other
+ * test runs the sources in-process. Programs here run with a loader hook that fails on tsx or any TypeScript
+ * file, from a directory outside the checkout, so whatever they read at run time is found from the package
+ * root; the tarball is packed from the same build and installed into a fresh project.
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/teamchat.js');
 const noTypeScript = fileURLToPath(new URL('./fixtures/no-typescript.mjs', import.meta.url));
-const env = { ...process.env, NODE_OPTIONS: `--import ${noTypeScript}` };
+const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+const env = { ...process.env, NODE_OPTIONS: `--import ${noTypeScript}`, NO_COLOR: '1' };
+const VERSION = (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
 let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  // Serialised with the other files that run the compiled build (cli/test/helpers/build.ts).
+  // Serialised with the other files that run the build (cli/test/helpers/build.ts).
   const build = buildDist();
   expect(build.output).toBe('');
   expect(build.status).toBe(0);
   dir = await mkdtemp(join(tmpdir(), 'teamchat-compiled-'));
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
-  // Each child leads its own process group: a failed test must not leave npm's server behind, even
-  // where npm itself has gone.
+  // Each child leads its own process group: a failed test must not leave a server behind.
   for (const child of children) {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -42,130 +42,99 @@ afterAll(async () => {
       // ESRCH: the whole group has exited.
     }
   }
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const { freePort, listening, started, exited } = processTools(children, () => ({ cwd: dir, env }));
+const run = (command: string, args: string[], cwd = dir, environment: NodeJS.ProcessEnv = env) =>
+  spawnSync(command, args, { cwd, env: environment, encoding: 'utf8', timeout: 240_000, maxBuffer: 1 << 26 });
 
-describe('bin/teamchat.js runs dist/', () => {
-  it('sends `conform` to the conformance CLI with its exit code, `serve` to the mock server CLI', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: 'utf8' });
-    const conformHelp = run('conform', '--help');
-    expect(conformHelp.stdout).toContain('Usage: teamchat conform [options]');
-    expect(conformHelp.status).toBe(0);
-    const bad = run('conform', '--workers', 'x');
+/** Every file under dist/ with its size and modification time. */
+async function distListing(): Promise<string[]> {
+  const listing: string[] = [];
+  const walk = async (at: string): Promise<void> => {
+    for (const entry of await readdir(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else {
+        const info = await stat(path);
+        listing.push(`${relative(root, path)} ${info.size} ${info.mtimeMs}`);
+      }
+    }
+  };
+  await walk(join(root, 'dist'));
+  return listing.sort();
+}
+
+describe('bin/teamchat.js runs the bundle', () => {
+  it('`--version` and `-V` print the version; `conform` and `serve` get their own options', () => {
+    for (const flag of ['--version', '-V']) expect(run(process.execPath, [bin, flag]).stdout).toBe(`${VERSION}\n`);
+    const bad = run(process.execPath, [bin, 'conform', '--workers', 'x']);
     expect(bad.stderr).toContain("teamchat conform: option '--workers <n>' argument 'x' is invalid.");
     expect(bad.status).toBe(2);
-    const serveHelp = run('serve', '--help');
-    expect(serveHelp.stdout).toContain('Usage: teamchat serve [options]');
-    expect(serveHelp.status).toBe(0);
+    expect(run(process.execPath, [bin, 'serve', '--help']).stdout).toContain('Usage: teamchat serve [options]');
   });
 
-  it('without dist/ it says to build, exit 2 (a copy of bin/ with nothing beside it)', async () => {
+  it('without the build it says so in one line, exit 2 (a copy of bin/ with nothing beside it)', async () => {
     const bare = join(dir, 'bare');
     await mkdir(join(bare, 'bin'), { recursive: true });
     await copyFile(bin, join(bare, 'bin/teamchat.js'));
-    const run = spawnSync(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve'], { cwd: dir, env, encoding: 'utf8' });
-    expect(run.stderr).toBe('teamchat: dist/ is missing: run npm run build (npm install runs it too)\n');
-    expect(run.status).toBe(2);
+    const bareRun = run(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve']);
+    expect(bareRun.stderr).toBe('teamchat: dist/teamchat.js is missing: run npm run build\n');
+    expect(bareRun.status).toBe(2);
   });
 
   it(
-    'serves from another directory, and `conform` passes against it with the catalogue, the document and the demo world found',
-    { timeout: 180_000 },
+    'serves from the shipped products (no YAML parser, resolver or generator loaded), conform passes, nothing written under dist/',
+    { timeout: 120_000 },
     async () => {
+      const before = await distListing();
       const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
       const reports = join(dir, 'reports');
       const server = await started(
         process.execPath,
         [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc'), '--report-dir', reports],
         port,
+        dir,
+        { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` },
       );
-      expect(await readFile(join(dir, 'rc/zuliprc-owner'), 'utf8')).toContain(`site=http://127.0.0.1:${port}`);
-      const conform = spawnSync(
-        process.execPath,
-        [bin, 'conform', '--target', `http://127.0.0.1:${port}`, '--grep', '^conventions/', '--reporter', 'json', '--report-dir', reports],
-        { cwd: dir, env, encoding: 'utf8' },
-      );
+      const rc = await readFile(join(dir, 'rc/zuliprc-member'), 'utf8');
+      expect(rc).toContain(`site=${url}`);
+      // A request whose parameters are validated against the shipped document.
+      const [email, key] = [/^email=(.*)$/m.exec(rc)![1], /^key=(.*)$/m.exec(rc)![1]];
+      const streams = await fetch(`${url}/api/v1/streams?include_public=1`, {
+        headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+      });
+      expect(await streams.json()).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'include_public is not a boolean' });
+      const conform = run(process.execPath, [
+        bin,
+        'conform',
+        '--target',
+        url,
+        '--grep',
+        '^conventions/',
+        '--reporter',
+        'json',
+        '--report-dir',
+        reports,
+      ]);
       expect(conform.stderr).toBe('');
       expect(conform.status).toBe(0);
-      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as {
-        totals: Record<string, number>;
-        scenarios: { id: string }[];
-      };
+      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { totals: Record<string, number> };
       expect(report.totals).toEqual({ passed: 2, failed: 0, error: 0, skipped: 0 });
-      expect(report.scenarios.map((s) => s.id).sort()).toEqual(['conventions/error-envelope', 'conventions/success-envelope']);
-      // serve's --report-dir: the inspector page links (and serves) the report conform just wrote there.
-      const linked = await fetch(`http://127.0.0.1:${port}/__inspector/report/report.json`);
-      expect(linked.status).toBe(200);
-      expect(((await linked.json()) as { totals: unknown }).totals).toEqual(report.totals);
       server.child.kill('SIGTERM');
       expect(await exited(server.child)).toBe(0);
+      expect(server.output()).not.toContain('loaded code the build prepares for');
+      expect(await distListing()).toEqual(before);
     },
   );
-});
 
-describe('the products the build ships (dist/prepared/, read-only, keyed by their inputs)', () => {
-  /** A shipped entry's lines (mock-server/src/config/cache.ts: header, the product's lines, trailer). */
-  const shipped = async (prefix: string) => {
-    const [name] = (await readdir(join(root, 'dist/prepared'))).filter((f) => f.startsWith(prefix));
-    return (await readFile(join(root, 'dist/prepared', name!), 'utf8')).trimEnd().split('\n').slice(1, -1);
-  };
-
-  it('the OpenAPI document: the one the sources prepare from the YAML', async () => {
-    const { DEFAULT_OPENAPI_PATH, prepareDocument } = await import('../../mock-server/src/http/openapi.js');
-    const runTime = await prepareDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'));
-    expect((await shipped('openapi-')).map((line) => JSON.parse(line) as unknown)).toEqual([JSON.parse(JSON.stringify(runTime))]);
-  });
-
-  it('`serve` starts on them: no YAML parser, reference resolver or realm generator is imported', { timeout: 60_000 }, async () => {
-    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
-    const port = await freePort();
-    const server = await started(
-      process.execPath,
-      [bin, 'serve', '--port', String(port), '--in-memory', '--no-cache', '--zuliprc-dir', join(dir, 'rc-prepared')],
-      port,
-      dir,
-      {
-        ...env,
-        NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}`,
-      },
-    );
-    // A request whose parameters are validated, and a realm of another name made from the same template.
-    const rc = await readFile(join(dir, 'rc-prepared/zuliprc-member'), 'utf8');
-    const [email, key] = [/^email=(.*)$/m.exec(rc)![1], /^key=(.*)$/m.exec(rc)![1]];
-    const streams = await fetch(`http://127.0.0.1:${port}/api/v1/streams?include_public=1`, {
-      headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
-    });
-    expect(await streams.json()).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'include_public is not a boolean' });
-    const created = await fetch(`http://127.0.0.1:${port}/__mock/realms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ realm_id: 'other' }),
-    });
-    expect(created.status).toBe(201);
-    server.child.kill('SIGTERM');
-    expect(await exited(server.child)).toBe(0);
-    expect(server.output()).not.toContain('imported');
-  });
-
-  it('a demo realm of another seed is generated once, then read from the cache directory (--cache-dir)', { timeout: 60_000 }, async () => {
+  it('a demo realm of another seed is generated once (the build\'s worker), then read from --cache-dir', { timeout: 120_000 }, async () => {
     const cache = join(dir, 'cache-seed-7');
     const serve = async (environment: NodeJS.ProcessEnv) => {
       const port = await freePort();
-      const args = [
-        bin,
-        'serve',
-        '--port',
-        String(port),
-        '--in-memory',
-        '--seed',
-        '7',
-        '--cache-dir',
-        cache,
-        '--zuliprc-dir',
-        join(dir, 'rc-seed-7'),
-      ];
+      const args = [bin, 'serve', '--port', String(port), '--in-memory', '--seed', '7', '--cache-dir', cache, '--zuliprc-dir', join(dir, 'rc-7')];
       const server = await started(process.execPath, args, port, dir, environment);
       server.child.kill('SIGTERM');
       expect(await exited(server.child)).toBe(0);
@@ -173,165 +142,107 @@ describe('the products the build ships (dist/prepared/, read-only, keyed by thei
     };
     expect(await serve(env)).toContain("realm 'demo' (demo, seed 7)");
     expect((await readdir(cache)).filter((f) => f.startsWith('demo-realm-'))).toHaveLength(1);
-    const preparedOnly = fileURLToPath(new URL('./fixtures/prepared-only.mjs', import.meta.url));
+    // The second start finds the template: it loads no generator (faker) at all.
     expect(await serve({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` })).toContain("realm 'demo' (demo, seed 7)");
   });
 
-  it(
-    "`serve` starts from the start-up bundle (dist/bundle/), and from dist/'s modules once a later tsc made it stale",
-    { timeout: 60_000 },
-    async () => {
-      const bundleOnly = fileURLToPath(new URL('./fixtures/bundle-only.mjs', import.meta.url));
-      const strict = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${bundleOnly}` };
-      const port = await freePort();
-      const server = await started(
-        process.execPath,
-        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-bundle')],
-        port,
-        dir,
-        strict,
-      );
-      expect((await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`)).status).toBe(200);
-      server.child.kill('SIGTERM');
-      expect(await exited(server.child)).toBe(0);
-      expect(server.output()).not.toContain('outside the start-up bundle');
-      const later = new Date(Date.now() + 60_000);
-      await utimes(join(root, 'dist/.tsbuildinfo'), later, later);
-      try {
-        const run = spawnSync(process.execPath, [bin, 'serve', '--help'], { cwd: dir, env: strict, encoding: 'utf8', timeout: 30_000 });
-        expect(run.stderr).toMatch(/dist\/cli\/common\.js outside the start-up bundle/);
-      } finally {
-        expect(spawnSync(process.execPath, [join(root, 'dist/tools/prepare-build.js')], { cwd: root }).status).toBe(0);
-      }
-    },
-  );
-
-  it("the default seed's demo realm template: the one the sources generate", async () => {
-    const { generateTemplate } = await import('../../mock-server/src/fixtures/demo-cache.js');
-    const { DEFAULT_CONFIG } = await import('../../mock-server/src/config/config.js');
-    const tables: Record<string, Record<string, unknown>> = {};
-    for (const line of await shipped('demo-realm-')) {
-      const [table, id, row] = JSON.parse(line) as [string, string?, unknown?];
-      if (id === undefined) tables[table] = {};
-      else tables[table]![id] = row;
-    }
-    expect(tables).toEqual(JSON.parse(await generateTemplate({ seed: DEFAULT_CONFIG.seed })));
+  it('a bare `tsc -p tsconfig.json` emits nothing (noEmit): only `npm run build` writes dist/', () => {
+    const shown = run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--showConfig'], root);
+    expect((JSON.parse(shown.stdout) as { compilerOptions: { noEmit?: boolean } }).compilerOptions.noEmit).toBe(true);
   });
-
-  it(
-    'a grown realm through the cache directory (written a row a line, read back): the realm the sources generate',
-    { timeout: 60_000 },
-    async () => {
-      const options = {
-        realmId: 'x-1',
-        seed: 7,
-        featureLevel: 300,
-        epoch: 1_800_000_001,
-        size: { messages: 3000, users: 60, channels: 30 },
-      };
-      const script = [
-        `const { demoRealm } = await import(${JSON.stringify(join(root, 'dist/mock-server/src/fixtures/demo-cache.js'))});`,
-        `process.stdout.write(JSON.stringify(await demoRealm(${JSON.stringify(options)})));`,
-      ].join('\n');
-      const { generateDemoRealm } = await import('../../mock-server/src/fixtures/demo-realm.js');
-      const expected = JSON.stringify(generateDemoRealm(options));
-      const cache = join(dir, 'cache-grown');
-      // The first process generates and caches the template, the second finds it in the cache.
-      for (const run of ['generates', 'reads']) {
-        const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-          cwd: dir,
-          env: { ...env, TEAMCHAT_CACHE_DIR: cache },
-          encoding: 'utf8',
-          maxBuffer: 1 << 26,
-        });
-        expect(child.stderr, run).toBe('');
-        expect(child.stdout === expected, run).toBe(true);
-        expect((await readdir(cache)).length, run).toBe(1);
-      }
-    },
-  );
 });
 
 describe('the package entries', () => {
   it(
-    "`teamchat-kit` and `teamchat-kit/conformance` resolve to dist/ (package.json exports): a mock started by one passes the other's run",
+    '`teamchat-kit` and `teamchat-kit/conformance` resolve to the bundles: a mock started by one passes the other, nothing written under dist/',
     { timeout: 120_000 },
-    () => {
+    async () => {
+      const before = await distListing();
       const script = [
         "import { createMockServer } from 'teamchat-kit';",
         "import { runConformance, renderJUnit } from 'teamchat-kit/conformance';",
+        "import { ControlClient } from 'teamchat-kit/control';",
         'const mock = await createMockServer({ port: 0, statePath: null });',
         'const run = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });',
+        'const realms = await new ControlClient(mock.url).listRealms();',
         'await mock.close();',
-        "console.log(import.meta.resolve('teamchat-kit'));",
-        "console.log(import.meta.resolve('teamchat-kit/conformance'));",
-        "console.log(JSON.stringify({ kind: run.targetKind, totals: run.totals, junit: renderJUnit(run).includes('<testsuites') }));",
+        "for (const entry of ['teamchat-kit', 'teamchat-kit/conformance', 'teamchat-kit/control']) console.log(import.meta.resolve(entry));",
+        "console.log(JSON.stringify({ totals: run.totals, junit: renderJUnit(run).includes('<testsuites'), realms: realms.length > 0 }));",
       ].join('\n');
       // The package refers to itself by name from its own directory (Node's self-reference through exports).
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
-      expect(run.stderr).toBe('');
-      expect(run.stdout.trim().split('\n')).toEqual([
-        `file://${join(root, 'dist/mock-server/src/index.js')}`,
-        `file://${join(root, 'dist/conformance/src/api.js')}`,
-        JSON.stringify({ kind: 'mock', totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true }),
+      const used = run(process.execPath, ['--input-type=module', '-e', script], root);
+      expect(used.stderr).toBe('');
+      expect(used.stdout.trim().split('\n')).toEqual([
+        `file://${join(root, 'dist/index.js')}`,
+        `file://${join(root, 'dist/conformance.js')}`,
+        `file://${join(root, 'dist/control.js')}`,
+        JSON.stringify({ totals: { passed: 2, failed: 0, error: 0, skipped: 0 }, junit: true, realms: true }),
       ]);
+      expect(await distListing()).toEqual(before);
     },
   );
 
-  it('runConformance rejects a selection that matches nothing', { timeout: 60_000 }, () => {
-    const script =
-      "import { runConformance } from 'teamchat-kit/conformance';\nawait runConformance({ target: 'http://127.0.0.1:9', grep: /^no such scenario$/ }).catch((e) => console.log(e.message));";
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env, encoding: 'utf8' });
-    expect(run.stdout).toMatch(/^no scenario matches the filters \(\d+ scenarios in all\)\n$/);
+  it('the control client entry loads none of the server: only the bundler’s helpers beside it', async () => {
+    const client = await readFile(join(root, 'dist/control.js'), 'utf8');
+    expect(client).toMatch(/\bControlClient\s*=\s*class\b|\bclass ControlClient\b/);
+    const imported = [...client.matchAll(/\bimport\s*(?:[^'"]*from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!);
+    for (const path of imported.filter((p) => p.startsWith('.'))) {
+      const chunk = await readFile(join(root, 'dist', path), 'utf8');
+      expect(chunk.length, path).toBeLessThan(5_000);
+      expect(chunk, path).not.toMatch(/createMockServer|express/);
+    }
   });
 });
 
-describe('npm scripts', () => {
-  it('npm run teamchat dispatches like bin/teamchat.js', () => {
-    const run = (...args: string[]) =>
-      spawnSync('npm', ['run', '--silent', 'teamchat', '--', ...args], { cwd: root, env, encoding: 'utf8' });
-    const conform = run('conform', '--help');
-    expect(conform.stdout).toContain('Usage: teamchat conform [options]');
-    expect(conform.status).toBe(0);
-    const bad = run('serve', '--clock', 'x');
-    expect(bad.stderr).toContain('Allowed choices are system, frozen.');
-    expect(bad.status).toBe(2);
-  });
+describe('npm scripts run the bundle, rebuilt first', () => {
+  // tsx runs the build first, so these run without the no-TypeScript hook.
+  const npmEnv = { ...process.env, NO_COLOR: '1' };
 
-  // The README's CI recipe starts the mock with `npm start &` and stops it with a signal to npm: the server
-  // must go with it, or the next job finds the port taken (EADDRINUSE).
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    '%s to `npm start` stops the server: exit 0, the port free at once',
+  it(
+    '`npm start`, `npm run teamchat` and `npm run conform` bundle the sources, then run bin/teamchat.js',
     { timeout: 120_000 },
-    async (signal) => {
-      const port = await freePort();
-      const npm = await started(
-        'npm',
-        ['start', '--', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, `rc-${signal}`)],
-        port,
-        root,
-      );
-      npm.child.kill(signal);
-      expect(await exited(npm.child)).toBe(0);
-      const deadline = Date.now() + 2000;
-      while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await listening(port)).toBe(false);
+    async () => {
+      const { scripts } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+      const first = 'tsx tools/build.ts --bundle-only && exec node bin/teamchat.js';
+      expect([scripts.start, scripts.teamchat, scripts.conform]).toEqual([`${first} serve`, first, `${first} conform`]);
+      const version = run('npm', ['run', '--silent', 'teamchat', '--', '--version'], root, npmEnv);
+      expect(version.stderr).toBe('');
+      expect(version.stdout).toBe(`${VERSION}\n`);
     },
   );
 
+  // The README's CI recipe starts the mock with `npm start &` and stops it with a signal to npm: the server
+  // must go with it, or the next job finds the port taken (EADDRINUSE).
+  it('SIGTERM to `npm start` stops the server: exit 0, the port free at once', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const npm = await started(
+      'npm',
+      ['start', '--', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-npm')],
+      port,
+      root,
+      npmEnv,
+    );
+    npm.child.kill('SIGTERM');
+    expect(await exited(npm.child)).toBe(0);
+    const deadline = Date.now() + 2000;
+    while ((await listening(port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await listening(port)).toBe(false);
+  });
+
   // A terminal's Ctrl-C goes to the whole process group: npm and node each get it, and npm forwards its copy.
   it(
-    'Ctrl-C to the process group of `npm start`, three times over: each time exit 0, the shutdown line, the message sent kept',
-    {
-      timeout: 180_000,
-    },
+    'Ctrl-C to the process group, through `npm start` then bin/teamchat.js twice: each time exit 0, the shutdown line, the messages kept',
+    { timeout: 180_000 },
     async () => {
       const state = join(dir, 'ctrl-c', 'state.json');
       const rc = join(dir, 'ctrl-c', 'rc');
       for (let round = 1; round <= 3; round++) {
         const port = await freePort();
-        const args = ['start', '--', '--port', String(port), '--state', state, '--zuliprc-dir', rc, '--log-level', 'silent'];
-        const npm = await started('npm', args, port, root);
+        const args = ['--port', String(port), '--state', state, '--zuliprc-dir', rc, '--log-level', 'silent'];
+        const server =
+          round === 1
+            ? await started('npm', ['start', '--', ...args], port, root, npmEnv)
+            : await started(process.execPath, [bin, 'serve', ...args], port);
         const [, email, key] = /email=(.+)\nkey=(.+)\n/.exec(await readFile(join(rc, 'zuliprc-member'), 'utf8'))!;
         const sent = await fetch(`http://127.0.0.1:${port}/api/v1/messages`, {
           method: 'POST',
@@ -339,54 +250,159 @@ describe('npm scripts', () => {
           body: new URLSearchParams({ type: 'stream', to: 'home', topic: 'ctrl-c', content: `kept-after-round-${round}` }),
         });
         expect(((await sent.json()) as { result: string }).result).toBe('success');
-        process.kill(-npm.child.pid!, 'SIGINT');
-        expect(await exited(npm.child), npm.output()).toBe(0);
-        expect(npm.output()).toContain(`teamchat serve: stopped on SIGINT; state: file ${state}`);
-        expect(npm.output()).not.toContain('a third time');
+        process.kill(-server.child.pid!, 'SIGINT');
+        expect(await exited(server.child), server.output()).toBe(0);
+        expect(server.output()).toContain(`teamchat serve: stopped on SIGINT; state: file ${state}`);
+        expect(server.output()).not.toContain('a third time');
         const saved = await readFile(state, 'utf8');
         for (let r = 1; r <= round; r++) expect(saved).toContain(`kept-after-round-${r}`);
       }
     },
   );
+});
+
+describe('the tarball, installed into a fresh project', () => {
+  interface Packed {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    entryCount: number;
+    files: { path: string }[];
+  }
+  let packed: Packed;
+  let consumer: string;
+
+  beforeAll(async () => {
+    // Packed from the build above (no second build: --ignore-scripts skips `prepare`).
+    const pack = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root);
+    expect(pack.status, pack.stderr).toBe(0);
+    packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
+    consumer = join(dir, 'consumer');
+    await mkdir(consumer);
+    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const typesNode = (JSON.parse(await readFile(join(root, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string })
+      .version;
+    const install = run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, packed.filename), `@types/node@${typesNode}`],
+      consumer,
+      process.env,
+    );
+    expect(install.status, install.stderr).toBe(0);
+  }, 300_000);
+
+  it('holds the bundles, their declarations and the data files they read; no source maps; ≤ 40 MB installed', () => {
+    const paths = packed.files.map((f) => f.path);
+    const outside = paths.filter(
+      (p) =>
+        !/^(bin\/teamchat\.js|dist\/[a-z-]+\.js|dist\/chunks\/[\w-]+\.(c?js|json)|dist\/types\/.+\.d\.ts|dist\/prepared\/[a-z-]+\.json|dist\/redoc\/redoc\.standalone\.js(\.LICENSE\.txt)?|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|LICENSE|package\.json)$/.test(
+          p,
+        ),
+    );
+    expect(outside).toEqual([]);
+    for (const entry of ['dist/teamchat.js', 'dist/index.js', 'dist/conformance.js', 'dist/control.js', 'dist/template-worker.js'])
+      expect(paths).toContain(entry);
+    // The installed project: the package, its few dependencies, and @types/node for the TypeScript check below.
+    const du = execFileSync('du', ['-sk', join(consumer, 'node_modules')], { encoding: 'utf8' });
+    const megabytes = Number(du.split('\t')[0]) / 1024;
+    const packages = execFileSync('npm', ['ls', '--all', '--parseable'], { cwd: consumer, encoding: 'utf8' }).trim().split('\n').length - 1;
+    console.log(
+      `compiled.test: ${packed.filename} ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.entryCount} files; installed ${megabytes.toFixed(1)} MB in ${packages} packages`,
+    );
+    expect(megabytes).toBeLessThanOrEqual(40);
+  });
 
   it(
-    'Ctrl-C to the process group of `npm run conform`: the reports written, the run marked interrupted, exit 2',
-    {
-      timeout: 180_000,
-    },
+    '`npx teamchat` prints its version, serves, and `npx teamchat conform` passes a short run against it',
+    { timeout: 180_000 },
     async () => {
+      expect(run('npx', ['teamchat', '--version'], consumer, process.env).stdout).toBe(`${VERSION}\n`);
       const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
       const server = await started(
-        process.execPath,
-        [bin, 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', join(dir, 'rc-conform'), '--log-level', 'silent'],
+        'npx',
+        ['teamchat', 'serve', '--port', String(port), '--in-memory', '--zuliprc-dir', 'rc'],
         port,
+        consumer,
+        process.env,
       );
-      const reports = join(dir, 'interrupted');
-      const conform = spawn(
-        'npm',
-        ['run', 'conform', '--', '--target', `http://127.0.0.1:${port}`, '--report-dir', reports, '--workers', '1'],
-        {
-          cwd: root,
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          detached: true,
-        },
+      const document = (await (await fetch(`${url}/openapi.yaml`)).text()).split('\n');
+      expect(document).toContain(`  - url: ${url}`);
+      // The reference page's script is the build's copy of Redoc (no redoc package is installed), not a CDN's.
+      const redoc = await fetch(`${url}/docs/redoc.standalone.js`);
+      expect(redoc.status).toBe(200);
+      expect((await redoc.text()).length).toBeGreaterThan(100_000);
+      const inspector = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+      expect(await inspector.text()).toContain('<script type="module" src="/__inspector/inspector.js">');
+      expect((await fetch(`${url}/__inspector/inspector.js`)).status).toBe(200);
+      const conform = run(
+        'npx',
+        ['teamchat', 'conform', '--target', url, '--grep', '^conventions/', '--report-dir', 'reports'],
+        consumer,
+        process.env,
       );
-      children.push(conform);
-      let output = '';
-      conform.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-      conform.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-      // Interrupted once a few scenarios have ended (the console reporter prints a mark per scenario after its legend).
-      const marks = () => /s skipped\)\n([.FEs]*)/.exec(output)?.[1]?.length ?? 0;
-      for (let i = 0; i < 1200 && marks() < 5 && conform.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      process.kill(-conform.pid!, 'SIGINT');
-      expect(await exited(conform), output).toBe(2);
-      expect(output).toMatch(/teamchat conform: interrupted by SIGINT; \d+ of \d+ scenarios not run/);
-      const report = JSON.parse(await readFile(join(reports, 'report.json'), 'utf8')) as { stopped: unknown; totals: { skipped: number } };
-      expect(report.stopped).toEqual({ kind: 'interrupted', message: 'interrupted by SIGINT' });
-      expect(report.totals.skipped).toBeGreaterThan(0);
-      server.child.kill('SIGTERM');
-      expect(await exited(server.child)).toBe(0);
+      expect(conform.stderr).toBe('');
+      expect(conform.status).toBe(0);
+      // npx does not pass signals on, so the whole group gets it.
+      process.kill(-server.child.pid!, 'SIGTERM');
+      expect(await exited(server.child)).not.toBe('running');
+      const deadline = Date.now() + 10_000;
+      while (!server.output().includes('stopped on SIGTERM') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(server.output()).toContain('teamchat serve: stopped on SIGTERM');
+    },
+  );
+
+  it(
+    'a TypeScript file importing the API type-checks against the declarations (libraries checked too) and runs',
+    { timeout: 180_000 },
+    async () => {
+      await mkdir(join(consumer, 'src'), { recursive: true });
+      await writeFile(
+        join(consumer, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            ...{ target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'] },
+            // The package's declarations are checked too: they need only what the package installs.
+            ...{ skipLibCheck: false, outDir: 'out' },
+          },
+          include: ['src'],
+        }),
+      );
+      await writeFile(
+        join(consumer, 'src/use.ts'),
+        [
+          "import { createMockServer, type MockServer, type RealmSummary } from 'teamchat-kit';",
+          "import { runConformance, type RunResult } from 'teamchat-kit/conformance';",
+          "import { ControlClient, type RealmClock } from 'teamchat-kit/control';",
+          'const mock: MockServer = await createMockServer({ port: 0, statePath: null });',
+          'try {',
+          '  const realm: RealmSummary = await mock.control.createRealm({ feature_level: 333 });',
+          '  const run: RunResult = await runConformance({ target: mock.url, grep: /^conventions\\//, workers: 1 });',
+          '  const clock: RealmClock = await new ControlClient(mock.url).clock(realm.realm_id);',
+          '  console.log(JSON.stringify({ level: realm.feature_level, totals: run.totals, clock: typeof clock.now }));',
+          '} finally {',
+          '  await mock.close();',
+          '}',
+          // A wrong option type must be an error (else the directive is unused): the declarations are checked, not `any`.
+          'export const wrong = () => createMockServer({ // @ts-expect-error port is a number',
+          "  port: 'x' });",
+          '',
+        ].join('\n'),
+      );
+      // The README's programmatic examples, as one file: they import the package by name and type-check too.
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const start = readme.indexOf('\n## Programmatic API\n');
+      const examples = [...readme.slice(start, readme.indexOf('\n## ', start + 1)).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      expect(examples.length).toBeGreaterThanOrEqual(2);
+      await writeFile(join(consumer, 'src/readme.ts'), examples.join('\n'));
+      const compiled = run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], consumer, process.env);
+      expect(compiled.stdout + compiled.stderr).toBe('');
+      const used = run(process.execPath, ['out/use.js'], consumer, process.env);
+      expect(JSON.parse(used.stdout.split('\n')[0]!)).toEqual({
+        level: 333,
+        totals: { passed: 2, failed: 0, error: 0, skipped: 0 },
+        clock: 'number',
+      });
     },
   );
 });

@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * `npm run teamchat -- proxy …` stopped as a terminal stops it: Ctrl-C is SIGINT to the whole foreground process
- * group, so npm and node both get it and npm relays its own to node. The proxy once lost its reports 6 times in
- * 10 so (its handlers were gone for the second signal). Registered by compiled.test.ts, which alone builds and
- * reads dist/ (npm's script runs bin/teamchat.js, which runs dist/).
+ * `teamchat proxy` stopped as a terminal stops it: Ctrl-C is SIGINT to the whole foreground process group. The
+ * proxy once lost its reports 6 times in 10 so (its handlers were gone for the second signal). Registered by
+ * compiled.test.ts, which builds the artefact that bin/teamchat.js runs.
  */
 export function proxySignalTests(root: string, children: ChildProcess[]): void {
   let target: Server;
@@ -30,10 +29,10 @@ export function proxySignalTests(root: string, children: ChildProcess[]): void {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** Starts the proxy through npm as the leader of its own process group; resolves once it listens. */
-  async function proxyThroughNpm(reportDir: string) {
-    const args = ['run', 'teamchat', '--', 'proxy', '--target', targetUrl, '--port', '0', '--report-dir', reportDir];
-    const child = spawn('npm', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  /** Starts the proxy as the leader of its own process group; resolves once it listens. */
+  async function startProxy(reportDir: string) {
+    const args = [join(root, 'bin/teamchat.js'), 'proxy', '--target', targetUrl, '--port', '0', '--report-dir', reportDir];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     children.push(child);
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
@@ -42,7 +41,7 @@ export function proxySignalTests(root: string, children: ChildProcess[]): void {
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
     for (let tries = 0; tries < 300 && !/: (http:\/\/127\.0\.0\.1:\d+) →/.test(output); tries++) {
-      if (child.exitCode !== null) throw new Error(`npm exited ${child.exitCode}: ${output}`);
+      if (child.exitCode !== null) throw new Error(`the proxy exited ${child.exitCode}: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const url = /: (http:\/\/127\.0\.0\.1:\d+) →/.exec(output)?.[1];
@@ -50,14 +49,14 @@ export function proxySignalTests(root: string, children: ChildProcess[]): void {
     return { child, url, exit, output: () => output };
   }
 
-  describe('`npm run teamchat -- proxy` and signals to the process group', () => {
+  describe('`teamchat proxy` and signals to the process group', () => {
     it.each([
-      ['SIGINT', 'twice quickly (one press, relayed by npm)', 50],
+      ['SIGINT', 'twice quickly (one press, as relayed by npm)', 50],
       ['SIGINT', 'twice, a second press', 700],
       ['SIGTERM', 'twice quickly', 50],
     ] as const)('%s %s: the reports are written, exit 0', { timeout: 60_000 }, async (signal, _name, gap) => {
       const reportDir = join(dir, `reports-${signal}-${gap}`);
-      const proxy = await proxyThroughNpm(reportDir);
+      const proxy = await startProxy(reportDir);
       // A multipart body cut before its closing boundary once ended the proxy (its file stream's error).
       const cut = await fetch(`${proxy.url}/upload`, {
         method: 'POST',
@@ -74,11 +73,11 @@ export function proxySignalTests(root: string, children: ChildProcess[]): void {
         // ESRCH: everything in the group has exited already.
       }
       const { code, signal: died } = await proxy.exit;
-      // The proxy's last act is the report list; it exits 0 (no violation). npm passes that on, unless the
-      // second signal reached npm after its script ended: npm then has no handler left and dies by it.
+      // The proxy's last act is the report list; it exits 0 (no violation), unless the second signal came after
+      // it had finished and given up its handlers: it then dies by that signal, as any process does.
       expect(proxy.output()).toMatch(/json report: .*report\.json\n/);
       expect(proxy.output()).not.toContain('a third time: exiting now');
-      expect(code === 0 || died === signal, `npm: code ${code}, signal ${died}\n${proxy.output()}`).toBe(true);
+      expect(code === 0 || died === signal, `code ${code}, signal ${died}\n${proxy.output()}`).toBe(true);
       const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as { totals: Record<string, number> };
       expect(report.totals).toEqual({ passed: 0, failed: 0, error: 0, skipped: 0 });
       for (const file of ['junit.xml', 'conformance.html'])

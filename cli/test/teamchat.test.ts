@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,12 @@ describe('usage errors', () => {
     const { code, err } = await run([]);
     expect(code).toBe(2);
     expect(err).toBe('teamchat: name a command: serve|conform|proxy (teamchat --help describes them)\n');
+  });
+
+  it('--version and -V print the package version, exit 0; the help lists the option', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await run([flag])).toEqual({ code: 0, out: `${version}\n`, err: '' });
+    expect((await run(['--help'])).out).toMatch(/-V, --version\s+print the version/);
   });
 
   it('the help lists the commands, and each command its valid values', async () => {

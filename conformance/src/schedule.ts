@@ -58,7 +58,7 @@ export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
 
 /** The scenarios in the order a seed gives (faker's seeded Mersenne Twister: the same seed, the same order). */
 export async function shuffled<T>(items: readonly T[], seed: number): Promise<T[]> {
-  const { SimpleFaker } = await import('@faker-js/faker');
+  const { SimpleFaker } = await import('./simple-faker.js');
   const random = new SimpleFaker();
   random.seed(seed);
   return random.helpers.shuffle([...items]);

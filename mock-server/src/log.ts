@@ -17,7 +17,7 @@ export async function serveLogger(options: { level: LogLevel; format: LogFormat;
   const { level, format, out } = options;
   // Loaded on use: pino and pino-pretty cost ~0.1 s of start-up each, which `--log-level silent` (no
   // logger is made: the benchmarks, tests spawning servers) and the json format (pino only) need not pay.
-  // Through `default` (the CommonJS module.exports): the start-up bundle (tools/bundle-cli.ts) gives a CommonJS
+  // Through `default` (the CommonJS module.exports): the build's bundle (tools/build.ts) gives a CommonJS
   // module loaded on demand only that, where Node also gives the names its lexer found.
   const { pino } = (await import('pino')).default;
   if (format === 'json') return pino({ level, base: null }, { write: (line: string) => void out.write(line) });

@@ -125,7 +125,7 @@ function documentReader() {
  * loads them.
  */
 export async function prepareDocument(text: string): Promise<OpenAPIV3_1.Document> {
-  const [{ parse }, { default: SwaggerParser }] = await Promise.all([import('yaml'), import('@apidevtools/swagger-parser')]);
+  const { parse, SwaggerParser } = await import('./document-parsers.js');
   return (await SwaggerParser.dereference(parse(text) as OpenAPIV3_1.Document)) as OpenAPIV3_1.Document;
 }
 

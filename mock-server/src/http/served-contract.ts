@@ -1,14 +1,16 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
+import { packagePath } from '../../../cli/package-root.js';
 import { DEFAULT_OPENAPI_PATH } from './openapi.js';
 
 /**
- * The contract, served (issue 19 item 2): GET /openapi.json and /openapi.yaml give the OpenAPI document
+ * The contract, served: GET /openapi.json and /openapi.yaml give the OpenAPI document
  * this server validates requests with, its `servers` replaced by the URL the request reached; GET /docs is
  * an API reference page that Redoc renders from /openapi.json in the browser. Redoc's standalone bundle is
- * served from the installed `redoc` package, so the page loads nothing from another host.
+ * served by this server (`redocDirectory`), so the page loads nothing from another host.
  *
  * These routes sit outside /api/v1 and outside the control API, and are open on every address (even with a
  * control token or --no-control): the document is the public contract and reveals nothing about realms.
@@ -21,17 +23,27 @@ export interface ServedContractOptions {
 }
 
 /** The files of the redoc package the page may load, under /docs/. */
-const REDOC_FILES = ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt', 'redoc.standalone.js.map'];
+const REDOC_FILES = ['redoc.standalone.js', 'redoc.standalone.js.LICENSE.txt'];
+
+/**
+ * Where those files are: dist/redoc/, where the build copies them (an installed package has no redoc
+ * package: it is a development dependency), else the redoc package of a checkout run from the sources.
+ */
+function redocDirectory(): string {
+  const built = packagePath('dist/redoc');
+  if (existsSync(join(built, REDOC_FILES[0]!))) return built;
+  return dirname(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
+}
 
 export function servedContractRouter(options: ServedContractOptions): Router {
   const path = options.openapiPath ?? DEFAULT_OPENAPI_PATH;
   // Read now, so the document served is the one read at start-up even if the file changes later; parsed
-  // on the first request, so start-up parses no YAML (issue 17). A failed read answers the request as a bug.
+  // on the first request, so start-up parses no YAML. A failed read answers the request as a bug.
   const text = readFile(path, 'utf8');
   text.catch(() => undefined);
   let loaded: Promise<LoadedDocument> | null = null;
   const document = () => (loaded ??= text.then(loadDocument));
-  const redocDir = dirname(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
+  const redocDir = redocDirectory();
 
   const router = express.Router();
   const origin = (req: Request) => originOf(req.headers.host) ?? options.fallbackOrigin();
@@ -79,7 +91,7 @@ interface Server {
 const serversFor = (url: string): Server[] => [{ url, description: 'This server: the address this document was requested at.' }];
 
 async function loadDocument(text: string): Promise<LoadedDocument> {
-  const { isMap, isScalar, parseDocument, stringify } = await import('yaml');
+  const { isMap, isScalar, parseDocument, stringify } = await import('./document-parsers.js');
   const parsed = parseDocument(text);
   if (parsed.errors.length > 0 || !isMap(parsed.contents)) throw new Error(`the OpenAPI document is not a YAML mapping`);
   const object = parsed.toJS() as Record<string, unknown>;

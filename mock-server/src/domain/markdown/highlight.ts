@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { HLJSApi, LanguageFn } from 'highlight.js';
+import type { HLJSApi } from 'highlight.js';
 import { escapeCode } from './escape.js';
 
 /**
@@ -112,26 +112,22 @@ const NAMES: Record<string, string> = {
   Dockerfile: 'Docker',
 };
 
-let hljs: HLJSApi | null = null;
-const triedGrammars = new Set<string>();
+let common: HLJSApi | null = null;
+let every: HLJSApi | null = null;
 const require = createRequire(import.meta.url);
 
 /**
- * highlight.js's common bundle (about 40 languages) is loaded on the first highlighted block, never at
- * start-up; a rarer language is registered from its own module the first time it is asked for.
+ * The highlighter that knows a language, and the language's name there. highlight.js's common bundle (about 40
+ * languages) is loaded on the first highlighted block, never at start-up; its full bundle (every language) on the
+ * first block in a rarer one. Both are required by name, so the build bundles them (tools/build.ts: the full one
+ * as a file of its own, read only then) and the installed package needs no highlight.js.
  */
-function grammar(language: string): string | null {
-  hljs ??= require('highlight.js/lib/common') as HLJSApi;
-  if (hljs.getLanguage(language)) return language;
-  if (!/^[a-z0-9-]+$/.test(language) || triedGrammars.has(language)) return null;
-  triedGrammars.add(language);
-  try {
-    const module = require(`highlight.js/lib/languages/${language}`) as LanguageFn | { default: LanguageFn };
-    hljs.registerLanguage(language, typeof module === 'function' ? module : module.default);
-    return language;
-  } catch {
-    return null;
-  }
+function grammar(language: string): { hljs: HLJSApi; name: string } | null {
+  common ??= require('highlight.js/lib/common') as HLJSApi;
+  if (common.getLanguage(language)) return { hljs: common, name: language };
+  if (!/^[a-z0-9-]+$/.test(language)) return null;
+  every ??= require('highlight.js') as HLJSApi;
+  return every.getLanguage(language) ? { hljs: every, name: language } : null;
 }
 
 export interface Highlighted {
@@ -144,15 +140,16 @@ export function highlightCode(code: string, language: string): Highlighted | nul
   const key = language.toLowerCase();
   const alias = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
   if (alias && alias.grammar === null) return { languageName: alias.name, html: escapeCode(code) };
-  const name = grammar(alias?.grammar ?? key);
-  if (name === null) return null;
+  const found = grammar(alias?.grammar ?? key);
+  if (found === null) return null;
+  const { hljs, name } = found;
   let value: string;
   try {
-    value = hljs!.highlight(code, { language: name, ignoreIllegals: true }).value;
+    value = hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
   } catch {
     return null; // a grammar that trips over odd input: plain code rather than a failed request
   }
-  const hljsName = hljs!.getLanguage(name)?.name ?? language;
+  const hljsName = hljs.getLanguage(name)?.name ?? language;
   return { languageName: alias?.name ?? (Object.hasOwn(NAMES, hljsName) ? NAMES[hljsName]! : hljsName), html: toPygments(value) };
 }
 
