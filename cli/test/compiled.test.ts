@@ -130,11 +130,23 @@ describe('bin/teamchat.js runs the bundle', () => {
     },
   );
 
-  it('a demo realm of another seed is generated once (the build\'s worker), then read from --cache-dir', { timeout: 120_000 }, async () => {
+  it("a demo realm of another seed is generated once (the build's worker), then read from --cache-dir", { timeout: 120_000 }, async () => {
     const cache = join(dir, 'cache-seed-7');
     const serve = async (environment: NodeJS.ProcessEnv) => {
       const port = await freePort();
-      const args = [bin, 'serve', '--port', String(port), '--in-memory', '--seed', '7', '--cache-dir', cache, '--zuliprc-dir', join(dir, 'rc-7')];
+      const args = [
+        bin,
+        'serve',
+        '--port',
+        String(port),
+        '--in-memory',
+        '--seed',
+        '7',
+        '--cache-dir',
+        cache,
+        '--zuliprc-dir',
+        join(dir, 'rc-7'),
+      ];
       const server = await started(process.execPath, args, port, dir, environment);
       server.child.kill('SIGTERM');
       expect(await exited(server.child)).toBe(0);
