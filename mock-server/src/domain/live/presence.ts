@@ -91,7 +91,7 @@ export interface UpdatePresenceParams {
  * the account as recently active (last_active, the recency rule of partial subscribers, spec §8).
  * The answer is computed after the change, so it includes the caller.
  */
-export function updatePresence(tx: Tx, actor: ActorContext, p: UpdatePresenceParams): Record<string, unknown> {
+export function doUpdatePresence(tx: Tx, actor: ActorContext, p: UpdatePresenceParams): Record<string, unknown> {
   if (p.status !== 'active' && p.status !== 'idle') throw invalidPresenceStatus(p.status);
   const { user, now } = actor;
   const previous = tx.tables.presence[String(user.user_id)];

@@ -37,7 +37,7 @@ function receivers(users: UserRow[]): number[] {
   return users.filter((u) => u.is_active && settingOn(u, 'receives_typing_notifications')).map((u) => u.user_id);
 }
 
-export function sendTyping(tx: Tx, actor: ActorContext, p: TypingParams): void {
+export function doSetTypingStatus(tx: Tx, actor: ActorContext, p: TypingParams): void {
   const sender = actor.user;
   if (p.type === 'stream' || p.type === 'channel') {
     // The reference's order: stream_id, topic, the sender's setting, then channel access and posting rights.

@@ -1,7 +1,7 @@
 import type { Tx } from '../../store/store.js';
 import type { ScheduledMessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
-import { defaultReadBySender } from '../messages/send-request.js';
+import { clientName, defaultReadBySender } from '../messages/send-request.js';
 import { emitScheduledAdd, emitScheduledUpdate } from './present.js';
 import { editableScheduledMessage } from './edit.js';
 import { canonicalType, checkFuture, checkScheduledMessage } from './validate.js';
@@ -25,7 +25,8 @@ export interface CreateParams {
  * value is replaced, after the same checks; the pipeline does not even read the parameter from 184 on.
  * Answers the scheduled message's ID.
  */
-export function createScheduledMessage(tx: Tx, actor: ActorContext, params: CreateParams, client: string): number {
+export function doCreateScheduledMessage(tx: Tx, actor: ActorContext, params: CreateParams): number {
+  const client = clientName(actor.userAgent);
   const sender = actor.user;
   checkFuture(params.scheduled_delivery_timestamp, actor.now);
   const checked = checkScheduledMessage(tx, actor, sender, {

@@ -33,7 +33,7 @@ export function editableScheduledMessage(tx: Tx, userId: number, id: number): Sc
  * at the request alone, before the message is fetched. A successful edit makes a failed message
  * pending again (reference §4.2: `failed` is reset).
  */
-export function editScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams): void {
+export function doUpdateScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams): void {
   const { type, to, content, topic, scheduled_delivery_timestamp: timestamp } = p;
   if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined)
     throw badRequest('Nothing to change');

@@ -17,7 +17,7 @@ export interface UnsubscribeParams {
   principals?: (number | string)[];
 }
 
-export function unsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): { removed: string[]; not_removed: string[] } {
+export function doUnsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): { removed: string[]; not_removed: string[] } {
   const { tables } = tx;
   const { user, features } = actor;
   // §4.8: before level 208 a bad principal is HTTP 403 UNAUTHORIZED_PRINCIPAL.

@@ -39,7 +39,7 @@ export interface CreateUserParams {
   full_name: string;
 }
 
-export function createUser(tx: Tx, actor: ActorContext, p: CreateUserParams): { user_id: number } {
+export function doCreateUser(tx: Tx, actor: ActorContext, p: CreateUserParams): { user_id: number } {
   const { tables } = tx;
   // §4.10, §5: the extra permission.
   if (!may.mayCreateUsers(actor.user)) throw badRequest('User not authorized to create users');

@@ -21,7 +21,7 @@ export interface DeactivateUserParams {
 }
 
 /** Every check first (reference §4.17 "Checks", in order), then the changes; a refusal writes nothing. */
-export function deactivateUser(tx: Tx, actor: ActorContext, params: DeactivateUserParams): void {
+export function doDeactivateUser(tx: Tx, actor: ActorContext, params: DeactivateUserParams): void {
   const target = checkDeactivation(tx, actor.user, params.user_id);
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
   // The reference server deactivates the user's bots with them, the bots first (so no bot is left

@@ -16,7 +16,7 @@ import { planUserUpdate, type UpdateUserParams } from './update-plan.js';
  * email), each followed by its `realm_user` / `update` (reference "Event payloads": `person` is the
  * user ID plus one changed field) to every active user, since every active user lists every user.
  */
-export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams): void {
+export function doUpdateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams): void {
   const plan = planUserUpdate(tx.tables, actor.user, params);
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
   let user = plan.target;
