@@ -64,23 +64,14 @@ function emitView(tx: Tx, userId: number, event: Record<string, unknown>): void 
   tx.emit({ type: 'navigation_view', ...event }, [userId]);
 }
 
-export interface AddViewParams {
-  fragment: string;
-  /**
-   * Required: the document lists it in `required` (the reference server declares it without a default),
-   * so the pipeline answers `Missing 'is_pinned' argument` before this runs. Nothing else decides where
-   * a new view is shown, and §2.9 gives the field no default.
-   */
-  is_pinned: boolean;
-  name?: string;
-}
-
 /**
  * POST /navigation_views (companion of §4.12, reference §4.12 "Related"). Checks in the reference's
  * order: a built-in view with a name, a custom view without one, then a duplicate (the fragment already
- * stored, or the name used by another of the caller's views); texts from the reference server.
+ * stored, or the name used by another of the caller's views); texts from the reference server. `is_pinned`
+ * is required by the document (the reference declares it without a default, and §2.9 gives none), so the
+ * pipeline answers `Missing 'is_pinned' argument` before this runs.
  */
-export function doAddNavigationView(tx: Tx, actor: ActorContext, p: AddViewParams): void {
+export function doAddNavigationView(tx: Tx, actor: ActorContext, p: ParamsOf<'add-navigation-view'>): void {
   const userId = actor.user.user_id;
   if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
   if (!isBuiltIn(p.fragment) && p.name === undefined) throw badRequest('Custom views must have a valid name.');

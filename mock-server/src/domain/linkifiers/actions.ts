@@ -36,7 +36,7 @@ export function listLinkifiers(tables: Pick<RealmState, 'linkifiers'>): Record<s
 }
 
 /** POST /realm/filters (spec §4.18): the new linkifier goes last in the display order (reference §2). */
-export function doAddLinkifier(tx: Tx, actor: ActorContext, params: LinkifierParams): number {
+export function doAddLinkifier(tx: Tx, actor: ActorContext, params: ParamsOf<'add-linkifier'>): number {
   requireLinkifierManager(actor.user);
   const fields = validated(tx.tables, params, null);
   const last = orderedLinkifiers(tx.tables).at(-1);

@@ -7,12 +7,6 @@ import { visibleMessage } from '../messages/visibility.js';
 import { checkFuture } from '../scheduled/validate.js';
 import { emitReminderAdd, emitReminderRemove, pendingReminders, presentReminder } from './present.js';
 
-export interface ReminderParams {
-  message_id?: number;
-  scheduled_delivery_timestamp?: number;
-  note: string;
-}
-
 /** Reference §4.19: the note's limit, advertised by register as max_reminder_note_length. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
@@ -23,7 +17,7 @@ export const MAX_REMINDER_NOTE_LENGTH = 1000;
  * one text for missing and invisible so nothing leaks), then the note (text ours; the reference leaves
  * it unconfirmed). Reminders take their IDs from the scheduled-message sequence (state.ts).
  */
-export function doCreateMessageReminder(tx: Tx, actor: ActorContext, p: ReminderParams): number {
+export function doCreateMessageReminder(tx: Tx, actor: ActorContext, p: ParamsOf<'create-message-reminder'>): number {
   checkFuture(p.scheduled_delivery_timestamp, actor.now);
   const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
   if (!message) throw invalidMessage();

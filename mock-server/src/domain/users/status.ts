@@ -30,7 +30,7 @@ export function refuseBotCallers(user: UserRow | undefined): void {
 }
 
 /** POST /users/me/status (spec §4.5): the caller's own status, `away` included. */
-export function doUpdateStatus(tx: Tx, actor: ActorContext, p: StatusParams): void {
+export function doUpdateStatus(tx: Tx, actor: ActorContext, p: ParamsOf<'update-status'>): void {
   applyStatus(tx, actor, actor.user, p);
 }
 
