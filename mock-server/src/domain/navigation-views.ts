@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../contract/operation-types.js';
 import { ownedRows } from '../store/indexes.js';
 import type { Tx } from '../store/store.js';
 import type { NavigationViewRow, RealmState, UserRow } from '../store/state.js';
@@ -63,23 +64,14 @@ function emitView(tx: Tx, userId: number, event: Record<string, unknown>): void 
   tx.emit({ type: 'navigation_view', ...event }, [userId]);
 }
 
-export interface AddViewParams {
-  fragment: string;
-  /**
-   * Required: the document lists it in `required` (the reference server declares it without a default),
-   * so the pipeline answers `Missing 'is_pinned' argument` before this runs. Nothing else decides where
-   * a new view is shown, and §2.9 gives the field no default.
-   */
-  is_pinned: boolean;
-  name?: string;
-}
-
 /**
  * POST /navigation_views (companion of §4.12, reference §4.12 "Related"). Checks in the reference's
  * order: a built-in view with a name, a custom view without one, then a duplicate (the fragment already
- * stored, or the name used by another of the caller's views); texts from the reference server.
+ * stored, or the name used by another of the caller's views); texts from the reference server. `is_pinned`
+ * is required by the document (the reference declares it without a default, and §2.9 gives none), so the
+ * pipeline answers `Missing 'is_pinned' argument` before this runs.
  */
-export function addNavigationView(tx: Tx, actor: ActorContext, p: AddViewParams): void {
+export function doAddNavigationView(tx: Tx, actor: ActorContext, p: ParamsOf<'add-navigation-view'>): void {
   const userId = actor.user.user_id;
   if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
   if (!isBuiltIn(p.fragment) && p.name === undefined) throw badRequest('Custom views must have a valid name.');
@@ -100,7 +92,7 @@ export function addNavigationView(tx: Tx, actor: ActorContext, p: AddViewParams)
  * view, and otherwise succeeds without an event: nothing changed, so there is nothing to tell (as for a
  * snippet edit with nothing sent, reference §4.14), and an `update` with empty `data` would be noise.
  */
-export function editNavigationView(tx: Tx, actor: ActorContext, p: { fragment: string; is_pinned?: boolean; name?: string }): void {
+export function doEditNavigationView(tx: Tx, actor: ActorContext, p: ParamsOf<'edit-navigation-view'>): void {
   const userId = actor.user.user_id;
   if (isBuiltIn(p.fragment) && p.name !== undefined) throw badRequest('Built-in views cannot have a custom name.');
   if (p.name !== undefined && nameTaken(tx.tables, userId, p.name, p.fragment)) throw viewExists();
@@ -115,8 +107,9 @@ export function editNavigationView(tx: Tx, actor: ActorContext, p: { fragment: s
 }
 
 /** DELETE /navigation_views/{fragment} (companion): a view never stored, built-in or not, is 404 (C14). */
-export function removeNavigationView(tx: Tx, actor: ActorContext, fragment: string): void {
+export function doRemoveNavigationView(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-navigation-view'>): void {
   const userId = actor.user.user_id;
+  const fragment = params.fragment;
   const row = tx.tables.navigation_views[key(userId, fragment)];
   if (!row) throw navigationViewNotFound();
   tx.delete('navigation_views', key(userId, fragment));

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../contract/operation-types.js';
 import { ownedRows } from '../store/indexes.js';
 import type { Tx } from '../store/store.js';
 import type { RealmState, SavedSnippetRow, UserRow } from '../store/state.js';
@@ -43,7 +44,7 @@ function emitSnippet(tx: Tx, userId: number, event: Record<string, unknown>): vo
 }
 
 /** POST /saved_snippets (companion of §4.14): `{saved_snippet_id}`; date_created is the realm's time. */
-export function createSavedSnippet(tx: Tx, actor: ActorContext, p: { title: string; content: string }): number {
+export function doCreateSavedSnippet(tx: Tx, actor: ActorContext, p: ParamsOf<'create-saved-snippet'>): number {
   const id = tx.nextId('saved_snippets');
   const row: SavedSnippetRow = { id, user_id: actor.user.user_id, title: p.title, content: p.content, date_created: actor.now };
   tx.put('saved_snippets', id, row);
@@ -58,7 +59,8 @@ export function createSavedSnippet(tx: Tx, actor: ActorContext, p: { title: stri
  * server skips the lookup then). With nothing sent the call succeeds and emits nothing, since nothing
  * changed. Otherwise the event carries the whole snippet, as the reference server's does.
  */
-export function editSavedSnippet(tx: Tx, actor: ActorContext, id: number, p: { title?: string; content?: string }): void {
+export function doEditSavedSnippet(tx: Tx, actor: ActorContext, p: ParamsOf<'edit-saved-snippet'>): void {
+  const id = p.saved_snippet_id;
   const row = ownSnippet(tx, actor.user, id);
   if (p.title === undefined && p.content === undefined) return;
   const next: SavedSnippetRow = { ...row, title: p.title ?? row.title, content: p.content ?? row.content };
@@ -67,7 +69,8 @@ export function editSavedSnippet(tx: Tx, actor: ActorContext, id: number, p: { t
 }
 
 /** DELETE /saved_snippets/{id} (companion): event `remove` with the ID (reference "Event payloads"). */
-export function deleteSavedSnippet(tx: Tx, actor: ActorContext, id: number): void {
+export function doDeleteSavedSnippet(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-saved-snippet'>): void {
+  const id = params.saved_snippet_id;
   const row = ownSnippet(tx, actor.user, id);
   tx.delete('saved_snippets', id);
   emitSnippet(tx, row.user_id, { op: 'remove', saved_snippet_id: id });

@@ -13,7 +13,7 @@ import type { QueueRegistry } from './registry.js';
 
 /**
  * The actions of the event operations (§4.21, §6): they change no table, only the event queues, but they
- * follow the `do<Operation>` convention of domain/actions/ so that one grep lists every operation that
+ * follow the `do<Operation>` convention of the domain's actions so that one grep lists every operation that
  * changes state.
  */
 export interface QueueActor {

@@ -53,6 +53,8 @@ export interface RouteSpec {
   operationId: OperationId;
   gate?(ctx: GateContext): void;
   handle(ctx: RequestContext): Awaitable<object>;
+  /** A write route's action (defineAction), kept so the naming guard can check it is the operation's own. */
+  action?: Action<never, unknown>;
 }
 
 /** One route: `defineRoute('send-message', { handle: ({ params }) => … })` with `params` typed for send-message. */
@@ -74,13 +76,48 @@ export function transactAs<T>(ctx: GateContext<OperationId> & { actor: Actor }, 
   });
 }
 
-/** A state-changing operation's one action (domain/actions/, `do<Operation>`): typed parameters and the actor. */
+/** A state-changing operation's one action (`do<Operation>`, in its area): typed parameters and the actor. */
 export type Action<P, T> = (tx: Tx, actor: ActorContext, params: P) => T;
 
+/** An action whose result is the answer; one that returns nothing may serve only an operation whose answer has no required field. */
+type AnsweringAction<Id extends OperationId> = Action<
+  ParamsOf<Id>,
+  Record<never, never> extends AnswerOf<Id> ? AnswerOf<Id> | void : AnswerOf<Id>
+>;
+
+/** Operations that always have a caller: the document opens no write operation to anonymous access. */
+type WriteOperationId = Exclude<OperationId, AnonymousOperationId>;
+
+interface ActionOptions<Id extends OperationId> {
+  gate?(ctx: GateContext<Id>): void;
+}
+
 /**
- * What a state-changing route does: its action, as one transaction, with the decoded parameters. The
- * action's parameter type is checked against the operation's generated one here.
+ * A write route in one declaration: `defineAction('update-stream', doUpdateStream)` runs the action as one
+ * transaction of the caller's realm and answers its result (`{}` when it returns nothing). Where the answer is
+ * not the result itself, `answer` maps it (`{ answer: (id) => ({ id }) }`). So an action returns its answer or
+ * nothing: where every answer field is optional, the compiler cannot tell an incidental result from an answer.
  */
-export function act<Id extends OperationId, T>(ctx: RequestContext<Id> & { actor: Actor }, action: Action<ParamsOf<Id>, T>): Promise<T> {
-  return transactAs(ctx, (tx, actor) => action(tx, actor, ctx.params));
+export function defineAction<Id extends WriteOperationId>(
+  operationId: Id,
+  action: AnsweringAction<NoInfer<Id>>,
+  options?: ActionOptions<NoInfer<Id>>,
+): RouteSpec;
+export function defineAction<Id extends WriteOperationId, T>(
+  operationId: Id,
+  action: Action<ParamsOf<NoInfer<Id>>, T>,
+  options: ActionOptions<NoInfer<Id>> & { answer(result: T): AnswerOf<NoInfer<Id>> },
+): RouteSpec;
+export function defineAction(
+  operationId: WriteOperationId,
+  action: Action<never, unknown>,
+  options: ActionOptions<OperationId> & { answer?(result: unknown): object } = {},
+): RouteSpec {
+  const { gate, answer } = options;
+  const run = action as Action<unknown, unknown>;
+  const handle = async (ctx: RequestContext & { actor: Actor }): Promise<object> => {
+    const result = await transactAs(ctx, (tx, actor) => run(tx, actor, ctx.params));
+    return answer ? answer(result) : ((result ?? {}) as object);
+  };
+  return { operationId, action, ...(gate ? { gate } : {}), handle: handle as RouteSpec['handle'] };
 }

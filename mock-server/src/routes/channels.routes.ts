@@ -1,10 +1,11 @@
-import { doArchiveStream, doUpdateStream } from '../domain/actions/channels.js';
+import { doUpdateStream } from '../domain/channels/update.js';
+import { doArchiveStream } from '../domain/channels/archive.js';
 import { channelById, visibleChannelByName } from '../domain/channels/lookup.js';
 import { badRequest } from '../domain/errors.js';
 import { listChannels } from '../domain/channels/list.js';
 import { channelTopics } from '../domain/messages/topic-ops.js';
 import { presentChannel } from '../domain/present/channels.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /** Channels: §4.11, §4.15, §4.16 and the companions get-stream and archive-stream. */
 const routes: RouteSpec[] = [
@@ -32,18 +33,8 @@ const routes: RouteSpec[] = [
       return { stream_id: channel.stream_id };
     },
   }),
-  defineRoute('update-stream', {
-    handle: async (ctx) => {
-      await act(ctx, doUpdateStream);
-      return {};
-    },
-  }),
-  defineRoute('archive-stream', {
-    handle: async (ctx) => {
-      await act(ctx, doArchiveStream);
-      return {};
-    },
-  }),
+  defineAction('update-stream', doUpdateStream),
+  defineAction('archive-stream', doArchiveStream),
   defineRoute('get-stream-topics', {
     handle: ({ tables, actor, params }) => ({
       topics: channelTopics(tables, actor.user, params.stream_id, params.allow_empty_topic_name === true),

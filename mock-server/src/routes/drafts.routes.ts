@@ -1,7 +1,7 @@
-import { doCreateDrafts, doDeleteDraft, doEditDraft } from '../domain/actions/drafts.js';
+import { doCreateDrafts, doDeleteDraft, doEditDraft } from '../domain/drafts/actions.js';
 import { listDrafts } from '../domain/drafts/present.js';
 import { checkDraftsSynchronized } from '../domain/drafts/validate.js';
-import { act, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
 
 /** Every draft operation is refused before parsing when the user turned synchronization off (reference §4.6). */
 const synchronized = ({ actor }: GateContext<'get-drafts' | 'create-drafts' | 'edit-draft' | 'delete-draft'>) =>
@@ -16,24 +16,9 @@ const routes: RouteSpec[] = [
       return { count: drafts.length, drafts };
     },
   }),
-  defineRoute('create-drafts', {
-    gate: synchronized,
-    handle: async (ctx) => ({ ids: await act(ctx, doCreateDrafts) }),
-  }),
-  defineRoute('edit-draft', {
-    gate: synchronized,
-    handle: async (ctx) => {
-      await act(ctx, doEditDraft);
-      return {};
-    },
-  }),
-  defineRoute('delete-draft', {
-    gate: synchronized,
-    handle: async (ctx) => {
-      await act(ctx, doDeleteDraft);
-      return {};
-    },
-  }),
+  defineAction('create-drafts', doCreateDrafts, { gate: synchronized, answer: (ids) => ({ ids }) }),
+  defineAction('edit-draft', doEditDraft, { gate: synchronized }),
+  defineAction('delete-draft', doDeleteDraft, { gate: synchronized }),
 ];
 
 export default routes;

@@ -1,45 +1,21 @@
-import {
-  doAddReaction,
-  doMarkAllAsRead,
-  doMarkStreamAsRead,
-  doRemoveReaction,
-  doUpdateMessageFlags,
-  doUpdateMessageFlagsForNarrow,
-} from '../domain/actions/flags-reactions.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { doUpdateMessageFlagsForNarrow } from '../domain/flags-reactions/flags-narrow.js';
+import { doMarkAllAsRead, doMarkStreamAsRead, doUpdateMessageFlags } from '../domain/flags-reactions/flags.js';
+import { doAddReaction, doRemoveReaction } from '../domain/flags-reactions/reactions.js';
+import { defineAction, type RouteSpec } from '../http/define-routes.js';
 
 /** Companion tier, area flags-reactions: reactions and message flags (reference server behaviour). */
 const routes: RouteSpec[] = [
-  defineRoute('add-reaction', {
-    handle: async (ctx) => {
-      await act(ctx, doAddReaction);
-      return {};
-    },
+  defineAction('add-reaction', doAddReaction),
+  defineAction('remove-reaction', doRemoveReaction),
+  defineAction('update-message-flags', doUpdateMessageFlags, {
+    answer: ({ messages, ignored_because_not_subscribed_channels: ignored }) => ({
+      messages,
+      ...(ignored ? { ignored_because_not_subscribed_channels: ignored } : {}),
+    }),
   }),
-  defineRoute('remove-reaction', {
-    handle: async (ctx) => {
-      await act(ctx, doRemoveReaction);
-      return {};
-    },
-  }),
-  defineRoute('update-message-flags', {
-    handle: async (ctx) => {
-      const { messages, ignored_because_not_subscribed_channels: ignored } = await act(ctx, doUpdateMessageFlags);
-      return { messages, ...(ignored ? { ignored_because_not_subscribed_channels: ignored } : {}) };
-    },
-  }),
-  defineRoute('update-message-flags-for-narrow', {
-    handle: (ctx) => act(ctx, doUpdateMessageFlagsForNarrow),
-  }),
-  defineRoute('mark-all-as-read', {
-    handle: (ctx) => act(ctx, doMarkAllAsRead),
-  }),
-  defineRoute('mark-stream-as-read', {
-    handle: async (ctx) => {
-      await act(ctx, doMarkStreamAsRead);
-      return {};
-    },
-  }),
+  defineAction('update-message-flags-for-narrow', doUpdateMessageFlagsForNarrow),
+  defineAction('mark-all-as-read', doMarkAllAsRead),
+  defineAction('mark-stream-as-read', doMarkStreamAsRead),
 ];
 
 export default routes;

@@ -1,6 +1,12 @@
-import { doAddLinkifier, doRemoveLinkifier, doReorderLinkifiers, doUpdateLinkifier } from '../domain/actions/linkifiers.js';
-import { listLinkifiers, requireLinkifierManager } from '../domain/linkifiers/actions.js';
-import { act, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
+import {
+  doAddLinkifier,
+  doRemoveLinkifier,
+  doReorderLinkifiers,
+  doUpdateLinkifier,
+  listLinkifiers,
+  requireLinkifierManager,
+} from '../domain/linkifiers/actions.js';
+import { defineAction, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
 
 /**
  * Linkifiers (spec §4.18 and the list, update, remove and reorder companions). The administrator check
@@ -13,31 +19,10 @@ const routes: RouteSpec[] = [
   defineRoute('get-linkifiers', {
     handle: ({ tables }) => ({ linkifiers: listLinkifiers(tables) }),
   }),
-  defineRoute('add-linkifier', {
-    gate: administratorsOnly,
-    handle: async (ctx) => ({ id: await act(ctx, doAddLinkifier) }),
-  }),
-  defineRoute('update-linkifier', {
-    gate: administratorsOnly,
-    handle: async (ctx) => {
-      await act(ctx, doUpdateLinkifier);
-      return {};
-    },
-  }),
-  defineRoute('remove-linkifier', {
-    gate: administratorsOnly,
-    handle: async (ctx) => {
-      await act(ctx, doRemoveLinkifier);
-      return {};
-    },
-  }),
-  defineRoute('reorder-linkifiers', {
-    gate: administratorsOnly,
-    handle: async (ctx) => {
-      await act(ctx, doReorderLinkifiers);
-      return {};
-    },
-  }),
+  defineAction('add-linkifier', doAddLinkifier, { gate: administratorsOnly, answer: (id) => ({ id }) }),
+  defineAction('update-linkifier', doUpdateLinkifier, { gate: administratorsOnly }),
+  defineAction('remove-linkifier', doRemoveLinkifier, { gate: administratorsOnly }),
+  defineAction('reorder-linkifiers', doReorderLinkifiers, { gate: administratorsOnly }),
 ];
 
 export default routes;

@@ -1,22 +1,14 @@
-import { doRemoveAttachment, doSetTypingStatus, doUpdatePresence, doUploadFile } from '../domain/actions/live.js';
-import { PRESENCE_HISTORY_DAYS, realmPresences, userPresence } from '../domain/live/presence.js';
-import { listAttachments } from '../domain/live/uploads.js';
+import { doSetTypingStatus } from '../domain/live/typing.js';
+import { doUpdatePresence, PRESENCE_HISTORY_DAYS, realmPresences, userPresence } from '../domain/live/presence.js';
+import { doRemoveAttachment, doUploadFile, listAttachments } from '../domain/live/uploads.js';
 import { refuseBotCallers } from '../domain/users/status.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type RouteSpec, transactAs } from '../http/define-routes.js';
 
 /** Typing, presence and uploads (companion tier, area live); rules in domain/live/. */
 const routes: RouteSpec[] = [
-  defineRoute('set-typing-status', {
-    handle: async (ctx) => {
-      await act(ctx, doSetTypingStatus);
-      return {};
-    },
-  }),
-  defineRoute('update-presence', {
-    // The reference refuses bots before reading any parameter (human_users_only).
-    gate: ({ actor }) => refuseBotCallers(actor.user),
-    handle: (ctx) => act(ctx, doUpdatePresence),
-  }),
+  defineAction('set-typing-status', doSetTypingStatus),
+  // The reference refuses bots before reading any parameter (human_users_only).
+  defineAction('update-presence', doUpdatePresence, { gate: ({ actor }) => refuseBotCallers(actor.user) }),
   defineRoute('get-user-presence', {
     handle: ({ tables, params, now }) => ({ presence: userPresence(tables, params.user_id_or_email, now) }),
   }),
@@ -29,7 +21,7 @@ const routes: RouteSpec[] = [
   defineRoute('upload-file', {
     handle: async (ctx) => {
       const limits = { maxFileMib: ctx.app.config.maxFileUploadMib, quotaMib: ctx.app.config.uploadQuotaMib };
-      const { url, filename } = await act(ctx, doUploadFile(ctx.files, limits));
+      const { url, filename } = await transactAs(ctx, (tx, actor) => doUploadFile(tx, actor, { files: ctx.files, limits }));
       // `uri` is the reference's older name of the same URL, kept for clients that still read it.
       return { uri: url, url, filename };
     },
@@ -37,12 +29,7 @@ const routes: RouteSpec[] = [
   defineRoute('get-attachments', {
     handle: ({ tables, actor }) => listAttachments(tables, actor.user),
   }),
-  defineRoute('remove-attachment', {
-    handle: async (ctx) => {
-      await act(ctx, doRemoveAttachment);
-      return {};
-    },
-  }),
+  defineAction('remove-attachment', doRemoveAttachment),
 ];
 
 export default routes;

@@ -1,8 +1,10 @@
-import { doMarkTopicAsRead, doReportMessage, doSendMessage } from '../domain/actions/messages.js';
+import { doSendMessage } from '../domain/actions/messages.js';
+import { doReportMessage } from '../domain/messages/report.js';
+import { doMarkTopicAsRead } from '../domain/messages/topic-ops.js';
 import { renderMarkdown } from '../domain/markdown.js';
 import { fetchMessage } from '../domain/messages/fetch.js';
 import { previewContent } from '../domain/messages/send.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 const routes: RouteSpec[] = [
   // §4.20: no blank or length check on content; "" renders to "" (reference §4.20); beyond what a message
@@ -14,9 +16,7 @@ const routes: RouteSpec[] = [
   }),
   // Companion (sending is "not shown" in the spec): channel and direct messages with the posting and
   // topic rules of §1, §2.3 and §3.
-  defineRoute('send-message', {
-    handle: async (ctx) => ({ id: (await act(ctx, doSendMessage)).id }),
-  }),
+  defineAction('send-message', doSendMessage, { answer: ({ id }) => ({ id }) }),
   defineRoute('get-message', {
     handle: ({ tables, actor, params }) =>
       fetchMessage(tables, actor.user, params.message_id, {
@@ -24,18 +24,8 @@ const routes: RouteSpec[] = [
         allowEmptyTopicName: params.allow_empty_topic_name ?? false,
       }),
   }),
-  defineRoute('report-message', {
-    handle: async (ctx) => {
-      await act(ctx, doReportMessage);
-      return {};
-    },
-  }),
-  defineRoute('mark-topic-as-read', {
-    handle: async (ctx) => {
-      await act(ctx, doMarkTopicAsRead);
-      return {};
-    },
-  }),
+  defineAction('report-message', doReportMessage),
+  defineAction('mark-topic-as-read', doMarkTopicAsRead),
 ];
 
 export default routes;

@@ -1,27 +1,14 @@
-import { doCreateSavedSnippet, doDeleteSavedSnippet, doEditSavedSnippet } from '../domain/actions/saved-snippets.js';
-import { listSavedSnippets } from '../domain/saved-snippets.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { doCreateSavedSnippet, doDeleteSavedSnippet, doEditSavedSnippet, listSavedSnippets } from '../domain/saved-snippets.js';
+import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /** Saved snippets (§4.14 and the list/create/delete companions); rules in domain/saved-snippets.ts. */
 const routes: RouteSpec[] = [
   defineRoute('get-saved-snippets', {
     handle: ({ tables, actor }) => ({ saved_snippets: listSavedSnippets(tables, actor.user) }),
   }),
-  defineRoute('create-saved-snippet', {
-    handle: async (ctx) => ({ saved_snippet_id: await act(ctx, doCreateSavedSnippet) }),
-  }),
-  defineRoute('edit-saved-snippet', {
-    handle: async (ctx) => {
-      await act(ctx, doEditSavedSnippet);
-      return {};
-    },
-  }),
-  defineRoute('delete-saved-snippet', {
-    handle: async (ctx) => {
-      await act(ctx, doDeleteSavedSnippet);
-      return {};
-    },
-  }),
+  defineAction('create-saved-snippet', doCreateSavedSnippet, { answer: (saved_snippet_id) => ({ saved_snippet_id }) }),
+  defineAction('edit-saved-snippet', doEditSavedSnippet),
+  defineAction('delete-saved-snippet', doDeleteSavedSnippet),
 ];
 
 export default routes;

@@ -1,7 +1,8 @@
-import { doCreateScheduledMessage, doDeleteScheduledMessage, doUpdateScheduledMessage } from '../domain/actions/scheduled.js';
+import { doUpdateScheduledMessage } from '../domain/scheduled/edit.js';
+import { doCreateScheduledMessage } from '../domain/scheduled/create.js';
 import { methodNotAllowed } from '../domain/errors.js';
-import { listScheduledMessages } from '../domain/scheduled/delete.js';
-import { act, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
+import { doDeleteScheduledMessage, listScheduledMessages } from '../domain/scheduled/delete.js';
+import { defineAction, defineRoute, type GateContext, type RouteSpec } from '../http/define-routes.js';
 
 /**
  * Below feature level 184 the edit operation does not exist (spec §9; x-feature-level of the operation):
@@ -19,22 +20,9 @@ const routes: RouteSpec[] = [
   defineRoute('get-scheduled-messages', {
     handle: ({ tables, actor }) => ({ scheduled_messages: listScheduledMessages(tables, actor.user) }),
   }),
-  defineRoute('create-scheduled-message', {
-    handle: async (ctx) => ({ scheduled_message_id: await act(ctx, doCreateScheduledMessage) }),
-  }),
-  defineRoute('update-scheduled-message', {
-    gate: editExists,
-    handle: async (ctx) => {
-      await act(ctx, doUpdateScheduledMessage);
-      return {};
-    },
-  }),
-  defineRoute('delete-scheduled-message', {
-    handle: async (ctx) => {
-      await act(ctx, doDeleteScheduledMessage);
-      return {};
-    },
-  }),
+  defineAction('create-scheduled-message', doCreateScheduledMessage, { answer: (scheduled_message_id) => ({ scheduled_message_id }) }),
+  defineAction('update-scheduled-message', doUpdateScheduledMessage, { gate: editExists }),
+  defineAction('delete-scheduled-message', doDeleteScheduledMessage),
 ];
 
 export default routes;

@@ -1,6 +1,8 @@
-import { doSubscribe, doUnsubscribe, doUpdateSubscriptionSettings } from '../domain/actions/subscriptions.js';
+import { doUpdateSubscriptionSettings } from '../domain/subscriptions/properties.js';
+import { doUnsubscribe } from '../domain/subscriptions/unsubscribe.js';
+import { doSubscribe } from '../domain/subscriptions/subscribe.js';
 import { presentSubscription } from '../domain/present/subscriptions.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 import { indexOf } from '../store/indexes.js';
 
 /** Subscriptions: §4.8 and the companions subscribe, list and personal settings. */
@@ -29,18 +31,9 @@ const routes: RouteSpec[] = [
       return { subscriptions };
     },
   }),
-  defineRoute('subscribe', {
-    handle: (ctx) => act(ctx, doSubscribe),
-  }),
-  defineRoute('unsubscribe', {
-    handle: (ctx) => act(ctx, doUnsubscribe),
-  }),
-  defineRoute('update-subscription-settings', {
-    handle: async (ctx) => {
-      await act(ctx, doUpdateSubscriptionSettings);
-      return {};
-    },
-  }),
+  defineAction('subscribe', doSubscribe),
+  defineAction('unsubscribe', doUnsubscribe),
+  defineAction('update-subscription-settings', doUpdateSubscriptionSettings),
 ];
 
 export default routes;

@@ -1,20 +1,8 @@
-import { doDeactivateUser, doUpdateUser } from '../domain/actions/users.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { doUpdateUser } from '../domain/users/update.js';
+import { doDeactivateUser } from '../domain/users/deactivate.js';
+import { defineAction, type RouteSpec } from '../http/define-routes.js';
 
 /** User administration: update a user (§4.7) and deactivate a user (§4.17). */
-const routes: RouteSpec[] = [
-  defineRoute('update-user', {
-    handle: async (ctx) => {
-      await act(ctx, doUpdateUser);
-      return {};
-    },
-  }),
-  defineRoute('deactivate-user', {
-    handle: async (ctx) => {
-      await act(ctx, doDeactivateUser);
-      return {};
-    },
-  }),
-];
+const routes: RouteSpec[] = [defineAction('update-user', doUpdateUser), defineAction('deactivate-user', doDeactivateUser)];
 
 export default routes;

@@ -1,8 +1,7 @@
-import { doCreateUser } from '../domain/actions/users.js';
 import { fetchApiKey } from '../domain/users/api-key.js';
-import { checkUserCreationGate } from '../domain/users/create.js';
+import { checkUserCreationGate, doCreateUser } from '../domain/users/create.js';
 import { getUserByIdOrEmail, listUsers, ownUser } from '../domain/users/read.js';
-import { act, defineRoute, type RouteSpec } from '../http/define-routes.js';
+import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 const routes: RouteSpec[] = [
   // Companion of §2.8: the realm's accounts.
@@ -26,10 +25,7 @@ const routes: RouteSpec[] = [
     handle: ({ tables, actor }) => ownUser(tables, actor.user),
   }),
   // §4.10; the administrator gate comes before any parameter is read (reference "Order of checks", C10).
-  defineRoute('create-user', {
-    gate: ({ actor }) => checkUserCreationGate(actor.user),
-    handle: (ctx) => act(ctx, doCreateUser),
-  }),
+  defineAction('create-user', doCreateUser, { gate: ({ actor }) => checkUserCreationGate(actor.user) }),
   // Anonymous (reference server; the stock JavaScript client's login with a password).
   defineRoute('fetch-api-key', {
     handle: ({ tables, params }) => fetchApiKey(tables, params.username, params.password),

@@ -1,8 +1,8 @@
 import { features } from '../../src/config/features.js';
-import { removeBotStorage, writeBotStorage } from '../../src/domain/compat-lookups/bot-storage.js';
+import { doRemoveBotStorage, doUpdateBotStorage } from '../../src/domain/compat-lookups/bot-storage.js';
 import { setUserTopicPolicy } from '../../src/domain/compat-lookups/user-topics.js';
-import { updatePresence } from '../../src/domain/live/presence.js';
-import { removeAttachment, uploadFile } from '../../src/domain/live/uploads.js';
+import { doUpdatePresence } from '../../src/domain/live/presence.js';
+import { doRemoveAttachment, doUploadFile } from '../../src/domain/live/uploads.js';
 import type { RealmState, TableName } from '../../src/store/state.js';
 import type { Tx } from '../../src/store/store.js';
 
@@ -31,21 +31,21 @@ export function randomOwnedWrite(tx: Tx, rnd: () => number, now: number, topics:
   const user = pick(active);
   const actor = { realm: tables.realm.realm, user, features: features(tables.realm.realm.feature_level), now, userAgent: 'test' };
   const r = rnd();
-  if (r < 0.2) writeBotStorage(tx, user.user_id, { [pick(['a', 'b', 'c'])]: 'v'.repeat(1 + Math.floor(rnd() * 9)) });
-  else if (r < 0.28) removeBotStorage(tx, user.user_id, rnd() < 0.5 ? undefined : [pick(['a', 'b', 'c'])]);
+  if (r < 0.2) doUpdateBotStorage(tx, actor, { storage: { [pick(['a', 'b', 'c'])]: 'v'.repeat(1 + Math.floor(rnd() * 9)) } });
+  else if (r < 0.28) doRemoveBotStorage(tx, actor, rnd() < 0.5 ? {} : { keys: [pick(['a', 'b', 'c'])] });
   else if (r < 0.45) {
     const channel = pick(Object.values(tables.channels));
     const policy = pick([0, 1, 2, 3] as const);
     setUserTopicPolicy(tx, user, now, { streamId: channel.stream_id, topic: pick([...topics]), policy });
   } else if (r < 0.58) {
     const file = { filename: 'f.txt', mimeType: 'text/plain', data: Buffer.alloc(1 + Math.floor(rnd() * 100)), truncated: false };
-    uploadFile(tx, actor, [file], { maxFileMib: 1, quotaMib: 1000 });
+    doUploadFile(tx, actor, { files: [file], limits: { maxFileMib: 1, quotaMib: 1000 } });
   } else if (r < 0.65) {
     const row = pick(Object.values(tables.attachments));
     const owner = row && tables.users[String(row.owner_id)];
-    if (owner) removeAttachment(tx, { ...actor, user: owner }, row.id);
+    if (owner) doRemoveAttachment(tx, { ...actor, user: owner }, { attachment_id: row.id });
   } else if (r < 0.75) {
-    updatePresence(tx, actor, { status: pick(['active', 'idle']), ping_only: true, new_user_input: false, slim_presence: true });
+    doUpdatePresence(tx, actor, { status: pick(['active', 'idle']), ping_only: true, new_user_input: false, slim_presence: true });
   } else if (r < 0.78) {
     const row = pick(Object.values(tables.presence));
     if (row) tx.delete('presence', row.user_id);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { features } from '../../src/config/features.js';
-import { doDeleteMessage, doUpdateMessage } from '../../src/domain/actions/edit-delete.js';
+import { doUpdateMessage } from '../../src/domain/actions/messages.js';
+import { doDeleteMessage } from '../../src/domain/edit-delete/delete.js';
 import type { EmitContext } from '../../src/domain/channels/events.js';
 import { markRead } from '../../src/domain/messages/flags.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
-import { markTopicAsRead } from '../../src/domain/messages/topic-ops.js';
+import { doMarkTopicAsRead } from '../../src/domain/messages/topic-ops.js';
 import { addSubscribers, removeSubscribers } from '../../src/domain/subscriptions/membership.js';
 import { keptIndex, ownedRows, RealmIndex, topicMessages } from '../../src/store/indexes.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
@@ -198,7 +199,11 @@ function randomWrite(tx: Tx, rnd: () => number, now: number): void {
     const m = pick(messages.filter((x) => x.stream_id !== null));
     const user = pick(active);
     if (tables.subscriptions[`${user.user_id}:${m.stream_id}`]?.active)
-      markTopicAsRead(tx, user, m.stream_id!, m.subject.toUpperCase(), feats);
+      doMarkTopicAsRead(
+        tx,
+        { realm: tables.realm.realm, user, features: feats, now, userAgent: 'test' },
+        { stream_id: m.stream_id!, topic_name: m.subject.toUpperCase() },
+      );
   } else if (r < 0.6) {
     const channel = pick(channels);
     const user = pick(active);

@@ -2,10 +2,19 @@ import type { ParamsOf } from '../../contract/operation-types.js';
 import type { MessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
-import { reportMessage } from '../messages/report.js';
+import { applyEdit, checkChangeAllLimit, messagesToMove } from '../edit-delete/apply-edit.js';
+import { checkEdit } from '../edit-delete/check-edit.js';
+import { postMoveNotices } from '../edit-delete/notices.js';
 import { clientName, defaultReadBySender, readRecipient } from '../messages/send-request.js';
 import { checkChannelSend, readContent, sendMessage } from '../messages/send.js';
-import { markTopicAsRead } from '../messages/topic-ops.js';
+
+/**
+ * The actions where several areas meet: a message's recipient, the channel's posting and topic rules, the
+ * content and the message written (send-message); an edit's checks, the move across channels and topics,
+ * the messages re-rendered and the notices posted as messages (update-message). Every other action lives in
+ * its area (`domain/<area>/`, `do<Operation>`), next to the rules it runs; an action belongs here only when
+ * it joins steps from more than one area.
+ */
 
 /**
  * POST /messages (companion): the recipient (and, for a channel, the posting and topic rules of §1, §2.3
@@ -20,12 +29,33 @@ export function doSendMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'sen
   return sendMessage(tx, actor, { sender: actor.user, recipient, content, client, readBySender });
 }
 
-/** POST /messages/{message_id}/report (§4.3 companion). */
-export function doReportMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'report-message'>): void {
-  reportMessage(tx, actor, params.message_id, params.report_type, params.description);
-}
-
-/** POST /mark_topic_as_read. */
-export function doMarkTopicAsRead(tx: Tx, actor: ActorContext, params: ParamsOf<'mark-topic-as-read'>): void {
-  markTopicAsRead(tx, actor.user, params.stream_id, params.topic_name, actor.features);
+/**
+ * PATCH /messages/{message_id} (companion tier, area edit-delete): check everything first (the request,
+ * permissions, time limits, and for change_all the age of every message that would move), then change
+ * the messages and post the notification bot's notices. Returns the reference's answer fields; this
+ * server keeps no upload references, so no upload is ever detached.
+ */
+export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'update-message'>): { detached_uploads: never[] } {
+  const mode = params.propagate_mode;
+  const plan = checkEdit(tx, actor, {
+    messageId: params.message_id,
+    propagateMode: mode,
+    notifyOldThread: params.send_notification_to_old_thread,
+    notifyNewThread: params.send_notification_to_new_thread,
+    ...(params.stream_id !== undefined ? { streamId: params.stream_id } : {}),
+    ...(params.topic !== undefined ? { topic: params.topic } : {}),
+    ...(params.content !== undefined ? { content: params.content } : {}),
+    ...(params.prev_content_sha256 !== undefined ? { prevContentSha256: params.prev_content_sha256 } : {}),
+  });
+  const isMove = plan.topic !== undefined || plan.destination !== undefined;
+  const moved = isMove ? messagesToMove(tx.tables, actor.user, plan.message, mode) : [plan.message];
+  // Resolving is exempt from the change_all limit (reference).
+  if (isMove && mode === 'change_all' && !plan.resolving) checkChangeAllLimit(plan, actor.user, actor.now, moved);
+  const after = applyEdit(tx, actor, plan, moved, mode);
+  postMoveNotices(tx, actor, plan, after, {
+    mode,
+    notifyOldThread: params.send_notification_to_old_thread,
+    notifyNewThread: params.send_notification_to_new_thread,
+  });
+  return { detached_uploads: [] };
 }

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import { badRequest } from '../errors.js';
 import { mayArchiveChannel } from '../permissions.js';
@@ -11,8 +12,8 @@ import { setDefault } from './update.js';
  * (§3); the reference server archives through this operation. Whoever may administer the channel may
  * archive it; an archived channel leaves the default channels. PATCH with is_archived undoes it (§3, C4).
  */
-export function archiveChannel(tx: Tx, actor: ActorContext, streamId: number): void {
-  const channel = channelById(tx.tables, actor.user, streamId, { access: 'metadata', archived: true });
+export function doArchiveStream(tx: Tx, actor: ActorContext, params: ParamsOf<'archive-stream'>): void {
+  const channel = channelById(tx.tables, actor.user, params.stream_id, { access: 'metadata', archived: true });
   if (!mayArchiveChannel(tx.tables, actor.user, channel)) throw badRequest('You do not have permission to administer this channel.');
   if (channel.is_archived) throw badRequest('Channel is already deactivated');
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };

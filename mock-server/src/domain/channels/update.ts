@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, UserRow } from '../../store/state.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
@@ -14,6 +15,16 @@ import {
   type EmitContext,
 } from './events.js';
 import { planChannelUpdate, type UpdateChannelParams } from './update-plan.js';
+
+/** PATCH /streams/{stream_id} (§4.16): the permission settings arrive one field each and change as one set. */
+export function doUpdateStream(tx: Tx, actor: ActorContext, params: ParamsOf<'update-stream'>): void {
+  const groups: UpdateChannelParams['groups'] = {};
+  for (const setting of CHANNEL_GROUP_SETTINGS) {
+    const update = params[setting];
+    if (update !== undefined) groups[setting] = update;
+  }
+  updateChannel(tx, actor, { ...params, groups });
+}
 
 /**
  * PATCH /streams/{stream_id} (spec §4.16), applying half: the plan is checked in full first (nothing is

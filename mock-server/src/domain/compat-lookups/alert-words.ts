@@ -1,4 +1,6 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import type { RealmState } from '../../store/state.js';
 import { tooManyAlertWords } from '../errors.js';
 
@@ -35,7 +37,9 @@ const fold = (word: string) => word.toLowerCase();
  * Adds words not already present in any letter case. Within one request a repeated word keeps its first
  * spelling (the reference keeps one of them without saying which; we chose the first). Returns the list.
  */
-export function addAlertWords(tx: Tx, userId: number, words: readonly string[]): string[] {
+export function doAddAlertWords(tx: Tx, actor: ActorContext, params: ParamsOf<'add-alert-words'>): string[] {
+  const userId = actor.user.user_id;
+  const words = params.alert_words;
   const current = alertWordsOf(tx.tables, userId);
   const seen = new Set(current.map(fold));
   for (const word of cleaned(words)) {
@@ -48,8 +52,9 @@ export function addAlertWords(tx: Tx, userId: number, words: readonly string[]):
 }
 
 /** Removes the words given, in any letter case; words not in the list are ignored. Returns the list. */
-export function removeAlertWords(tx: Tx, userId: number, words: readonly string[]): string[] {
-  const gone = new Set(cleaned(words).map(fold));
+export function doRemoveAlertWords(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-alert-words'>): string[] {
+  const userId = actor.user.user_id;
+  const gone = new Set(cleaned(params.alert_words).map(fold));
   return store(
     tx,
     userId,

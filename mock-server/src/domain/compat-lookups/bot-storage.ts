@@ -1,6 +1,8 @@
 import { ownedRows } from '../../store/indexes.js';
 import type { BotStorageRow, RealmState } from '../../store/state.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import { botStorageKeyMissing, botStorageOverLimit } from '../errors.js';
 
 /**
@@ -67,7 +69,9 @@ export function readBotStorage(
  * PUT /bot_storage: sets every entry or none. The size check counts the storage as it would be after
  * the request (an entry replaced counts with its new value only), as the reference server does.
  */
-export function writeBotStorage(tx: Tx, userId: number, entries: Record<string, string>): void {
+export function doUpdateBotStorage(tx: Tx, actor: ActorContext, params: ParamsOf<'update-bot-storage'>): void {
+  const userId = actor.user.user_id;
+  const entries = params.storage;
   let size = 0;
   for (const row of entriesOf(tx.tables, userId)) size += entrySize(row);
   for (const [key, value] of Object.entries(entries)) {
@@ -79,6 +83,7 @@ export function writeBotStorage(tx: Tx, userId: number, entries: Record<string, 
 }
 
 /** DELETE /bot_storage: removes the entries named (all with no keys); a key not stored removes nothing. */
-export function removeBotStorage(tx: Tx, userId: number, keys: readonly string[] | undefined): void {
-  for (const row of named(tx.tables, userId, keys)) tx.delete('bot_storage', rowKey(userId, row.key));
+export function doRemoveBotStorage(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-bot-storage'>): void {
+  const userId = actor.user.user_id;
+  for (const row of named(tx.tables, userId, params.keys)) tx.delete('bot_storage', rowKey(userId, row.key));
 }

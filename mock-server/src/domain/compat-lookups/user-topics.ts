@@ -1,9 +1,11 @@
 import type { ClientView } from '../../contract/client-view.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, UserRow, UserTopicRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import { channelById, invalidChannelId } from '../channels/lookup.js';
-import { presentTopic } from '../topics.js';
+import { presentTopic, readTopic } from '../topics.js';
 
 /**
  * Topic visibility policies (reference: POST /user_topics; register's user_topics and legacy
@@ -113,4 +115,14 @@ export function setUserTopicPolicy(
   }));
   const event = { type: 'user_topic', stream_id: p.streamId, topic_name: p.topic, last_updated: now, visibility_policy: p.policy };
   tx.emit(event, [user.user_id], (client) => ({ ...event, topic_name: presentTopic(p.topic, client) }));
+}
+
+/** POST /user_topics (companion tier): the topic read as topics are everywhere (§1). */
+export function doUpdateUserTopic(tx: Tx, actor: ActorContext, params: ParamsOf<'update-user-topic'>): void {
+  const topic = readTopic(params.topic, actor.features);
+  setUserTopicPolicy(tx, actor.user, actor.now, {
+    streamId: params.stream_id,
+    topic,
+    policy: params.visibility_policy as VisibilityPolicy,
+  });
 }

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { DraftRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -16,7 +17,8 @@ import { checkContentsNotBlank, checkDraft, type DraftInput } from './validate.j
  * when it is absent. The first draft that fails aborts the whole batch (reference §4.6). An empty batch
  * creates nothing and so announces nothing. IDs come back in input order.
  */
-export function createDrafts(tx: Tx, actor: ActorContext, drafts: readonly DraftInput[]): number[] {
+export function doCreateDrafts(tx: Tx, actor: ActorContext, params: ParamsOf<'create-drafts'>): number[] {
+  const drafts: readonly DraftInput[] = params.drafts;
   checkContentsNotBlank(drafts, (index) => `drafts[${index}]`);
   const checked = drafts.map((draft) => checkDraft(tx.tables, actor, draft));
   if (checked.length === 0) return [];
@@ -43,7 +45,8 @@ function ownDraft(tx: Tx, actor: ActorContext, draftId: number): DraftRow {
  * before its own checks, as the reference server does (a parse error beats an existence error,
  * reference §1 "Order of checks").
  */
-export function editDraft(tx: Tx, actor: ActorContext, draftId: number, draft: DraftInput): void {
+export function doEditDraft(tx: Tx, actor: ActorContext, params: ParamsOf<'edit-draft'>): void {
+  const { draft_id: draftId, draft } = params;
   checkContentsNotBlank([draft], () => 'draft');
   const row = ownDraft(tx, actor, draftId);
   const next: DraftRow = { id: row.id, user_id: row.user_id, ...checkDraft(tx.tables, actor, draft) };
@@ -52,8 +55,8 @@ export function editDraft(tx: Tx, actor: ActorContext, draftId: number, draft: D
 }
 
 /** DELETE /drafts/{draft_id} (companion). */
-export function deleteDraft(tx: Tx, actor: ActorContext, draftId: number): void {
-  const row = ownDraft(tx, actor, draftId);
+export function doDeleteDraft(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-draft'>): void {
+  const row = ownDraft(tx, actor, params.draft_id);
   tx.delete('drafts', row.id);
   emitDraftRemove(tx, row);
 }

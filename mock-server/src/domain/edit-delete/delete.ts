@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
@@ -13,9 +14,9 @@ import { editingSettings } from './settings.js';
  * (none by default) must not have passed. The message and its receipts go; everyone who could see it
  * receives `delete_message` (spec §4.21: one message at a time without bulk_message_deletion).
  */
-export function deleteMessage(tx: Tx, actor: ActorContext, messageId: number): void {
+export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-message'>): void {
   const { user, now } = actor;
-  const message = visibleMessage(tx.tables, user, messageId);
+  const message = visibleMessage(tx.tables, user, params.message_id);
   // An archived channel's messages stay readable but are no longer deleted (reference access_message).
   const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
   if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();

@@ -21,7 +21,7 @@ const LIMITS = [
   'move_messages_between_streams_limit_seconds',
 ] as const;
 
-export function updateEditingSettings(tx: Tx, actor: ActorContext, params: ParamsOf<'update-realm'>): Record<string, unknown> {
+export function doUpdateRealm(tx: Tx, actor: ActorContext, params: ParamsOf<'update-realm'>): Record<string, unknown> {
   if (!mayChangeEditingSettings(actor.user)) throw mustBeAdministrator();
   const current = editingSettings(tx.tables);
   const plain: Partial<RealmEditingSettings> = {};

@@ -1,18 +1,9 @@
-import type { UserRow } from '../../store/state.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import { findMessages, MAX_MESSAGES_PER_FETCH } from '../messages/history.js';
 import { parseNarrow } from '../messages/narrow.js';
 import { checkFlagRequest, updateMessageFlags } from './flags.js';
-
-export interface FlagsNarrowQuery {
-  anchor: string;
-  include_anchor: boolean;
-  num_before: number;
-  num_after: number;
-  narrow: unknown[];
-  op: string;
-  flag: string;
-}
 
 export interface FlagsNarrowResult {
   processed_count: number;
@@ -31,7 +22,12 @@ export interface FlagsNarrowResult {
  * transaction (a refusal changes nothing). The reference bounds a range instead of refusing it: num_before
  * is cut to 5,000 and num_after to what is left. `updated_count` counts the messages whose flag changed.
  */
-export function updateFlagsForNarrow(tx: Tx, user: UserRow, query: FlagsNarrowQuery): FlagsNarrowResult {
+export function doUpdateMessageFlagsForNarrow(
+  tx: Tx,
+  actor: ActorContext,
+  query: ParamsOf<'update-message-flags-for-narrow'>,
+): FlagsNarrowResult {
+  const user = actor.user;
   const numBefore = Math.min(query.num_before, MAX_MESSAGES_PER_FETCH);
   const numAfter = Math.min(query.num_after, MAX_MESSAGES_PER_FETCH - numBefore);
   const found = findMessages(tx.tables, user, {

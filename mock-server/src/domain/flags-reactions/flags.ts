@@ -1,7 +1,9 @@
 import type { ClientView } from '../../contract/client-view.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { indexOf } from '../../store/indexes.js';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import { channelById } from '../channels/lookup.js';
 import { flagNotEditable, invalidFlag, invalidFlagOperation } from '../errors.js';
 import { markRead } from '../messages/flags.js';
@@ -127,12 +129,19 @@ function channelDetails(tables: RealmState, m: MessageRow, user: UserRow, client
   return { type: 'stream', stream_id: m.stream_id, topic: presentTopic(m.subject, client), unmuted_stream_msg: sub?.is_muted !== true };
 }
 
+/** POST /messages/flags: the request's flag and operation checked first, in the reference's order. */
+export function doUpdateMessageFlags(tx: Tx, actor: ActorContext, params: ParamsOf<'update-message-flags'>): FlagsResult {
+  const op = checkFlagRequest(params.op, params.flag);
+  return updateMessageFlags(tx, actor.user, params.messages, op, params.flag);
+}
+
 /**
  * POST /mark_all_as_read: every unread message of the user (the receipts index's list) becomes read at once,
  * so `complete` is always true. Choice (as the reference): the one event, `all` true with an empty list,
  * is sent even when nothing was unread, so every client of the user resets its unread state.
  */
-export function markAllAsRead(tx: Tx, user: UserRow): { complete: true } {
+export function doMarkAllAsRead(tx: Tx, actor: ActorContext): { complete: true } {
+  const user = actor.user;
   const me = String(user.user_id);
   for (const id of indexOf(tx.tables).receipts.of(user.user_id).unread.toArray()) {
     const flags = tx.tables.user_messages[String(id)]!.flags[me]!;
@@ -147,8 +156,9 @@ export function markAllAsRead(tx: Tx, user: UserRow): { complete: true } {
  * (archived channels included: their unread messages still count). Walks the shorter of the user's unread
  * list and the channel's messages. As mark-topic-as-read, the event is sent only when something changed.
  */
-export function markChannelAsRead(tx: Tx, user: UserRow, streamId: number): void {
-  const channel = channelById(tx.tables, user, streamId, { access: 'content', archived: true });
+export function doMarkStreamAsRead(tx: Tx, actor: ActorContext, params: ParamsOf<'mark-stream-as-read'>): void {
+  const user = actor.user;
+  const channel = channelById(tx.tables, user, params.stream_id, { access: 'content', archived: true });
   const index = indexOf(tx.tables);
   const unread = index.receipts.of(user.user_id).unread;
   const inChannel = index.messages.channel(channel.stream_id)?.ids;

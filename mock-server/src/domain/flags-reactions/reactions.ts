@@ -1,5 +1,7 @@
 import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import { emojiByName } from '../emoji.js';
 import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
 import { mayModifyMessageInChannel } from '../permissions.js';
@@ -14,18 +16,6 @@ import { copyOf, writeFlags, type Copy } from './receipts.js';
  * one reaction per emoji, the emoji being its (reaction_type, emoji_code): the name is only a label.
  */
 
-export interface AddReactionParams {
-  emoji_name: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
-
-export interface RemoveReactionParams {
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
-
 const sameEmoji = (r: ReactionRow, code: string, type: string) => r.emoji_code === code && r.reaction_type === type;
 
 /**
@@ -35,8 +25,9 @@ const sameEmoji = (r: ReactionRow, code: string, type: string) => r.emoji_code =
  * new reaction is a vote for it and takes its name unchecked (a custom emoji deactivated since can still
  * be voted for), else name, code and type must agree (the status emoji rules, users/status-emoji.ts).
  */
-export function addReaction(tx: Tx, user: UserRow, messageId: number, params: AddReactionParams): ReactionRow {
-  const copy = reactable(tx, user, messageId);
+export function doAddReaction(tx: Tx, actor: ActorContext, params: ParamsOf<'add-reaction'>): void {
+  const user = actor.user;
+  const copy = reactable(tx, user, params.message_id);
   const message = copy.message;
   let code = params.emoji_code;
   let type = params.reaction_type;
@@ -55,7 +46,6 @@ export function addReaction(tx: Tx, user: UserRow, messageId: number, params: Ad
   if (copy.created) writeFlags(tx, user.user_id, message.id, [...copy.flags]);
   tx.put('messages', message.id, { ...message, reactions: [...message.reactions, reaction] });
   emitReaction(tx, 'add', user, message, reaction);
-  return reaction;
 }
 
 /**
@@ -64,8 +54,9 @@ export function addReaction(tx: Tx, user: UserRow, messageId: number, params: Ad
  * defaults to `unicode_emoji` only when a code is sent; a code looked up from a name comes with its own type,
  * so a custom emoji's reaction can be removed by its name alone.
  */
-export function removeReaction(tx: Tx, user: UserRow, messageId: number, params: RemoveReactionParams): ReactionRow {
-  const { message } = reactable(tx, user, messageId);
+export function doRemoveReaction(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-reaction'>): void {
+  const user = actor.user;
+  const { message } = reactable(tx, user, params.message_id);
   let code = params.emoji_code;
   let type = params.reaction_type;
   if (code === undefined) {
@@ -80,7 +71,6 @@ export function removeReaction(tx: Tx, user: UserRow, messageId: number, params:
   if (!mine) throw reactionMissing();
   tx.put('messages', message.id, { ...message, reactions: message.reactions.filter((r) => r !== mine) });
   emitReaction(tx, 'remove', user, message, mine);
-  return mine;
 }
 
 /** The caller's copy of a message that may take reactions: visible, and not in an archived channel. */

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { LinkifierRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
@@ -35,7 +36,7 @@ export function listLinkifiers(tables: Pick<RealmState, 'linkifiers'>): Record<s
 }
 
 /** POST /realm/filters (spec §4.18): the new linkifier goes last in the display order (reference §2). */
-export function addLinkifier(tx: Tx, actor: ActorContext, params: LinkifierParams): number {
+export function doAddLinkifier(tx: Tx, actor: ActorContext, params: ParamsOf<'add-linkifier'>): number {
   requireLinkifierManager(actor.user);
   const fields = validated(tx.tables, params, null);
   const last = orderedLinkifiers(tx.tables).at(-1);
@@ -49,16 +50,18 @@ export function addLinkifier(tx: Tx, actor: ActorContext, params: LinkifierParam
  * PATCH /realm/filters/{filter_id} (companion): the reference looks the linkifier up before it
  * validates, so an unknown ID with a bad pattern answers `Linkifier not found.`. Keeps its place.
  */
-export function updateLinkifier(tx: Tx, actor: ActorContext, id: number, params: LinkifierParams): void {
+export function doUpdateLinkifier(tx: Tx, actor: ActorContext, params: ParamsOf<'update-linkifier'>): void {
   requireLinkifierManager(actor.user);
+  const id = params.filter_id;
   const row = existing(tx.tables, id);
   tx.put('linkifiers', id, { ...row, ...validated(tx.tables, params, id) });
   emitLinkifiers(tx);
 }
 
 /** DELETE /realm/filters/{filter_id} (companion). The others keep their relative order. */
-export function removeLinkifier(tx: Tx, actor: ActorContext, id: number): void {
+export function doRemoveLinkifier(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-linkifier'>): void {
   requireLinkifierManager(actor.user);
+  const id = params.filter_id;
   existing(tx.tables, id);
   tx.delete('linkifiers', id);
   emitLinkifiers(tx);
@@ -71,8 +74,9 @@ export function removeLinkifier(tx: Tx, actor: ActorContext, id: number): void {
  * event (the reference returns before it writes). Otherwise the list is re-sent even if the order is
  * the same, as the reference does.
  */
-export function reorderLinkifiers(tx: Tx, actor: ActorContext, orderedIds: number[]): void {
+export function doReorderLinkifiers(tx: Tx, actor: ActorContext, params: ParamsOf<'reorder-linkifiers'>): void {
   requireLinkifierManager(actor.user);
+  const orderedIds = params.ordered_linkifier_ids;
   if (new Set(orderedIds).size < orderedIds.length) throw badRequest('The ordered list must not contain duplicated linkifiers');
   const rows = Object.values(tx.tables.linkifiers);
   const wanted = new Set(orderedIds);

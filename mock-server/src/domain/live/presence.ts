@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { ownedOf, type IndexedTables } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { PresenceRow, RealmState, UserRow } from '../../store/state.js';
@@ -76,22 +77,13 @@ export function presenceLastUpdateId(tables: Pick<RealmState, 'presence'>): numb
   return ownedOf(tables).presenceLastUpdateId;
 }
 
-export interface UpdatePresenceParams {
-  status: string;
-  ping_only: boolean;
-  new_user_input: boolean;
-  slim_presence: boolean;
-  last_update_id?: number;
-  history_limit_days?: number;
-}
-
 /**
  * POST /users/me/presence. `active` marks the user active and connected now; `idle` connected only (a
  * first report that is idle records activity at 0: never seen active). `new_user_input` also records
  * the account as recently active (last_active, the recency rule of partial subscribers, spec §8).
  * The answer is computed after the change, so it includes the caller.
  */
-export function updatePresence(tx: Tx, actor: ActorContext, p: UpdatePresenceParams): Record<string, unknown> {
+export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'update-presence'>): Record<string, unknown> {
   if (p.status !== 'active' && p.status !== 'idle') throw invalidPresenceStatus(p.status);
   const { user, now } = actor;
   const previous = tx.tables.presence[String(user.user_id)];

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -20,14 +21,6 @@ export const TYPING_PERIODS_MS = {
   server_typing_started_wait_period_milliseconds: 10_000,
 } as const;
 
-export interface TypingParams {
-  type: 'direct' | 'private' | 'stream' | 'channel';
-  op: 'start' | 'stop';
-  to?: number[] | number;
-  stream_id?: number;
-  topic?: string;
-}
-
 /** A setting absent from a user row (rows made before these settings existed) is on, the reference default. */
 const settingOn = (user: UserRow, name: string) => user.settings[name] !== false;
 const person = (u: UserRow) => ({ user_id: u.user_id, email: u.email });
@@ -37,7 +30,7 @@ function receivers(users: UserRow[]): number[] {
   return users.filter((u) => u.is_active && settingOn(u, 'receives_typing_notifications')).map((u) => u.user_id);
 }
 
-export function sendTyping(tx: Tx, actor: ActorContext, p: TypingParams): void {
+export function doSetTypingStatus(tx: Tx, actor: ActorContext, p: ParamsOf<'set-typing-status'>): void {
   const sender = actor.user;
   if (p.type === 'stream' || p.type === 'channel') {
     // The reference's order: stream_id, topic, the sender's setting, then channel access and posting rights.

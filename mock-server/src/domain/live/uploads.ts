@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ownedOf, ownedRows } from '../../store/indexes.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { AttachmentRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -32,6 +33,12 @@ export interface UploadedFile {
   data: Buffer;
   /** The part went past the per-file limit. */
   truncated: boolean;
+}
+
+/** What an upload brings besides its parameters: the file parts of the body and the server's limits. */
+export interface UploadRequest {
+  files: readonly UploadedFile[];
+  limits: UploadLimits;
 }
 
 /**
@@ -68,13 +75,12 @@ function emitAttachment(tx: Tx, ownerId: number, op: 'add' | 'update' | 'remove'
   tx.emit({ type: 'attachment', op, attachment, upload_space_used: uploadSpaceUsed(tx.tables) }, [ownerId]);
 }
 
-/** POST /user_uploads: one file, within the per-file limit and the realm's quota. */
-export function uploadFile(
-  tx: Tx,
-  actor: ActorContext,
-  files: readonly UploadedFile[],
-  limits: UploadLimits,
-): { url: string; filename: string } {
+/**
+ * POST /user_uploads: one file, within the per-file limit and the realm's quota. The one action whose input
+ * is not the document's parameters: the files come from the body parser, the limits from the configuration.
+ */
+export function doUploadFile(tx: Tx, actor: ActorContext, upload: UploadRequest): { url: string; filename: string } {
+  const { files, limits } = upload;
   if (files.length === 0) throw noFileToUpload();
   if (files.length !== 1) throw oneFileAtATime();
   const file = files[0]!;
@@ -107,7 +113,8 @@ export function listAttachments(tables: RealmState, user: UserRow): { attachment
 }
 
 /** DELETE /attachments/{id}: only the owner's; another user's answers as a missing one (nothing leaks). */
-export function removeAttachment(tx: Tx, actor: ActorContext, id: number): void {
+export function doRemoveAttachment(tx: Tx, actor: ActorContext, params: ParamsOf<'remove-attachment'>): void {
+  const id = params.attachment_id;
   const row = tx.tables.attachments[String(id)];
   if (!row || !mayDeleteAttachment(actor.user, row)) throw invalidAttachment();
   tx.delete('attachments', id);

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { MessageRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -23,8 +24,9 @@ const LABELS: Record<string, string> = {
  * The Notification Bot posts it in the moderation request channel under `{reported user} moderation`;
  * the only events are that post's message events.
  */
-export function reportMessage(tx: Tx, actor: ActorContext, messageId: number, reportType: string, description: string): MessageRow {
+export function doReportMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'report-message'>): void {
   const { realm, user } = actor;
+  const { message_id: messageId, report_type: reportType, description } = params;
   if (reportType === 'other' && description.trim() === '') throw badRequest('An explanation is required.');
   const channel =
     realm.moderation_request_channel_id === null ? undefined : tx.tables.channels[String(realm.moderation_request_channel_id)];
@@ -37,7 +39,7 @@ export function reportMessage(tx: Tx, actor: ActorContext, messageId: number, re
   if (!bot || !sender || channel.is_archived) throw badRequest('Failed to send the message report.');
   const topic = truncate(`${sender.full_name} moderation`, MAX_TOPIC_LENGTH);
   const content = reportText(tx, user, sender, message, LABELS[reportType]!, description, actor.now);
-  return sendMessage(tx, actor, {
+  sendMessage(tx, actor, {
     sender: bot,
     recipient: { type: 'stream', channel, topic },
     content,

@@ -1,9 +1,10 @@
-import type { Features } from '../../config/features.js';
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { indexOf } from '../../store/indexes.js';
 import { topicKey } from '../../store/index-messages.js';
 import type { SortedList } from '../../store/sorted-ids.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, RealmState, UserRow } from '../../store/state.js';
+import type { ActorContext } from '../actor.js';
 import { channelById } from '../channels/lookup.js';
 import { badRequest } from '../errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, readTopic } from '../topics.js';
@@ -53,9 +54,11 @@ export function channelTopics(
  * messages, never the whole channel (C13), and needs no message to exist; a named topic in which the
  * caller has no message is `No such topic` (reference §4.9).
  */
-export function markTopicAsRead(tx: Tx, user: UserRow, streamId: number, topicName: string, features: Features): void {
-  const channel = channelById(tx.tables, user, streamId, { access: 'content', archived: false });
-  const topic = readTopic(topicName, features);
+export function doMarkTopicAsRead(tx: Tx, actor: ActorContext, params: ParamsOf<'mark-topic-as-read'>): void {
+  const { user } = actor;
+  const topicName = params.topic_name;
+  const channel = channelById(tx.tables, user, params.stream_id, { access: 'content', archived: false });
+  const topic = readTopic(topicName, actor.features);
   const me = String(user.user_id);
   const index = indexOf(tx.tables);
   const inTopic = index.messages.topic(channel.stream_id, topic);

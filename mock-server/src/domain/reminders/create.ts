@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { RealmState, ReminderRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -5,12 +6,6 @@ import { badRequest, invalidMessage, missingResource } from '../errors.js';
 import { visibleMessage } from '../messages/visibility.js';
 import { checkFuture } from '../scheduled/validate.js';
 import { emitReminderAdd, emitReminderRemove, pendingReminders, presentReminder } from './present.js';
-
-export interface ReminderParams {
-  message_id?: number;
-  scheduled_delivery_timestamp?: number;
-  note: string;
-}
 
 /** Reference §4.19: the note's limit, advertised by register as max_reminder_note_length. */
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
@@ -22,7 +17,7 @@ export const MAX_REMINDER_NOTE_LENGTH = 1000;
  * one text for missing and invisible so nothing leaks), then the note (text ours; the reference leaves
  * it unconfirmed). Reminders take their IDs from the scheduled-message sequence (state.ts).
  */
-export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): number {
+export function doCreateMessageReminder(tx: Tx, actor: ActorContext, p: ParamsOf<'create-message-reminder'>): number {
   checkFuture(p.scheduled_delivery_timestamp, actor.now);
   const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
   if (!message) throw invalidMessage();
@@ -47,9 +42,10 @@ export function createReminder(tx: Tx, actor: ActorContext, p: ReminderParams): 
  * DELETE /reminders/{id} (companion, reference §4.19 "Related"): only the caller's pending reminders;
  * anyone else's, one already delivered or failed, and a scheduled message's ID are all 404 (text ours).
  */
-export function deleteReminder(tx: Tx, user: UserRow, id: number): void {
+export function doDeleteReminder(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-reminder'>): void {
+  const id = params.reminder_id;
   const row = tx.tables.reminders[String(id)];
-  if (!row || row.user_id !== user.user_id || row.delivered_message_id !== null || row.failed)
+  if (!row || row.user_id !== actor.user.user_id || row.delivered_message_id !== null || row.failed)
     throw missingResource('Reminder does not exist');
   tx.delete('reminders', id);
   emitReminderRemove(tx, row);

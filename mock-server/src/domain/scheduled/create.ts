@@ -1,22 +1,11 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ScheduledMessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
-import { defaultReadBySender } from '../messages/send-request.js';
+import { clientName, defaultReadBySender } from '../messages/send-request.js';
 import { emitScheduledAdd, emitScheduledUpdate } from './present.js';
 import { editableScheduledMessage } from './edit.js';
 import { canonicalType, checkFuture, checkScheduledMessage } from './validate.js';
-
-/** The parameters of create-scheduled-message as the pipeline decoded them (spec §4.1). */
-export interface CreateParams {
-  content: string;
-  read_by_sender?: boolean;
-  to: number | number[];
-  type: string;
-  scheduled_delivery_timestamp: number;
-  topic?: string;
-  /** Below feature level 184 only (§9): edit this message instead of creating one. */
-  scheduled_message_id?: number;
-}
 
 /**
  * POST /scheduled_messages (spec §4.1; reference §4.1 for the order of checks). Below level 184 a
@@ -25,7 +14,8 @@ export interface CreateParams {
  * value is replaced, after the same checks; the pipeline does not even read the parameter from 184 on.
  * Answers the scheduled message's ID.
  */
-export function createScheduledMessage(tx: Tx, actor: ActorContext, params: CreateParams, client: string): number {
+export function doCreateScheduledMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'create-scheduled-message'>): number {
+  const client = clientName(actor.userAgent);
   const sender = actor.user;
   checkFuture(params.scheduled_delivery_timestamp, actor.now);
   const checked = checkScheduledMessage(tx, actor, sender, {

@@ -1,4 +1,6 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { ActorContext } from '../actor.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { editableScheduledMessage } from './edit.js';
 import { emitScheduledRemove, LIST_VIEW, presentScheduledMessage, undeliveredScheduledMessages } from './present.js';
@@ -8,8 +10,9 @@ import { emitScheduledRemove, LIST_VIEW, presentScheduledMessage, undeliveredSch
  * pending or failed; 404 for anyone else's. A message already sent is refused as an edit of it is
  * (the reference server would delete its record silently; ours keeps delivered rows as history).
  */
-export function deleteScheduledMessage(tx: Tx, user: UserRow, id: number): void {
-  const row = editableScheduledMessage(tx, user.user_id, id);
+export function doDeleteScheduledMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-scheduled-message'>): void {
+  const id = params.scheduled_message_id;
+  const row = editableScheduledMessage(tx, actor.user.user_id, id);
   tx.delete('scheduled_messages', id);
   emitScheduledRemove(tx, row);
 }

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ScheduledMessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -5,16 +6,6 @@ import { badRequest, deliveryNotInFuture, missingResource } from '../errors.js';
 import { checkChannelTopic, readTopic } from '../topics.js';
 import { emitScheduledUpdate } from './present.js';
 import { canonicalType, checkFuture, checkScheduledMessage } from './validate.js';
-
-/** The parameters of update-scheduled-message as the pipeline decoded them (spec §4.2). */
-export interface EditParams {
-  scheduled_message_id: number;
-  type?: string;
-  to?: number | number[];
-  content?: string;
-  topic?: string;
-  scheduled_delivery_timestamp?: number;
-}
 
 /**
  * One of the caller's scheduled messages, still to be sent (reference §4.2 steps 5 and 6): another
@@ -33,7 +24,7 @@ export function editableScheduledMessage(tx: Tx, userId: number, id: number): Sc
  * at the request alone, before the message is fetched. A successful edit makes a failed message
  * pending again (reference §4.2: `failed` is reset).
  */
-export function editScheduledMessage(tx: Tx, actor: ActorContext, p: EditParams): void {
+export function doUpdateScheduledMessage(tx: Tx, actor: ActorContext, p: ParamsOf<'update-scheduled-message'>): void {
   const { type, to, content, topic, scheduled_delivery_timestamp: timestamp } = p;
   if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined)
     throw badRequest('Nothing to change');

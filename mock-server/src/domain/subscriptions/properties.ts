@@ -1,5 +1,7 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
-import type { SubscriptionRow, UserRow } from '../../store/state.js';
+import type { ActorContext } from '../actor.js';
+import type { SubscriptionRow } from '../../store/state.js';
 import { channelById } from '../channels/lookup.js';
 import { badRequest } from '../errors.js';
 import { userNotificationDefault } from '../present/subscriptions.js';
@@ -42,7 +44,9 @@ function checkValue({ property, value }: PropertyChange): void {
   throw badRequest(`Unknown subscription property: ${property}`);
 }
 
-export function updateSubscriptionProperties(tx: Tx, user: UserRow, changes: PropertyChange[]): void {
+export function doUpdateSubscriptionSettings(tx: Tx, actor: ActorContext, params: ParamsOf<'update-subscription-settings'>): void {
+  const { user } = actor;
+  const changes: readonly PropertyChange[] = params.subscription_data;
   for (const change of changes) checkValue(change);
   for (const change of changes) {
     channelById(tx.tables, user, change.stream_id, { access: 'content', archived: true });

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
 import { channelContentAccess, channelMetadataAccess } from '../access.js';
@@ -62,6 +63,16 @@ export interface SubscribeResult {
   already_subscribed: Grouped;
   new_subscription_messages_sent: boolean;
   unauthorized?: string[];
+}
+
+/** POST /users/me/subscriptions (§4.8 companion): new channels take the permission settings sent, one field each. */
+export function doSubscribe(tx: Tx, actor: ActorContext, params: ParamsOf<'subscribe'>): SubscribeResult {
+  const groups: SubscribeParams['groups'] = {};
+  for (const setting of CHANNEL_GROUP_SETTINGS) {
+    const value = params[setting];
+    if (value !== undefined) groups[setting] = value;
+  }
+  return subscribe(tx, actor, { ...params, groups });
 }
 
 export function subscribe(tx: Tx, actor: ActorContext, p: SubscribeParams): SubscribeResult {

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ChannelRow, UserRow } from '../../store/state.js';
 import type { EmitContext } from '../channels/events.js';
@@ -12,12 +13,7 @@ import { resolvePrincipals } from './principals.js';
  * DELETE /users/me/subscriptions (spec §4.8), checks in the reference order: principals → channel names →
  * permission on the existing channels when unsubscribing others (C12) → unknown names (C11).
  */
-export interface UnsubscribeParams {
-  subscriptions: string[];
-  principals?: (number | string)[];
-}
-
-export function unsubscribe(tx: Tx, actor: ActorContext, p: UnsubscribeParams): { removed: string[]; not_removed: string[] } {
+export function doUnsubscribe(tx: Tx, actor: ActorContext, p: ParamsOf<'unsubscribe'>): { removed: string[]; not_removed: string[] } {
   const { tables } = tx;
   const { user, features } = actor;
   // §4.8: before level 208 a bad principal is HTTP 403 UNAUTHORIZED_PRINCIPAL.

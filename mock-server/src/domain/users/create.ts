@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
@@ -32,14 +33,7 @@ export function checkUserCreationGate(user: UserRow): void {
   if (!may.mayAdministerUsers(user)) throw insufficientPermission();
 }
 
-export interface CreateUserParams {
-  email: string;
-  password: string;
-  /** Already stripped (the document's x-strip). */
-  full_name: string;
-}
-
-export function createUser(tx: Tx, actor: ActorContext, p: CreateUserParams): { user_id: number } {
+export function doCreateUser(tx: Tx, actor: ActorContext, p: ParamsOf<'create-user'>): { user_id: number } {
   const { tables } = tx;
   // §4.10, §5: the extra permission.
   if (!may.mayCreateUsers(actor.user)) throw badRequest('User not authorized to create users');

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import { indexOf } from '../../store/indexes.js';
 import type { Tx } from '../../store/store.js';
 import type { UserRow } from '../../store/state.js';
@@ -10,18 +11,13 @@ import { isOnlyOwner } from './update-plan.js';
 import { ROLE } from '../../contract/roles.js';
 
 /**
- * DELETE /users/{user_id} (spec §4.17). deactivation_notification_comment is validated by the document
- * (stripped, at most 2000 characters) and otherwise unused: the reference server emails the user
- * (no email without the parameter, one without custom text for `""`), but the mock delivers no email,
- * so there is nothing to send it with.
+ * DELETE /users/{user_id} (spec §4.17). Every check first (reference §4.17 "Checks", in order), then the
+ * changes; a refusal writes nothing. deactivation_notification_comment is validated by the document
+ * (stripped, at most 2000 characters) and otherwise unused: the reference server emails the user (no email
+ * without the parameter, one without custom text for `""`), but the mock delivers no email, so there is
+ * nothing to send it with.
  */
-export interface DeactivateUserParams {
-  user_id: number;
-  deactivation_notification_comment?: string;
-}
-
-/** Every check first (reference §4.17 "Checks", in order), then the changes; a refusal writes nothing. */
-export function deactivateUser(tx: Tx, actor: ActorContext, params: DeactivateUserParams): void {
+export function doDeactivateUser(tx: Tx, actor: ActorContext, params: ParamsOf<'deactivate-user'>): void {
   const target = checkDeactivation(tx, actor.user, params.user_id);
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
   // The reference server deactivates the user's bots with them, the bots first (so no bot is left

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { PresenceRow, RealmState, UserRow, UserStatusRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -29,7 +30,7 @@ export function refuseBotCallers(user: UserRow | undefined): void {
 }
 
 /** POST /users/me/status (spec §4.5): the caller's own status, `away` included. */
-export function updateOwnStatus(tx: Tx, actor: ActorContext, p: StatusParams): void {
+export function doUpdateStatus(tx: Tx, actor: ActorContext, p: ParamsOf<'update-status'>): void {
   applyStatus(tx, actor, actor.user, p);
 }
 
@@ -40,7 +41,8 @@ export function updateOwnStatus(tx: Tx, actor: ActorContext, p: StatusParams): v
  * `away`: the document has none for this operation, so one sent is ignored and reported in
  * ignored_parameters_unsupported (C5) and never reaches this function.
  */
-export function updateStatusForUser(tx: Tx, actor: ActorContext, userId: number, p: Omit<StatusParams, 'away'>): void {
+export function doUpdateStatusForUser(tx: Tx, actor: ActorContext, params: ParamsOf<'update-status-for-user'>): void {
+  const { user_id: userId, ...p } = params;
   const target = targetUser(tx.tables, userId, { bots: false, deactivated: false });
   if (!mayAdministerUsers(actor.user)) throw insufficientPermission();
   applyStatus(tx, actor, target, p);

@@ -1,3 +1,4 @@
+import type { ParamsOf } from '../../contract/operation-types.js';
 import type { PendingEvent, Tx } from '../../store/store.js';
 import type { ChannelRow, RoleCode, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -8,7 +9,7 @@ import { avatarUrlOf } from '../present/messages.js';
 import { emailShaping } from '../present/users.js';
 import { activeUserIds } from './lookup.js';
 import { placeInRoleGroup } from './role-groups.js';
-import { planUserUpdate, type UpdateUserParams } from './update-plan.js';
+import { planUserUpdate } from './update-plan.js';
 
 /**
  * PATCH /users/{user_id} (spec §4.7), applying half: the plan has checked everything, so from here on
@@ -16,7 +17,7 @@ import { planUserUpdate, type UpdateUserParams } from './update-plan.js';
  * email), each followed by its `realm_user` / `update` (reference "Event payloads": `person` is the
  * user ID plus one changed field) to every active user, since every active user lists every user.
  */
-export function updateUser(tx: Tx, actor: ActorContext, params: UpdateUserParams): void {
+export function doUpdateUser(tx: Tx, actor: ActorContext, params: ParamsOf<'update-user'>): void {
   const plan = planUserUpdate(tx.tables, actor.user, params);
   const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
   let user = plan.target;
