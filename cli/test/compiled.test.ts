@@ -307,7 +307,7 @@ describe('the tarball, installed into a fresh project', () => {
     const paths = packed.files.map((f) => f.path);
     const outside = paths.filter(
       (p) =>
-        !/^(bin\/teamchat\.js|dist\/[a-z-]+\.js|dist\/chunks\/[\w-]+\.(c?js|json)|dist\/types\/.+\.d\.ts|dist\/prepared\/[a-z-]+\.json|dist\/redoc\/redoc\.standalone\.js(\.LICENSE\.txt)?|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|LICENSE|package\.json)$/.test(
+        !/^(bin\/teamchat\.js|dist\/[a-z-]+\.js|dist\/chunks\/[\w-]+\.(c?js|json)|dist\/types\/.+\.d\.ts|dist\/prepared\/(openapi|demo-realm)-[0-9a-f]+\.jsonl|dist\/redoc\/redoc\.standalone\.js(\.LICENSE\.txt)?|openapi\/team-chat\.openapi\.yaml|conformance\/rules\/(catalogue|companion\/[a-z-]+)\.json|fixtures\/world\.(schema|demo)\.json|fixtures\/README\.md|mock-server\/src\/inspector\/assets\/[a-z-]+\.(html|js|css)|README\.md|LICENSE|package\.json)$/.test(
           p,
         ),
     );
