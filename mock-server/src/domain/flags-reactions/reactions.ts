@@ -1,4 +1,5 @@
 import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import { emojiByName } from '../emoji.js';
 import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
@@ -93,7 +94,7 @@ function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
 
 /** The reference's `reaction` event, with the deprecated `user` object older clients read. */
 function emitReaction(tx: Tx, op: 'add' | 'remove', user: UserRow, message: MessageRow, reaction: ReactionRow): void {
-  const event = {
+  const event: EventOf<'reaction'> = {
     type: 'reaction',
     op,
     message_id: message.id,
