@@ -9,7 +9,7 @@ import type { StoredMessage } from '../../contract/event-types.js';
 import { unshaped } from './shaping.js';
 
 /**
- * The message object of spec §2.5 as events carry it (and, in issue 5, the fetch operation). Follows the
+ * The message object of spec §2.5 as events carry it (and the fetch operations). Follows the
  * event convention of events/shape.ts: `content` is the Markdown source and `rendered_content` the HTML,
  * so each queue's apply_markdown picks one; `_gravatar` marks senders whose avatar a client computes
  * itself (avatar_url null with client_gravatar). `flags` are per recipient and travel beside the message.
