@@ -52,9 +52,14 @@ export type WireEventOf<T extends EventType, O extends OpOf<T> = OpOf<T>> =
 
 /**
  * A message as presentMessage builds it once for every reader: the Markdown source and the HTML side by
- * side (each queue's apply_markdown picks one, and sets content_type), flags beside it in the event.
+ * side (each queue's apply_markdown picks one, and sets content_type), flags beside it in the event, and
+ * what decides avatar_url per reader (whether the sender uses Gravatar, who may see their email).
  */
-export type StoredMessage = Omit<Schemas['MessageFields'], 'content_type' | 'flags'> & { rendered_content: string } & ShapingKeys;
+export type StoredMessage = Omit<Schemas['MessageFields'], 'content_type' | 'flags'> & {
+  rendered_content: string;
+  _gravatar: boolean;
+  _email_visibility: number;
+} & ShapingKeys;
 /** A user as personFields builds it before it knows its reader (delivery_email and avatar_url are decided per reader). */
 export type StoredPerson = Schemas['User'] & ShapingKeys;
 

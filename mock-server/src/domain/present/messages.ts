@@ -104,7 +104,7 @@ export function viewMessage(wire: StoredMessage, view: MessageView): SchemaOf<'M
   const { rendered_content: rendered, ...rest } = wire;
   const message = unshaped(rest);
   const gravatarComputed =
-    view.clientGravatar && wire._gravatar === true && emailVisibleTo(view.viewer, wire.sender_id, wire._email_visibility as number);
+    view.clientGravatar && wire._gravatar === true && emailVisibleTo(view.viewer, wire.sender_id, wire._email_visibility);
   const renamed = !view.emptyTopicName;
   const history = message.edit_history;
   // Keys already present keep their place; content_type goes last, as the field the view adds.
