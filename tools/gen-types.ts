@@ -33,7 +33,20 @@ export async function generateOperationTypes(path = DEFAULT_OPENAPI_PATH): Promi
   // Which operations allow anonymous callers (security with an empty alternative): their handlers get a
   // caller that may be null, every other handler an authenticated one.
   const anonymous = operations.filter((op) => op.anonymous).map((op) => JSON.stringify(op.operationId));
-  return `${HEADER}${astToString(ast)}export type AnonymousOperationId = ${anonymous.sort().join(' | ') || 'never'};\n`;
+  return (
+    `${HEADER}${astToString(ast)}export type AnonymousOperationId = ${anonymous.sort().join(' | ') || 'never'};\n` +
+    `export type EventSchemaName = ${eventSchemaNames(schemas).join(' | ') || 'never'};\n`
+  );
+}
+
+/**
+ * The described events: the named schemas GET /events' `AnyEvent` lists (its generic fallback, which has
+ * no name, left out), in the document's order. contract/event-types.ts types what the server emits from them.
+ */
+function eventSchemaNames(schemas: Record<string, unknown>): string[] {
+  const anyOf = (schemas.AnyEvent as { anyOf?: { $ref?: string }[] } | undefined)?.anyOf ?? [];
+  const prefix = '#/components/schemas/';
+  return anyOf.flatMap((s) => (s.$ref?.startsWith(prefix) ? [JSON.stringify(s.$ref.slice(prefix.length))] : []));
 }
 
 /**

@@ -1693,7 +1693,7 @@ export interface components {
             propagate_mode?: "change_one" | "change_later" | "change_all";
             orig_subject?: string;
             subject?: string;
-            topic_links?: Record<string, never>[];
+            topic_links?: components["schemas"]["TopicLink"][];
             orig_content?: string;
             orig_rendered_content?: string;
             content?: string;
@@ -1825,7 +1825,9 @@ export interface components {
             type?: "attachment";
             /** @enum {unknown} */
             op: "add" | "update" | "remove";
-            attachment: Record<string, never>;
+            attachment: components["schemas"]["Attachment"] | {
+                id: number;
+            };
             upload_space_used: number;
         };
         /** @description A custom emoji of the organization (reference server's realm emoji object). */
@@ -2350,6 +2352,8 @@ export interface components {
             is_bot: boolean;
             is_active: boolean;
             is_imported_stub?: boolean;
+            /** @description Present (true) only for the realm's system bots (notification bot, welcome bot). */
+            is_system_bot?: boolean;
             /** @description 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
             bot_type?: number | null;
             bot_owner_id?: number | null;
@@ -3102,7 +3106,28 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | (components["schemas"]["Event"] & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | components["schemas"]["RealmUpdateEvent"] | components["schemas"]["RealmUpdateDictEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | (components["schemas"]["Event"] & unknown & unknown);
+        /** @description One organization setting changed (the reference server's realm / update). */
+        RealmUpdateEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "realm";
+            /** @constant */
+            op: "update";
+            property: string;
+            value: unknown;
+        };
+        /** @description Settings of one group of organization settings changed; `data` holds only the changed ones. */
+        RealmUpdateDictEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "realm";
+            /** @constant */
+            op: "update_dict";
+            /** @description The group of settings, for example `default`. */
+            property: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
         Heartbeat: components["schemas"]["Event"] & {
             /** @constant */
@@ -3241,6 +3266,32 @@ export interface components {
             op: "add_members" | "remove_members";
             group_id: number;
             user_ids: number[];
+        };
+        /**
+         * @description A group's properties changed; `data` holds only the changed ones. A deactivation (`deactivated`
+         *     true) reaches clients without the include_deactivated_groups capability as a `remove`.
+         */
+        UserGroupUpdateEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "user_group";
+            /** @constant */
+            op: "update";
+            group_id: number;
+            data: {
+                name?: string;
+                description?: string;
+                deactivated?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A group the client should forget (a deactivated one, for clients without include_deactivated_groups). */
+        UserGroupRemoveEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "user_group";
+            /** @constant */
+            op: "remove";
+            group_id: number;
         };
         /** @description A new user; bots carry bot_type and bot_owner_id, humans profile_data. */
         RealmUserAddEvent: components["schemas"]["Event"] & {
@@ -7601,3 +7652,4 @@ export interface operations {
     };
 }
 export type AnonymousOperationId = "fetch-api-key" | "get-messages" | "get-server-settings" | "register-queue";
+export type EventSchemaName = "Heartbeat" | "MessageEvent" | "ScheduledMessagesAddEvent" | "ScheduledMessagesUpdateEvent" | "ScheduledMessagesRemoveEvent" | "RemindersAddEvent" | "RemindersRemoveEvent" | "DraftsAddEvent" | "DraftsUpdateEvent" | "DraftsRemoveEvent" | "UserStatusEvent" | "UserSettingsUpdateEvent" | "UpdateGlobalNotificationsEvent" | "UpdateDisplaySettingsEvent" | "PresenceEvent" | "UserGroupMembersEvent" | "RealmUserAddEvent" | "RealmUserRemoveEvent" | "RealmUserUpdateEvent" | "SubscriptionAddEvent" | "SubscriptionRemoveEvent" | "SubscriptionUpdateEvent" | "SubscriptionPeerAddEvent" | "SubscriptionPeerRemoveEvent" | "StreamCreateEvent" | "StreamDeleteEvent" | "StreamUpdateEvent" | "DefaultStreamsEvent" | "RealmLinkifiersEvent" | "SavedSnippetsAddEvent" | "SavedSnippetsUpdateEvent" | "SavedSnippetsRemoveEvent" | "NavigationViewAddEvent" | "NavigationViewUpdateEvent" | "NavigationViewRemoveEvent" | "UpdateMessageFlagsAddEvent" | "UpdateMessageFlagsRemoveEvent" | "ReactionEvent" | "DeleteMessageEvent" | "TypingEvent" | "AttachmentEvent" | "UpdateMessageEvent" | "AlertWordsEvent" | "UserTopicEvent" | "MutedTopicsEvent" | "RealmUpdateEvent" | "RealmUpdateDictEvent" | "UserGroupUpdateEvent" | "UserGroupRemoveEvent";

@@ -1,5 +1,7 @@
 import type { ParamsOf } from '../contract/operation-types.js';
 import { ownedRows } from '../store/indexes.js';
+import type { EventOf, WithoutType } from '../contract/event-types.js';
+import type { SchemaOf } from '../contract/operation-types.js';
 import type { Tx } from '../store/store.js';
 import type { NavigationViewRow, RealmState, UserRow } from '../store/state.js';
 import type { ActorContext } from './actor.js';
@@ -30,7 +32,7 @@ const isBuiltIn = (fragment: string) => BUILT_IN_FRAGMENTS.has(fragment);
  * The wire object. Spec §2.9: `name` is omitted for built-in views (the reference server sends null; the
  * document allows both). The register snapshot, the list and the `add` event all present it here.
  */
-export function presentNavigationView(row: NavigationViewRow): Record<string, unknown> {
+export function presentNavigationView(row: NavigationViewRow): SchemaOf<'NavigationView'> {
   return row.name === null
     ? { fragment: row.fragment, is_pinned: row.is_pinned }
     : { fragment: row.fragment, is_pinned: row.is_pinned, name: row.name };
@@ -46,7 +48,7 @@ export function ownNavigationViews(tables: Pick<RealmState, 'navigation_views'>,
 }
 
 /** GET /navigation_views (companion): stored views only; a built-in view appears once stored. */
-export function listNavigationViews(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+export function listNavigationViews(tables: RealmState, user: UserRow): SchemaOf<'NavigationView'>[] {
   return ownNavigationViews(tables, user.user_id).map(presentNavigationView);
 }
 
@@ -60,7 +62,7 @@ function nameTaken(tables: RealmState, userId: number, name: string, except?: st
 }
 
 /** Per-user data: every queue of the owner, the calling client's included, and nobody else (reference §6). */
-function emitView(tx: Tx, userId: number, event: Record<string, unknown>): void {
+function emitView(tx: Tx, userId: number, event: WithoutType<EventOf<'navigation_view'>>): void {
   tx.emit({ type: 'navigation_view', ...event }, [userId]);
 }
 

@@ -1,5 +1,7 @@
 import type { ParamsOf } from '../contract/operation-types.js';
 import { ownedRows } from '../store/indexes.js';
+import type { EventOf, WithoutType } from '../contract/event-types.js';
+import type { SchemaOf } from '../contract/operation-types.js';
 import type { Tx } from '../store/store.js';
 import type { RealmState, SavedSnippetRow, UserRow } from '../store/state.js';
 import type { ActorContext } from './actor.js';
@@ -14,7 +16,7 @@ import { missingResource } from './errors.js';
  */
 
 /** The wire object (spec §2.10): the register snapshot, the list and the events all present it here. */
-export function presentSavedSnippet(row: SavedSnippetRow): Record<string, unknown> {
+export function presentSavedSnippet(row: SavedSnippetRow): SchemaOf<'SavedSnippet'> {
   return { id: row.id, title: row.title, content: row.content, date_created: row.date_created };
 }
 
@@ -24,7 +26,7 @@ export function ownSavedSnippets(tables: Pick<RealmState, 'saved_snippets'>, use
 }
 
 /** GET /saved_snippets (companion). */
-export function listSavedSnippets(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+export function listSavedSnippets(tables: RealmState, user: UserRow): SchemaOf<'SavedSnippet'>[] {
   return ownSavedSnippets(tables, user.user_id).map(presentSavedSnippet);
 }
 
@@ -39,7 +41,7 @@ function ownSnippet(tx: Tx, user: UserRow, id: number): SavedSnippetRow {
 }
 
 /** Per-user data: every queue of the owner, the calling client's included, and nobody else (reference §6). */
-function emitSnippet(tx: Tx, userId: number, event: Record<string, unknown>): void {
+function emitSnippet(tx: Tx, userId: number, event: WithoutType<EventOf<'saved_snippets'>>): void {
   tx.emit({ type: 'saved_snippets', ...event }, [userId]);
 }
 

@@ -40,9 +40,10 @@ export function dispatch(
 export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string, pending: readonly PendingEvent[]): void {
   const ended = new Set<number>();
   for (const { event } of pending) {
-    const person = event.person as { user_id?: number; is_active?: boolean } | undefined;
-    if (event.type === 'realm_user' && event.op === 'update' && person?.is_active === false && person.user_id !== undefined)
-      ended.add(person.user_id);
+    if (event.type !== 'realm_user' || event.op !== 'update') continue;
+    // `person` may be missing from an event injected through the control API.
+    const person: Partial<typeof event.person> | undefined = event.person;
+    if (person?.is_active === false && person.user_id !== undefined) ended.add(person.user_id);
   }
   for (const userId of ended) registry.dropUser(realmId, userId);
 }

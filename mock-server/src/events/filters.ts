@@ -1,28 +1,20 @@
+import type { EmittedEvent, StoredMessage } from '../contract/event-types.js';
 import type { RealmState } from '../store/state.js';
 import type { QueueDescriptor } from './queue.js';
 
-type Message = Record<string, unknown> & {
-  type?: string;
-  stream_id?: number;
-  subject?: string;
-  sender_email?: string;
-  display_recipient?: unknown;
-};
+/** An injected message event (control API) may lack any field: every one is read as possibly absent. */
+type Message = Partial<StoredMessage>;
 
 /**
  * Whether a queue takes an event (spec §6.6): its event_types, then its narrow, which filters only
  * message events. Heartbeats always pass.
  */
-export function accepts(
-  descriptor: QueueDescriptor,
-  event: Record<string, unknown> & { type: string },
-  tables: RealmState | undefined,
-): boolean {
+export function accepts(descriptor: QueueDescriptor, event: EmittedEvent, tables: RealmState | undefined): boolean {
   if (event.type === 'heartbeat') return true;
   if (descriptor.eventTypes && !descriptor.eventTypes.has(event.type)) return false;
   if (event.type !== 'message' || descriptor.narrow.length === 0) return true;
-  const message = (event.message ?? {}) as Message;
-  const flags = (event.flags ?? []) as string[];
+  const message: Message = event.message ?? {};
+  const flags = event.flags ?? [];
   return descriptor.narrow.every(([operator, operand]) => matches(operator, operand, message, flags, tables));
 }
 
@@ -49,7 +41,8 @@ function matches(operator: string, operand: string, message: Message, flags: str
     case 'pm-with': {
       if (message.type !== 'private') return false;
       const wanted = operand.split(',').map((e) => e.trim().toLowerCase());
-      const emails = ((message.display_recipient ?? []) as { email: string }[]).map((u) => u.email.toLowerCase());
+      const recipients = message.display_recipient ?? [];
+      const emails = typeof recipients === 'string' ? [] : recipients.map((u) => u.email.toLowerCase());
       return wanted.every((e) => emails.includes(e));
     }
     default:

@@ -1,5 +1,6 @@
 import { badRequest } from '../domain/errors.js';
 import type { ClientView } from '../contract/client-view.js';
+import type { WireEvent } from '../contract/event-types.js';
 
 /** What a queue was registered with (spec §4.21, §6.6): what it receives and how it is shaped. */
 export interface QueueDescriptor {
@@ -12,7 +13,7 @@ export interface QueueDescriptor {
   clientGravatar: boolean;
 }
 
-export type QueuedEvent = Record<string, unknown> & { id: number; type: string };
+export type QueuedEvent = WireEvent & { id: number };
 
 /**
  * One client's event queue (spec §6): events get increasing integer IDs from 0; the client
@@ -41,7 +42,7 @@ export class EventQueue {
     this.lastActivity = now;
   }
 
-  push(event: Record<string, unknown> & { type: string }): void {
+  push(event: WireEvent): void {
     this.events.push({ ...event, id: this.nextId++ });
     const wake = this.waiter;
     this.waiter = null;

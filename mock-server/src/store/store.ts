@@ -1,4 +1,5 @@
 import type { ClientView } from '../contract/client-view.js';
+import type { EmittedEvent } from '../contract/event-types.js';
 import { StateWriteFailed } from './errors.js';
 import { keepIndex, keptIndex } from './indexes.js';
 import type { Persistence } from './persistence.js';
@@ -18,7 +19,8 @@ import {
 
 /** An event produced by a transaction, delivered only after the change is durable (ARCHITECTURE §3). */
 export interface PendingEvent {
-  event: Record<string, unknown> & { type: string };
+  /** A described event (contract/event-types.ts): a wrong or missing field does not compile. */
+  event: EmittedEvent;
   /** Who may receive it; the event system filters further per queue. */
   userIds: number[];
   /** Optional per-client variant (capability effects specific to this event); null drops it. */

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { madeUpEvent } from '../helpers/made-up-event.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ const poll = (queueId: string, lastEventId: number, extra: Record<string, string
   });
 /** An event from a committed transaction (the resource issues emit through the same path). */
 const emit = (type: string, userIds: number[], extra: Record<string, unknown> = {}) =>
-  server.context.store.transact('demo', (tx) => tx.emit({ type, ...extra }, userIds));
+  server.context.store.transact('demo', (tx) => tx.emit(madeUpEvent({ type, ...extra }), userIds));
 const advance = (seconds: number) => callControl(server, 'POST', '/__mock/realms/demo/clock/advance', { seconds: String(seconds) });
 
 describe('GET /api/v1/events (§6)', () => {

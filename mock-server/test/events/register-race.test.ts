@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { madeUpEvent } from '../helpers/made-up-event.js';
 import { Clock } from '../../src/clock/clock.js';
 import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
@@ -23,7 +24,7 @@ describe('a register during a write that is not yet durable', () => {
     const before = registry.create('r', 1, descriptor, store.appliedSeq);
     const writing = store.transact('r', (tx) => {
       tx.put('saved_snippets', 1, { id: 1, user_id: 1, title: 't', content: 'c', date_created: 0 });
-      tx.emit({ type: 'saved_snippets', op: 'add' }, [1]);
+      tx.emit(madeUpEvent({ type: 'saved_snippets', op: 'add' }), [1]);
     });
     // Register now: the live state (so the snapshot) already holds the snippet, the write is pending.
     expect(store.realm('r')!.saved_snippets['1']).toBeDefined();
@@ -40,9 +41,9 @@ describe('a register during a write that is not yet durable', () => {
     store.onCommit((_realm, events) => order.push(...events.map((e) => e.event.type)));
     const first = store.transact('r', (tx) => {
       tx.put('saved_snippets', 1, { id: 1, user_id: 1, title: 't', content: 'c', date_created: 0 });
-      tx.emit({ type: 'first' }, [1]);
+      tx.emit(madeUpEvent({ type: 'first' }), [1]);
     });
-    const second = store.transact('r', (tx) => tx.emit({ type: 'second' }, [1]));
+    const second = store.transact('r', (tx) => tx.emit(madeUpEvent({ type: 'second' }), [1]));
     await new Promise((r) => setTimeout(r, 10));
     expect(order).toEqual([]);
     release();

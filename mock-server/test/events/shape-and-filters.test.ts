@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { clientView, FULL_CLIENT } from '../../src/contract/client-view.js';
-import { accepts } from '../../src/events/filters.js';
+import { accepts as acceptsEvent } from '../../src/events/filters.js';
 import type { QueueDescriptor } from '../../src/events/queue.js';
-import { shapeFor } from '../../src/events/shape.js';
-import type { UserRow } from '../../src/store/state.js';
+import { shapeFor as shapeEvent } from '../../src/events/shape.js';
+import type { RealmState, UserRow } from '../../src/store/state.js';
+import { madeUpEvent } from '../helpers/made-up-event.js';
+
+// Partial payloads: the rules of shaping and filtering are under test here, not the payloads' fields.
+type Payload = Record<string, unknown> & { type: string };
+const shapeFor = (event: Payload, d: QueueDescriptor, viewer: UserRow | null = null): Record<string, unknown>[] =>
+  shapeEvent(madeUpEvent(event), d, viewer);
+const accepts = (d: QueueDescriptor, event: Payload, tables: RealmState | undefined) => acceptsEvent(d, madeUpEvent(event), tables);
 
 const descriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
   eventTypes: null,

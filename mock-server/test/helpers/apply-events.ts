@@ -4,11 +4,12 @@
  * the snapshot taken before a change gives the snapshot taken after it. An event type this reducer does
  * not know fails loudly: whoever adds an event type adds its reducer here (the user events: apply-people-events.ts).
  */
-import { byKey, removeOne, upsertAll, type Event, type Row, type Snapshot } from './snapshot-rows.js';
+import type { EventType } from '../../src/contract/event-types.js';
+import { byKey, removeOne, unhandled, upsertAll, type Reducers, type Row, type Snapshot } from './snapshot-rows.js';
 import { peopleReducers } from './apply-people-events.js';
 import { flagReducers } from './apply-flag-events.js';
 
-const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
+const reducers: Reducers = {
   ...peopleReducers,
   heartbeat: () => {},
   saved_snippets: (s, e) => {
@@ -19,7 +20,7 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
   drafts: (s, e) => {
     if (e.op === 'remove') removeOne(s, 'drafts', 'id', e.draft_id);
     else if (e.op === 'add' || e.op === 'update') upsertAll(s, 'drafts', 'id', e.op === 'add' ? (e.drafts as Row[]) : [e.draft as Row]);
-    else throw new Error(`apply-events: drafts/${e.op} is not handled`);
+    else unhandled(e);
     (s.drafts as Row[]).sort((a, b) => (b.timestamp as number) - (a.timestamp as number) || (b.id as number) - (a.id as number));
   },
   navigation_view: (s, e) => {
@@ -45,13 +46,13 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
         'scheduled_message_id',
         e.op === 'add' ? (e.scheduled_messages as Row[]) : [e.scheduled_message as Row],
       );
-    else throw new Error(`apply-events: scheduled_messages/${e.op} is not handled`);
+    else unhandled(e);
     sortByDelivery(s, 'scheduled_messages', 'scheduled_message_id');
   },
   reminders: (s, e) => {
     if (e.op === 'remove') removeOne(s, 'reminders', 'reminder_id', e.reminder_id);
     else if (e.op === 'add') upsertAll(s, 'reminders', 'reminder_id', e.reminders as Row[]);
-    else throw new Error(`apply-events: reminders/${e.op} is not handled`);
+    else unhandled(e);
     sortByDelivery(s, 'reminders', 'reminder_id');
   },
   realm_linkifiers: (s, e) => {
@@ -81,7 +82,7 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
         for (const row of channelRows(s, id as number)) peer(row, 'peer_remove', [me]);
         dropUnreadOf(s, id as number);
       }
-    } else throw new Error(`apply-events: subscription/${e.op} is not handled`);
+    } else unhandled(e);
   },
   stream: (s, e) => {
     if (e.op === 'create') {
@@ -103,10 +104,10 @@ const reducers: Record<string, (s: Snapshot, e: Event) => void> = {
     } else if (e.op === 'update') {
       for (const row of channelRows(s, e.stream_id as number)) {
         row[e.property as string] = e.value;
-        for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public'])
+        for (const extra of ['rendered_description', 'history_public_to_subscribers', 'is_web_public'] as const)
           if (extra in e) row[extra] = e[extra];
       }
-    } else throw new Error(`apply-events: stream/${e.op} is not handled`);
+    } else unhandled(e);
   },
   default_streams: (s, e) => {
     s.realm_default_streams = e.default_streams;
@@ -208,10 +209,15 @@ function updateRecentConversations(s: Snapshot, m: Row): void {
   list.sort((a, b) => (b.max_message_id as number) - (a.max_message_id as number));
 }
 
-export function applyEvents(snapshot: Snapshot, events: Event[]): Snapshot {
+/** An event as GET /events' JSON gives it. */
+type PolledEvent = Record<string, unknown> & { type: string };
+
+export function applyEvents(snapshot: Snapshot, events: readonly PolledEvent[]): Snapshot {
   const state = structuredClone(snapshot);
   for (const event of events) {
-    const reducer = reducers[event.type];
+    // Parsed JSON, so its type is decided here, once: each event goes to the reducer of its type, and
+    // the response validation (test/http/response-schemas.test.ts) holds the server to the document.
+    const reducer = reducers[event.type as EventType] as ((s: Snapshot, e: PolledEvent) => void) | undefined;
     if (!reducer) throw new Error(`apply-events does not know the event type '${event.type}'; add its reducer`);
     reducer(state, event);
   }

@@ -3,7 +3,7 @@
  * in): how a client follows `update_message_flags` in its unread state, and `reaction`, which touches no
  * register key (reactions live in message objects, which the register does not hold).
  */
-import type { Event, Row, Snapshot } from './snapshot-rows.js';
+import { unhandled, type Reducers, type Row, type Snapshot } from './snapshot-rows.js';
 
 interface Unread {
   count: number;
@@ -12,8 +12,6 @@ interface Unread {
   huddles: Row[];
   mentions: number[];
 }
-
-type Reducer = (s: Snapshot, e: Event) => void;
 
 const ascending = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
@@ -57,7 +55,7 @@ function markRead(unread: Unread, ids: Set<number> | 'all'): void {
 }
 
 /** The reducers, given apply-events' recount of unread_msgs.count (muted channels left out). */
-export function flagReducers(recountUnread: (s: Snapshot) => void): Record<string, Reducer> {
+export function flagReducers(recountUnread: (s: Snapshot) => void): Reducers {
   return {
     reaction: () => {},
     update_message_flags: (s, e) => {
@@ -71,7 +69,7 @@ export function flagReducers(recountUnread: (s: Snapshot) => void): Record<strin
       if (!unread || e.flag !== 'read') return;
       if (e.op === 'add') markRead(unread, e.all === true ? 'all' : new Set(e.messages as number[]));
       else if (e.op === 'remove') markUnread(unread, s.user_id as number, (e.message_details ?? {}) as Record<string, Row>);
-      else throw new Error(`apply-events: update_message_flags ${String(e.op)} is not handled`);
+      else unhandled(e);
       recountUnread(s);
     },
   };

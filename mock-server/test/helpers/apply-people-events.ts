@@ -1,10 +1,10 @@
-import { byKey, removeOne, upsertAll, type Event, type Row, type Snapshot } from './snapshot-rows.js';
+import { byKey, removeOne, unhandled, upsertAll, type Reducers, type Row, type Snapshot } from './snapshot-rows.js';
 
 /**
  * Test-only: the reducers of the user events (statuses, settings, presence, role groups, the user list),
  * as a client applies them to its register snapshot; apply-events.ts merges them with the others.
  */
-export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
+export const peopleReducers: Reducers = {
   user_status: (s, e) => {
     const statuses = (s.user_status ?? {}) as Record<string, Row>;
     const { type: _t, id: _i, user_id: userId, ...fields } = e;
@@ -19,7 +19,7 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
     s.user_status = statuses;
   },
   user_settings: (s, e) => {
-    if (e.op !== 'update') throw new Error(`apply-events: user_settings/${String(e.op)} is not handled`);
+    if (e.op !== 'update') unhandled(e);
     (s.user_settings as Row)[e.property as string] = e.value;
   },
   // presence (domain/users/status.ts presencePayloads): either event form into either form of the
@@ -36,8 +36,8 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
             idle_timestamp: Math.max(...clients.map((c) => c.timestamp)),
           };
     const changes: [number, Times][] =
-      e.presences !== undefined
-        ? Object.entries(e.presences as Record<string, Partial<NonNullable<Times>>>).map(([id, p]) => [
+      'presences' in e
+        ? Object.entries(e.presences).map(([id, p]) => [
             Number(id),
             p.active_timestamp === undefined && p.idle_timestamp === undefined
               ? null
@@ -65,7 +65,7 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
   },
   // Role-group membership (a new user joins role:members); register lists direct members ascending.
   user_group: (s, e) => {
-    if (e.op !== 'add_members' && e.op !== 'remove_members') throw new Error(`apply-events: user_group/${e.op} is not handled`);
+    if (e.op !== 'add_members' && e.op !== 'remove_members') unhandled(e);
     const group = byKey(s.realm_user_groups ?? [], 'id').get(e.group_id);
     if (!group) return;
     const ids = new Set(group.members as number[]);
@@ -80,7 +80,7 @@ export const peopleReducers: Record<string, (s: Snapshot, e: Event) => void> = {
     if (e.op === 'add') upsertAll(s, 'realm_users', 'user_id', [person]);
     else if (e.op === 'update') updateRealmUser(s, person);
     else if (e.op === 'remove') removeOne(s, 'realm_users', 'user_id', person.user_id);
-    else throw new Error(`apply-events: realm_user/${e.op} is not handled yet`);
+    else unhandled(e);
   },
 };
 

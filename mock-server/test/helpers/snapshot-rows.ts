@@ -1,7 +1,20 @@
+import type { EventType, WireEventOf } from '../../src/contract/event-types.js';
+
 /** Test-only: rows of a register snapshot as a client keeps them (shared by the event reducers). */
 export type Snapshot = Record<string, unknown>;
-export type Event = Record<string, unknown> & { type: string; op?: string };
 export type Row = Record<string, unknown>;
+
+/**
+ * The reducers of each event type take that type's events as the document describes them
+ * (contract/event-types.ts), with the queue's `id`, so a reducer reading a field the document does not
+ * name does not compile.
+ */
+export type Reducers = { [T in EventType]?: (s: Snapshot, e: WireEventOf<T> & { id: number }) => void };
+
+/** For an op no reducer handles: the type says it cannot arrive, the message says what did. */
+export function unhandled(e: { type: string; op?: unknown }): never {
+  throw new Error(`apply-events: ${e.type}/${String(e.op)} is not handled`);
+}
 
 export const byKey = (list: unknown, key: string) => new Map((list as Row[]).map((row) => [row[key], row]));
 

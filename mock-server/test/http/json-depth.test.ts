@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { madeUpEvent } from '../helpers/made-up-event.js';
 import type { MockServer } from '../../src/app.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-depth.js';
 import { MAX_SHOWN_DEPTH, redacted, TOO_DEEP } from '../../src/http/request-log.js';
@@ -119,7 +120,7 @@ describe('the inspector with a deeply nested event in a queue', () => {
     try {
       // Past every bound on purpose (straight into the store, as a bug would), to prove the inspector copes regardless.
       const deep = { type: 'custom_deep', payload: JSON.parse(nested(DEEP)) as unknown };
-      await server.context.store.transact('demo', (tx) => tx.emit(deep, [who.owner!.user_id]));
+      await server.context.store.transact('demo', (tx) => tx.emit(madeUpEvent(deep), [who.owner!.user_id]));
       await call(server, 'GET', '/api/v1/users/me', { as: who.member });
       const state = await feed.next('state');
       expect(JSON.stringify(state)).toContain(TOO_DEEP);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { madeUpEvent } from '../helpers/made-up-event.js';
 import { StateWriteFailed } from '../../src/store/errors.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import { emptyRealmTables, type RealmRow, type SavedSnippetRow } from '../../src/store/state.js';
@@ -49,7 +50,7 @@ describe('Store transactions', () => {
     store.onCommit((_realm, events) => delivered.push(...events));
     const done = store.transact('r', (tx) => {
       tx.put('saved_snippets', 1, snippet(1, 'x'));
-      tx.emit({ type: 'saved_snippets', op: 'add' }, [1]);
+      tx.emit(madeUpEvent({ type: 'saved_snippets', op: 'add' }), [1]);
     });
     await Promise.resolve();
     expect(delivered).toEqual([]);
@@ -58,7 +59,7 @@ describe('Store transactions', () => {
     expect(delivered.map((e) => e.event.type)).toEqual(['saved_snippets']);
     await expect(
       store.transact('r', (tx) => {
-        tx.emit({ type: 'x' }, [1]);
+        tx.emit(madeUpEvent({ type: 'x' }), [1]);
         throw new Error('no');
       }),
     ).rejects.toThrow();

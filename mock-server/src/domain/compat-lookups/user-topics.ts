@@ -1,5 +1,6 @@
 import type { ClientView } from '../../contract/client-view.js';
 import type { ParamsOf } from '../../contract/operation-types.js';
+import type { EventOf } from '../../contract/event-types.js';
 import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, UserRow, UserTopicRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
@@ -113,7 +114,13 @@ export function setUserTopicPolicy(
     type: 'muted_topics',
     muted_topics: client.empty_topic_name ? muted.named : muted.shown,
   }));
-  const event = { type: 'user_topic', stream_id: p.streamId, topic_name: p.topic, last_updated: now, visibility_policy: p.policy };
+  const event: EventOf<'user_topic'> = {
+    type: 'user_topic',
+    stream_id: p.streamId,
+    topic_name: p.topic,
+    last_updated: now,
+    visibility_policy: p.policy,
+  };
   tx.emit(event, [user.user_id], (client) => ({ ...event, topic_name: presentTopic(p.topic, client) }));
 }
 

@@ -1,4 +1,6 @@
 import type { Features } from '../../config/features.js';
+import type { EventOf } from '../../contract/event-types.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { ClientView } from '../../contract/client-view.js';
 import { ownedRows } from '../../store/indexes.js';
 import type { DraftRow, RealmState } from '../../store/state.js';
@@ -35,7 +37,7 @@ export const MAX_DRAFTS_IN_REGISTER = 1000;
  * the display name to clients without empty_topic_name (§1). Below level 334 the empty topic does not
  * exist (§9), so a channel draft's "" is a topic not typed yet and goes out as it is, capability or not.
  */
-export function presentDraft(row: DraftRow, view: DraftView): Record<string, unknown> {
+export function presentDraft(row: DraftRow, view: DraftView): SchemaOf<'Draft'> {
   const shown = row.type === 'stream' && view.features.has('empty_topic_name') ? presentTopic(row.topic, view.client) : row.topic;
   return { id: row.id, type: row.type, to: [...row.to], topic: shown, content: row.content, timestamp: row.timestamp };
 }
@@ -45,14 +47,14 @@ function ownDrafts(tables: Pick<RealmState, 'drafts'>, userId: number): DraftRow
 }
 
 /** GET /drafts (companion of §4.6, reference §4.6 "Related"): oldest first, by timestamp then ID. */
-export function listDrafts(tables: Pick<RealmState, 'drafts'>, userId: number, features: Features): Record<string, unknown>[] {
+export function listDrafts(tables: Pick<RealmState, 'drafts'>, userId: number, features: Features): SchemaOf<'Draft'>[] {
   return ownDrafts(tables, userId)
     .sort((a, b) => a.timestamp - b.timestamp || a.id - b.id)
     .map((d) => presentDraft(d, { features, client: LIST_CLIENT }));
 }
 
 /** Register type `drafts` (reference §4.21): newest first (ties by ID, newest first), capped. */
-export function draftsSnapshot(tables: Pick<RealmState, 'drafts'>, userId: number, view: DraftView): Record<string, unknown>[] {
+export function draftsSnapshot(tables: Pick<RealmState, 'drafts'>, userId: number, view: DraftView): SchemaOf<'Draft'>[] {
   return ownDrafts(tables, userId)
     .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id)
     .slice(0, MAX_DRAFTS_IN_REGISTER)
@@ -66,7 +68,7 @@ export function draftsSnapshot(tables: Pick<RealmState, 'drafts'>, userId: numbe
  * nested drafts are shaped here, at the realm's level when the change happened.
  */
 export function emitDraftsAdd(tx: Tx, userId: number, rows: readonly DraftRow[], features: Features): void {
-  const event = (client: DraftView['client']) => ({
+  const event = (client: DraftView['client']): EventOf<'drafts', 'add'> => ({
     type: 'drafts',
     op: 'add',
     drafts: rows.map((row) => presentDraft(row, { features, client })),
@@ -75,7 +77,11 @@ export function emitDraftsAdd(tx: Tx, userId: number, rows: readonly DraftRow[],
 }
 
 export function emitDraftUpdate(tx: Tx, row: DraftRow, features: Features): void {
-  const event = (client: DraftView['client']) => ({ type: 'drafts', op: 'update', draft: presentDraft(row, { features, client }) });
+  const event = (client: DraftView['client']): EventOf<'drafts', 'update'> => ({
+    type: 'drafts',
+    op: 'update',
+    draft: presentDraft(row, { features, client }),
+  });
   tx.emit(event({ empty_topic_name: true }), [row.user_id], event);
 }
 

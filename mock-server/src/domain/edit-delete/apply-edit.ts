@@ -1,4 +1,5 @@
 import { topicMessages } from '../../store/indexes.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import type { EditHistoryEntry, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -157,7 +158,7 @@ function emitUpdates(
 ): void {
   const { message, channel, destination } = plan;
   const edited = after.find((m) => m.id === message.id)!;
-  const base: Record<string, unknown> & { type: string } = {
+  const base: Omit<EventOf<'update_message'>, 'message_ids' | 'flags'> = {
     type: 'update_message',
     user_id: actor.user.user_id,
     edit_timestamp: actor.now,

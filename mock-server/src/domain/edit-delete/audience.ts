@@ -9,7 +9,7 @@ export function emitDeletion(tx: Tx, messages: readonly MessageRow[], userIds: I
   const users = [...userIds].sort((a, b) => a - b);
   const first = messages[0];
   if (!first || users.length === 0) return;
-  const channel = first.type === 'stream' ? { stream_id: first.stream_id, topic: first.subject } : {};
+  const channel = first.type === 'stream' && first.stream_id !== null ? { stream_id: first.stream_id, topic: first.subject } : {};
   tx.emit(
     { type: 'delete_message', message_type: first.type, message_ids: messages.map((m) => m.id).sort((a, b) => a - b), ...channel },
     users,

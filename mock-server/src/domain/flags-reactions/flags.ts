@@ -1,5 +1,6 @@
 import type { ClientView } from '../../contract/client-view.js';
 import type { ParamsOf } from '../../contract/operation-types.js';
+import type { EventOf } from '../../contract/event-types.js';
 import { indexOf } from '../../store/indexes.js';
 import type { MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
@@ -98,8 +99,19 @@ export function applyFlag(tx: Tx, user: UserRow, copies: readonly Copy[], op: Fl
   }
   changed.sort((a, b) => a - b);
   if (changed.length === 0) return changed;
-  const event = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false };
-  if (op === 'remove' && flag === 'read') {
+  if (op === 'add') {
+    tx.emit({ type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false }, [user.user_id]);
+    return changed;
+  }
+  const event: EventOf<'update_message_flags', 'remove'> = {
+    type: 'update_message_flags',
+    op,
+    operation: op,
+    flag,
+    messages: changed,
+    all: false,
+  };
+  if (flag === 'read') {
     const tables = tx.tables;
     tx.emit(event, [user.user_id], (client) => ({ ...event, message_details: messageDetails(tables, user, changed, client) }));
   } else tx.emit(event, [user.user_id]);
@@ -107,26 +119,29 @@ export function applyFlag(tx: Tx, user: UserRow, copies: readonly Copy[], op: Fl
 }
 
 /** Reference update_message_flags / remove for `read`: what a client needs to count each message as unread again. */
-function messageDetails(tables: RealmState, user: UserRow, ids: number[], client: ClientView): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+type MessageDetails = NonNullable<EventOf<'update_message_flags', 'remove'>['message_details']>;
+function messageDetails(tables: RealmState, user: UserRow, ids: number[], client: ClientView): MessageDetails {
+  const out: MessageDetails = {};
   for (const id of ids) {
     const m = tables.messages[String(id)];
     if (!m) continue;
     const flags = tables.user_messages[String(id)]?.flags[String(user.user_id)] ?? [];
-    const details: Record<string, unknown> = m.type === 'private' ? privateDetails(m, user) : channelDetails(tables, m, user, client);
+    const details: MessageDetails[string] = m.type === 'private' ? privateDetails(m, user) : channelDetails(tables, m, user, client);
     if (MENTION_FLAGS.some((f) => flags.includes(f))) details.mentioned = true;
     out[String(id)] = details;
   }
   return out;
 }
 
-function privateDetails(m: MessageRow, user: UserRow): Record<string, unknown> {
+function privateDetails(m: MessageRow, user: UserRow): MessageDetails[string] {
   return { type: 'private', user_ids: (m.dm_user_ids ?? []).filter((id) => id !== user.user_id) };
 }
 
-function channelDetails(tables: RealmState, m: MessageRow, user: UserRow, client: ClientView): Record<string, unknown> {
+function channelDetails(tables: RealmState, m: MessageRow, user: UserRow, client: ClientView): MessageDetails[string] {
   const sub = tables.subscriptions[`${user.user_id}:${m.stream_id}`];
-  return { type: 'stream', stream_id: m.stream_id, topic: presentTopic(m.subject, client), unmuted_stream_msg: sub?.is_muted !== true };
+  // A channel message always has its channel; the row's type allows null for direct messages.
+  const channel = m.stream_id !== null ? { stream_id: m.stream_id } : {};
+  return { type: 'stream', ...channel, topic: presentTopic(m.subject, client), unmuted_stream_msg: sub?.is_muted !== true };
 }
 
 /** POST /messages/flags: the request's flag and operation checked first, in the reference's order. */

@@ -1,5 +1,6 @@
 import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
 import type { ParamsOf } from '../../contract/operation-types.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { emojiByName } from '../emoji.js';
@@ -83,7 +84,7 @@ function reactable(tx: Tx, user: UserRow, messageId: number): Copy {
 
 /** The reference's `reaction` event, with the deprecated `user` object older clients read. */
 function emitReaction(tx: Tx, op: 'add' | 'remove', user: UserRow, message: MessageRow, reaction: ReactionRow): void {
-  const event = {
+  const event: EventOf<'reaction'> = {
     type: 'reaction',
     op,
     message_id: message.id,

@@ -1,4 +1,5 @@
 import type { LinkifierRow, RealmState } from '../../store/state.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import { activeUserIds } from '../users/lookup.js';
 
@@ -7,7 +8,7 @@ import { activeUserIds } from '../users/lookup.js';
  * realm's list of them. GET /realm/linkifiers, the register snapshot (events/snapshot/personal.ts) and
  * the `realm_linkifiers` event all present through here, so the three never disagree.
  */
-export function presentLinkifier(row: LinkifierRow): Record<string, unknown> {
+export function presentLinkifier(row: LinkifierRow): SchemaOf<'Linkifier'> {
   return { pattern: row.pattern, url_template: row.url_template, id: row.id };
 }
 
@@ -19,7 +20,7 @@ export function orderedLinkifiers(tables: Pick<RealmState, 'linkifiers'>): Linki
   return Object.values(tables.linkifiers).sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
-export function linkifierList(tables: Pick<RealmState, 'linkifiers'>): Record<string, unknown>[] {
+export function linkifierList(tables: Pick<RealmState, 'linkifiers'>): SchemaOf<'Linkifier'>[] {
   return orderedLinkifiers(tables).map(presentLinkifier);
 }
 

@@ -1,5 +1,6 @@
 import type { ParamsOf } from '../../contract/operation-types.js';
 import { ownedOf, type IndexedTables } from '../../store/indexes.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import type { PresenceRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -121,14 +122,14 @@ export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'updat
  */
 function emitPresence(tx: Tx, user: UserRow, row: PresenceRow, now: number): void {
   const { status, timestamp } = legacyStatus(row);
-  const legacy = {
+  const legacy: EventOf<'presence'> = {
     type: 'presence',
     user_id: user.user_id,
     email: user.email,
     server_timestamp: now,
     presence: { website: { client: 'website', status, timestamp, pushable: false } },
   };
-  const simplified = {
+  const simplified: EventOf<'presence'> = {
     type: 'presence',
     presences: { [String(user.user_id)]: { active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp } },
   };

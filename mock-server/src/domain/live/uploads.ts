@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { EventOf } from '../../contract/event-types.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import { ownedOf, ownedRows } from '../../store/indexes.js';
 import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
@@ -63,7 +65,7 @@ export const uploadUrl = (row: Pick<AttachmentRow, 'path_id'>) =>
   `/user_uploads/${row.path_id.split('/').map(encodeURIComponent).join('/')}`;
 
 /** The wire attachment (reference "Get attachments"): times in milliseconds, messages that still exist. */
-export function presentAttachment(tables: Pick<RealmState, 'messages'>, row: AttachmentRow): Record<string, unknown> {
+export function presentAttachment(tables: Pick<RealmState, 'messages'>, row: AttachmentRow): SchemaOf<'Attachment'> {
   const messages = row.message_ids
     .map((id) => tables.messages[String(id)])
     .filter((m): m is MessageRow => m !== undefined)
@@ -71,7 +73,7 @@ export function presentAttachment(tables: Pick<RealmState, 'messages'>, row: Att
   return { id: row.id, name: row.name, path_id: row.path_id, size: row.size, create_time: row.create_time * 1000, messages };
 }
 
-function emitAttachment(tx: Tx, ownerId: number, op: 'add' | 'update' | 'remove', attachment: Record<string, unknown>): void {
+function emitAttachment(tx: Tx, ownerId: number, op: EventOf<'attachment'>['op'], attachment: EventOf<'attachment'>['attachment']): void {
   tx.emit({ type: 'attachment', op, attachment, upload_space_used: uploadSpaceUsed(tx.tables) }, [ownerId]);
 }
 

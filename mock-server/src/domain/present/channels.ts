@@ -1,6 +1,7 @@
 import type { Features } from '../../config/features.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
-import type { ChannelFolderRow, ChannelRow, GroupSettingValue, RealmState } from '../../store/state.js';
+import type { ChannelFolderRow, ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState } from '../../store/state.js';
 import { indexOf } from '../../store/indexes.js';
 
 /**
@@ -87,10 +88,16 @@ export function presentChannel(
   channel: ChannelRow,
   features: Features,
   ctx: PresentChannelContext,
-): Record<string, unknown> {
+): SchemaOf<'Channel'> {
   const stats = channelStats(tables, channel.stream_id);
   const policy = streamPostPolicy(tables, channel.can_send_message_group);
-  const out: Record<string, unknown> = {
+  const groups: Partial<Pick<SchemaOf<'Channel'>, ChannelGroupSetting>> = {};
+  for (const key of CHANNEL_GROUP_SETTINGS) {
+    const gate = GATED_GROUPS[key];
+    if (gate && !features.has(gate)) continue;
+    groups[key] = channel[key];
+  }
+  return {
     stream_id: channel.stream_id,
     name: channel.name,
     description: channel.description,
@@ -110,19 +117,20 @@ export function presentChannel(
     stream_weekly_traffic:
       ctx.now - channel.date_created < 7 * DAY ? null : Math.round(stats.messagesBetween(ctx.now - 28 * DAY, ctx.now) / 4),
     subscriber_count: stats.subscriberCount,
+    // §9 level 315: archived channels (and the field) exist only from then on.
+    ...(features.has('archived_channels') ? { is_archived: channel.is_archived } : {}),
+    ...groups,
+    // Never gated, so already in `groups` at their place (a key keeps its first position): named again
+    // so that the compiler sees the schema's required groups.
+    can_add_subscribers_group: channel.can_add_subscribers_group,
+    can_administer_channel_group: channel.can_administer_channel_group,
+    can_move_messages_out_of_channel_group: channel.can_move_messages_out_of_channel_group,
+    can_remove_subscribers_group: channel.can_remove_subscribers_group,
   };
-  // §9 level 315: archived channels (and the field) exist only from then on.
-  if (features.has('archived_channels')) out.is_archived = channel.is_archived;
-  for (const key of CHANNEL_GROUP_SETTINGS) {
-    const gate = GATED_GROUPS[key];
-    if (gate && !features.has(gate)) continue;
-    out[key] = channel[key];
-  }
-  return out;
 }
 
 /** Spec §2.4 channel folder: every field as stored. */
-export function presentFolder(folder: ChannelFolderRow): Record<string, unknown> {
+export function presentFolder(folder: ChannelFolderRow): SchemaOf<'ChannelFolder'> {
   return {
     id: folder.id,
     name: folder.name,

@@ -4,19 +4,19 @@ import { emailVisibleTo } from '../access.js';
 import { historyVisibility } from '../edit-delete/settings.js';
 import { topicLinks } from '../markdown.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
+import type { StoredMessage } from '../../contract/event-types.js';
+import { unshaped } from './shaping.js';
 
 /**
- * The message object of spec §2.5 as events carry it (and, in issue 5, the fetch operation). Follows the
+ * The message object of spec §2.5 as events carry it (and the fetch operations). Follows the
  * event convention of events/shape.ts: `content` is the Markdown source and `rendered_content` the HTML,
  * so each queue's apply_markdown picks one; `_gravatar` marks senders whose avatar a client computes
  * itself (avatar_url null with client_gravatar). `flags` are per recipient and travel beside the message.
  */
-export function presentMessage(
-  tables: Pick<RealmState, 'users' | 'channels' | 'realm' | 'linkifiers'>,
-  m: MessageRow,
-): Record<string, unknown> {
+export function presentMessage(tables: Pick<RealmState, 'users' | 'channels' | 'realm' | 'linkifiers'>, m: MessageRow): StoredMessage {
   const sender = tables.users[String(m.sender_id)];
-  const out: Record<string, unknown> = {
+  const out: StoredMessage = {
     id: m.id,
     type: m.type,
     content: m.content,
@@ -53,7 +53,7 @@ export function presentMessage(
  * message_edit_history_visibility_policy (companion tier, area edit-delete). With `moves`, content
  * changes are left out and entries that changed nothing else drop away.
  */
-function visibleEditHistory(realm: RealmState['realm']['realm'], m: MessageRow): Record<string, unknown>[] {
+function visibleEditHistory(realm: RealmState['realm']['realm'], m: MessageRow): SchemaOf<'EditHistoryEntry'>[] {
   const policy = historyVisibility(realm);
   if (policy === 'none') return [];
   if (policy === 'all') return m.edit_history.map((e) => ({ ...e }));
@@ -63,7 +63,7 @@ function visibleEditHistory(realm: RealmState['realm']['realm'], m: MessageRow):
 }
 
 /** §2.5 display_recipient: the channel name, or the participants of a direct message. */
-function displayRecipient(tables: Pick<RealmState, 'users' | 'channels'>, m: MessageRow): string | Record<string, unknown>[] {
+function displayRecipient(tables: Pick<RealmState, 'users' | 'channels'>, m: MessageRow): string | SchemaOf<'DisplayRecipientUser'>[] {
   if (m.type === 'stream') return tables.channels[String(m.stream_id)]?.name ?? '';
   return (m.dm_user_ids ?? []).map((id) => {
     const user = tables.users[String(id)];
@@ -100,30 +100,31 @@ export interface MessageView {
  * the avatar the client computes itself, renames the empty topic for clients that do not declare it
  * (direct messages keep subject "", §2.5), and removes the `_` shaping keys.
  */
-export function viewMessage(wire: Record<string, unknown>, view: MessageView): Record<string, unknown> {
-  const message: Record<string, unknown> = { ...wire };
-  if ('rendered_content' in message) {
-    if (view.applyMarkdown) message.content = message.rendered_content;
-    message.content_type = view.applyMarkdown ? 'text/html' : 'text/x-markdown';
-    delete message.rendered_content;
-  }
-  if (
-    view.clientGravatar &&
-    message._gravatar === true &&
-    emailVisibleTo(view.viewer, message.sender_id as number, message._email_visibility as number)
-  ) {
-    message.avatar_url = null;
-  }
-  if (!view.emptyTopicName) {
-    if (message.type === 'stream' && message.subject === '') message.subject = EMPTY_TOPIC_DISPLAY_NAME;
-    if (Array.isArray(message.edit_history)) {
-      message.edit_history = (message.edit_history as Record<string, unknown>[]).map((entry) => {
-        const out = { ...entry };
-        for (const key of ['prev_topic', 'topic']) if (out[key] === '') out[key] = EMPTY_TOPIC_DISPLAY_NAME;
-        return out;
-      });
-    }
-  }
-  for (const key of Object.keys(message)) if (key.startsWith('_')) delete message[key];
-  return message;
+export function viewMessage(wire: StoredMessage, view: MessageView): SchemaOf<'MessageFields'> {
+  const { rendered_content: rendered, ...rest } = wire;
+  const message = unshaped(rest);
+  const gravatarComputed =
+    view.clientGravatar && wire._gravatar === true && emailVisibleTo(view.viewer, wire.sender_id, wire._email_visibility);
+  const renamed = !view.emptyTopicName;
+  const history = message.edit_history;
+  // Keys already present keep their place; content_type goes last, as the field the view adds.
+  const shown = {
+    ...message,
+    ...(rendered !== undefined && view.applyMarkdown ? { content: rendered } : {}),
+    ...(gravatarComputed ? { avatar_url: null } : {}),
+    ...(renamed && message.type === 'stream' && message.subject === '' ? { subject: EMPTY_TOPIC_DISPLAY_NAME } : {}),
+    ...(renamed && Array.isArray(history) ? { edit_history: history.map(namedTopics) } : {}),
+  };
+  // Only a message event injected through the control API (control/control.ts, any payload a test
+  // sends) can lack the HTML form: it goes out with the content it was given and no content_type.
+  if (rendered === undefined) return shown as SchemaOf<'MessageFields'>;
+  return { ...shown, content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown' };
+}
+
+/** An edit_history entry with the empty topic under its display name (spec §1), for clients without empty_topic_name. */
+function namedTopics(entry: SchemaOf<'EditHistoryEntry'>): SchemaOf<'EditHistoryEntry'> {
+  const out = { ...entry };
+  if (out.prev_topic === '') out.prev_topic = EMPTY_TOPIC_DISPLAY_NAME;
+  if (out.topic === '') out.topic = EMPTY_TOPIC_DISPLAY_NAME;
+  return out;
 }

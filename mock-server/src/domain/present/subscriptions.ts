@@ -1,5 +1,6 @@
 import type { Features } from '../../config/features.js';
 import type { ClientView } from '../../contract/client-view.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { ChannelRow, RealmState, SubscriptionRow, UserRow } from '../../store/state.js';
 import { canKnowSubscribers } from '../access.js';
 import { channelStats, presentChannel } from './channels.js';
@@ -21,20 +22,15 @@ export interface PresentSubscriptionOptions {
   now: number;
 }
 
-const NOTIFICATION_FIELDS = [
-  'desktop_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-  'push_notifications',
-  'audible_notifications',
-] as const;
+type NotificationField =
+  'desktop_notifications' | 'email_notifications' | 'wildcard_mentions_notify' | 'push_notifications' | 'audible_notifications';
 
 /**
  * The user-level defaults a null notification setting inherits (spec §2.3 "null means inherit the
  * user-level default"). Read from the user's settings under the reference server's names when stored,
  * otherwise the reference server's defaults for a new account.
  */
-const USER_DEFAULTS: Record<(typeof NOTIFICATION_FIELDS)[number], [setting: string, fallback: boolean]> = {
+const USER_DEFAULTS: Record<NotificationField, [setting: string, fallback: boolean]> = {
   desktop_notifications: ['enable_stream_desktop_notifications', false],
   email_notifications: ['enable_stream_email_notifications', false],
   wildcard_mentions_notify: ['wildcard_mentions_notify', true],
@@ -42,7 +38,7 @@ const USER_DEFAULTS: Record<(typeof NOTIFICATION_FIELDS)[number], [setting: stri
   audible_notifications: ['enable_stream_audible_notifications', false],
 };
 
-export function userNotificationDefault(user: UserRow | null, field: (typeof NOTIFICATION_FIELDS)[number]): boolean {
+export function userNotificationDefault(user: UserRow | null, field: NotificationField): boolean {
   const [setting, fallback] = USER_DEFAULTS[field];
   const stored = user?.settings[setting];
   return typeof stored === 'boolean' ? stored : fallback;
@@ -63,7 +59,7 @@ export function subscriberKeys(
   channel: ChannelRow,
   viewer: UserRow | null,
   opts: Pick<PresentSubscriptionOptions, 'features' | 'includeSubscribers' | 'now'>,
-): Record<string, number[]> {
+): Pick<SchemaOf<'Subscription'>, 'subscribers' | 'partial_subscribers'> {
   if (opts.includeSubscribers === false) return {};
   if (!canKnowSubscribers(tables, viewer, channel)) return { subscribers: [] };
   const all = channelStats(tables, channel.stream_id).subscribers;
@@ -88,16 +84,22 @@ export function presentSubscription(
   channel: ChannelRow,
   viewer: UserRow | null,
   opts: PresentSubscriptionOptions,
-): Record<string, unknown> {
-  const out = presentChannel(tables, channel, opts.features, { now: opts.now });
-  Object.assign(out, subscriberKeys(tables, channel, viewer, opts));
-  for (const field of NOTIFICATION_FIELDS) {
+): SchemaOf<'Subscription'> {
+  const notify = (field: NotificationField) => {
     const value = sub[field];
-    out[field] = value === null && !opts.client.notification_settings_null ? userNotificationDefault(viewer, field) : value;
-  }
-  out.pin_to_top = sub.pin_to_top;
-  out.is_muted = sub.is_muted;
-  out.in_home_view = !sub.is_muted;
-  out.color = sub.color;
-  return out;
+    return value === null && !opts.client.notification_settings_null ? userNotificationDefault(viewer, field) : value;
+  };
+  return {
+    ...presentChannel(tables, channel, opts.features, { now: opts.now }),
+    ...subscriberKeys(tables, channel, viewer, opts),
+    desktop_notifications: notify('desktop_notifications'),
+    email_notifications: notify('email_notifications'),
+    wildcard_mentions_notify: notify('wildcard_mentions_notify'),
+    push_notifications: notify('push_notifications'),
+    audible_notifications: notify('audible_notifications'),
+    pin_to_top: sub.pin_to_top,
+    is_muted: sub.is_muted,
+    in_home_view: !sub.is_muted,
+    color: sub.color,
+  };
 }

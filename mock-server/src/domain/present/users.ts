@@ -2,6 +2,9 @@ import { canSeeDeliveryEmail, emailVisibleTo, isGuest, isRealmAdmin } from '../a
 import type { RealmState, UserRow } from '../../store/state.js';
 import { avatarUrlOf } from './messages.js';
 import { ROLE } from '../../contract/roles.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
+import type { StoredPerson } from '../../contract/event-types.js';
+import { unshaped, type ShapingKeys, type Unshaped } from './shaping.js';
 
 /**
  * The user object. The spec does not show it (§2.8 "Other fields of the user object: not shown"), so
@@ -27,7 +30,7 @@ export function userAvatarUrl(tables: Pick<RealmState, 'realm'>, user: UserRow, 
   return avatarUrlOf(tables, user, visible ? user.delivery_email : user.email);
 }
 
-export function presentUser(tables: Pick<RealmState, 'realm'>, user: UserRow, view: UserView): Record<string, unknown> {
+export function presentUser(tables: Pick<RealmState, 'realm'>, user: UserRow, view: UserView): SchemaOf<'User'> {
   return viewPerson(personFields(tables, user), view);
 }
 
@@ -36,8 +39,8 @@ export function presentUser(tables: Pick<RealmState, 'realm'>, user: UserRow, vi
  * and `viewPerson` keeps what the reader may see. Events are built once per change and shaped per
  * queue (events/shape.ts), as message events are.
  */
-export function personFields(tables: Pick<RealmState, 'realm'>, user: UserRow): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function personFields(tables: Pick<RealmState, 'realm'>, user: UserRow): StoredPerson {
+  const out: StoredPerson = {
     user_id: user.user_id,
     email: user.email,
     delivery_email: user.delivery_email,
@@ -70,7 +73,7 @@ export function personFields(tables: Pick<RealmState, 'realm'>, user: UserRow): 
  * Any event object carrying `delivery_email` or `avatar_url` of a user adds them (realm_user add and
  * update), so that no reader learns an email they may not see.
  */
-export function emailShaping(tables: Pick<RealmState, 'realm'>, user: UserRow): Record<string, unknown> {
+export function emailShaping(tables: Pick<RealmState, 'realm'>, user: UserRow): ShapingKeys {
   return {
     _owner_id: user.user_id,
     _email_visibility: user.settings.email_address_visibility,
@@ -80,13 +83,14 @@ export function emailShaping(tables: Pick<RealmState, 'realm'>, user: UserRow): 
 }
 
 /** What one reader sees of a person object built by `personFields` (or a realm_user update carrying emailShaping). */
-export function viewPerson(person: Record<string, unknown>, view: UserView): Record<string, unknown> {
-  const out = { ...person };
+export function viewPerson<P extends Record<string, unknown>>(person: P, view: UserView): Unshaped<P> {
+  // Only delivery_email (to null, which the User schema allows) and avatar_url (to another URL or null)
+  // change, so the result keeps the person's type less its `_` keys.
+  const out: Record<string, unknown> = { ...person };
   if ('_owner_id' in out) {
     const visible = emailVisibleTo(view.viewer, out._owner_id as number, out._email_visibility as number);
     if ('delivery_email' in out && !visible) out.delivery_email = null;
     if ('avatar_url' in out && visible) out.avatar_url = out._gravatar === true && view.clientGravatar ? null : out._private_avatar_url;
   }
-  for (const key of Object.keys(out)) if (key.startsWith('_')) delete out[key];
-  return out;
+  return unshaped(out) as Unshaped<P>;
 }

@@ -1,4 +1,5 @@
 import { ownedRows } from '../../store/indexes.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { RealmState, ReminderRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import { byDeliveryTime } from '../scheduled/present.js';
@@ -8,7 +9,7 @@ import { byDeliveryTime } from '../scheduled/present.js';
  * compatible extras (type, to, failed, reminder_target_message_id). The register snapshot, the list
  * operation and the `reminders` events all present rows through here.
  */
-export function presentReminder(row: ReminderRow): Record<string, unknown> {
+export function presentReminder(row: ReminderRow): SchemaOf<'Reminder'> {
   return {
     reminder_id: row.reminder_id,
     message_id: row.message_id,

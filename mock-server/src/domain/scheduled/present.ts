@@ -1,4 +1,6 @@
 import type { ClientView } from '../../contract/client-view.js';
+import type { EventOf } from '../../contract/event-types.js';
+import type { SchemaOf } from '../../contract/operation-types.js';
 import { ownedRows } from '../../store/indexes.js';
 import type { RealmState, ScheduledMessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
@@ -19,8 +21,8 @@ type TopicView = Pick<ClientView, 'empty_topic_name'>;
 export const LIST_VIEW: TopicView = { empty_topic_name: false };
 
 /** `type` is stored canonical (stream or private, reference §2); `topic` only for channel messages. */
-export function presentScheduledMessage(row: ScheduledMessageRow, client: TopicView): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function presentScheduledMessage(row: ScheduledMessageRow, client: TopicView): SchemaOf<'ScheduledMessage'> {
+  const out: SchemaOf<'ScheduledMessage'> = {
     scheduled_message_id: row.scheduled_message_id,
     type: row.type,
     to: Array.isArray(row.to) ? [...row.to] : row.to,
@@ -52,7 +54,7 @@ export function undeliveredScheduledMessages(tables: Pick<RealmState, 'scheduled
  * each shaped for its client's empty-topic capability.
  */
 export function emitScheduledAdd(tx: Tx, row: ScheduledMessageRow): void {
-  const event = (client: TopicView) => ({
+  const event = (client: TopicView): EventOf<'scheduled_messages', 'add'> => ({
     type: 'scheduled_messages',
     op: 'add',
     scheduled_messages: [presentScheduledMessage(row, client)],
@@ -61,7 +63,7 @@ export function emitScheduledAdd(tx: Tx, row: ScheduledMessageRow): void {
 }
 
 export function emitScheduledUpdate(tx: Tx, row: ScheduledMessageRow): void {
-  const event = (client: TopicView) => ({
+  const event = (client: TopicView): EventOf<'scheduled_messages', 'update'> => ({
     type: 'scheduled_messages',
     op: 'update',
     scheduled_message: presentScheduledMessage(row, client),

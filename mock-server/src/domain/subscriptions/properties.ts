@@ -1,6 +1,7 @@
 import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { SubscriptionRow } from '../../store/state.js';
 import { channelById } from '../channels/lookup.js';
 import { badRequest } from '../errors.js';
@@ -66,7 +67,7 @@ export function doUpdateSubscriptionSettings(tx: Tx, actor: ActorContext, params
     }
     (row as unknown as Record<string, unknown>)[property] = value;
     tx.put('subscriptions', key, row);
-    const event = { type: 'subscription', op: 'update', stream_id, property, value };
+    const event: EventOf<'subscription', 'update'> = { type: 'subscription', op: 'update', stream_id, property, value };
     if (value === null && (NOTIFICATIONS as readonly string[]).includes(property)) {
       // Clients without notification_settings_null see the inherited value instead (§4.21).
       const inherited = userNotificationDefault(user, property as Notification);

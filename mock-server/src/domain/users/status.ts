@@ -1,5 +1,6 @@
 import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
+import type { EventOf } from '../../contract/event-types.js';
 import type { PresenceRow, RealmState, UserRow, UserStatusRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import type { Emoji } from '../emoji.js';
@@ -82,10 +83,13 @@ function writeStatus(tx: Tx, userId: number, statusText: string | undefined, emo
  * realm: the register snapshot shows everyone's), the user's own queues included (reference §6).
  */
 function emitUserStatus(tx: Tx, userId: number, away: boolean | undefined, statusText: string | undefined, emoji: Emoji | undefined): void {
-  const event: Record<string, unknown> & { type: string } = { type: 'user_status', user_id: userId };
-  if (away !== undefined) event.away = away;
-  if (statusText !== undefined) event.status_text = statusText;
-  if (emoji !== undefined) Object.assign(event, emoji);
+  const event: EventOf<'user_status'> = {
+    type: 'user_status',
+    user_id: userId,
+    ...(away !== undefined ? { away } : {}),
+    ...(statusText !== undefined ? { status_text: statusText } : {}),
+    ...emoji,
+  };
   tx.emit(event, activeUserIds(tx.tables));
 }
 
@@ -127,8 +131,9 @@ function setAway(tx: Tx, actor: ActorContext, user: UserRow, away: boolean): voi
   const presenceEnabled = !away;
   const current = tx.tables.users[String(user.user_id)]!;
   tx.put('users', user.user_id, { ...current, settings: { ...current.settings, presence_enabled: presenceEnabled } });
-  const setting = { type: 'user_settings', op: 'update', property: 'presence_enabled', value: presenceEnabled };
-  tx.emit({ ...setting, _user_email: user.email }, [user.user_id]);
+  tx.emit({ type: 'user_settings', op: 'update', property: 'presence_enabled', value: presenceEnabled, _user_email: user.email }, [
+    user.user_id,
+  ]);
 
   let presence: PresenceRow | null = null;
   if (presenceEnabled) {
@@ -162,7 +167,7 @@ function presencePayloads(
   user: UserRow,
   row: PresenceRow | null,
   now: number,
-): { legacy: Record<string, unknown> & { type: string }; simplified: Record<string, unknown> & { type: string } } {
+): { legacy: EventOf<'presence'>; simplified: EventOf<'presence'> } {
   const clients = row ? { website: { client: 'website', status: 'active', timestamp: row.active_timestamp, pushable: false } } : {};
   const modern = row ? { active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp } : {};
   return {
