@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { isEntryPoint } from '../../cli/common.js';
+import { chromiumPath } from '../chromium.js';
 import { createMockServer, type MockServer } from '../../mock-server/src/app.js';
 import { DEMO_REALM_EPOCH } from '../../mock-server/src/fixtures/demo-realm.js';
 
@@ -12,7 +13,6 @@ import { DEMO_REALM_EPOCH } from '../../mock-server/src/fixtures/demo-realm.js';
  * queue), then the page with a validation error opened. Regenerate the README's with
  * `npx tsx tools/screenshots/inspector.ts` (writes docs/inspector.png; another path as the first argument).
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORT = { width: 1400, height: 900 };
 
 interface Who {
@@ -68,7 +68,7 @@ export async function screenshotInspector(page: Page, path: string): Promise<voi
 async function main(): Promise<void> {
   const out = resolve(process.argv[2] ?? 'docs/inspector.png');
   const server = await createMockServer({ port: 0, statePath: null, clock: 'frozen', epoch: DEMO_REALM_EPOCH });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
   try {
     await stageTraffic(server);
     const page = await browser.newPage();

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Convert from 'ansi-to-html';
 import escape from 'escape-html';
 import { chromium } from 'playwright-core';
+import { chromiumPath } from '../chromium.js';
 import { request } from 'undici';
 
 /**
@@ -19,7 +20,6 @@ import { request } from 'undici';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'cli/teamchat.ts');
 const OUT = process.argv[2] ?? join(ROOT, 'docs/proxy.png');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ANSI = /\x1b\[[0-9;]*m/g; // eslint-disable-line no-control-regex
 
 function start(
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
 }
 
 async function shoot(terminal: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
   try {
     const page = await browser.newPage({ viewport: { width: 1180, height: 400 }, deviceScaleFactor: 1 });
     await page.setContent(

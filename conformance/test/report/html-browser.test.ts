@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath } from '../../../tools/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { fixtureRun } from './run-fixture.js';
 
 /**
- * The HTML report in a real browser (issue 7: "renders, filters and expands"): Debian's Chromium,
- * driven by playwright-core; `.ci/run` installs the browser. The page is opened from a file with the
+ * The HTML report in a real browser (it renders, filters and expands): Chromium (tools/chromium.ts, a dev
+ * dependency) driven by playwright-core. The page is opened from a file with the
  * network cut off, as a CI artefact is opened: everything it needs is inline.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let browser: Browser;
 let page: Page;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tc-report-'));
   const file = join(dir, 'conformance.html');
   await writeFile(file, renderHtml(fixtureRun()));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
   const context = await browser.newContext({ offline: true });
   page = await context.newPage();
   page.on('request', (r) => {

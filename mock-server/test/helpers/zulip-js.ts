@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 // The stock JavaScript client, unmodified (npm zulip-js): what client developers point at the mock.
 import zulip from 'zulip-js';
-import { spawnServer, stop, type Spawned } from './spawn-server.js';
+import { createMockServer, type MockServer } from '../../src/app.js';
 
 export type Answer = Record<string, unknown>;
 
@@ -26,20 +26,29 @@ export interface ZulipJsServer<C> {
 }
 
 /**
- * A `teamchat serve` process for one test file, started before its tests and stopped (its directory removed)
- * after them: in memory, or with `state: true` on a state file that `restart()` starts it again on.
+ * A mock server for one test file, started before its tests and closed (its directory removed) after them: in
+ * memory, or with `state: true` on a state file that `restart()` starts it again on. It runs in the test's process
+ * with `teamchat serve`'s defaults (running clock, no epoch) and the zuliprc files serve writes, in serve's format;
+ * that `teamchat serve` itself writes files zulip-js reads is http/stock-js-client.test.ts's to show.
  */
 export function useZulipJsServer<C extends ZulipJsBase>(options: { state?: boolean } = {}): ZulipJsServer<C> {
   let dir = '';
-  let server: Spawned | undefined;
+  let server: MockServer | undefined;
   const connect = zulip as unknown as (config: Record<string, unknown>) => Promise<C>;
-  const serve = () => spawnServer([...(options.state ? ['--state', join(dir, 'state.json')] : ['--in-memory']), '--zuliprc-dir', dir]);
+  const serve = async () => {
+    const started = await createMockServer({ port: 0, statePath: options.state ? join(dir, 'state.json') : null });
+    for (const [role, who] of Object.entries(started.control.world(started.context.config.defaultRealm).credentials)) {
+      if (!who?.api_key) continue;
+      await writeFile(rc(role), `[api]\nemail=${who.email}\nkey=${who.api_key}\nsite=${started.url}\n`, { mode: 0o600 });
+    }
+    return started;
+  };
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'teamchat-zulip-js-'));
     server = await serve();
   }, 30_000);
   afterAll(async () => {
-    if (server) await stop(server);
+    await server?.close();
     await rm(dir, { recursive: true, force: true });
   });
   const rc = (role: string) => join(dir, `zuliprc-${role}`);
@@ -51,7 +60,7 @@ export function useZulipJsServer<C extends ZulipJsBase>(options: { state?: boole
     },
     async restart() {
       if (!options.state) throw new Error('restart() needs useZulipJsServer({ state: true })');
-      if (server) await stop(server);
+      await server?.close();
       server = await serve();
     },
     get url() {

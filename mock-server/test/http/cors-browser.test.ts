@@ -1,17 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath } from '../../../tools/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { basic, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
  * Browser clients the developer names, and nobody else (http/cors.ts, http/owner-guard.ts), in a real browser:
- * Debian's Chromium driven by playwright-core, as the other browser tests do. A web client under development is a
+ * Chromium (tools/chromium.ts) driven by playwright-core, as the other browser tests do. A web client under development is a
  * page of a second loopback server; the mock lists its origin with `corsOrigins`. A page of a third server (another
  * origin) tries the same calls, and a cross-site form and a no-cors fetch at the control API.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -44,7 +44,7 @@ beforeAll(async () => {
   ({ server: otherSite, origin: other } = await site());
   mock = await startTestServer({ corsOrigins: [allowed] });
   member = credentials(mock).member!;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await chromium.launch({ executablePath: await chromiumPath(), args: FLAGS });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath } from '../../../tools/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
- * GET /docs in a real browser (issue 19 item 2), Debian's Chromium driven by playwright-core as the HTML
- * report's test does (`npm test`'s pretest installs the browser). Every request to another origin is
+ * GET /docs in a real browser: Chromium (tools/chromium.ts, a dev dependency) driven by playwright-core as the
+ * HTML report's test does. Every request to another origin is
  * aborted and recorded: the page must render from what the mock serves alone.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let server: MockServer;
 let browser: Browser;
@@ -19,7 +19,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
   const context = await browser.newContext();
   await context.route('**/*', (route) => {
     const url = route.request().url();

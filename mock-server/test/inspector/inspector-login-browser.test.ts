@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
-import { CHROMIUM } from '../../../tools/screenshots/inspector.js';
+import { chromiumPath } from '../../../tools/chromium.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -20,7 +20,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ controlToken: TOKEN });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
   page = await browser.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
 }, 60_000);
