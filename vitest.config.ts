@@ -34,13 +34,13 @@ export default defineConfig({
     // Both cores (vitest's default leaves one idle on a 2-core machine); many files wait on sockets and children.
     maxWorkers: 2,
     sequence: { sequencer: LongFirstSequencer },
-    // Unpacks the browser of the browser tests once, before the files run in parallel.
-    globalSetup: quick ? [] : ['./tools/chromium.ts'],
+    // One temporary product cache for the run; the browser of the browser tests, unpacked once before the
+    // files run in parallel.
+    globalSetup: ['./tools/test-cache-dir.ts', ...(quick ? [] : ['./tools/chromium.ts'])],
     // Real servers on loopback and child processes: time-outs generous for a busy 2-core CI.
     testTimeout: 20_000,
     hookTimeout: 30_000,
     allowOnly: false,
-    globalSetup: ['./tools/test-cache-dir.ts'],
     reporters: ['default', './tools/summary-reporter.ts', ['junit', { outputFile: 'reports/unit/junit.xml' }]],
   },
 });

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { packagePath } from '../cli/package-root.js';
 import { isEntryPoint } from '../cli/common.js';
 import { productCache } from '../mock-server/src/config/cache.js';
@@ -13,17 +14,25 @@ import { DEFAULT_OPENAPI_PATH, writeDocument } from '../mock-server/src/http/ope
  * - the package's OpenAPI document, dereferenced (keyed by the YAML's hash and PREPARER_VERSION);
  * - the demo realm's template for the default seed (keyed by its options and GENERATOR_VERSION).
  * Keyed by their inputs like every cached product, so whichever code reads them (sources, build, library
- * import) finds only products it would make itself. `dir` is emptied first: the artefact ships only these.
+ * import) finds only products it would make itself. `dir` ends holding only these.
  */
 export async function prepareShippedProducts(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const shipped = productCache(dir, { shipped: null, bounds: { entries: Infinity, bytes: Infinity } });
+  // Made beside `dir`, then moved in file by file before the old ones go: a server started meanwhile (a test
+  // beside the build) always finds whole products.
+  const next = `${dir}.next`;
+  await rm(next, { recursive: true, force: true });
+  await mkdir(next, { recursive: true });
+  const shipped = productCache(next, { shipped: null, bounds: { entries: Infinity, bytes: Infinity } });
   const written = [
     await writeDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), shipped),
     await writeTemplate({ seed: DEFAULT_CONFIG.seed }, shipped),
   ];
-  if (written.includes(false)) throw new Error(`cannot write the shipped products into ${dir}`);
+  if (written.includes(false)) throw new Error(`cannot write the shipped products into ${next}`);
+  await mkdir(dir, { recursive: true });
+  const made = await readdir(next);
+  for (const name of made) await rename(join(next, name), join(dir, name));
+  for (const name of await readdir(dir)) if (!made.includes(name)) await rm(join(dir, name), { recursive: true, force: true });
+  await rm(next, { recursive: true, force: true });
 }
 
 // Run as a script (with tsx): the shipped products only; tools/build.ts calls the function itself.

@@ -20,7 +20,7 @@ import { stop, type Spawned } from '../helpers/spawn-server.js';
  */
 let root: string;
 const spawned: Spawned[] = [];
-let distBefore: Map<string, number>;
+let distBefore: string[];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'teamchat-cache-config-'));
@@ -31,17 +31,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Every file under `dir` with its modification time (none when it does not exist). */
-async function tree(dir: string): Promise<Map<string, number>> {
-  const files = new Map<string, number>();
-  if (!existsSync(dir)) return files;
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
-      const path = join(entry.parentPath, entry.name);
-      files.set(path, (await stat(path)).mtimeMs);
-    }
-  }
-  return files;
+/**
+ * Every file under `dir` (none when it does not exist), temporary files and the build's staging directory
+ * left out. Paths, not times: the artefact's smoke test (cli/test/compiled.test.ts) may rebuild dist/
+ * meanwhile, rewriting the same files; a server writing there would add one.
+ */
+async function tree(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return [];
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp') && !entry.parentPath.includes('.next'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }
 
 const templates = async (dir: string) => (existsSync(dir) ? (await readdir(dir)).filter((f) => f.startsWith('demo-realm-')) : []);
