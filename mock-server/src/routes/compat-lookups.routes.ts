@@ -7,7 +7,7 @@ import { userGroupList } from '../domain/compat-lookups/user-groups.js';
 import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /**
- * Companion tier, compat-lookups (issue 18): the small reads and the per-account lists stock clients
+ * Companion tier, compat-lookups: the small reads and the per-account lists stock clients
  * use. Rules in domain/compat-lookups/; GET /users/{email} shares get-user (users.routes.ts).
  */
 const routes: RouteSpec[] = [

@@ -16,7 +16,7 @@ import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
- * Issue 15's proof: the suite is right about a server that, like every real one, has no control API.
+ * The proof that the suite is right about a server that, like every real one, has no control API.
  * Without isolated realms, every scenario must own its state (or run alone and put shared fixtures
  * back), so the whole suite passes three times in a row on one server, with 1 and 4 workers and in
  * shuffled orders (destructive scenarios included in two of them), and leaves the world's channels,

@@ -5,7 +5,7 @@ import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
- * The soak benchmark's fuzz, short and seeded (issue 14): ≈2,000 schema-derived and malformed requests
+ * The soak benchmark's fuzz, short and seeded: ≈2,000 schema-derived and malformed requests
  * against one server. Bad input must always get a clear 4xx; any 5xx (or dropped connection) fails
  * the test and names the request, which the same seed replays (`npm run bench -- soak --fuzz-seed`).
  */

@@ -4,7 +4,7 @@ import type { MockServer } from '../../src/app.js';
 import { credentials, startTestServer } from '../helpers/test-server.js';
 
 /**
- * The soak benchmark's linkifier cycle, short (issue 14): 200 linkifiers created, rendered, changed,
+ * The soak benchmark's linkifier cycle, short: 200 linkifiers created, rendered, changed,
  * rendered, deleted and rendered again in one process. Each has a pattern of its own, so each compiles
  * a new program; before the fix re2-wasm's fixed heap was full from about the 26th and renders answered 500.
  */

@@ -11,7 +11,7 @@ import { activeSubscriberIds } from './subscribers.js';
  * Channel and subscription events (spec §6.4 `stream`, `subscription`, `peer_add`, `peer_remove`; payloads
  * from the reference doc's "Event payloads"). Every payload is computed when emitted, inside the
  * transaction, so a later change cannot leak into an earlier event. Audiences follow access.ts: nobody
- * hears of a channel they may not know (the no-leak rule of issue 4).
+ * hears of a channel they may not know (the no-leak rule).
  */
 
 type Event = PendingEvent['event'];

@@ -14,7 +14,7 @@ import { contentFlags } from './content-flags.js';
 import { checkGroupMentions } from './mentions.js';
 
 /**
- * Creating a message: the one path for sending now (send-message) and, with issue 5, for scheduled
+ * Creating a message: the one path for sending now (send-message), for scheduled
  * delivery and notification-bot posts. Checks the sender's right to post, stores the message and who
  * received it with which flags, and emits the `message` events (spec §6.4; event convention of
  * events/shape.ts).
