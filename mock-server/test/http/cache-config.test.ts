@@ -20,11 +20,17 @@ import { stop, type Spawned } from '../helpers/spawn-server.js';
  */
 let root: string;
 const spawned: Spawned[] = [];
-let distBefore: string[];
+/** The cache directories of this file's in-process servers (none: null). */
+const usedCacheDirs: string[] = [];
+const noted = <T extends { context: { config: { cacheDir?: string | null } } }>(server: T): T => {
+  if (server.context.config.cacheDir) usedCacheDirs.push(server.context.config.cacheDir);
+  return server;
+};
+let shippedBefore: string[];
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'teamchat-cache-config-'));
-  distBefore = await tree(packagePath('dist'));
+  shippedBefore = await shippedEntries();
 });
 afterAll(async () => {
   for (const server of spawned) await stop(server);
@@ -32,17 +38,15 @@ afterAll(async () => {
 });
 
 /**
- * Every file under `dir` (none when it does not exist), temporary files and the build's staging directory
- * left out. Paths, not times: the artefact's smoke test (cli/test/compiled.test.ts) may rebuild dist/
- * meanwhile, rewriting the same files; a server writing there would add one.
+ * The products shipped in dist/prepared/, by name and size. A server may read them, never write: a write would
+ * add an entry or change one. Names and sizes rather than times, since the artefact's smoke test
+ * (cli/test/compiled.test.ts) may rebuild dist/ meanwhile, rewriting the same entries by rename.
  */
-async function tree(dir: string): Promise<string[]> {
+async function shippedEntries(): Promise<string[]> {
+  const dir = packagePath('dist/prepared');
   if (!existsSync(dir)) return [];
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp') && !entry.parentPath.includes('.next'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  const names = (await readdir(dir)).filter((name) => !name.endsWith('.tmp')).sort();
+  return Promise.all(names.map(async (name) => `${name} ${(await stat(join(dir, name))).size}`));
 }
 
 const templates = async (dir: string) => (existsSync(dir) ? (await readdir(dir)).filter((f) => f.startsWith('demo-realm-')) : []);
@@ -87,7 +91,7 @@ describe('where a server caches', () => {
   it('beside its state file by default: a template it had to make is cached there', () =>
     withCacheEnv(undefined, async () => {
       const state = join(root, 'beside', 'state.json');
-      const server = await startTestServer({ statePath: state, seed: 17 });
+      const server = noted(await startTestServer({ statePath: state, seed: 17 }));
       try {
         expect(server.context.config.cacheDir).toBe(join(root, 'beside', 'cache'));
         expect(await templates(join(root, 'beside', 'cache'))).toHaveLength(1);
@@ -113,7 +117,7 @@ describe('where a server caches', () => {
   });
 
   it('TEAMCHAT_CACHE_DIR for a server in memory (the test run sets one)', async () => {
-    const server = await startTestServer();
+    const server = noted(await startTestServer());
     await server.close();
     expect(server.context.config.cacheDir).toBe(process.env[CACHE_DIR_ENV]);
   });
@@ -122,7 +126,7 @@ describe('where a server caches', () => {
 describe('one product, one path, from the library and the command line', () => {
   it('a template the library cached is what `teamchat serve --cache-dir` starts on, loading no YAML parser or generator', async () => {
     const dir = join(root, 'shared');
-    const server = await startTestServer({ cacheDir: dir, seed: 19 });
+    const server = noted(await startTestServer({ cacheDir: dir, seed: 19 }));
     await server.close();
     const [entry] = await templates(dir);
     expect(entry).toBeDefined();
@@ -167,7 +171,10 @@ describe('one product, one path, from the library and the command line', () => {
 });
 
 describe('dist/', () => {
-  it('is never written to at run time: every server of this file left it as it was', async () => {
-    expect(await tree(packagePath('dist'))).toEqual(distBefore);
+  it('is never written to at run time: no cache directory of this file lies in it, the shipped products are as they were', async () => {
+    const dist = packagePath('dist');
+    for (const dir of usedCacheDirs) expect(dir.startsWith(dist)).toBe(false);
+    expect(usedCacheDirs.length).toBeGreaterThan(0);
+    expect(await shippedEntries()).toEqual(shippedBefore);
   });
 });
