@@ -29,7 +29,23 @@ describe('the demo realm answers as recorded before the read paths were rewritte
   });
 
   it('answers every request byte for byte as recorded', () => {
-    const changed = now.filter((a, i) => a.status !== recorded[i]?.status || a.text !== recorded[i]?.text).map((a) => a.name);
-    expect(changed).toEqual([]);
+    const changed = now.filter((a, i) => a.status !== recorded[i]?.status || a.text !== recorded[i]?.text);
+    expect(
+      changed.map(
+        (a) =>
+          `${a.name}: ${changedFields(
+            a,
+            recorded.find((r) => r.name === a.name),
+          )}`,
+      ),
+    ).toEqual([]);
   });
 });
+
+/** The top-level fields an answer changed, so that a failure says what moved. */
+function changedFields(now: GoldenAnswer, was: GoldenAnswer | undefined): string {
+  if (was === undefined || now.status !== was.status) return `status ${now.status}, was ${was?.status}`;
+  const [a, b] = [JSON.parse(now.text) as Record<string, unknown>, JSON.parse(was.text) as Record<string, unknown>];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).join(', ') || 'key order';
+}
