@@ -29,6 +29,7 @@ export async function generateOperationTypes(path = DEFAULT_OPENAPI_PATH): Promi
   const schemas = ((document.components ??= {}).schemas ??= {});
   const operations = await loadOperations(path);
   for (const op of operations) schemas[`${op.operationId}.parameters`] = decodedParameters(op.params);
+  hoistRequiredOnlyMembers(document);
   const ast = await openapiTS(document as never, { silent: true, defaultNonNullable: false, arrayLength: true });
   // Which operations allow anonymous callers (security with an empty alternative): their handlers get a
   // caller that may be null, every other handler an authenticated one.
@@ -47,6 +48,33 @@ function eventSchemaNames(schemas: Record<string, unknown>): string[] {
   const anyOf = (schemas.AnyEvent as { anyOf?: { $ref?: string }[] } | undefined)?.anyOf ?? [];
   const prefix = '#/components/schemas/';
   return anyOf.flatMap((s) => (s.$ref?.startsWith(prefix) ? [JSON.stringify(s.$ref.slice(prefix.length))] : []));
+}
+
+/**
+ * `allOf: [{$ref: X}, {type: object, required: [k]}]` (X with k made required, as Message is
+ * MessageFields with `flags`) means, in JSON Schema, X whose k must be present. openapi-typescript
+ * types the second member, an object without properties, as `Record<string, never>`, under which no
+ * field of X can be assigned. Moved up beside `allOf`, the same `required` becomes
+ * `WithRequired<X, 'k'>`. Validation reads the document itself, so only the types see this.
+ */
+function hoistRequiredOnlyMembers(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as { allOf?: unknown[]; required?: string[] };
+  if (Array.isArray(schema.allOf)) {
+    const requiredOnly = schema.allOf.filter(isRequiredOnly);
+    if (requiredOnly.length > 0 && requiredOnly.length < schema.allOf.length) {
+      schema.allOf = schema.allOf.filter((member) => !isRequiredOnly(member));
+      schema.required = [...new Set([...(schema.required ?? []), ...requiredOnly.flatMap((member) => member.required)])];
+    }
+  }
+  for (const value of Object.values(node)) hoistRequiredOnlyMembers(value);
+}
+
+/** An allOf member that only makes fields required: `{type: object, required: [...]}`, a description at most. */
+function isRequiredOnly(member: unknown): member is { required: string[] } {
+  if (member === null || typeof member !== 'object') return false;
+  const { type = 'object', required, description: _description, ...rest } = member as Record<string, unknown>;
+  return type === 'object' && Array.isArray(required) && Object.keys(rest).length === 0;
 }
 
 /**

@@ -21,16 +21,11 @@ type OwnFields<S> = S extends unknown
   : never;
 
 /**
- * A presented resource (a channel, a user, a message) is built by the domain's presenters as a plain
- * record whose fields follow the realm's feature level; its exact shape is checked at run time against the
- * same document (test/http/response-schemas.test.ts). At compile time the answer's own fields are
- * checked, and a resource field must at least be an object (or a list of objects).
+ * The success body without its envelope: the fields the handler answers with, resources included (a
+ * listing of users answers `SchemaOf<'User'>[]`), so an answer built from a presenter that strays from
+ * the document does not compile.
  */
-type Presented<T> = T extends readonly (infer E)[] ? Presented<E>[] : T extends object ? T | Record<string, unknown> : T;
-type Answer<S> = S extends unknown ? { [K in keyof S]: Presented<S[K]> } : never;
-
-/** The success body without its envelope: the fields the handler answers with. */
-export type AnswerOf<Id extends OperationId> = Answer<OwnFields<SuccessBody<Id>>>;
+export type AnswerOf<Id extends OperationId> = OwnFields<SuccessBody<Id>>;
 
 /** A schema of the document's components, e.g. `SchemaOf<'User'>`. */
 export type SchemaOf<Name extends keyof components['schemas']> = components['schemas'][Name];

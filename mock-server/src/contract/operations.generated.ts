@@ -2190,7 +2190,7 @@ export interface components {
             is_archived: boolean;
         };
         /** @description A message as the caller sees it (spec §2.5), with the caller's flags. */
-        Message: components["schemas"]["MessageFields"] & Record<string, never>;
+        Message: WithRequired<components["schemas"]["MessageFields"], "flags">;
         /**
          * @description The fields of a message (spec §2.5). In a `message` event the caller's flags travel beside the
          *     message (the event's `flags`), not inside it, so there `flags` is absent.
@@ -7651,5 +7651,8 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
 export type AnonymousOperationId = "fetch-api-key" | "get-messages" | "get-server-settings" | "register-queue";
 export type EventSchemaName = "Heartbeat" | "MessageEvent" | "ScheduledMessagesAddEvent" | "ScheduledMessagesUpdateEvent" | "ScheduledMessagesRemoveEvent" | "RemindersAddEvent" | "RemindersRemoveEvent" | "DraftsAddEvent" | "DraftsUpdateEvent" | "DraftsRemoveEvent" | "UserStatusEvent" | "UserSettingsUpdateEvent" | "UpdateGlobalNotificationsEvent" | "UpdateDisplaySettingsEvent" | "PresenceEvent" | "UserGroupMembersEvent" | "RealmUserAddEvent" | "RealmUserRemoveEvent" | "RealmUserUpdateEvent" | "SubscriptionAddEvent" | "SubscriptionRemoveEvent" | "SubscriptionUpdateEvent" | "SubscriptionPeerAddEvent" | "SubscriptionPeerRemoveEvent" | "StreamCreateEvent" | "StreamDeleteEvent" | "StreamUpdateEvent" | "DefaultStreamsEvent" | "RealmLinkifiersEvent" | "SavedSnippetsAddEvent" | "SavedSnippetsUpdateEvent" | "SavedSnippetsRemoveEvent" | "NavigationViewAddEvent" | "NavigationViewUpdateEvent" | "NavigationViewRemoveEvent" | "UpdateMessageFlagsAddEvent" | "UpdateMessageFlagsRemoveEvent" | "ReactionEvent" | "DeleteMessageEvent" | "TypingEvent" | "AttachmentEvent" | "UpdateMessageEvent" | "AlertWordsEvent" | "UserTopicEvent" | "MutedTopicsEvent" | "RealmUpdateEvent" | "RealmUpdateDictEvent" | "UserGroupUpdateEvent" | "UserGroupRemoveEvent";

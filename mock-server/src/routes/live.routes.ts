@@ -1,5 +1,5 @@
 import { doSetTypingStatus } from '../domain/live/typing.js';
-import { doUpdatePresence, PRESENCE_HISTORY_DAYS, realmPresences, userPresence } from '../domain/live/presence.js';
+import { doUpdatePresence, legacyPresences, PRESENCE_HISTORY_DAYS, userPresence } from '../domain/live/presence.js';
 import { doRemoveAttachment, doUploadFile, listAttachments } from '../domain/live/uploads.js';
 import { refuseBotCallers } from '../domain/users/status.js';
 import { defineAction, defineRoute, type RouteSpec, transactAs } from '../http/define-routes.js';
@@ -14,7 +14,7 @@ const routes: RouteSpec[] = [
   }),
   defineRoute('get-presence', {
     handle: ({ tables, now }) => ({
-      presences: realmPresences(tables, { slim: false, historyDays: PRESENCE_HISTORY_DAYS, now }),
+      presences: legacyPresences(tables, { historyDays: PRESENCE_HISTORY_DAYS, now }),
       server_timestamp: now,
     }),
   }),

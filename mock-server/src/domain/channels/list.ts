@@ -1,3 +1,4 @@
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { Features } from '../../config/features.js';
 import { indexOf } from '../../store/indexes.js';
 import type { ChannelRow, RealmRow, RealmState, UserRow } from '../../store/state.js';
@@ -31,7 +32,7 @@ export function listChannels(
   flags: ChannelListFlags,
   features: Features,
   now: number,
-): Record<string, unknown>[] {
+): SchemaOf<'Channel'>[] {
   // C16: administrators only; for them it means include_all.
   if (flags.include_all_active && !mayUseIncludeAllActive(user)) throw badRequest('User not authorized for this query');
   const includeAll = flags.include_all || flags.include_all_active;

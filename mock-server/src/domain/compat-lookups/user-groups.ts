@@ -1,3 +1,4 @@
+import type { SchemaOf } from '../../contract/operation-types.js';
 import type { RealmState, UserGroupRow } from '../../store/state.js';
 
 const ascending = (a: number, b: number) => a - b;
@@ -6,7 +7,7 @@ const ascending = (a: number, b: number) => a - b;
  * A user group as register's `realm_user_groups`, the user group events and GET /user_groups present it
  * (the reference server's fields; spec §2.8 does not show them).
  */
-export function presentUserGroup(g: UserGroupRow): Record<string, unknown> {
+export function presentUserGroup(g: UserGroupRow): SchemaOf<'UserGroup'> {
   return {
     id: g.id,
     name: g.name,
@@ -28,7 +29,7 @@ export function presentUserGroup(g: UserGroupRow): Record<string, unknown> {
  * same name. Every role, guests included, sees every group: the reference server lists all of them to
  * anyone in the organization.
  */
-export function userGroupList(tables: Pick<RealmState, 'user_groups'>, withDeactivated: boolean): Record<string, unknown>[] {
+export function userGroupList(tables: Pick<RealmState, 'user_groups'>, withDeactivated: boolean): SchemaOf<'UserGroup'>[] {
   return Object.values(tables.user_groups)
     .filter((g) => withDeactivated || !g.deactivated)
     .sort((a, b) => a.id - b.id)

@@ -1,4 +1,4 @@
-import type { ParamsOf } from '../../contract/operation-types.js';
+import type { ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import type { LinkifierRow, RealmState, UserRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
@@ -31,7 +31,7 @@ export function requireLinkifierManager(user: UserRow): void {
 }
 
 /** GET /realm/linkifiers (companion): any user of the realm, guests and bots included (reference server). */
-export function listLinkifiers(tables: Pick<RealmState, 'linkifiers'>): Record<string, unknown>[] {
+export function listLinkifiers(tables: Pick<RealmState, 'linkifiers'>): SchemaOf<'Linkifier'>[] {
   return linkifierList(tables);
 }
 

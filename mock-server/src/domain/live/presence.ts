@@ -1,4 +1,4 @@
-import type { ParamsOf } from '../../contract/operation-types.js';
+import type { AnswerOf, ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import { ownedOf, type IndexedTables } from '../../store/indexes.js';
 import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
@@ -42,7 +42,12 @@ function shares(user: UserRow | undefined): user is UserRow {
   return user !== undefined && user.is_active && !user.is_bot && !user.is_system_bot && user.settings.presence_enabled !== false;
 }
 
-function legacyEntry(row: PresenceRow): Record<string, unknown> {
+/** The legacy form: each user's statuses by client, keyed by API email (GET /realm/presence). */
+type LegacyPresences = AnswerOf<'get-presence'>['presences'];
+/** The modern form (slim_presence): each user's two times, keyed by user ID. */
+type SlimPresences = Record<string, { active_timestamp: number; idle_timestamp: number }>;
+
+function legacyEntry(row: PresenceRow): Record<string, SchemaOf<'PresenceStatus'>> {
   const { status, timestamp } = legacyStatus(row);
   return {
     website: { client: 'website', status, timestamp, pushable: false },
@@ -51,26 +56,34 @@ function legacyEntry(row: PresenceRow): Record<string, unknown> {
 }
 
 export interface PresenceQuery {
-  /** Modern form (keyed by user ID) instead of the legacy one (keyed by email). */
-  slim: boolean;
   historyDays: number;
   /** Only rows changed after this update ID (undefined: every row). */
   after?: number;
   now: number;
 }
 
-/** The realm's presences as update-presence and GET /realm/presence answer them (users sorted by ID). */
-export function realmPresences(tables: Tables, q: PresenceQuery): Record<string, unknown> {
+/** The presences update-presence and GET /realm/presence answer, users sorted by ID. */
+function shownPresences(tables: Tables, q: PresenceQuery): { user: UserRow; row: PresenceRow }[] {
   const since = q.now - q.historyDays * DAY;
-  const out: Record<string, unknown> = {};
+  const shown: { user: UserRow; row: PresenceRow }[] = [];
   for (const row of Object.values(tables.presence).sort((a, b) => a.user_id - b.user_id)) {
     const user = tables.users[String(row.user_id)];
     if (!shares(user) || lastSeen(row) < since) continue;
     if (q.after !== undefined && (row.last_update_id ?? 0) <= q.after) continue;
-    if (q.slim) out[String(user.user_id)] = { active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp };
-    else out[user.email] = legacyEntry(row);
+    shown.push({ user, row });
   }
-  return out;
+  return shown;
+}
+
+/** The realm's presences in the legacy form (keyed by email). */
+export function legacyPresences(tables: Tables, q: PresenceQuery): LegacyPresences {
+  return Object.fromEntries(shownPresences(tables, q).map(({ user, row }) => [user.email, legacyEntry(row)]));
+}
+
+/** The realm's presences in the modern form (keyed by user ID). */
+function slimPresences(tables: Tables, q: PresenceQuery): SlimPresences {
+  const times = ({ row }: { row: PresenceRow }) => ({ active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp });
+  return Object.fromEntries(shownPresences(tables, q).map((shown) => [String(shown.user.user_id), times(shown)]));
 }
 
 /** The newest presence change's ID (rows older than the counter count as 0); -1 without any row. */
@@ -84,7 +97,7 @@ export function presenceLastUpdateId(tables: Pick<RealmState, 'presence'>): numb
  * the account as recently active (last_active, the recency rule of partial subscribers, spec §8).
  * The answer is computed after the change, so it includes the caller.
  */
-export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'update-presence'>): Record<string, unknown> {
+export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'update-presence'>): AnswerOf<'update-presence'> {
   if (p.status !== 'active' && p.status !== 'idle') throw invalidPresenceStatus(p.status);
   const { user, now } = actor;
   const previous = tx.tables.presence[String(user.user_id)];
@@ -103,12 +116,12 @@ export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'updat
   if (changed && shares(user)) emitPresence(tx, user, row, now);
   if (p.ping_only) return {};
   const modern = p.slim_presence || p.last_update_id !== undefined;
-  const presences = realmPresences(tx.tables, {
-    slim: modern,
+  const query = {
     historyDays: p.history_limit_days ?? PRESENCE_HISTORY_DAYS,
     ...(p.last_update_id !== undefined && p.last_update_id >= 0 ? { after: p.last_update_id } : {}),
     now,
-  });
+  };
+  const presences = modern ? slimPresences(tx.tables, query) : legacyPresences(tx.tables, query);
   return {
     presences,
     server_timestamp: now,
@@ -143,7 +156,7 @@ function emitPresence(tx: Tx, user: UserRow, row: PresenceRow, now: number): voi
  * and an error that told them apart would reveal invisible mode). `aggregated` turns `offline` past the
  * threshold; `website` keeps the reported status, as on the reference.
  */
-export function userPresence(tables: Tables & IndexedTables, asked: string, now: number): Record<string, unknown> {
+export function userPresence(tables: Tables & IndexedTables, asked: string, now: number): AnswerOf<'get-user-presence'>['presence'] {
   const userId = userIdInPath(tables, asked);
   const user = userId === undefined ? undefined : tables.users[String(userId)];
   if (!user || !user.is_active || user.is_system_bot) throw presenceNoSuchUser();

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventOf } from '../../contract/event-types.js';
-import type { SchemaOf } from '../../contract/operation-types.js';
+import type { AnswerOf, ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import { ownedOf, ownedRows } from '../../store/indexes.js';
-import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { AttachmentRow, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -109,7 +108,7 @@ export function doUploadFile(tx: Tx, actor: ActorContext, upload: UploadRequest)
 }
 
 /** GET /attachments: the caller's files, newest first. */
-export function listAttachments(tables: RealmState, user: UserRow): { attachments: Record<string, unknown>[]; upload_space_used: number } {
+export function listAttachments(tables: RealmState, user: UserRow): AnswerOf<'get-attachments'> {
   const own = ownedRows(tables, 'attachments', user.user_id).sort((a, b) => b.id - a.id);
   return { attachments: own.map((a) => presentAttachment(tables, a)), upload_space_used: uploadSpaceUsed(tables) };
 }

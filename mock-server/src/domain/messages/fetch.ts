@@ -1,3 +1,4 @@
+import type { AnswerOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { invalidMessage } from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
@@ -14,12 +15,7 @@ export interface FetchOptions {
  * shared channel history they never received. Avatars are computed as if client_gravatar were true:
  * null only for a Gravatar sender whose real email the caller may see (§2.5 avatar_url).
  */
-export function fetchMessage(
-  tables: RealmState,
-  viewer: UserRow,
-  messageId: number,
-  options: FetchOptions,
-): { message: Record<string, unknown>; raw_content: string } {
+export function fetchMessage(tables: RealmState, viewer: UserRow, messageId: number, options: FetchOptions): AnswerOf<'get-message'> {
   const message = visibleMessage(tables, viewer, messageId);
   if (!message) throw invalidMessage();
   const wire = presentMessage(tables, message);

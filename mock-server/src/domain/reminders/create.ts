@@ -1,4 +1,4 @@
-import type { ParamsOf } from '../../contract/operation-types.js';
+import type { ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { RealmState, ReminderRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
@@ -52,6 +52,6 @@ export function doDeleteReminder(tx: Tx, actor: ActorContext, params: ParamsOf<'
 }
 
 /** GET /reminders (companion): `{reminders}`, by delivery time. */
-export function listReminders(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+export function listReminders(tables: RealmState, user: UserRow): SchemaOf<'Reminder'>[] {
   return pendingReminders(tables, user.user_id).map(presentReminder);
 }

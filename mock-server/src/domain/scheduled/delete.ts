@@ -1,4 +1,4 @@
-import type { ParamsOf } from '../../contract/operation-types.js';
+import type { ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import type { RealmState, UserRow } from '../../store/state.js';
@@ -18,6 +18,6 @@ export function doDeleteScheduledMessage(tx: Tx, actor: ActorContext, params: Pa
 }
 
 /** GET /scheduled_messages (companion): pending and failed, by delivery time (reference §2). */
-export function listScheduledMessages(tables: RealmState, user: UserRow): Record<string, unknown>[] {
+export function listScheduledMessages(tables: RealmState, user: UserRow): SchemaOf<'ScheduledMessage'>[] {
   return undeliveredScheduledMessages(tables, user.user_id).map((row) => presentScheduledMessage(row, LIST_VIEW));
 }

@@ -20,7 +20,7 @@ export interface ReadOptions {
   includeCustomProfileFields: boolean;
 }
 
-function present(tables: Tables, viewer: UserRow, user: UserRow, options: ReadOptions): Record<string, unknown> {
+function present(tables: Tables, viewer: UserRow, user: UserRow, options: ReadOptions): SchemaOf<'User'> {
   const out = presentUser(tables, user, { viewer, clientGravatar: options.clientGravatar });
   if (!options.includeCustomProfileFields) delete out.profile_data;
   return out;
@@ -34,7 +34,7 @@ function present(tables: Tables, viewer: UserRow, user: UserRow, options: ReadOp
  * restriction of which users a guest may see, so every caller sees every account. Ascending IDs, the
  * order of the register snapshot's lists.
  */
-export function listUsers(tables: Tables, viewer: UserRow, options: ReadOptions): Record<string, unknown>[] {
+export function listUsers(tables: Tables, viewer: UserRow, options: ReadOptions): SchemaOf<'User'>[] {
   return Object.values(tables.users)
     .filter((u) => !u.is_system_bot)
     .sort((a, b) => a.user_id - b.user_id)
@@ -45,7 +45,7 @@ export function listUsers(tables: Tables, viewer: UserRow, options: ReadOptions)
  * GET /users/{id}: one account, bots and deactivated users included (the reference server takes both
  * here); an unknown ID or a system bot is `No such user` (lookup.ts, reference "Shared access checks").
  */
-export function getUser(tables: Tables, viewer: UserRow, userId: number, options: ReadOptions): Record<string, unknown> {
+export function getUser(tables: Tables, viewer: UserRow, userId: number, options: ReadOptions): SchemaOf<'User'> {
   return present(tables, viewer, targetUser(tables, userId, { bots: true, deactivated: true }), options);
 }
 
@@ -55,7 +55,7 @@ export function getUser(tables: Tables, viewer: UserRow, userId: number, options
  * never all digits: it has an @). The email is matched in any letter case, as the reference server's
  * lookup does; an unknown email answers as an unknown ID does.
  */
-export function getUserByIdOrEmail(tables: Tables, viewer: UserRow, idOrEmail: string, options: ReadOptions): Record<string, unknown> {
+export function getUserByIdOrEmail(tables: Tables, viewer: UserRow, idOrEmail: string, options: ReadOptions): SchemaOf<'User'> {
   return getUser(tables, viewer, userIdInPath(tables, idOrEmail) ?? -1, options);
 }
 
@@ -65,9 +65,7 @@ export function getUserByIdOrEmail(tables: Tables, viewer: UserRow, idOrEmail: s
  * (it is answered as with client_gravatar false) and profile_data is included.
  */
 export function ownUser(tables: Tables, viewer: UserRow): SchemaOf<'User'> & { max_message_id: number } {
-  // The user presenter builds the fields of the realm's feature level as a plain record; that it is a
-  // `User` of the document is checked at run time (test/http/response-schemas.test.ts), not by the compiler.
-  const user = present(tables, viewer, viewer, { clientGravatar: false, includeCustomProfileFields: true }) as SchemaOf<'User'>;
+  const user = present(tables, viewer, viewer, { clientGravatar: false, includeCustomProfileFields: true });
   return {
     ...user,
     max_message_id: newestReceived(tables, viewer.user_id),

@@ -1,4 +1,4 @@
-import type { ParamsOf } from '../../contract/operation-types.js';
+import type { ParamsOf, SchemaOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { EventOf } from '../../contract/event-types.js';
 import type { PresenceRow, RealmState, UserRow, UserStatusRow } from '../../store/state.js';
@@ -98,11 +98,15 @@ function emitUserStatus(tx: Tx, userId: number, away: boolean | undefined, statu
  * status"): only fields that differ from the defaults, the emoji's three fields together when an emoji
  * is set, `away` only when true (presence_enabled false, §2.7), `{}` when nothing is set.
  */
-export function presentUserStatus(tables: Pick<RealmState, 'user_statuses'>, user: UserRow): Record<string, unknown> {
-  const status: Record<string, unknown> = {};
+export function presentUserStatus(tables: Pick<RealmState, 'user_statuses'>, user: UserRow): SchemaOf<'UserStatus'> {
+  const status: SchemaOf<'UserStatus'> = {};
   const row = tables.user_statuses[String(user.user_id)];
   if (row?.status_text) status.status_text = row.status_text;
-  if (row?.emoji_name) Object.assign(status, { emoji_name: row.emoji_name, emoji_code: row.emoji_code, reaction_type: row.reaction_type });
+  if (row?.emoji_name) {
+    status.emoji_name = row.emoji_name;
+    status.emoji_code = row.emoji_code;
+    status.reaction_type = row.reaction_type;
+  }
   if (user.settings.presence_enabled === false) status.away = true;
   return status;
 }
@@ -114,7 +118,7 @@ export function presentUserStatus(tables: Pick<RealmState, 'user_statuses'>, use
  * bot is `No such user` (bots have no status: both update operations refuse them) and a deactivated
  * user `User is deactivated` (they leave the snapshot's user_status map), the same checks as §4.4's.
  */
-export function getUserStatus(tables: RealmState, userId: number): Record<string, unknown> {
+export function getUserStatus(tables: RealmState, userId: number): SchemaOf<'UserStatus'> {
   return presentUserStatus(tables, targetUser(tables, userId, { bots: false, deactivated: false }));
 }
 
