@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { CACHE_DIR_ENV, productCache } from '../../src/config/cache.js';
 import { DEFAULT_OPENAPI_PATH, writeDocument } from '../../src/http/openapi.js';
 import { main } from '../../src/cli.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { plantRealmName } from '../helpers/plant-realm-name.js';
 import { stop, type Spawned } from '../helpers/spawn-server.js';
 
 /**
@@ -132,14 +133,7 @@ describe('one product, one path, from the library and the command line', () => {
     expect(entry).toBeDefined();
     await writeDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), productCache(dir, { shipped: null }));
     // A realm name planted in the entry shows the command line read the library's entry.
-    const path = join(dir, entry!);
-    const planted = (await readFile(path, 'utf8')).split('\n').map((line) => {
-      if (!line.startsWith('["realm","realm",')) return line;
-      const row = JSON.parse(line) as [string, string, { name: string }];
-      row[2].name = 'Planted';
-      return JSON.stringify(row);
-    });
-    await writeFile(path, planted.join('\n'));
+    await plantRealmName(join(dir, entry!), 'Planted');
     // The hooks make the process fail on importing the YAML parser, the reference resolver or faker.
     const preparedOnly = fileURLToPath(new URL('../../../cli/test/fixtures/prepared-only.mjs', import.meta.url));
     const cli = await serve(['--cache-dir', dir, '--seed', '19'], { ...process.env, [CACHE_DIR_ENV]: '' }, [preparedOnly]);
