@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from './helpers/build.js';
+import { loopbackRegistry } from './helpers/loopback-registry.js';
 import { processTools } from './helpers/processes.js';
 import { proxySignalTests } from './proxy-signals.js';
 
@@ -273,6 +274,22 @@ describe('npm scripts run the bundle, rebuilt first', () => {
   );
 });
 
+interface Manifest {
+  dependencies: Record<string, string>;
+}
+
+/** `run` without blocking this process: the loopback registry it talks to answers from here. */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error) => resolve({ status: null, output: `${output}${error.message}` }));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
 describe('the tarball, installed into a fresh project', () => {
   interface Packed {
     filename: string;
@@ -294,13 +311,17 @@ describe('the tarball, installed into a fresh project', () => {
     await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     const typesNode = (JSON.parse(await readFile(join(root, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string })
       .version;
-    const install = run(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, packed.filename), `@types/node@${typesNode}`],
-      consumer,
-      process.env,
-    );
-    expect(install.status, install.stderr).toBe(0);
+    // A real `npm install`, from a registry on loopback serving the dependencies as installed here (tests contact
+    // nothing beyond this machine), into an empty npm cache of its own.
+    const dependencies = Object.keys((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest).dependencies);
+    const registry = await loopbackRegistry(root, [...dependencies, '@types/node'], await mkdtemp(join(dir, 'registry-')));
+    try {
+      const args = ['install', '--registry', registry.url, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund'];
+      const install = await runAsync('npm', [...args, join(dir, packed.filename), `@types/node@${typesNode}`], consumer);
+      expect(install.status, install.output).toBe(0);
+    } finally {
+      await registry.close();
+    }
   }, 300_000);
 
   it('holds the bundles, their declarations and the data files they read; no source maps; ≤ 40 MB installed', () => {
