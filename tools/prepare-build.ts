@@ -1,11 +1,11 @@
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packagePath } from '../cli/package-root.js';
 import { isEntryPoint } from '../cli/common.js';
 import { productCache } from '../mock-server/src/config/cache.js';
 import { DEFAULT_CONFIG } from '../mock-server/src/config/config.js';
-import { writeTemplate } from '../mock-server/src/fixtures/demo-cache.js';
-import { DEFAULT_OPENAPI_PATH, writeDocument } from '../mock-server/src/http/openapi.js';
+import { ensureTemplate } from '../mock-server/src/fixtures/demo-cache.js';
+import { DEFAULT_OPENAPI_PATH, ensureDocument } from '../mock-server/src/http/openapi.js';
 
 /**
  * The products shipped read-only in the artefact (`dist/prepared/`, mock-server/src/config/cache.ts), so that
@@ -17,22 +17,15 @@ import { DEFAULT_OPENAPI_PATH, writeDocument } from '../mock-server/src/http/ope
  * import) finds only products it would make itself. `dir` ends holding only these.
  */
 export async function prepareShippedProducts(dir: string): Promise<void> {
-  // Made beside `dir`, then moved in file by file before the old ones go: a server started meanwhile (a test
-  // beside the build) always finds whole products.
-  const next = `${dir}.next`;
-  await rm(next, { recursive: true, force: true });
-  await mkdir(next, { recursive: true });
-  const shipped = productCache(next, { shipped: null, bounds: { entries: Infinity, bytes: Infinity } });
-  const written = [
-    await writeDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), shipped),
-    await writeTemplate({ seed: DEFAULT_CONFIG.seed }, shipped),
+  // Each entry is made only when missing (a rebuild of unchanged inputs makes nothing) and renamed into place
+  // whole, so a server started meanwhile (a test beside the build) always finds whole products.
+  const shipped = productCache(dir, { shipped: null, bounds: { entries: Infinity, bytes: Infinity } });
+  const kept = [
+    await ensureDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), shipped),
+    await ensureTemplate({ seed: DEFAULT_CONFIG.seed }, shipped),
   ];
-  if (written.includes(false)) throw new Error(`cannot write the shipped products into ${next}`);
-  await mkdir(dir, { recursive: true });
-  const made = await readdir(next);
-  for (const name of made) await rename(join(next, name), join(dir, name));
-  for (const name of await readdir(dir)) if (!made.includes(name)) await rm(join(dir, name), { recursive: true, force: true });
-  await rm(next, { recursive: true, force: true });
+  if (kept.includes(null)) throw new Error(`cannot write the shipped products into ${dir}`);
+  for (const name of await readdir(dir)) if (!kept.includes(name)) await rm(join(dir, name), { recursive: true, force: true });
 }
 
 // Run as a script (with tsx): the shipped products only; tools/build.ts calls the function itself.

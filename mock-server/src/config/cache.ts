@@ -61,6 +61,11 @@ export interface ProductCache {
   read<T>(product: string, key: string, reader: () => LineReader<T>): Promise<T | null>;
   /** Caches the product's lines under its key; whether it was written (false: no directory, or it refused). */
   write(product: string, key: string, lines: Iterable<string>): Promise<boolean>;
+  /**
+   * The file name of this key's whole entry in the cache directory, made from `lines()` only when there is none
+   * yet (a product made once is not made again); null when there is no directory or it refused the entry.
+   */
+  ensure(product: string, key: string, lines: () => Promise<Iterable<string>>): Promise<string | null>;
 }
 
 export interface CacheOptions {
@@ -84,8 +89,17 @@ export function productCache(dir: string | null, options: CacheOptions = {}): Pr
       return dir === null ? null : ((await readEntry(join(dir, name), product, key, reader, true))?.value ?? null);
     },
     write: (product, key, lines) => (dir === null ? Promise.resolve(false) : writeEntry(dir, bounds, product, key, lines)),
+    async ensure(product, key, lines) {
+      if (dir === null) return null;
+      const name = entryName(product, key);
+      if ((await readEntry(join(dir, name), product, key, wholeness, true)) !== null) return name;
+      return (await writeEntry(dir, bounds, product, key, await lines())) ? name : null;
+    },
   };
 }
+
+/** Reads nothing of an entry: only whether it is whole. */
+const wholeness = (): LineReader<true> => ({ line: () => undefined, done: () => true });
 
 /** The cache of a server's configuration (see `cacheDirOf`). */
 export const cacheFor = (config: { cacheDir?: string | null; statePath: string | null }): ProductCache => productCache(cacheDirOf(config));
@@ -160,6 +174,8 @@ async function writeEntry(dir: string, bounds: CacheBounds, product: string, key
     let batch = `${header(product, key)}\n`;
     const flush = async () => {
       bytes += Buffer.byteLength(batch);
+      // Stopped as soon as it is known: the rest would only be written to be removed.
+      if (bytes > bounds.bytes) throw new Error('larger than the whole cache');
       await file!.write(batch);
       batch = '';
     };
@@ -173,7 +189,6 @@ async function writeEntry(dir: string, bounds: CacheBounds, product: string, key
     await flush();
     await file.close();
     file = null;
-    if (bytes > bounds.bytes) throw new Error('larger than the whole cache');
     await makeRoom(dir, bounds, name, bytes);
     await rename(temporary, join(dir, name));
     return true;

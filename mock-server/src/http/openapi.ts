@@ -103,9 +103,12 @@ export async function documentOf(text: string, cache: ProductCache): Promise<Ope
   return document;
 }
 
-/** Writes the document of this text into a cache (the products the build ships); whether it was written. */
-export async function writeDocument(text: string, cache: ProductCache): Promise<boolean> {
-  return cache.write(PRODUCT, documentKey(text), [JSON.stringify(await prepareDocument(text))]);
+/**
+ * The document of this text in a cache directory (the products the build ships), prepared only when it is not
+ * there yet: its entry's file name, or null when it cannot be written.
+ */
+export function ensureDocument(text: string, cache: ProductCache): Promise<string | null> {
+  return cache.ensure(PRODUCT, documentKey(text), async () => [JSON.stringify(await prepareDocument(text))]);
 }
 
 function documentReader() {

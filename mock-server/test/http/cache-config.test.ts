@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../../../cli/package-root.js';
 import { CACHE_DIR_ENV, productCache } from '../../src/config/cache.js';
-import { DEFAULT_OPENAPI_PATH, writeDocument } from '../../src/http/openapi.js';
+import { DEFAULT_OPENAPI_PATH, ensureDocument } from '../../src/http/openapi.js';
 import { main } from '../../src/cli.js';
 import { startTestServer } from '../helpers/test-server.js';
 import { plantRealmName } from '../helpers/plant-realm-name.js';
@@ -131,7 +131,7 @@ describe('one product, one path, from the library and the command line', () => {
     await server.close();
     const [entry] = await templates(dir);
     expect(entry).toBeDefined();
-    await writeDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), productCache(dir, { shipped: null }));
+    await ensureDocument(await readFile(DEFAULT_OPENAPI_PATH, 'utf8'), productCache(dir, { shipped: null }));
     // A realm name planted in the entry shows the command line read the library's entry.
     await plantRealmName(join(dir, entry!), 'Planted');
     // The hooks make the process fail on importing the YAML parser, the reference resolver or faker.

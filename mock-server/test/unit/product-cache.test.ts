@@ -44,6 +44,28 @@ describe('entries by product and key', () => {
     expect(await cache.read('doc', 'k', lines)).toEqual(['shipped']);
   });
 
+  it('ensure makes a product only when its key has no whole entry, and names the entry', async () => {
+    const dir = await fresh();
+    const cache = productCache(dir, { shipped: null });
+    let makes = 0;
+    const make = async () => {
+      makes += 1;
+      return ['{"made":true}'];
+    };
+    const name = await cache.ensure('doc', 'k', make);
+    expect(await entries(dir)).toEqual([name]);
+    expect(await cache.ensure('doc', 'k', make)).toBe(name);
+    expect(makes).toBe(1);
+    // A damaged entry is not whole: it is made again.
+    const text = await readFile(join(dir, name!), 'utf8');
+    await writeFile(join(dir, name!), text.slice(0, -3));
+    expect(await cache.ensure('doc', 'k', make)).toBe(name);
+    expect(makes).toBe(2);
+    expect(await cache.read('doc', 'k', lines)).toEqual(['{"made":true}']);
+    expect(await productCache(null, { shipped: null }).ensure('doc', 'k', make)).toBeNull();
+    expect(makes).toBe(2);
+  });
+
   it('reads the shipped products first, never writes or removes them, and keeps its own entries elsewhere', async () => {
     const [shipped, dir] = [await fresh(), await fresh()];
     await productCache(shipped, { shipped: null }).write('doc', 'k', ['shipped']);
