@@ -281,7 +281,8 @@ interface Manifest {
 /** `run` without blocking this process: the loopback registry it talks to answers from here. */
 function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Bounded like the hook around it: an install that hangs is killed, not left behind.
+    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

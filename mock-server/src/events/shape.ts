@@ -38,6 +38,7 @@ export function shapeFor(event: EmittedEvent, descriptor: QueueDescriptor, viewe
     case 'realm_user':
       // delivery_email and avatar_url depend on who reads (domain/present/users.ts); an injected event may have no person.
       if (event.person === undefined) return [unshaped(event)];
+      // One line per op: narrowed first, each op's person keeps its own schema (one line over the union would not).
       if (event.op === 'add') return [unshaped({ ...event, person: viewPerson(event.person, userView) })];
       if (event.op === 'update') return [unshaped({ ...event, person: viewPerson(event.person, userView) })];
       return [unshaped({ ...event, person: viewPerson(event.person, userView) })];
