@@ -18,7 +18,6 @@ const NOT_QUICK = [
   'mock-server/test/events/stock-clients.test.ts',
   'mock-server/test/store/kill.test.ts',
   'cli/test/compiled.test.ts',
-  'cli/test/pack.test.ts',
   'cli/test/teamchat.test.ts',
 ];
 

@@ -4,14 +4,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The files that take longest (tens of seconds each: whole conformance runs, soak cycles, spawned and compiled
  * programs), started first so that they run beside the many short files instead of alone at the end. Vitest does
  * this by itself once it has timings (node_modules/.vite); a fresh clone has none, so the list says it. Longest
- * first; a path that no longer exists is simply not matched.
+ * first.
  */
 const LONG = [
   'mock-server/test/conformance/no-control.test.ts',
   'mock-server/test/soak/linkifier-cycles.test.ts',
   'cli/test/compiled.test.ts',
   'mock-server/test/events/invariant.test.ts',
-  'cli/test/pack.test.ts',
   'mock-server/test/conformance/self-test.test.ts',
   'mock-server/test/http/durability.test.ts',
   'mock-server/test/store/kill.test.ts',
