@@ -46,8 +46,15 @@ export function levelOf(name: FeatureName): number {
   return levels.levels[name].level;
 }
 
+/** Of two features, the one that came at the higher level (the document's marks are ordered by it). */
+export function newestOf(a: FeatureName, b: FeatureName): FeatureName {
+  return levelOf(b) > levelOf(a) ? b : a;
+}
+
 export interface Features {
   readonly level: number;
+  /** Every feature this server knows (the current level or above): nothing of an older level to emulate. */
+  readonly current: boolean;
   has(name: FeatureName): boolean;
 }
 
@@ -57,7 +64,7 @@ const byLevel = new Map<number, Features>();
 export function features(level: number): Features {
   let found = byLevel.get(level);
   if (!found) {
-    found = Object.freeze({ level, has: (name: FeatureName) => level >= levelOf(name) });
+    found = Object.freeze({ level, current: level >= CURRENT_FEATURE_LEVEL, has: (name: FeatureName) => level >= levelOf(name) });
     byLevel.set(level, found);
   }
   return found;

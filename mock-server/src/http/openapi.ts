@@ -8,6 +8,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { packagePath } from '../../../cli/package-root.js';
 import { isFeatureName, type FeatureName } from '../config/features.js';
 import { defaultCache, type ProductCache } from '../config/cache.js';
+import { levelFieldsOf, type LevelFields, type ShapeMemo } from './level-fields.js';
 
 /**
  * Reads openapi/team-chat.openapi.yaml once at start-up and gives, for every operation, one ajv
@@ -67,6 +68,12 @@ export interface OperationSpec {
   params: ParamSpec[];
   /** Every name the operation reads (aliases included): anything else is an ignored parameter. */
   known: Set<string>;
+  /**
+   * Fields of the success answer that exist only from a feature level (left out for older realms): read from
+   * the document on the first answer of a realm below the current level, so neither start-up nor a current
+   * realm pays for it.
+   */
+  readonly levelFields: LevelFields | null;
 }
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
@@ -158,6 +165,7 @@ export async function loadOperations(path = DEFAULT_OPENAPI_PATH, cache: Product
   let shared: Ajv | null = null;
   const ajv = () => (shared ??= createAjv());
   const operations: OperationSpec[] = [];
+  const shapes: ShapeMemo = new Map();
   for (const [path, item] of Object.entries(api.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item?.[method] as (OpenAPIV3_1.OperationObject & Record<string, unknown>) | undefined;
@@ -166,7 +174,7 @@ export async function loadOperations(path = DEFAULT_OPENAPI_PATH, cache: Product
       const shared = (item?.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
       const own = (operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
       const parameters = [...shared.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)), ...own];
-      operations.push(compileOperation(ajv, api, path, method, { ...operation, parameters }));
+      operations.push(compileOperation(ajv, api, path, method, { ...operation, parameters }, shapes));
     }
   }
   return operations;
@@ -178,6 +186,7 @@ function compileOperation(
   path: string,
   method: (typeof METHODS)[number],
   op: OpenAPIV3_1.OperationObject & Record<string, unknown>,
+  shapes: ShapeMemo,
 ): OperationSpec {
   const operationId = op.operationId ?? `${method} ${path}`;
   const params = new Map<string, ParamSpec>();
@@ -212,6 +221,7 @@ function compileOperation(
   });
   if (ordered.length !== params.size) throw new Error(`${operationId}: x-parse-order must list every parameter`);
   const security = (op.security ?? api.security ?? []) as Record<string, string[]>[];
+  let levelFields: LevelFields | null | undefined;
   return {
     operationId,
     method: method.toUpperCase() as OperationSpec['method'],
@@ -220,6 +230,10 @@ function compileOperation(
     anonymous: security.length === 0 || security.some((s) => Object.keys(s).length === 0),
     params: ordered,
     known: new Set(ordered.flatMap((p) => [p.name, ...p.aliases])),
+    get levelFields() {
+      if (levelFields === undefined) levelFields = levelFieldsOf(successSchema(op), shapes);
+      return levelFields;
+    },
   };
 }
 
@@ -266,6 +280,11 @@ function makeParam(
       return (validate ??= ajv().compile(schema));
     },
   };
+}
+
+function successSchema(op: OpenAPIV3_1.OperationObject): Schema | undefined {
+  const ok = op.responses?.['200'] as OpenAPIV3_1.ResponseObject | undefined;
+  return ok?.content?.['application/json']?.schema as Schema | undefined;
 }
 
 /** Feature names in the document must be keys of feature-levels.json (openapi/README.md): checked at start-up. */

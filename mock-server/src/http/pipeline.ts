@@ -5,6 +5,7 @@ import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import { authenticate, notLoggedIn, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
+import { pruneForLevel } from './level-fields.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
 import { httpDate, sendJson } from './respond.js';
@@ -20,7 +21,7 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
  *   4 handle            the route's one call into the domain
  *   5 wait              until every change the answer may show is durable (never unsaved data)
- *   6 envelope          result/msg, the operation's fields, ignored_parameters_unsupported (§1, ≥167)
+ *   6 envelope          result/msg, the operation's fields as of the realm's level, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
  * Steps 0 and 1 run before the body is read (router.ts checkBeforeBody) wherever no body can change their
  * answer, so a refused request's body is never read; they run here only where they did not run then.
@@ -65,7 +66,9 @@ async function run(
   const shown = app.store.writeMark;
   const data = await pending;
   await app.store.durableThrough(shown);
-  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  // A realm emulating an older level answers without the fields that came later (http/level-fields.ts).
+  let body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (!ctx.features.current) body = pruneForLevel(body, op.levelFields, ctx.features);
   if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body);
 }

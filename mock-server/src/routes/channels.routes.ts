@@ -22,7 +22,7 @@ const routes: RouteSpec[] = [
         access: 'metadata',
         archived: features.has('archived_channels'),
       });
-      return { stream: presentChannel(tables, channel, features, { now }) };
+      return { stream: presentChannel(tables, channel, { now }) };
     },
   }),
   defineRoute('get-stream-id', {

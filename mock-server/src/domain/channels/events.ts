@@ -44,7 +44,7 @@ function emitAbout(ctx: EmitContext, channel: ChannelRow, event: Event, userIds:
  * `peer_add` (or `subscription` / `add`) that follows, so a client never counts anyone twice.
  */
 export function emitStreamCreate(ctx: EmitContext, channel: ChannelRow, userIds: number[], subscriberCount?: number): void {
-  const stream = presentChannel(ctx.tx.tables, channel, ctx.features, { now: ctx.now });
+  const stream = presentChannel(ctx.tx.tables, channel, { now: ctx.now });
   if (subscriberCount !== undefined) stream.subscriber_count = subscriberCount;
   emitAbout(ctx, channel, { type: 'stream', op: 'create', streams: [stream] }, userIds);
 }
@@ -114,7 +114,7 @@ export function emitArchiveChange(ctx: EmitContext, channel: ChannelRow, userIds
   };
   const legacy: Event = channel.is_archived
     ? streamDeleteEvent(channel)
-    : { type: 'stream', op: 'create', streams: [presentChannel(tx.tables, channel, features, { now: ctx.now })] };
+    : { type: 'stream', op: 'create', streams: [presentChannel(tx.tables, channel, { now: ctx.now })] };
   tx.emit(update, userIds, (client) => (seesArchived(client, features) ? update : legacy));
   if (channel.is_archived) return;
   for (const userId of userIds) {

@@ -53,7 +53,7 @@ export function listChannels(
   const channels = candidates(tables, user, flags, includeAll, owner, defaults)
     .filter((c) => (!c.is_archived || showArchived) && selected(c))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.stream_id - b.stream_id));
-  return channels.map((c) => presentChannel(tables, c, features, { now }));
+  return channels.map((c) => presentChannel(tables, c, { now }));
 }
 
 /**

@@ -125,7 +125,7 @@ export function emitDefaultStreams(ctx: EmitContext, users: UserRow[]): void {
     tx.emit(
       {
         type: 'default_streams',
-        default_streams: channels.map((c) => presentChannel(tx.tables, c, ctx.features, { now: ctx.now })),
+        default_streams: channels.map((c) => presentChannel(tx.tables, c, { now: ctx.now })),
       },
       ids,
     );

@@ -1,4 +1,3 @@
-import type { Features } from '../../config/features.js';
 import type { SchemaOf } from '../../contract/operation-types.js';
 import { CHANNEL_GROUP_SETTINGS } from '../../store/state.js';
 import type { ChannelFolderRow, ChannelGroupSetting, ChannelRow, GroupSettingValue, RealmState } from '../../store/state.js';
@@ -63,13 +62,6 @@ const POLICY_OF_SYSTEM_GROUP = new Map<string, 2 | 3 | 4>([
   ['role:fullmembers', 3],
 ]);
 
-/** Group settings present only from a feature level (OpenAPI x-feature-level, spec §9). */
-const GATED_GROUPS: Partial<Record<(typeof CHANNEL_GROUP_SETTINGS)[number], Parameters<Features['has']>[0]>> = {
-  can_send_message_group: 'can_send_message_group',
-  can_delete_any_message_group: 'channel_delete_permission_groups',
-  can_delete_own_message_group: 'channel_delete_permission_groups',
-};
-
 export interface PresentChannelContext {
   /** Server time (seconds) for the activity and traffic windows; never read from a clock here. */
   now: number;
@@ -82,21 +74,18 @@ export interface PresentChannelContext {
  * - stream_weekly_traffic (§2.3): null while the channel is younger than a week ("insufficient
  *   data"), else the messages of the last 28 days divided by 4, rounded.
  * - subscriber_count (§2.3): non-deactivated subscribers, bots included.
+ * Fields that came at a feature level (is_archived at 315, the delete groups at 407, …) are presented at every
+ * level: the answer leaves them out for older realms, as the document marks them (http/level-fields.ts).
  */
 export function presentChannel(
   tables: StatsTables & Pick<RealmState, 'user_groups'>,
   channel: ChannelRow,
-  features: Features,
   ctx: PresentChannelContext,
 ): SchemaOf<'Channel'> {
   const stats = channelStats(tables, channel.stream_id);
   const policy = streamPostPolicy(tables, channel.can_send_message_group);
   const groups: Partial<Pick<SchemaOf<'Channel'>, ChannelGroupSetting>> = {};
-  for (const key of CHANNEL_GROUP_SETTINGS) {
-    const gate = GATED_GROUPS[key];
-    if (gate && !features.has(gate)) continue;
-    groups[key] = channel[key];
-  }
+  for (const key of CHANNEL_GROUP_SETTINGS) groups[key] = channel[key];
   return {
     stream_id: channel.stream_id,
     name: channel.name,
@@ -117,8 +106,7 @@ export function presentChannel(
     stream_weekly_traffic:
       ctx.now - channel.date_created < 7 * DAY ? null : Math.round(stats.messagesBetween(ctx.now - 28 * DAY, ctx.now) / 4),
     subscriber_count: stats.subscriberCount,
-    // §9 level 315: archived channels (and the field) exist only from then on.
-    ...(features.has('archived_channels') ? { is_archived: channel.is_archived } : {}),
+    is_archived: channel.is_archived,
     ...groups,
     // Never gated, so already in `groups` at their place (a key keeps its first position): named again
     // so that the compiler sees the schema's required groups.

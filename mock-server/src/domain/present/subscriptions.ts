@@ -90,7 +90,7 @@ export function presentSubscription(
     return value === null && !opts.client.notification_settings_null ? userNotificationDefault(viewer, field) : value;
   };
   return {
-    ...presentChannel(tables, channel, opts.features, { now: opts.now }),
+    ...presentChannel(tables, channel, { now: opts.now }),
     ...subscriberKeys(tables, channel, viewer, opts),
     desktop_notifications: notify('desktop_notifications'),
     email_notifications: notify('email_notifications'),

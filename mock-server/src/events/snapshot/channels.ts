@@ -44,7 +44,7 @@ export function subscriptionKeys(ctx: SnapshotContext): Record<string, unknown> 
 
 function presentChannelWithSubscribers(ctx: SnapshotContext, channel: ChannelRow): Record<string, unknown> {
   const { tables, viewer, options } = ctx;
-  const out = presentChannel(tables, channel, options.features, { now: options.now });
+  const out = presentChannel(tables, channel, { now: options.now });
   return Object.assign(out, subscriberKeys(tables, channel, viewer, options));
 }
 
@@ -54,7 +54,7 @@ export function streamKeys(ctx: SnapshotContext): Record<string, unknown> {
   return {
     streams: channels(ctx)
       .filter((c) => channelMetadataAccess(tables, viewer, c))
-      .map((c) => presentChannel(tables, c, options.features, { now: options.now })),
+      .map((c) => presentChannel(tables, c, { now: options.now })),
   };
 }
 
@@ -83,6 +83,6 @@ export function defaultStreamKeys(ctx: SnapshotContext): Record<string, unknown>
   return {
     realm_default_streams: channels(ctx)
       .filter((c) => ids.has(c.stream_id) && channelMetadataAccess(tables, viewer, c))
-      .map((c) => presentChannel(tables, c, options.features, { now: options.now })),
+      .map((c) => presentChannel(tables, c, { now: options.now })),
   };
 }
