@@ -80,8 +80,10 @@ const bySending = (['below', 'from'] as const).map((side) =>
       ...REQUIRES,
       level: side === 'below' ? { below: 'wildcard_mention_error_codes' as const } : { from: 'wildcard_mention_error_codes' as const },
     },
-    // Creates users (a real server keeps them, deactivated) and changes a realm setting for its run.
+    // Creates users (a real server keeps them, deactivated) and changes a realm setting for its run: alone,
+    // so that no other scenario reads the setting while it is changed and puts back a value it did not find.
     destructive: true,
+    isolated: true,
     async given(ctx) {
       await administratorsOnly(ctx);
       return largeChannel(ctx, `wildcards ${side} 229`);
@@ -108,6 +110,7 @@ export const EDIT_DELETE_WILDCARDS = [
     rules: [RULE(17)],
     requires: REQUIRES,
     destructive: true,
+    isolated: true,
     async given(ctx) {
       await administratorsOnly(ctx);
       const channel = await largeChannel(ctx, 'wildcard edit');
