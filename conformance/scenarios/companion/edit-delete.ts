@@ -2,6 +2,7 @@ import { scenario } from '../../src/dsl.js';
 import { eventsUntil, openQueue, send } from '../events/support.js';
 import { asArray, isInt, MISSING_ID, ownChannel } from '../shared.js';
 import { EDIT_DELETE_SETTINGS } from './edit-delete-settings.js';
+import { EDIT_DELETE_WILDCARDS } from './edit-delete-wildcards.js';
 import { fetchRaw, message, ownMessage } from './edit-delete-support.js';
 
 /**
@@ -14,6 +15,7 @@ import { fetchRaw, message, ownMessage } from './edit-delete-support.js';
 
 export const EDIT_DELETE = [
   ...EDIT_DELETE_SETTINGS,
+  ...EDIT_DELETE_WILDCARDS,
   scenario({
     id: 'companion/edit-delete/content-edit',
     title: 'the sender edits the content: new content, last_edit_timestamp appears, edit_history keeps the old text',

@@ -1,3 +1,4 @@
+import type { ScenarioContext } from '../../src/context.js';
 import { scenario, scenarios } from '../../src/dsl.js';
 import { MISSING_ID, type Obj } from '../shared.js';
 import { eventsIn, ownMessages, queueFor, reactionsOf, RULE, viewOf } from './flags-reactions-support.js';
@@ -10,6 +11,42 @@ import { FLAG_SCENARIOS } from './flags-reactions-flags.js';
  */
 const REQUIRES = { roles: ['member' as const, 'member_2' as const] };
 const UNICODE_CODE = /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/;
+
+/** The codes of a duplicate and of a missing reaction: their own from feature level 193 (reference add-reaction, remove-reaction). */
+const duplicateCode = (ctx: ScenarioContext) => (ctx.has('reaction_error_codes') ? 'REACTION_ALREADY_EXISTS' : 'BAD_REQUEST');
+const missingCode = (ctx: ScenarioContext) => (ctx.has('reaction_error_codes') ? 'REACTION_DOES_NOT_EXIST' : 'BAD_REQUEST');
+
+/** member_2 reacts with a tada twice and removes a heart never added, on a message of the scenario's own. */
+async function duplicateAndMissing(ctx: ScenarioContext, ids: number[]) {
+  const reader = ctx.as('member_2');
+  ctx.must(await reader.post(`/api/v1/messages/${ids[0]}/reactions`, { emoji_name: 'tada' }), 'first reaction');
+  return {
+    twice: await reader.post(`/api/v1/messages/${ids[0]}/reactions`, { emoji_name: 'tada' }),
+    missing: await reader.delete(`/api/v1/messages/${ids[0]}/reactions`, { emoji_name: 'heart' }),
+  };
+}
+
+const LEVEL_193 = (['below', 'from'] as const).map((side) =>
+  scenario({
+    id: `companion/flags-reactions/level-193-${side}-reaction-codes`,
+    title:
+      side === 'below'
+        ? 'below level 193 a duplicate reaction and a missing one are refused with BAD_REQUEST'
+        : 'from level 193 a duplicate reaction is REACTION_ALREADY_EXISTS and a missing one REACTION_DOES_NOT_EXIST',
+    rules: [RULE(13)],
+    requires: {
+      ...REQUIRES,
+      level: side === 'below' ? { below: 'reaction_error_codes' as const } : { from: 'reaction_error_codes' as const },
+    },
+    given: (ctx) => ownMessages(ctx, `reaction codes ${side} 193`),
+    when: (ctx, { ids }) => duplicateAndMissing(ctx, ids),
+    then(ctx, { twice, missing }) {
+      // Texts of the reference server (add-reaction, remove-reaction): the same on both sides of the level.
+      ctx.expectError(RULE(13), twice, { status: 400, code: duplicateCode(ctx), msg: 'Reaction already exists.' });
+      ctx.expectError(RULE(13), missing, { status: 400, code: missingCode(ctx), msg: "Reaction doesn't exist." });
+    },
+  }),
+);
 
 const REACTIONS = [
   scenario({
@@ -48,7 +85,7 @@ const REACTIONS = [
     },
     when: (ctx, { ids }) => ctx.as('member_2').post(`/api/v1/messages/${ids[0]}/reactions`, { emoji_name: 'tada' }),
     async then(ctx, res, { ids }) {
-      ctx.expectError(RULE(2), res, { status: 400, code: 'BAD_REQUEST' });
+      ctx.expectError(RULE(2), res, { status: 400, code: duplicateCode(ctx) });
       const { reply, message } = await viewOf(ctx, 'member', ids[0]!);
       ctx.expectEqual(RULE(2), reactionsOf(message).length, 1, 'reactions on the message', reply);
     },
@@ -75,6 +112,30 @@ const REACTIONS = [
       }),
   ),
   scenario({
+    id: 'companion/flags-reactions/refused-unknown-code',
+    title: 'a reaction whose code names no emoji is refused as an invalid code, though its name is known',
+    rules: [RULE(14)],
+    requires: REQUIRES,
+    given: (ctx) => ownMessages(ctx, 'refused unknown code'),
+    when: (ctx, { ids }) =>
+      ctx
+        .as('member_2')
+        .post(`/api/v1/messages/${ids[0]}/reactions`, { emoji_name: 'octopus', emoji_code: 'fffff', reaction_type: 'unicode_emoji' }),
+    async then(ctx, res, { ids }) {
+      ctx.expectError(RULE(14), res, { status: 400, code: 'BAD_REQUEST' });
+      // The reference's page writes the text without the period its server sends: either is its answer.
+      const msg = String(res.body.msg);
+      ctx.check(
+        RULE(14),
+        /^Invalid emoji code\.?$/.test(msg),
+        `msg ${JSON.stringify(msg)} (reference add-reaction: "Invalid emoji code")`,
+        res,
+      );
+      const { reply, message } = await viewOf(ctx, 'member', ids[0]!);
+      ctx.expectEqual(RULE(14), reactionsOf(message).length, 0, 'reactions on the scenario’s message', reply);
+    },
+  }),
+  scenario({
     id: 'companion/flags-reactions/remove-own-only',
     title: 'removing takes away only the caller’s reaction; removing one never made is refused',
     rules: [RULE(4)],
@@ -92,7 +153,7 @@ const REACTIONS = [
     },
     async then(ctx, { removed, again }, { ids }) {
       ctx.expectSuccess(RULE(4), removed);
-      ctx.expectError(RULE(4), again, { status: 400, code: 'BAD_REQUEST' });
+      ctx.expectError(RULE(4), again, { status: 400, code: missingCode(ctx) });
       const { reply, message } = await viewOf(ctx, 'member', ids[0]!);
       const left = reactionsOf(message).map((r) => r.user_id);
       ctx.expectEqual(RULE(4), left, [ctx.user('member').user_id], 'who still reacts', reply);
@@ -124,4 +185,4 @@ const REACTIONS = [
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const FLAGS_REACTIONS: any[] = [...REACTIONS, ...FLAG_SCENARIOS];
+export const FLAGS_REACTIONS: any[] = [...REACTIONS, ...LEVEL_193, ...FLAG_SCENARIOS];

@@ -123,7 +123,11 @@ export interface paths {
          * Send a message
          * @description Sends a channel message or a direct message now. Not in the spec (it marks sending as "not
          *     shown"); the parameters are those of the reference server. The recipients' queues receive a
-         *     `message` event.
+         *     `message` event. Wildcard mentions follow the organization's policy (reference): in a channel of
+         *     more than 15 subscribers a channel wildcard (`@**all**`, `@**everyone**`, `@**channel**`,
+         *     `@**stream**`), and from feature level 229 `@**topic**` in a topic of more than 15 participants,
+         *     need the realm's `can_mention_many_users_group` (`wildcard_mention_policy` below level 352);
+         *     refusals have codes of their own from level 229.
          */
         post: operations["send-message"];
         delete?: never;
@@ -173,6 +177,8 @@ export interface paths {
          *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
          *     access by a channel move receive `delete_message` instead. Messages of archived channels stay
          *     readable but can no longer be edited, moved or resolved, by any role (`Invalid message(s)`).
+         *     New content answers to the wildcard-mention policy as send-message does (content sent again
+         *     unchanged is not checked).
          */
         patch: operations["update-message"];
         trace?: never;
@@ -1035,13 +1041,18 @@ export interface paths {
          *     them a `historical` copy of it (flags `read`, `historical`). Everyone who received the message, and
          *     every subscriber of a channel whose history is shared, gets a `reaction` event with op `add`.
          *     Messages of archived channels stay readable but take no reactions (`Invalid message(s)`).
+         *     Name, code and type of a new reaction must describe one emoji, checked per namespace as the
+         *     reference does: a code that is no emoji (`Invalid emoji code.`) before a name that is not the code's;
+         *     a custom emoji's ID, then its name, then whether it is active. The caller's own duplicate is
+         *     `REACTION_ALREADY_EXISTS` from feature level 193, `BAD_REQUEST` below it.
          */
         post: operations["add-reaction"];
         /**
          * Remove an emoji reaction
          * @description Removes the caller's own reaction, named by `emoji_code` (and `reaction_type`, default
          *     `unicode_emoji`) or, without a code, by `emoji_name` looked up as add-reaction does. The same users
-         *     as for add-reaction get a `reaction` event with op `remove`.
+         *     as for add-reaction get a `reaction` event with op `remove`. A reaction the caller does not have is
+         *     `REACTION_DOES_NOT_EXIST` from feature level 193, `BAD_REQUEST` below it.
          */
         delete: operations["remove-reaction"];
         options?: never;
@@ -1189,7 +1200,9 @@ export interface paths {
          *     only). This server takes the editing settings of the reference operation; other organization
          *     settings are listed in `ignored_parameters_unsupported`. Time limits are seconds after sending,
          *     or `"unlimited"`. Every user receives `realm` / `update` (plain settings) or `realm` /
-         *     `update_dict` (group settings) for what changed; the answer names the changed settings.
+         *     `update_dict` (group settings) for what changed; the answer names the changed settings. Who may
+         *     use wildcard mentions in large channels and topics is `wildcard_mention_policy` below feature level
+         *     352 and the group setting `can_mention_many_users_group` from it (reference update-realm).
          */
         patch: operations["update-realm"];
         trace?: never;
@@ -1624,6 +1637,16 @@ export interface components {
             /** @description Marking unread only; channels whose messages were skipped because the caller is not subscribed. */
             ignored_because_not_subscribed_channels?: number[];
         };
+        /** @description Code REACTION_ALREADY_EXISTS (400), from feature level 193, for the caller's own duplicate reaction (reference add-reaction). */
+        ReactionAlreadyExistsError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "REACTION_ALREADY_EXISTS";
+        };
+        /** @description Code REACTION_DOES_NOT_EXIST (400), from feature level 193, for removing a reaction the caller does not have (reference remove-reaction). */
+        ReactionDoesNotExistError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "REACTION_DOES_NOT_EXIST";
+        };
         /** @description Form parameters of update-message (reference server); at least one of stream_id, topic and content. */
         UpdateMessageRequest: {
             /** @description Move to this channel (channel messages only; not with content). */
@@ -1722,6 +1745,31 @@ export interface components {
             can_delete_any_message_group?: components["schemas"]["GroupSettingUpdate"];
             can_delete_own_message_group?: components["schemas"]["GroupSettingUpdate"];
             can_resolve_topics_group?: components["schemas"]["GroupSettingUpdate"];
+            /**
+             * @description Below feature level 352: who may use wildcard mentions in large channels and topics: 1 everyone,
+             *     2 members, 3 full members, 5 administrators, 6 nobody, 7 moderators and administrators.
+             * @enum {integer}
+             */
+            wildcard_mention_policy?: 1 | 2 | 3 | 5 | 6 | 7;
+            /** @description From feature level 352, replacing wildcard_mention_policy. */
+            can_mention_many_users_group?: components["schemas"]["GroupSettingUpdate"];
+        };
+        /**
+         * @description Code STREAM_WILDCARD_MENTION_NOT_ALLOWED (400), from feature level 229: a channel wildcard mention in a
+         *     channel of more than 15 subscribers by someone outside the realm's can_mention_many_users_group
+         *     (reference send-message, update-message). Below 229 the same refusal is BAD_REQUEST.
+         */
+        StreamWildcardMentionNotAllowedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "STREAM_WILDCARD_MENTION_NOT_ALLOWED";
+        };
+        /**
+         * @description Code TOPIC_WILDCARD_MENTION_NOT_ALLOWED (400), from feature level 229: `@**topic**` in a topic of more
+         *     than 15 participants (senders and reactors) by someone outside can_mention_many_users_group.
+         */
+        TopicWildcardMentionNotAllowedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "TOPIC_WILDCARD_MENTION_NOT_ALLOWED";
         };
         /** @description Form parameters of set-typing-status (reference server). */
         SetTypingStatusRequest: {
@@ -2620,6 +2668,15 @@ export interface components {
              * @description Type realm; legacy form of realm_message_edit_history_visibility_policy (false for none).
              */
             realm_allow_edit_history?: boolean;
+            /**
+             * @description Type realm; who may use wildcard mentions in large channels and topics (1 everyone, 2 members,
+             *     3 full members, 5 administrators, 6 nobody, 7 moderators). From feature level 352 deprecated: the
+             *     smallest of these that includes everyone realm_can_mention_many_users_group allows.
+             * @enum {integer}
+             */
+            realm_wildcard_mention_policy?: 1 | 2 | 3 | 5 | 6 | 7;
+            /** @description Type realm, from feature level 352; who may use wildcard mentions in large channels and topics. */
+            realm_can_mention_many_users_group?: components["schemas"]["GroupSettingValue"];
             /** @description Always present; the alias of service_feature_level GET /server_settings gives (never below 176). */
             zulip_feature_level: number;
             /** @description Always present; the same string as service_version. */
@@ -4767,6 +4824,41 @@ export interface components {
                     direct_subgroups: number[];
                 };
             };
+            /**
+             * @description Below feature level 352: who may use wildcard mentions in large channels and topics: 1 everyone,
+             *     2 members, 3 full members, 5 administrators, 6 nobody, 7 moderators and administrators.
+             * @enum {integer}
+             */
+            wildcard_mention_policy?: 1 | 2 | 3 | 5 | 6 | 7;
+            /**
+             * @description Change of a group setting (spec §1): `new` is the value to set; `old`, when given, must equal the
+             *     current value (compared as sets), otherwise EXPECTATION_MISMATCH. Sending the current value as
+             *     `new` changes nothing.
+             */
+            can_mention_many_users_group?: {
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                new: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+                /**
+                 * @description Who holds a permission (spec §1): the ID of a user group, or an anonymous group of users and
+                 *     subgroups. An anonymous group with just one subgroup is answered as that subgroup's ID, and one
+                 *     with both lists empty as the ID of the "nobody" system group.
+                 */
+                old?: number | {
+                    /** @description User IDs. */
+                    direct_members: number[];
+                    /** @description User group IDs. */
+                    direct_subgroups: number[];
+                };
+            };
         };
         "set-typing-status.parameters": {
             /**
@@ -5189,7 +5281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["RequestConfusingVarError"] | components["schemas"]["StreamDoesNotExistError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["RequestConfusingVarError"] | components["schemas"]["StreamDoesNotExistError"] | components["schemas"]["StreamWildcardMentionNotAllowedError"] | components["schemas"]["TopicWildcardMentionNotAllowedError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5303,7 +5395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["MoveMessagesTimeLimitError"] | components["schemas"]["ExpectationMismatchError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["MoveMessagesTimeLimitError"] | components["schemas"]["ExpectationMismatchError"] | components["schemas"]["StreamWildcardMentionNotAllowedError"] | components["schemas"]["TopicWildcardMentionNotAllowedError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6925,7 +7017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["RequestVariableMissingError"] | components["schemas"]["ReactionAlreadyExistsError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -6955,7 +7047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["ReactionDoesNotExistError"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -3,6 +3,7 @@
  * edit-delete), with the reference server's texts. Kept apart so `errors.ts` stays readable; it re-exports
  * this file, so code imports these from `domain/errors.ts` like every other factory.
  */
+import type { Features } from '../config/features.js';
 import { ApiError, badRequest, unauthorized } from './api-error.js';
 
 // ---- compat-lookups (companion tier): bot storage, with the reference server's texts ----
@@ -68,9 +69,42 @@ export const invalidFlagOperation = (op: string) => badRequest(`Invalid message 
 /** add-reaction, remove-reaction and status emoji: a name the emoji data does not know. */
 export const unknownEmoji = (name: string) => badRequest(`Emoji '${name}' does not exist`);
 
-export const reactionExists = () => badRequest('Reaction already exists.');
+/** The caller already reacted with that emoji: its own code from feature level 193 (reference add-reaction). */
+export const reactionExists = (features: Features) =>
+  new ApiError(400, features.has('reaction_error_codes') ? 'REACTION_ALREADY_EXISTS' : 'BAD_REQUEST', 'Reaction already exists.');
 
-export const reactionMissing = () => badRequest("Reaction doesn't exist.");
+/** The caller has no reaction with that emoji: its own code from feature level 193 (reference remove-reaction). */
+export const reactionMissing = (features: Features) =>
+  new ApiError(400, features.has('reaction_error_codes') ? 'REACTION_DOES_NOT_EXIST' : 'BAD_REQUEST', "Reaction doesn't exist.");
+
+/**
+ * add-reaction: name, code and type that do not describe one emoji (reference add-reaction, its emoji
+ * check): texts per namespace, in the order the reference checks them.
+ */
+export const invalidEmojiCode = () => badRequest('Invalid emoji code.');
+export const invalidEmojiName = () => badRequest('Invalid emoji name.');
+export const invalidCustomEmoji = () => badRequest('Invalid custom emoji.');
+export const invalidCustomEmojiName = () => badRequest('Invalid custom emoji name.');
+export const customEmojiDeactivated = () => badRequest('This custom emoji has been deactivated.');
+export const invalidEmojiType = () => badRequest('Invalid emoji type.');
+
+/*
+ * Wildcard mentions refused by the organization's policy in a large channel or topic (reference
+ * send-message, update-message). From feature level 229 each has its own code and the channel text names a
+ * channel; before it, only channel wildcards were refused, as BAD_REQUEST with the older text.
+ */
+export const channelWildcardNotAllowed = (features: Features) =>
+  features.has('wildcard_mention_error_codes')
+    ? new ApiError(
+        400,
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+        'You do not have permission to use channel wildcard mentions in this channel.',
+      )
+    : badRequest('You do not have permission to use wildcard mentions in this stream.');
+
+/** Only from feature level 229: older servers did not restrict topic wildcards. */
+export const topicWildcardNotAllowed = () =>
+  new ApiError(400, 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
 
 /** remove-reaction with neither emoji_name nor emoji_code. */
 export const reactionEmojiUnnamed = () => badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');

@@ -34,7 +34,11 @@ export function normalizeGroupSetting(tables: Tables, value: GroupSettingValue):
 }
 
 /** Every group exists, is active and is allowed for the setting; every user exists in the realm. */
-export function validateGroupSetting(tables: Tables, setting: ChannelGroupSetting | RealmGroupSetting, value: GroupSettingValue): void {
+export function validateGroupSetting(
+  tables: Tables,
+  setting: ChannelGroupSetting | RealmGroupSetting | 'can_mention_many_users_group',
+  value: GroupSettingValue,
+): void {
   const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
   const users = typeof value === 'number' ? [] : value.direct_members;
   const forbidden = new Set([systemGroupId(tables, 'role:internet')]);
@@ -65,7 +69,7 @@ export function sameGroupSetting(tables: Tables, a: GroupSettingValue, b: GroupS
  */
 export function resolveGroupSettingUpdate(
   tables: Tables,
-  setting: ChannelGroupSetting | RealmGroupSetting,
+  setting: ChannelGroupSetting | RealmGroupSetting | 'can_mention_many_users_group',
   current: GroupSettingValue,
   update: { new: GroupSettingValue; old?: GroupSettingValue },
 ): GroupSettingValue | null {

@@ -161,6 +161,14 @@ export function mayMentionGroup(tables: Tables, user: UserRow, group: RealmState
 }
 
 /**
+ * A wildcard mention in a large channel or topic (reference send-message, update-message): the realm's
+ * can_mention_many_users_group (wildcard_mention_policy below level 352, the same system groups).
+ */
+export function mayMentionManyUsers(tables: Tables, user: UserRow, setting: GroupSettingValue): boolean {
+  return user.is_system_bot || holds(tables, user, setting);
+}
+
+/**
  * §5 "Administrator-only operations": update user status (administrator, §4.4), update a user (§4.7),
  * create a user (§4.10), deactivate a user (§4.17). Owners are administrators too (§2.8). A bot
  * owner may not update their own bot (C7).

@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIG } from '../config/config.js';
 import { editingRealmKeys } from '../domain/edit-delete/settings.js';
+import { mentionRealmKeys } from '../domain/messages/wildcard-mentions.js';
 import { MAX_CHANNEL_DESCRIPTION_LENGTH, MAX_CHANNEL_NAME_LENGTH } from '../domain/channels/lookup.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/messages/send.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders/create.js';
@@ -89,6 +90,7 @@ function realmKeys(ctx: SnapshotContext): Record<string, unknown> {
       : {}),
     // Companion tier, area edit-delete: the editing, moving and deleting policies.
     ...editingRealmKeys(ctx.tables),
+    ...mentionRealmKeys(ctx.tables, ctx.options.features),
     ...REGISTER_LIMITS,
     ...liveRealmKeys(ctx.options.maxFileUploadMib ?? DEFAULT_CONFIG.maxFileUploadMib),
     // Companion tier (compat-lookups): the mock deletes no message for age, i.e. the reference's -1.

@@ -61,6 +61,11 @@ export interface RealmRow {
   can_set_delete_message_policy_group: GroupSettingValue;
   can_add_custom_emoji_group: GroupSettingValue;
   can_manage_default_streams_group?: GroupSettingValue;
+  /**
+   * Who may use wildcard mentions in large channels and topics (reference can_mention_many_users_group;
+   * below feature level 352 shown and set as wildcard_mention_policy). Absent: administrators.
+   */
+  can_mention_many_users_group?: GroupSettingValue;
   /** Channel IDs of the realm's default channels (§4.15 include_default, §4.16 is_default_stream). */
   default_stream_ids: number[];
   /** ID of the system bot that posts notifications (reports, reminders, failed scheduled messages). */

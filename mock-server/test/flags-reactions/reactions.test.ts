@@ -65,9 +65,13 @@ describe('adding a reaction', () => {
   it.each([
     [{ emoji_name: 'nonsense' }, "Emoji 'nonsense' does not exist"],
     [{ emoji_name: 'octopus', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
+    // The code is checked before the name: a known name with a code that is no emoji.
+    [{ emoji_name: 'octopus', emoji_code: 'fffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
+    [{ emoji_name: 'octopus', emoji_code: 'fffff' }, 'Invalid emoji code.'],
     [{ emoji_name: 'octopus', emoji_code: '99999', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
     [{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'sticker' }, 'Invalid emoji type.'],
-    [{ emoji_name: 'teamchat', emoji_code: 'other', reaction_type: 'service_extra_emoji' }, 'Invalid emoji name.'],
+    [{ emoji_name: 'teamchat', emoji_code: 'other', reaction_type: 'service_extra_emoji' }, 'Invalid emoji code.'],
+    [{ emoji_name: 'octopus', emoji_code: 'teamchat', reaction_type: 'service_extra_emoji' }, 'Invalid emoji name.'],
   ])('refuses %j with %s and changes nothing', async (form, msg) => {
     const id = await post(env, env.who.member!, HOME);
     const res = await react(env.server, env.who.member!, id, form);
@@ -76,12 +80,28 @@ describe('adding a reaction', () => {
     expect(storedReactions(env, id)).toEqual([]);
   });
 
-  it('refuses the same reaction twice', async () => {
+  it('checks a custom emoji by ID, then its name, then whether it is active', async () => {
+    const id = await post(env, env.who.member!, HOME);
+    const emoji = Object.values(tables(env.server, env.realm).custom_emoji);
+    const active = emoji.find((e) => !e.deactivated)!;
+    const gone = emoji.find((e) => e.deactivated)!;
+    const form = (name: string, code: number) => ({ emoji_name: name, emoji_code: String(code), reaction_type: 'realm_emoji' });
+    expect((await react(env.server, env.who.member!, id, form('octopus', active.id))).body).toEqual(error('Invalid custom emoji name.'));
+    expect((await react(env.server, env.who.member!, id, form(gone.name, gone.id))).body).toEqual(
+      error('This custom emoji has been deactivated.'),
+    );
+    expect(storedReactions(env, id)).toEqual([]);
+  });
+
+  it('refuses the same reaction twice: REACTION_ALREADY_EXISTS from level 193, BAD_REQUEST below', async () => {
     const id = await post(env, env.who.member!, HOME);
     await react(env.server, env.who.member!, id, { emoji_name: 'octopus' });
     const res = await react(env.server, env.who.member!, id, { emoji_name: 'octopus' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(error('Reaction already exists.'));
+    expect(res.body).toEqual(error('Reaction already exists.', 'REACTION_ALREADY_EXISTS'));
+    await env.server.control.setFeatureLevel(env.realm, 192);
+    const old = await react(env.server, env.who.member!, id, { emoji_name: 'octopus' });
+    expect([old.status, old.body]).toEqual([400, error('Reaction already exists.')]);
     expect(storedReactions(env, id)).toHaveLength(1);
   });
 
@@ -150,24 +170,32 @@ describe('removing a reaction', () => {
     expect(storedReactions(env, id)).toEqual([]);
   });
 
+  const missing = error("Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
   it.each([
-    [{}, 'At least one of the following arguments must be present: emoji_name, emoji_code'],
-    [{ emoji_name: 'nonsense' }, "Emoji 'nonsense' does not exist"],
-    [{ emoji_name: 'tada' }, "Reaction doesn't exist."],
-    [{ emoji_code: '1f419', reaction_type: 'realm_emoji' }, "Reaction doesn't exist."],
-  ])('refuses %j with %s and changes nothing', async (form, msg) => {
+    [{}, error('At least one of the following arguments must be present: emoji_name, emoji_code')],
+    [{ emoji_name: 'nonsense' }, error("Emoji 'nonsense' does not exist")],
+    [{ emoji_name: 'tada' }, missing],
+    [{ emoji_code: '1f419', reaction_type: 'realm_emoji' }, missing],
+  ])('refuses %j with %j and changes nothing', async (form, body) => {
     const id = await post(env, env.who.member!, HOME);
     await react(env.server, env.who.member!, id, { emoji_name: 'octopus' });
     const res = await unreact(env.server, env.who.member!, id, form);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(error(msg));
+    expect(res.body).toEqual(body);
     expect(storedReactions(env, id)).toHaveLength(1);
+  });
+
+  it('answers a missing reaction with BAD_REQUEST below level 193', async () => {
+    const id = await post(env, env.who.member!, HOME);
+    await env.server.control.setFeatureLevel(env.realm, 192);
+    const res = await unreact(env.server, env.who.member!, id, { emoji_name: 'tada' });
+    expect([res.status, res.body]).toEqual([400, error("Reaction doesn't exist.")]);
   });
 
   it('never removes another user’s reaction', async () => {
     const id = await post(env, env.who.member!, HOME);
     await react(env.server, env.who.member_2!, id, { emoji_name: 'octopus' });
-    expect((await unreact(env.server, env.who.member!, id, { emoji_name: 'octopus' })).body).toEqual(error("Reaction doesn't exist."));
+    expect((await unreact(env.server, env.who.member!, id, { emoji_name: 'octopus' })).body).toEqual(missing);
     expect(storedReactions(env, id)).toHaveLength(1);
   });
 });

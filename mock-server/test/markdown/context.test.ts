@@ -139,22 +139,23 @@ describe('topic links reveal only the messages the author may read', () => {
 });
 
 describe('Mentions: what sets the message flags', () => {
-  const none: Mentions = { userIds: [], groupIds: [], wildcard: null };
+  const none: Mentions = { userIds: [], groupIds: [], wildcard: null, topicWildcard: false };
   it.each<[string, Mentions]>([
     ['no mention', none],
-    ['@**Othello** @**King Hamlet** @**othello|2**', { userIds: [1, 2], groupIds: [], wildcard: null }],
+    ['@**Othello** @**King Hamlet** @**othello|2**', { ...none, userIds: [1, 2] }],
     ['@_**Othello** @_*backend* @_**all** @_**topic**', none],
-    ['@*backend* @*role:members*', { userIds: [], groupIds: [20], wildcard: null }],
+    ['@*backend* @*role:members*', { ...none, groupIds: [20] }],
     ['@**all**', { ...none, wildcard: 'channel' }],
     ['@**everyone**', { ...none, wildcard: 'channel' }],
     ['@**channel**', { ...none, wildcard: 'channel' }],
     ['@**stream**', { ...none, wildcard: 'channel' }],
-    ['@**topic**', { ...none, wildcard: 'topic' }],
-    ['@**topic** @**all**', { ...none, wildcard: 'channel' }],
+    ['@**topic**', { ...none, wildcard: 'topic', topicWildcard: true }],
+    ['@**all** @**topic**', { ...none, wildcard: 'channel', topicWildcard: true }],
+    ['@**topic** @**all**', { ...none, wildcard: 'channel', topicWildcard: true }],
     ['@**Ghost** @**Nobody** @**Dup Name**', none],
-    ['> @**Othello** @**all**\n\n@**Cordelia Lear**', { userIds: [3], groupIds: [], wildcard: null }],
-    ['`@**Othello**` @**Dup Name|4**', { userIds: [4], groupIds: [], wildcard: null }],
-    ['[@**Othello**](https://example.com)', { userIds: [2], groupIds: [], wildcard: null }],
+    ['> @**Othello** @**all**\n\n@**Cordelia Lear**', { ...none, userIds: [3] }],
+    ['`@**Othello**` @**Dup Name|4**', { ...none, userIds: [4] }],
+    ['[@**Othello**](https://example.com)', { ...none, userIds: [2] }],
   ])('%j', (input, mentions) => {
     expect(renderMessage(input, as()).mentions).toEqual(mentions);
   });

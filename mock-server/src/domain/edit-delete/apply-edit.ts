@@ -9,6 +9,7 @@ import { moveTimeLimitExceeded } from '../errors.js';
 import { renderMessage, topicLinks } from '../markdown.js';
 import { contentFlags, CONTENT_FLAGS } from '../messages/content-flags.js';
 import { checkGroupMentions } from '../messages/mentions.js';
+import { checkWildcardMentions } from '../messages/wildcard-mentions.js';
 import { messageAudience, messageVisibleTo } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
@@ -63,6 +64,10 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
 
   const sender = tables.users[String(message.sender_id)] ?? actor.user;
   const rendered = plan.content === undefined ? undefined : renderMessage(plan.content, { tables, author: sender });
+  // New wildcard mentions answer to the organization's policy (reference update-message); content sent again unchanged does not.
+  const channel = message.stream_id === null ? undefined : tables.channels[String(message.stream_id)];
+  if (rendered && channel && plan.content !== message.content)
+    checkWildcardMentions(tables, actor.features, sender, channel, message.subject, rendered.mentions);
   if (rendered) checkGroupMentions(tables, actor.user, rendered.mentions);
 
   const after: MessageRow[] = [];

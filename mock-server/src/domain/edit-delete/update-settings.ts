@@ -1,10 +1,12 @@
 import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
-import type { RealmEditingSettings } from '../../store/state.js';
+import type { GroupSettingValue, RealmEditingSettings } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, mustBeAdministrator } from '../errors.js';
 import { resolveGroupSettingUpdate } from '../group-settings.js';
 import { mayChangeEditingSettings } from '../permissions.js';
+import { mentionManySetting, WILDCARD_MENTION_POLICIES } from '../messages/wildcard-mentions.js';
+import { systemGroupId } from '../present/channels.js';
 import { editingSettings, REALM_GROUP_SETTINGS } from './settings.js';
 
 /**
@@ -44,17 +46,49 @@ export function doUpdateRealm(tx: Tx, actor: ActorContext, params: ParamsOf<'upd
     if (value !== null) groups[name] = value;
   }
 
+  const mentions = mentionManyChange(tx, params);
+
   const changed = { ...plain, ...groups };
-  if (Object.keys(changed).length === 0) return {};
+  if (Object.keys(changed).length === 0 && !mentions) return {};
   const realm = tx.tables.realm.realm;
-  tx.put('realm', 'realm', { ...realm, editing: { ...realm.editing, ...changed } });
+  tx.put('realm', 'realm', {
+    ...realm,
+    editing: { ...realm.editing, ...changed },
+    ...(mentions ? { can_mention_many_users_group: mentions.value } : {}),
+  });
   const everyone = Object.values(tx.tables.users)
     .filter((u) => u.is_active && !u.is_system_bot)
     .map((u) => u.user_id);
-  for (const [property, value] of Object.entries(plain)) tx.emit({ type: 'realm', op: 'update', property, value }, everyone);
-  for (const [property, value] of Object.entries(groups))
+  const plainEvents: Record<string, unknown> = {
+    ...plain,
+    ...(mentions?.policy !== undefined ? { wildcard_mention_policy: mentions.policy } : {}),
+  };
+  const groupEvents: Record<string, unknown> = {
+    ...groups,
+    ...(mentions?.policy === undefined && mentions ? { can_mention_many_users_group: mentions.value } : {}),
+  };
+  for (const [property, value] of Object.entries(plainEvents)) tx.emit({ type: 'realm', op: 'update', property, value }, everyone);
+  for (const [property, value] of Object.entries(groupEvents))
     tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [property]: value } }, everyone);
-  return changed;
+  return { ...plainEvents, ...groupEvents };
+}
+
+/**
+ * Who may use wildcard mentions in large channels (reference update-realm): below feature level 352 the
+ * integer wildcard_mention_policy, stored as the system group it names (so a realm moved across 352 keeps
+ * its rule); from 352 the group setting. The document's level marks let only one of the two through.
+ */
+function mentionManyChange(tx: Tx, params: ParamsOf<'update-realm'>): { value: GroupSettingValue; policy?: number } | null {
+  const current = mentionManySetting(tx.tables);
+  if (params.wildcard_mention_policy !== undefined) {
+    const policy = params.wildcard_mention_policy;
+    const value = systemGroupId(tx.tables, WILDCARD_MENTION_POLICIES.get(policy) ?? '');
+    if (value === null) throw badRequest('Invalid wildcard_mention_policy');
+    return value === current ? null : { value, policy };
+  }
+  if (params.can_mention_many_users_group === undefined) return null;
+  const value = resolveGroupSettingUpdate(tx.tables, 'can_mention_many_users_group', current, params.can_mention_many_users_group);
+  return value === null ? null : { value };
 }
 
 /** A time limit: a positive number of seconds, or "unlimited" (null). The error text is ours (the reference's is not documented). */

@@ -1,12 +1,23 @@
-import type { MessageRow, ReactionRow, UserRow } from '../../store/state.js';
+import type { MessageRow, ReactionRow, RealmState, UserRow } from '../../store/state.js';
 import type { ParamsOf } from '../../contract/operation-types.js';
 import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
-import { emojiByName } from '../emoji.js';
-import { invalidMessage, reactionEmojiUnnamed, reactionExists, reactionMissing, unknownEmoji } from '../errors.js';
+import { emojiByName, isUnicodeEmojiCode, realmEmojiByCode, SERVICE_EXTRA_EMOJI, unicodeEmojiMatches, type Emoji } from '../emoji.js';
+import {
+  customEmojiDeactivated,
+  invalidCustomEmoji,
+  invalidCustomEmojiName,
+  invalidEmojiCode,
+  invalidEmojiName,
+  invalidEmojiType,
+  invalidMessage,
+  reactionEmojiUnnamed,
+  reactionExists,
+  reactionMissing,
+  unknownEmoji,
+} from '../errors.js';
 import { mayModifyMessageInChannel } from '../permissions.js';
-import { checkEmoji } from '../users/status-emoji.js';
 import { messageAudience } from '../messages/visibility.js';
 import { copyOf, writeFlags, type Copy } from './receipts.js';
 
@@ -24,7 +35,8 @@ const sameEmoji = (r: ReactionRow, code: string, type: string) => r.emoji_code =
  * code or type is looked up from the name (`Emoji '…' does not exist`); the caller's own reaction with
  * that emoji is `Reaction already exists.`; then, when someone else already reacted with that emoji, the
  * new reaction is a vote for it and takes its name unchecked (a custom emoji deactivated since can still
- * be voted for), else name, code and type must agree (the status emoji rules, users/status-emoji.ts).
+ * be voted for), else name, code and type must agree (reactionEmoji below). The duplicate's code depends on
+ * the level (errors.ts reactionExists).
  */
 export function doAddReaction(tx: Tx, actor: ActorContext, params: ParamsOf<'add-reaction'>): void {
   const user = actor.user;
@@ -38,11 +50,11 @@ export function doAddReaction(tx: Tx, actor: ActorContext, params: ParamsOf<'add
     code ??= known.emoji_code;
     type ??= known.reaction_type;
   }
-  if (message.reactions.some((r) => r.user_id === user.user_id && sameEmoji(r, code, type))) throw reactionExists();
+  if (message.reactions.some((r) => r.user_id === user.user_id && sameEmoji(r, code, type))) throw reactionExists(actor.features);
   const existing = message.reactions.find((r) => sameEmoji(r, code, type));
   const emoji = existing
     ? { emoji_name: existing.emoji_name, emoji_code: existing.emoji_code, reaction_type: existing.reaction_type }
-    : checkEmoji(tx.tables, params.emoji_name, code, type);
+    : reactionEmoji(tx.tables, params.emoji_name, code, type);
   const reaction: ReactionRow = { ...emoji, user_id: user.user_id };
   if (copy.created) writeFlags(tx, user.user_id, message.id, [...copy.flags]);
   tx.put('messages', message.id, { ...message, reactions: [...message.reactions, reaction] });
@@ -69,9 +81,38 @@ export function doRemoveReaction(tx: Tx, actor: ActorContext, params: ParamsOf<'
   }
   type ??= 'unicode_emoji';
   const mine = message.reactions.find((r) => r.user_id === user.user_id && sameEmoji(r, code, type));
-  if (!mine) throw reactionMissing();
+  if (!mine) throw reactionMissing(actor.features);
   tx.put('messages', message.id, { ...message, reactions: message.reactions.filter((r) => r !== mine) });
   emitReaction(tx, 'remove', user, message, mine);
+}
+
+/**
+ * A new reaction's name, code and type must describe one emoji (reference add-reaction, its emoji check),
+ * each namespace checked in the reference's order with its texts: a Unicode code that is no emoji is
+ * `Invalid emoji code.` before a name that is not one of the code's names (`Invalid emoji name.`); the extra
+ * emoji likewise; a custom emoji by ID: unknown, then another name, then deactivated. Statuses keep the
+ * spec's three texts (users/status-emoji.ts).
+ */
+function reactionEmoji(tables: Pick<RealmState, 'custom_emoji'>, name: string, code: string, type: string): Emoji {
+  switch (type) {
+    case 'unicode_emoji':
+      if (!isUnicodeEmojiCode(code)) throw invalidEmojiCode();
+      if (!unicodeEmojiMatches(name, code)) throw invalidEmojiName();
+      return { emoji_name: name, emoji_code: code, reaction_type: 'unicode_emoji' };
+    case 'realm_emoji': {
+      const custom = realmEmojiByCode(tables, code);
+      if (!custom) throw invalidCustomEmoji();
+      if (custom.name !== name) throw invalidCustomEmojiName();
+      if (custom.deactivated) throw customEmojiDeactivated();
+      return { emoji_name: name, emoji_code: code, reaction_type: 'realm_emoji' };
+    }
+    case 'service_extra_emoji':
+      if (code !== SERVICE_EXTRA_EMOJI.emoji_code) throw invalidEmojiCode();
+      if (name !== code) throw invalidEmojiName();
+      return SERVICE_EXTRA_EMOJI;
+    default:
+      throw invalidEmojiType();
+  }
 }
 
 /** The caller's copy of a message that may take reactions: visible, and not in an archived channel. */

@@ -26,6 +26,8 @@ export interface Mentions {
   groupIds: number[];
   /** Non-silent wildcard: all/everyone/channel/stream → 'channel'; topic → 'topic'; else null ('channel' wins). */
   wildcard: 'channel' | 'topic' | null;
+  /** A non-silent `@**topic**` too, even beside a channel wildcard: the wildcard-mention policy checks both. */
+  topicWildcard: boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export class RenderEnv {
       userIds: sorted(this.userMentions),
       groupIds: sorted(this.groupMentions),
       wildcard: this.channelWildcard ? 'channel' : this.topicWildcard ? 'topic' : null,
+      topicWildcard: this.topicWildcard,
     };
   }
 

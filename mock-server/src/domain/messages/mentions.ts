@@ -9,6 +9,8 @@ export interface MentionData {
   userIds: number[];
   groupIds: number[];
   wildcard: 'channel' | 'topic' | null;
+  /** A non-silent `@**topic**`, also when a channel wildcard takes `wildcard`. */
+  topicWildcard: boolean;
 }
 
 /** Reference server: a non-silent group mention needs the group's can_mention_group (checked before sending). */

@@ -12,6 +12,7 @@ import { checkChannelTopic } from '../topics.js';
 import { claimAttachments } from '../live/uploads.js';
 import { contentFlags } from './content-flags.js';
 import { checkGroupMentions } from './mentions.js';
+import { checkWildcardMentions } from './wildcard-mentions.js';
 
 /**
  * Creating a message: the one path for sending now (send-message), for scheduled
@@ -73,6 +74,8 @@ export function sendMessage(tx: Tx, ctx: SendContext, input: SendInput): Message
   // Rendered as the sender sees the realm: mentions, channel links they may know, linkifiers, emoji.
   // Checked before anything is written, so a refusal leaves nothing behind even if a caller catches it.
   const rendered = renderMessage(input.content, { tables: tx.tables, author: sender });
+  if (recipient.type === 'stream')
+    checkWildcardMentions(tx.tables, ctx.features, sender, recipient.channel, recipient.topic, rendered.mentions);
   checkGroupMentions(tx.tables, sender, rendered.mentions);
   const id = tx.nextId('messages');
   const isStream = recipient.type === 'stream';
