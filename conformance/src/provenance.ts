@@ -1,0 +1,110 @@
+import type { Check, ReferenceSource, RuleDef, Source, Tier } from './model.js';
+
+/**
+ * Provenance: where each rule and each check of a run comes from (the spec, or the reference server's
+ * documentation), and what a failed reference-only check does to the verdict. Reporters show a source with
+ * `sourceLabel`; the runner fills every check's source with `resolveSources` and weighs it with `weigh`.
+ */
+
+/** "spec §4.12", "reference add-reaction, level 193"; empty for a check or rule recorded without one. */
+export function sourceLabel(source: Source | undefined): string {
+  if (!source) return '';
+  if (source.kind === 'spec') return `spec §${source.section}`;
+  return `reference ${source.operation}${source.level === undefined ? '' : `, level ${source.level}`}`;
+}
+
+/**
+ * A reference page as a source: the operation is the page's name (`https://zulip.com/api/add-reaction` →
+ * `add-reaction`; an anchor names an event of get-events, so it is dropped), other pages keep their path
+ * (`help/restrict-message-editing-and-deletion`).
+ */
+export function referenceOfUrl(url: string, level?: number): ReferenceSource {
+  const path = new URL(url).pathname.replace(/^\/+|\/+$/g, '');
+  const operation = path.startsWith('api/') ? path.slice('api/'.length) : path;
+  return { kind: 'reference', operation: operation || url, ...(level === undefined ? {} : { level }), url };
+}
+
+/** What the runner needs of an OpenAPI operation (its marks): the source of a check no rule names. */
+export interface OperationMarks {
+  operationId?: string;
+  'x-spec-section'?: unknown;
+  'x-reference-doc'?: unknown;
+}
+
+/**
+ * An operation's provenance: its spec section (`x-spec-section: '4.12'`), or for the companion tier its
+ * reference page (`x-reference-doc`, else its operation ID).
+ */
+export function operationSource(op: OperationMarks): Source {
+  const section = op['x-spec-section'];
+  if (typeof section === 'string' && section !== 'companion') return { kind: 'spec', section };
+  return referenceOfOperation(op);
+}
+
+/** The reference page of an operation (`x-reference-doc`), else its operation ID (ours are the reference's). */
+function referenceOfOperation(op: OperationMarks): ReferenceSource {
+  const doc = op['x-reference-doc'];
+  if (typeof doc === 'string' && /^https?:\/\//.test(doc)) return referenceOfUrl(doc);
+  return { kind: 'reference', operation: op.operationId ?? 'unknown operation' };
+}
+
+/** What `resolveSources` looks things up in: the rules by ID and the operation behind each exchange. */
+export interface SourceLookup {
+  rules: ReadonlyMap<string, RuleDef>;
+  /** The operation of the scenario's exchange `index` (undefined: no exchange, or one the document lacks). */
+  operationAt(index: number): OperationMarks | undefined;
+}
+
+/**
+ * Every check with a source: a reference tag written by the scenario (its operation, when left out, is the
+ * one its answer came from), else the source of the rule it names, else the source of its exchange's operation
+ * (ambient schema and server-error checks), else the source of the scenario's first rule.
+ */
+export function resolveSources(checks: readonly Check[], scenarioRules: readonly string[], lookup: SourceLookup): Check[] {
+  const ofOperation = (c: Check): Source | undefined => {
+    const op = c.exchange === undefined ? undefined : lookup.operationAt(c.exchange);
+    return op && operationSource(op);
+  };
+  const ofRule = (id: string | null | undefined): Source | undefined => (id ? ruleSource(lookup.rules.get(id) ?? { id }) : undefined);
+  const fallback: Source = ofRule(scenarioRules[0]) ?? { kind: 'spec', section: '1' };
+  return checks.map((c): Check => {
+    if (c.source?.kind === 'reference' && c.source.operation === '') {
+      // Tagged without an operation: the operation the checked answer came from.
+      const op = c.exchange === undefined ? undefined : lookup.operationAt(c.exchange);
+      const { operation, url } = op ? referenceOfOperation(op) : { operation: 'unknown operation', url: undefined };
+      return { ...c, source: { ...c.source, operation, ...(url ? { url } : {}) } };
+    }
+    return { ...c, source: c.source ?? ofRule(c.rule) ?? ofOperation(c) ?? fallback };
+  });
+}
+
+const byId = new WeakMap<readonly RuleDef[], ReadonlyMap<string, RuleDef>>();
+/** The catalogue by rule ID, built once per catalogue. */
+export function rulesById(catalogue: readonly RuleDef[]): ReadonlyMap<string, RuleDef> {
+  let map = byId.get(catalogue);
+  if (!map) byId.set(catalogue, (map = new Map(catalogue.map((r) => [r.id, r]))));
+  return map;
+}
+
+/**
+ * A rule's source; for a rule without one (made by hand, or missing from the catalogue at hand) a spec rule's
+ * section from its ID (`R4.12-3` → §4.12), else undefined.
+ */
+export function ruleSource(rule: { id: string; source?: Source }): Source | undefined {
+  if (rule.source) return rule.source;
+  const m = /^R(\d+(?:\.\d+)?)-\d+$/.exec(rule.id);
+  return m ? { kind: 'spec', section: m[1]! } : undefined;
+}
+
+/**
+ * Whether a failed check counts against its scenario. Reference-only checks of the spec tier (what the spec
+ * leaves open: codes, texts, statuses the reference fixes) are warnings unless the run is strict about the
+ * reference; the companion tier's contract is the reference's documentation, so its checks always count.
+ */
+export function weigh(checks: readonly Check[], tier: Tier, strictReference: boolean): Check[] {
+  if (strictReference || tier !== 'spec') return [...checks];
+  return checks.map((c) => (!c.ok && c.source?.kind === 'reference' ? { ...c, warning: true } : c));
+}
+
+/** The failed checks that count (every failed check that is not a warning). */
+export const failures = (checks: readonly Check[]): Check[] => checks.filter((c) => !c.ok && !c.warning);
