@@ -48,29 +48,34 @@ function referenceOfOperation(op: OperationMarks): ReferenceSource {
   return { kind: 'reference', operation: op.operationId ?? 'unknown operation' };
 }
 
-/** What `resolveSources` looks things up in: the rules by ID and the operation behind each exchange. */
+/** What `resolveSources` looks things up in: the rules by ID and each exchange's status and operation. */
 export interface SourceLookup {
   rules: ReadonlyMap<string, RuleDef>;
-  /** The operation of the scenario's exchange `index` (undefined: no exchange, or one the document lacks). */
-  operationAt(index: number): OperationMarks | undefined;
+  /** The scenario's exchange `index`: its HTTP status and its operation (absent when the document lacks one). */
+  exchangeAt(index: number): { status: number; operation?: OperationMarks | undefined } | undefined;
 }
 
 /**
  * Every check with a source: a reference tag written by the scenario (its operation, when left out, is the
  * one its answer came from), else the source of the rule it names, else the source of its exchange's operation
- * (ambient schema and server-error checks), else the source of the scenario's first rule.
+ * (ambient schema and server-error checks), else the source of the scenario's first rule. A check without a
+ * rule on a 4xx answer of a spec operation is the reference's: the spec fixes of an error only the envelope,
+ * the §7 codes and BAD_REQUEST's 400, which checks with rules cover; the document's error schemas by status
+ * (which code at which status, the variants' fields and texts) are the reference's answers.
  */
 export function resolveSources(checks: readonly Check[], scenarioRules: readonly string[], lookup: SourceLookup): Check[] {
+  const exchange = (c: Check) => (c.exchange === undefined ? undefined : lookup.exchangeAt(c.exchange));
   const ofOperation = (c: Check): Source | undefined => {
-    const op = c.exchange === undefined ? undefined : lookup.operationAt(c.exchange);
-    return op && operationSource(op);
+    const x = exchange(c);
+    if (!x?.operation) return undefined;
+    return x.status >= 400 && x.status < 500 ? referenceOfOperation(x.operation) : operationSource(x.operation);
   };
   const ofRule = (id: string | null | undefined): Source | undefined => (id ? ruleSource(lookup.rules.get(id) ?? { id }) : undefined);
   const fallback: Source = ofRule(scenarioRules[0]) ?? { kind: 'spec', section: '1' };
   return checks.map((c): Check => {
     if (c.source?.kind === 'reference' && c.source.operation === '') {
       // Tagged without an operation: the operation the checked answer came from.
-      const op = c.exchange === undefined ? undefined : lookup.operationAt(c.exchange);
+      const op = exchange(c)?.operation;
       const { operation, url } = op ? referenceOfOperation(op) : { operation: 'unknown operation', url: undefined };
       return { ...c, source: { ...c.source, operation, ...(url ? { url } : {}) } };
     }

@@ -259,7 +259,10 @@ async function runAdmitted(
   const checks = weigh(
     resolveSources([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)], s.rules, {
       rules: rulesById(opts.catalogue),
-      operationAt: (i) => exchanges[i] && (opts.schemas.operationOf(exchanges[i].method, exchanges[i].path) as OperationMarks | undefined),
+      exchangeAt: (i) => {
+        const x = exchanges[i];
+        return x && { status: x.status, operation: opts.schemas.operationOf(x.method, x.path) as OperationMarks | undefined };
+      },
     }),
     tierOf(s),
     opts.strictReference === true,

@@ -53,7 +53,13 @@ describe('the sources of the checks', () => {
     { operationId: 'add-reaction', 'x-spec-section': 'companion', 'x-reference-doc': 'https://zulip.com/api/add-reaction' },
     { operationId: 'get-alert-words', 'x-spec-section': 'companion' },
   ];
-  const lookup = { rules: rulesById(rules), operationAt: (i: number) => operations[i] };
+  // The exchanges: an answer of each operation, then a 404 and a 500 of the spec's.
+  const exchanges = [
+    ...operations.map((operation) => ({ status: 200, operation })),
+    { status: 404, operation: operations[0] },
+    { status: 500, operation: operations[0] },
+  ];
+  const lookup = { rules: rulesById(rules), exchangeAt: (i: number) => exchanges[i] };
   const resolve = (checks: Check[], scenarioRules = ['R4.12-3']) => resolveSources(checks, scenarioRules, lookup).map((c) => c.source);
 
   it("take a scenario's reference tag, filling in the operation of the checked answer", () => {
@@ -70,6 +76,13 @@ describe('the sources of the checks', () => {
   it('else the source of their rule, from the catalogue or from a spec ID', () => {
     expect(resolve([{ rule: 'C.flags-reactions-2', ok: true, message: 'm', exchange: 0 }])).toEqual([rules[1]!.source]);
     expect(resolve([{ rule: 'R7-3', ok: true, message: 'm' }])).toEqual([{ kind: 'spec', section: '7' }]);
+  });
+
+  it('else, on a 4xx answer, the reference page of its operation: the error schemas by status are the reference', () => {
+    expect(resolve([{ rule: null, ok: false, message: 'schema', exchange: 3 }])).toEqual([
+      { kind: 'reference', operation: 'update-navigation-view' },
+    ]);
+    expect(resolve([{ rule: null, ok: false, message: 'a server error', exchange: 4 }])).toEqual([{ kind: 'spec', section: '4.12' }]);
   });
 
   it("else (schema, server errors) the provenance of their operation, else the scenario's first rule", () => {
