@@ -1,4 +1,4 @@
-import type { Check, ReferenceSource, RuleDef, Source, Tier } from './model.js';
+import type { Check, Exchange, ReferenceSource, RuleDef, ScenarioResult, Source, Tier } from './model.js';
 
 /**
  * Provenance: where each rule and each check of a run comes from (the spec, or the reference server's
@@ -113,3 +113,26 @@ export function weigh(checks: readonly Check[], tier: Tier, strictReference: boo
 
 /** The failed checks that count (every failed check that is not a warning). */
 export const failures = (checks: readonly Check[]): Check[] => checks.filter((c) => !c.ok && !c.warning);
+
+/** A scenario's checks as its result records them: each with its source, and weighed (runner.ts). */
+export function sourcedAndWeighed(
+  checks: readonly Check[],
+  s: { rules: readonly string[]; tier?: Tier },
+  exchanges: readonly Exchange[],
+  run: { catalogue: readonly RuleDef[]; schemas: { operationOf(method: string, path: string): unknown }; strictReference?: boolean },
+): Check[] {
+  const sourced = resolveSources(checks, s.rules, {
+    rules: rulesById(run.catalogue),
+    exchangeAt: (i) => {
+      const x = exchanges[i];
+      return x && { status: x.status, operation: run.schemas.operationOf(x.method, x.path) as OperationMarks | undefined };
+    },
+  });
+  return weigh(sourced, s.tier ?? 'spec', run.strictReference === true);
+}
+
+/** The run's warnings: failed reference-only checks not counted, and the scenarios holding them (undefined: none). */
+export function warningTotals(results: readonly ScenarioResult[]): { checks: number; scenarios: number } | undefined {
+  const perScenario = results.map((r) => r.checks.filter((c) => c.warning).length).filter((n) => n > 0);
+  return perScenario.length === 0 ? undefined : { checks: perScenario.reduce((a, b) => a + b, 0), scenarios: perScenario.length };
+}

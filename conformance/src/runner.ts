@@ -6,7 +6,7 @@ import { areaOf, tierOf, type Scenario } from './dsl.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
-import { failures, resolveSources, ruleSource, rulesById, weigh, type OperationMarks } from './provenance.js';
+import { failures, ruleSource, sourcedAndWeighed, warningTotals } from './provenance.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
 import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
@@ -83,7 +83,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
-  const warned = results.map((r) => r.checks.filter((c) => c.warning).length).filter((n) => n > 0);
+  const warnings = warningTotals(results);
   return {
     target: opts.target.baseUrl,
     featureLevel: opts.target.featureLevel,
@@ -92,7 +92,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     ms: Math.round(performance.now() - started),
     tiers: [...(opts.tiers ?? ['spec'])],
     strictReference: opts.strictReference === true,
-    ...(warned.length > 0 ? { warnings: { checks: warned.reduce((a, b) => a + b, 0), scenarios: warned.length } } : {}),
+    ...(warnings ? { warnings } : {}),
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     scenarios: results,
     rules: coverage(opts.catalogue, results),
@@ -256,17 +256,7 @@ async function runAdmitted(
       else [status, reason] = ['error', note];
     }
   }
-  const checks = weigh(
-    resolveSources([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)], s.rules, {
-      rules: rulesById(opts.catalogue),
-      exchangeAt: (i) => {
-        const x = exchanges[i];
-        return x && { status: x.status, operation: opts.schemas.operationOf(x.method, x.path) as OperationMarks | undefined };
-      },
-    }),
-    tierOf(s),
-    opts.strictReference === true,
-  );
+  const checks = sourcedAndWeighed([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)], s, exchanges, opts);
   if (status === 'passed' && failures(checks).length > 0) status = 'failed';
   // A failed reference-only check is still a check made (a warning), not a scenario without one.
   if (status === 'passed' && !checks.some((c) => c.ok || c.warning)) {
