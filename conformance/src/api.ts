@@ -1,67 +1,55 @@
-import { loadCatalogue } from './catalogue.js';
+import { loadRules } from './catalogue.js';
 import type { RunResult, ScenarioResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
+import { withDefaults, type RunChoices } from './options.js';
+import { selectRun } from './selection.js';
 import { startProxy as startInternalProxy } from './proxy/proxy.js';
-import { runScenarios, selectScenarios } from './runner.js';
+import { runScenarios } from './runner.js';
 import { Target } from './target.js';
 
 /**
  * The suite's programmatic entry (`import { runConformance } from 'teamchat-kit/conformance'`): the run that
  * `teamchat conform` makes, for a test runner that wants the results as data rather than an exit code and
- * report files (render those with the exported reporters). Like the CLI, it judges a server over HTTP only.
+ * report files (render those with the exported reporters). Like the CLI, it judges a server over HTTP only,
+ * and takes the CLI's choices with the same defaults (options.ts): the spec tier unless `tiers` says otherwise,
+ * failed reference-only checks as warnings unless `strictReference`.
  */
-export interface ConformanceOptions {
+export interface ConformanceOptions extends RunChoices {
   /** Base URL of the server under test, without `/api/v1`. */
   target: string;
-  /** World file describing the target (fixtures/README.md); the mock's demo realm needs none. */
-  world?: string;
-  /** Bearer token of the mock's control API, when it was started with one. */
-  controlToken?: string;
-  /** Scenarios whose ID or title match. */
-  grep?: RegExp;
-  /** Scenarios with one of these tags or areas. */
-  tags?: string[];
-  /** Scenarios checking these rules (IDs or prefixes of the catalogue). */
-  rules?: string[];
-  /** Scenarios run in parallel (default 4). */
-  workers?: number;
-  /** Also the scenarios that wait in real time on servers without the control API. */
-  slow?: boolean;
-  /** Also the scenarios that deactivate users or change roles on a real server. */
-  allowDestructive?: boolean;
-  /** Runs the scenarios in the order this seed gives. */
-  seed?: number;
+  /** Aborting it stops the run as SIGINT stops the CLI's: the scenarios under way finish, the rest are not run. */
+  signal?: AbortSignal;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
 }
 
 /** Runs the selected scenarios against the target; rejects when the run cannot start (nothing selected, target). */
 export async function runConformance(options: ConformanceOptions): Promise<RunResult> {
   const { SCENARIOS } = await import('../scenarios/index.js');
-  const scenarios = selectScenarios(SCENARIOS, {
-    ...(options.grep ? { grep: options.grep } : {}),
-    tags: options.tags ?? [],
-    rules: options.rules ?? [],
-  });
-  if (scenarios.length === 0) throw new Error(`no scenario matches the filters (${SCENARIOS.length} scenarios in all)`);
-  const [catalogue, schemas, target] = await Promise.all([
-    loadCatalogue(),
+  const choices = withDefaults(options);
+  const { scenarios, catalogue } = selectRun(SCENARIOS, await loadRules(), choices);
+  const [schemas, target] = await Promise.all([
     ResponseSchemas.load(),
-    Target.connect(options.target, options.world, options.controlToken),
+    Target.connect(options.target, choices.world, choices.controlToken),
   ]);
   return runScenarios({
     target,
     scenarios,
     catalogue,
     schemas,
-    workers: options.workers ?? 4,
-    slow: options.slow === true,
-    allowDestructive: options.allowDestructive === true,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    workers: choices.workers,
+    slow: choices.slow,
+    allowDestructive: choices.allowDestructive,
+    strictReference: choices.strictReference,
+    tiers: choices.tiers,
+    ...(choices.seed === undefined ? {} : { seed: choices.seed }),
     ...(options.onScenarioEnd ? { onScenarioEnd: options.onScenarioEnd } : {}),
+    ...(options.signal ? { interrupt: options.signal } : {}),
   });
 }
 
-export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
+export type { Check, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus, Source, Tier } from './model.js';
+export { RUN_DEFAULTS, type RunChoices } from './options.js';
+export { sourceLabel } from './provenance.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';
 
 /** What `startProxy` takes: `teamchat proxy`'s options (docs/proxy.md). */

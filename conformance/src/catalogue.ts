@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packagePath } from '../../cli/package-root.js';
 import type { RuleDef, Tier } from './model.js';
+import { referenceOfUrl } from './provenance.js';
 
 /**
  * The rule catalogue: every normative statement of the spec with an ID (conformance/rules/catalogue.json).
@@ -140,7 +141,9 @@ export async function loadCompanionCatalogue(dir: string = COMPANION_CATALOGUE_D
 
 /**
  * Validates one companion file: a `rules` array whose entries have exactly id, section, area, text and
- * source (non-empty strings), an ID `C.<area>-<n>` of the file's own area, an http(s) source, no ID twice.
+ * source (non-empty strings) and optionally level (the feature level the behaviour starts at), an ID
+ * `C.<area>-<n>` of the file's own area, an http(s) source, no ID twice. The rule's source is the
+ * reference page (its operation read from the URL) and the level.
  */
 export function parseCompanionRules(data: unknown, area: string, source = 'companion rules'): RuleDef[] {
   const fail = (what: string): never => {
@@ -152,8 +155,10 @@ export function parseCompanionRules(data: unknown, area: string, source = 'compa
   return data.rules.map((entry: unknown, i): RuleDef => {
     const at = `rules[${i}]`;
     if (!isObject(entry)) return fail(`${at} is not an object`);
-    const extra = Object.keys(entry).filter((k) => !(fields as readonly string[]).includes(k));
+    const extra = Object.keys(entry).filter((k) => !(fields as readonly string[]).includes(k) && k !== 'level');
     if (extra.length) fail(`${at} has unknown field(s) ${extra.join(', ')}`);
+    const { level } = entry;
+    if (level !== undefined && !(Number.isInteger(level) && (level as number) > 0)) fail(`${at}.level must be a positive integer`);
     for (const field of fields) {
       if (typeof entry[field] !== 'string' || entry[field].trim() === '') fail(`${at}.${field} must be a non-empty string`);
     }
@@ -164,7 +169,8 @@ export function parseCompanionRules(data: unknown, area: string, source = 'compa
     if (!/^https?:\/\/\S+$/.test(rule.source)) fail(`${at}: ${rule.id} source must be an http(s) URL`);
     if (seen.has(rule.id)) fail(`${at}: duplicate rule ID ${rule.id}`);
     seen.add(rule.id);
-    return { id: rule.id, section: rule.section, text: rule.text, area, tier: 'companion', source: rule.source };
+    const source = referenceOfUrl(rule.source, level as number | undefined);
+    return { id: rule.id, section: rule.section, text: rule.text, area, tier: 'companion', source };
   });
 }
 
@@ -206,7 +212,7 @@ export function parseCatalogue(data: unknown, source = 'rule catalogue'): RuleDe
     if (!(RULE_AREAS as readonly string[]).includes(area)) fail(`${at}: ${id} has unknown area ${JSON.stringify(area)}`);
     if (seen.has(id)) fail(`${at}: duplicate rule ID ${id}`);
     seen.add(id);
-    return { id, section, text, area };
+    return { id, section, text, area, source: { kind: 'spec', section } };
   });
 }
 

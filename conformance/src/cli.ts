@@ -2,13 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isEntryPoint, parseArgs, parseHttpUrl, runAsProcess, usageConventions } from '../../cli/common.js';
-import { tierOf, type Scenario } from './dsl.js';
+import type { Scenario } from './dsl.js';
 import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
+import { RUN_DEFAULTS, tierName, withDefaults, type ResolvedChoices } from './options.js';
+import { selectRun } from './selection.js';
 import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
 import { writeReportFiles } from './report/files.js';
-import { runScenarios, selectScenarios } from './runner.js';
-import { randomSeed } from './schedule.js';
+import { runScenarios } from './runner.js';
 import { onInterrupt, type SignalSource } from '../../cli/signals.js';
 import { isNotRun, notStartedRun } from './stopped.js';
 import { Target } from './target.js';
@@ -53,6 +54,7 @@ interface Options {
   workers: number;
   slow?: boolean;
   allowDestructive?: boolean;
+  strictReference?: boolean;
   shuffle?: boolean;
   seed?: number;
   reporter: ReporterName[];
@@ -89,12 +91,16 @@ function program(out: Output, err: Output): Command {
         '--tier <tier>',
         "which tier of scenarios: spec (the spec's operations), companion (operations the spec does not list), or all",
       )
-        .default(['spec'], 'spec')
+        .default([...RUN_DEFAULTS.tiers], tierName(RUN_DEFAULTS.tiers))
         .argParser(parseTier),
     )
-    .option('--workers <n>', 'scenarios run in parallel', parseWorkers, 4)
+    .option('--workers <n>', 'scenarios run in parallel', parseWorkers, RUN_DEFAULTS.workers)
     .option('--slow', 'run scenarios that wait in real time (servers without the control API)')
     .option('--allow-destructive', 'run destructive scenarios against a real server')
+    .option(
+      '--strict-reference',
+      "fail scenarios on checks of what the reference server does and the spec leaves open (default: warnings, not counted; the companion tier's checks always count)",
+    )
     .option('--shuffle', 'run the scenarios in a random order (the seed is printed and recorded in the reports)')
     .option('--seed <n>', 'the order of --shuffle, to repeat a run (implies --shuffle)', parseSeed)
     .addOption(
@@ -197,31 +203,38 @@ interface Plan {
   schemas: ResponseSchemas;
 }
 
+/** The command line's choices as the library takes them (options.ts: one set of defaults for both). */
+function choicesOf(opts: Options): ResolvedChoices {
+  return withDefaults({
+    ...(opts.world === undefined ? {} : { world: opts.world }),
+    ...(opts.controlToken ? { controlToken: opts.controlToken } : {}),
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    ...(opts.tags ? { tags: opts.tags } : {}),
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    tiers: opts.tier,
+    workers: opts.workers,
+    slow: opts.slow === true,
+    allowDestructive: opts.allowDestructive === true,
+    strictReference: opts.strictReference === true,
+    ...(opts.shuffle ? { shuffle: true } : {}),
+    ...(opts.seed === undefined ? {} : { seed: opts.seed }),
+  });
+}
+
+/** The choices `teamchat conform <argv>` makes, without running anything (what a library call compares to). */
+export async function parseChoices(argv: readonly string[]): Promise<ResolvedChoices> {
+  const silent = { write: () => true };
+  const command = program(silent, silent);
+  const stop = await parseArgs(command, argv);
+  if (stop) throw new Error(`teamchat conform ${argv.join(' ')}: ${stop.message}`);
+  return choicesOf(command.opts<Options>());
+}
+
 async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan> {
   const all = deps.scenarios ?? (await import('../scenarios/index.js')).SCENARIOS;
   const every = deps.catalogue ?? (await (await import('./catalogue.js')).loadRules());
-  const known = new Set(every.map((r) => r.id));
-  const matchesRule = (prefix: string, id: string) => id === prefix || id.startsWith(`${prefix}-`) || id.startsWith(`${prefix}.`);
-  const unknownRules = (opts.rules ?? []).filter((p) => !every.some((r) => matchesRule(p, r.id)));
-  if (unknownRules.length > 0) throw new StartError(`--rules: no rule of the catalogue matches ${unknownRules.join(', ')}`);
-  // A scenario naming a rule the catalogue lacks would never count towards coverage: say so, but run.
-  const strays = [...new Set(all.flatMap((s) => s.rules.filter((r) => !known.has(r))))];
-  if (strays.length > 0) err.write(`teamchat conform: warning: scenarios name rules missing from the catalogue: ${strays.join(', ')}\n`);
-
-  const scenarios = selectScenarios(all, {
-    ...(opts.grep ? { grep: opts.grep } : {}),
-    tags: opts.tags ?? [],
-    rules: opts.rules ?? [],
-    tiers: opts.tier,
-  });
-  if (scenarios.length === 0) {
-    const inTier = all.filter((s) => opts.tier.includes(tierOf(s))).length;
-    const counts =
-      inTier === all.length
-        ? `${all.length} scenarios in all`
-        : `${inTier} scenarios in --tier ${tierName(opts.tier)}, ${all.length} in all`;
-    throw new StartError(`no scenario matches the filters (${counts})`);
-  }
+  const { scenarios, catalogue, warnings } = selectRun(all, every, choicesOf(opts));
+  for (const warning of warnings) err.write(`teamchat conform: warning: ${warning}\n`);
 
   const url = opts.target ?? (opts.world ? (await loadWorld(opts.world)).base_url : undefined);
   if (!url) throw new StartError('--target is required (or a --world file with base_url)');
@@ -234,19 +247,12 @@ async function prepare(opts: Options, deps: CliDeps, err: Output): Promise<Plan>
   }
   const target = await Target.connect(url, opts.world, opts.controlToken || undefined);
   const schemas = deps.schemas ?? (await ResponseSchemas.load());
-  // The coverage table: the rules of the tiers run, and any rule of another tier that a selected scenario
-  // checks (companion scenarios cover spec rules no spec operation can reach, e.g. R2.5-8 by an edit).
-  const named = new Set(scenarios.flatMap((s) => s.rules));
-  const shown = every.filter((r) => opts.tier.includes(r.tier ?? 'spec') || named.has(r.id));
-  return { target, scenarios, catalogue: shown, schemas };
+  return { target, scenarios, catalogue, schemas };
 }
-
-/** `spec`, `companion` or `all`, as given on the command line. */
-const tierName = (tiers: readonly Tier[]): string => (tiers.length === TIERS.length ? 'all' : tiers.join(','));
 
 async function execute(opts: Options, plan: Plan, out: Output, err: Output, interrupt: AbortSignal): Promise<number> {
   const consoleReporter = opts.reporter.includes('console') ? new ConsoleReporter(out) : null;
-  const seed = opts.seed ?? (opts.shuffle ? randomSeed() : undefined);
+  const { seed, strictReference } = choicesOf(opts);
   if (seed !== undefined && consoleReporter) out.write(`shuffled with seed ${seed} (repeat this order with --seed ${seed})\n`);
   consoleReporter?.start({
     target: plan.target.baseUrl,
@@ -264,6 +270,7 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output, inte
     workers: opts.workers,
     slow: opts.slow === true,
     allowDestructive: opts.allowDestructive === true,
+    strictReference,
     tiers: opts.tier,
     ...(seed === undefined ? {} : { seed }),
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),

@@ -30,6 +30,28 @@ export class Actor {
 
 export class SetupError extends Error {}
 
+/**
+ * Marks an expectation as the reference server's, not the spec's (a code, text or status the spec leaves
+ * open): reports label it "reference <operation>, level N", and a failure is a warning unless the run is
+ * `--strict-reference`. `operation` defaults to the operation the checked answer came from.
+ */
+export interface ReferenceTag {
+  operation?: string;
+  level?: number;
+}
+export interface CheckOptions {
+  reference?: ReferenceTag;
+}
+/** The parts of an error answer `expectError` compares. */
+export type ErrorPart = 'status' | 'code' | 'msg' | 'extra';
+
+const referenceSource = (tag: ReferenceTag): Check['source'] => ({
+  kind: 'reference',
+  // Empty: the runner puts in the operation of the checked exchange (provenance.ts resolveSources).
+  operation: tag.operation ?? '',
+  ...(tag.level === undefined ? {} : { level: tag.level }),
+});
+
 /** Numbers names across every scenario of the process: two scenarios using one label must not collide. */
 let uniqueSequence = 0;
 
@@ -125,32 +147,65 @@ export class ScenarioContext {
 
   // --- expectations -------------------------------------------------------------------------------
 
-  check(rule: string | null, ok: boolean, message: string, reply?: Reply): boolean {
-    this.checks.push({ rule, ok, message, ...(reply ? { exchange: reply.index } : {}) });
+  check(rule: string | null, ok: boolean, message: string, reply?: Reply, opts: CheckOptions = {}): boolean {
+    this.checks.push({
+      rule,
+      ok,
+      message,
+      ...(reply ? { exchange: reply.index } : {}),
+      ...(opts.reference ? { source: referenceSource(opts.reference) } : {}),
+    });
     return ok;
   }
 
-  /** An error answer: HTTP status, `code`, and `msg` only where the spec quotes it (fair to other servers). */
-  expectError(rule: string, reply: Reply, want: { status: number; code: string; msg?: string; extra?: Record<string, unknown> }): boolean {
+  /**
+   * An error answer: HTTP status, `code`, and `msg` only where the spec quotes it (fair to other servers).
+   * `reference` marks what the reference fixes rather than the spec: the parts named in `for` (default: all)
+   * become a check of their own with the reference as its source; the rest stays the spec's and alone makes
+   * the result.
+   */
+  expectError(
+    rule: string,
+    reply: Reply,
+    want: { status: number; code: string; msg?: string; extra?: Record<string, unknown>; reference?: ReferenceTag & { for?: ErrorPart[] } },
+  ): boolean {
     const b = reply.body;
-    const problems: string[] = [];
-    if (reply.status !== want.status) problems.push(`status ${reply.status}, expected ${want.status}`);
-    if (b.result !== 'error') problems.push(`result ${JSON.stringify(b.result)}, expected "error"`);
-    if (b.code !== want.code) problems.push(`code ${JSON.stringify(b.code)}, expected ${want.code}`);
-    if (want.msg !== undefined && b.msg !== want.msg) problems.push(`msg ${JSON.stringify(b.msg)}, expected ${JSON.stringify(want.msg)}`);
+    const problems: [ErrorPart | 'result', string][] = [];
+    if (reply.status !== want.status) problems.push(['status', `status ${reply.status}, expected ${want.status}`]);
+    if (b.result !== 'error') problems.push(['result', `result ${JSON.stringify(b.result)}, expected "error"`]);
+    if (b.code !== want.code) problems.push(['code', `code ${JSON.stringify(b.code)}, expected ${want.code}`]);
+    if (want.msg !== undefined && b.msg !== want.msg)
+      problems.push(['msg', `msg ${JSON.stringify(b.msg)}, expected ${JSON.stringify(want.msg)}`]);
     for (const [k, v] of Object.entries(want.extra ?? {}))
-      if (!isDeepStrictEqual(b[k], v)) problems.push(`${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`);
-    const label = `${want.status} ${want.code}${want.msg ? ` "${want.msg}"` : ''}`;
-    return this.check(
-      rule,
-      problems.length === 0,
-      problems.length === 0 ? `answered ${label}` : `expected ${label}: ${problems.join('; ')}`,
-      reply,
-    );
+      if (!isDeepStrictEqual(b[k], v)) problems.push(['extra', `${k} ${JSON.stringify(b[k])}, expected ${JSON.stringify(v)}`]);
+    const expect = (parts: readonly (ErrorPart | 'result')[], opts: CheckOptions = {}): boolean => {
+      const has = (p: ErrorPart | 'result') => parts.includes(p);
+      const found = problems.filter(([p]) => has(p)).map(([, text]) => text);
+      const label = [
+        has('status') ? String(want.status) : has('result') ? 'error' : '',
+        has('code') ? want.code : '',
+        has('msg') && want.msg !== undefined ? `"${want.msg}"` : '',
+        has('extra') && !has('code') && want.extra ? `with ${Object.keys(want.extra).join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const message = found.length === 0 ? `answered ${label}` : `expected ${label}: ${found.join('; ')}`;
+      return this.check(rule, found.length === 0, message, reply, opts);
+    };
+    const all: (ErrorPart | 'result')[] = ['status', 'result', 'code', 'msg', 'extra'];
+    const ref = want.reference;
+    if (!ref) return expect(all);
+    const { for: referenceParts, ...tag } = ref;
+    if (!referenceParts) return expect(all, { reference: tag });
+    // The spec's parts and the reference's as two checks, so that each failure carries its own source. What
+    // follows from the answer (the result returned) rests on the spec's parts alone.
+    const spec = expect(all.filter((p) => !(referenceParts as string[]).includes(p)));
+    expect(referenceParts, { reference: tag });
+    return spec;
   }
 
   /** A success answer, optionally with fields of given values. */
-  expectSuccess(rule: string, reply: Reply, fields: Record<string, unknown> = {}): boolean {
+  expectSuccess(rule: string, reply: Reply, fields: Record<string, unknown> = {}, opts: CheckOptions = {}): boolean {
     const problems: string[] = [];
     if (reply.status !== 200) problems.push(`status ${reply.status}`);
     if (reply.body.result !== 'success') problems.push(`result ${JSON.stringify(reply.body.result)} (${JSON.stringify(reply.body.msg)})`);
@@ -161,17 +216,19 @@ export class ScenarioContext {
       problems.length === 0,
       problems.length === 0 ? 'answered success' : `expected success: ${problems.join('; ')}`,
       reply,
+      opts,
     );
   }
 
   /** A value equal to the expectation (deep). */
-  expectEqual(rule: string, actual: unknown, expected: unknown, what: string, reply?: Reply): boolean {
+  expectEqual(rule: string, actual: unknown, expected: unknown, what: string, reply?: Reply, opts: CheckOptions = {}): boolean {
     const ok = isDeepStrictEqual(actual, expected);
     return this.check(
       rule,
       ok,
       ok ? `${what} as expected` : `${what}: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`,
       reply,
+      opts,
     );
   }
 

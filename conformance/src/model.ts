@@ -21,6 +21,27 @@ export interface Exchange {
   curl: string;
 }
 
+/**
+ * Where a rule or a check comes from: a section of the spec, or the reference server's public documentation
+ * (its operation or page, and the feature level where the documented behaviour starts). A server implementer
+ * reads "the spec requires this" from the first and "the reference server does this" from the second.
+ */
+export type Source = SpecSource | ReferenceSource;
+export interface SpecSource {
+  kind: 'spec';
+  /** A spec heading number (`4.12`, `7`). */
+  section: string;
+}
+export interface ReferenceSource {
+  kind: 'reference';
+  /** The reference's operation ID (`add-reaction`) or documentation page (`construct-narrow`). */
+  operation: string;
+  /** The feature level the documented behaviour starts at, where it is one. */
+  level?: number;
+  /** The documentation page. */
+  url?: string;
+}
+
 /** One assertion of a scenario, tied to the rule it checks. */
 export interface Check {
   rule: string | null;
@@ -28,6 +49,13 @@ export interface Check {
   message: string;
   /** Index into the scenario's exchanges, when the check is about one answer. */
   exchange?: number;
+  /** Where the expectation comes from; the runner fills it for every check of a result (provenance.ts). */
+  source?: Source;
+  /**
+   * A failed reference-only check that the run did not count (no --strict-reference): shown as a warning, it
+   * leaves the scenario's status and the exit code alone.
+   */
+  warning?: boolean;
 }
 
 export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
@@ -63,17 +91,21 @@ export interface RuleDef {
   area: string;
   /** Absent: `spec` (the spec catalogue's rules). */
   tier?: Tier;
-  /** Companion rules: the page of the reference server's public documentation the rule comes from. */
-  source?: string;
+  /**
+   * The spec section it quotes, or the reference page (and level) it states. The catalogue loaders set it
+   * on every rule; a hand-made rule without one counts as the spec's section of its ID.
+   */
+  source?: Source;
 }
 
 export interface RuleCoverage {
   id: string;
   section: string;
   text: string;
-  /** Companion rules only (spec rules leave both out). */
+  /** Companion rules only (spec rules leave it out). */
   tier?: Tier;
-  source?: string;
+  /** The rule's provenance (runs recorded before provenance, and the proxy's, may lack it). */
+  source?: Source;
   /** Scenario IDs that checked it, by outcome. */
   passed: string[];
   failed: string[];
@@ -88,6 +120,10 @@ export interface RunResult {
   ms: number;
   /** The tiers the run selected (`--tier`); absent in runs that did not record it: `spec`. */
   tiers?: Tier[];
+  /** Whether failed reference-only checks failed their scenarios (`--strict-reference`); absent: false. */
+  strictReference?: boolean;
+  /** Failed reference-only checks the run did not count, and the scenarios they are in (absent: none). */
+  warnings?: { checks: number; scenarios: number };
   /** The --shuffle seed the scenarios were ordered by (absent: the catalogue's order); repeat a run with --seed. */
   seed?: number;
   scenarios: ScenarioResult[];

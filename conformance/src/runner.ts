@@ -6,6 +6,7 @@ import { areaOf, tierOf, type Scenario } from './dsl.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
+import { failures, ruleSource, sourcedAndWeighed, warningTotals } from './provenance.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
 import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
@@ -18,6 +19,8 @@ export interface RunOptions {
   workers: number;
   slow: boolean;
   allowDestructive: boolean;
+  /** Failed reference-only checks fail their scenario (default: they are warnings; provenance.ts `weigh`). */
+  strictReference?: boolean;
   /** The tiers selected (recorded in the result; the scenarios are already filtered). Default: spec. */
   tiers?: readonly Tier[];
   /** Runs the scenarios in the order this seed gives (--shuffle), recorded in the result. */
@@ -80,6 +83,7 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
+  const warnings = warningTotals(results);
   return {
     target: opts.target.baseUrl,
     featureLevel: opts.target.featureLevel,
@@ -87,6 +91,8 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     startedAt: startedAt.toISOString(),
     ms: Math.round(performance.now() - started),
     tiers: [...(opts.tiers ?? ['spec'])],
+    strictReference: opts.strictReference === true,
+    ...(warnings ? { warnings } : {}),
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     scenarios: results,
     rules: coverage(opts.catalogue, results),
@@ -250,9 +256,10 @@ async function runAdmitted(
       else [status, reason] = ['error', note];
     }
   }
-  const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
-  if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
-  if (status === 'passed' && !checks.some((c) => c.ok)) {
+  const checks = sourcedAndWeighed([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)], s, exchanges, opts);
+  if (status === 'passed' && failures(checks).length > 0) status = 'failed';
+  // A failed reference-only check is still a check made (a warning), not a scenario without one.
+  if (status === 'passed' && !checks.some((c) => c.ok || c.warning)) {
     status = 'error';
     reason = 'the scenario made no check';
   }
@@ -281,12 +288,13 @@ function coverage(catalogue: readonly RuleDef[], results: readonly ScenarioResul
       if (r.status === 'passed' && checked) passed.push(r.id);
       else if (r.status === 'failed' || r.status === 'error') failed.push(r.id);
     }
+    const source = ruleSource(rule);
     return {
       id: rule.id,
       section: rule.section,
       text: rule.text,
       ...(rule.tier === 'companion' ? { tier: rule.tier } : {}),
-      ...(rule.source ? { source: rule.source } : {}),
+      ...(source ? { source } : {}),
       passed,
       failed,
     };

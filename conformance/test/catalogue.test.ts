@@ -254,11 +254,12 @@ describe('parseCatalogue', () => {
 
 describe('the companion catalogue (conformance/rules/companion/)', () => {
   const ok = { id: 'C.history-1', section: 'GET /messages', area: 'history', text: 'x', source: 'https://example.org/api/get-messages' };
-  it('marks its rules as the companion tier with their source, in file order', () => {
-    const rules = parseCompanionRules({ rules: [ok, { ...ok, id: 'C.history-2' }] }, 'history');
+  it('marks its rules as the companion tier with their source (page and level), in file order', () => {
+    const rules = parseCompanionRules({ rules: [ok, { ...ok, id: 'C.history-2', level: 229 }] }, 'history');
+    const source = { kind: 'reference', operation: 'get-messages', url: ok.source };
     expect(rules).toEqual([
-      { id: 'C.history-1', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source: ok.source },
-      { id: 'C.history-2', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source: ok.source },
+      { id: 'C.history-1', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source },
+      { id: 'C.history-2', section: 'GET /messages', area: 'history', text: 'x', tier: 'companion', source: { ...source, level: 229 } },
     ]);
   });
 
@@ -269,6 +270,7 @@ describe('the companion catalogue (conformance/rules/companion/)', () => {
     ['a missing source', { rules: [{ ...ok, source: undefined }] }, /rules\[0\]\.source must be a non-empty string/],
     ['a source that is not a URL', { rules: [{ ...ok, source: 'the docs' }] }, /source must be an http\(s\) URL/],
     ['an unknown field', { rules: [{ ...ok, tier: 'companion' }] }, /unknown field\(s\) tier/],
+    ['a level that is not a positive integer', { rules: [{ ...ok, level: '193' }] }, /rules\[0\]\.level must be a positive integer/],
     ['a duplicate ID', { rules: [ok, ok] }, /duplicate rule ID C\.history-1/],
   ])('rejects %s', (_name, data, message) => {
     expect(() => parseCompanionRules(data, 'history')).toThrow(message);

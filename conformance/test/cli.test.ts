@@ -165,7 +165,14 @@ describe('teamchat conform', () => {
     };
     const rules: RuleDef[] = [
       ...CATALOGUE,
-      { id: 'C.extra-1', section: 'GET /fake', area: 'extra', text: 'x', tier: 'companion', source: 'https://example.org' },
+      {
+        id: 'C.extra-1',
+        section: 'GET /fake',
+        area: 'extra',
+        text: 'x',
+        tier: 'companion',
+        source: { kind: 'reference', operation: 'fake' },
+      },
     ];
     const run = async (args: string[]) => {
       expect(

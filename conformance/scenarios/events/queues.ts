@@ -212,7 +212,8 @@ export default [
       return fetchNow(q);
     },
     async then(ctx, res) {
-      const gone = ctx.expectError(R.badEventQueueId, res, { status: 400, code: 'BAD_EVENT_QUEUE_ID' });
+      // §7 states no status for BAD_EVENT_QUEUE_ID: 400 is the reference's.
+      const gone = ctx.expectError(R.badEventQueueId, res, { status: 400, code: 'BAD_EVENT_QUEUE_ID', reference: { for: ['status'] } });
       for (const rule of [R.queueExpiry, R.queueInactivityLimit, R.queueGarbageCollected, R.queueStates])
         ctx.check(rule, gone, 'the queue idle for eleven minutes was collected', res);
       const again = await openQueue(ctx, 'member', { event_types: ['drafts'] });

@@ -76,7 +76,8 @@ export default [
       }),
     then(ctx, res) {
       removeLater(ctx, 'member', res);
-      ctx.expectError('R4.1-8', res, { status: 400, code: 'STREAM_DOES_NOT_EXIST' });
+      // §7 states no status for STREAM_DOES_NOT_EXIST: 400 is the reference's.
+      ctx.expectError('R4.1-8', res, { status: 400, code: 'STREAM_DOES_NOT_EXIST', reference: { for: ['status'] } });
       ctx.expectEqual('R7-2', res.body.stream_id, MISSING_ID, 'stream_id of the error', res);
     },
   }),
@@ -226,7 +227,7 @@ export default [
     given: (ctx) => pending(ctx),
     when: (ctx, id) => patch(ctx, id, { type: 'stream', to: MISSING_ID, topic: 'nowhere' }),
     then(ctx, res) {
-      ctx.expectError('R4.2-8', res, { status: 400, code: 'STREAM_DOES_NOT_EXIST' });
+      ctx.expectError('R4.2-8', res, { status: 400, code: 'STREAM_DOES_NOT_EXIST', reference: { for: ['status'] } });
       ctx.expectEqual('R7-2', res.body.stream_id, MISSING_ID, 'stream_id of the error', res);
     },
   }),

@@ -19,8 +19,14 @@ export function ambientChecks(exchanges: readonly Exchange[], schemas: ResponseS
   const out: Check[] = [];
   exchanges.forEach((x, i) => {
     if (!x.path.startsWith('/api/v1/')) return;
-    const fail = (rule: string | null, message: string) =>
-      out.push({ rule, ok: false, message: `${x.method} ${x.path.split('?')[0]} → ${x.status}: ${message}`, exchange: i });
+    const fail = (rule: string | null, message: string, source?: Check['source']) =>
+      out.push({
+        rule,
+        ok: false,
+        message: `${x.method} ${x.path.split('?')[0]} → ${x.status}: ${message}`,
+        exchange: i,
+        ...(source ? { source } : {}),
+      });
     const body = x.body as Record<string, unknown> | string | null;
     if (body === null || typeof body !== 'object' || Array.isArray(body))
       return fail(AMBIENT_RULES.envelope, 'the body is not a JSON object');
@@ -36,7 +42,7 @@ export function ambientChecks(exchanges: readonly Exchange[], schemas: ResponseS
       if (body.code === 'STREAM_DOES_NOT_EXIST' && typeof body.stream_id !== 'number' && typeof body.stream !== 'string')
         fail(AMBIENT_RULES.streamExtra, 'STREAM_DOES_NOT_EXIST without stream_id or stream');
       if (body.code === 'BAD_EVENT_QUEUE_ID' && typeof body.queue_id !== 'string')
-        fail(null, 'BAD_EVENT_QUEUE_ID without queue_id (reference server)');
+        fail(null, 'BAD_EVENT_QUEUE_ID without queue_id', { kind: 'reference', operation: 'get-events' });
     }
     if (x.status >= 500) fail(null, `a server error (${x.status})`);
     const found = schemas.validator(x.method, x.path, x.status);

@@ -1,4 +1,5 @@
-import type { RunResult, ScenarioResult, ScenarioStatus, Tier } from '../model.js';
+import type { Check, RunResult, ScenarioResult, ScenarioStatus, Tier } from '../model.js';
+import { sourceLabel } from '../provenance.js';
 import { coverageOf, failuresFirst, formatCoverage, tierLabel } from './json.js';
 
 /** Where the console reporter writes (process.stdout in the CLI, a buffer in tests). */
@@ -57,14 +58,15 @@ export function renderConsoleSummary(run: RunResult): string {
       lines.push(`${n + 1}) ${s.status === 'error' ? 'ERROR' : 'FAILED'} ${s.id}: ${s.title}`);
       lines.push(`   rules: ${s.rules.join(', ') || '(none)'}`);
       if (s.reason) lines.push(`   ${s.reason}`);
-      for (const c of s.checks.filter((x) => !x.ok)) {
-        lines.push(`   ✗ ${c.rule ? `[${c.rule}] ` : ''}${c.message}`);
+      for (const c of s.checks.filter((x) => !x.ok && !x.warning)) {
+        lines.push(`   ✗ ${checkText(c)}`);
         const x = c.exchange === undefined ? undefined : s.exchanges[c.exchange];
         if (x) lines.push(`     ${x.method} ${x.path} → ${x.status}`, `     ${x.curl}`);
       }
       lines.push('');
     });
   }
+  lines.push(...warningLines(run));
   const skips = new Map<string, number>();
   for (const s of run.scenarios)
     if (s.status === 'skipped') skips.set(s.reason ?? '(no reason)', (skips.get(s.reason ?? '(no reason)') ?? 0) + 1);
@@ -93,6 +95,26 @@ export function renderConsoleSummary(run: RunResult): string {
     `Scenarios: ${t.passed} passed, ${t.failed} failed, ${t.error} errors, ${t.skipped} skipped (${run.scenarios.length}) in ${(run.ms / 1000).toFixed(1)} s`,
   );
   lines.push(`Rule coverage: ${formatCoverage(cov)}, tier ${tierLabel(run)}`);
+  if (run.warnings)
+    lines.push(`Warnings: ${run.warnings.checks} failed reference-only checks in ${run.warnings.scenarios} scenarios, not counted`);
   if (run.seed !== undefined) lines.push(`Order: shuffled with seed ${run.seed} (repeat it with --seed ${run.seed})`);
   return `${lines.join('\n')}\n`;
+}
+
+/** "[R4.1-8] message (spec §4.1)": a check with its rule and where its expectation comes from. */
+const checkText = (c: Check): string => `${c.rule ? `[${c.rule}] ` : ''}${c.message}${c.source ? ` (${sourceLabel(c.source)})` : ''}`;
+
+/** Shown in full up to this many; the reports hold them all. */
+const MAX_WARNINGS = 20;
+
+/** The failed reference-only checks the run did not count (no --strict-reference), one line each. */
+function warningLines(run: RunResult): string[] {
+  if (!run.warnings) return [];
+  const all = run.scenarios.flatMap((s) => s.checks.filter((c) => c.warning).map((c) => `  ! ${s.id}: ${checkText(c)}`));
+  return [
+    `Warnings (failed checks of what the reference server does and the spec leaves open; --strict-reference counts them):`,
+    ...all.slice(0, MAX_WARNINGS),
+    ...(all.length > MAX_WARNINGS ? [`  … ${all.length - MAX_WARNINGS} more in the reports`] : []),
+    '',
+  ];
 }

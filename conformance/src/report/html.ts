@@ -1,6 +1,7 @@
 import escape from 'escape-html';
 import { sectionTitle } from '../catalogue.js';
-import type { Check, Exchange, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from '../model.js';
+import type { Check, Exchange, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus, Source } from '../model.js';
+import { sourceLabel } from '../provenance.js';
 import { areasOf, bySection, coverageOf, failuresFirst, formatCoverage, isCovered, tierLabel, percent, type Coverage } from './json.js';
 
 /**
@@ -34,6 +35,7 @@ export function renderHtml(run: RunResult): string {
 <dt>Target</dt><dd><code>${escape(run.target)}</code> (${run.targetKind === 'mock' ? 'mock server with control API' : 'server'})</dd>
 <dt>Feature level</dt><dd>${escape(level)}</dd>
 <dt>Tier</dt><dd id="tier" data-tier="${escape(tierLabel(run))}">${escape(tierLabel(run))}</dd>
+<dt>Reference-only checks</dt><dd id="strict-reference" data-strict="${run.strictReference === true}" data-warnings="${run.warnings?.checks ?? 0}">${run.strictReference ? 'fail their scenario (--strict-reference)' : `warnings, not counted${run.warnings ? `: ${plural(run.warnings.checks, 'failed check')} in ${plural(run.warnings.scenarios, 'scenario')}` : ''}`}</dd>
 <dt>Started</dt><dd>${escape(run.startedAt)}</dd>
 <dt>Duration</dt><dd>${(run.ms / 1000).toFixed(1)} s</dd>
 ${run.seed === undefined ? '' : `<dt>Order</dt><dd id="seed" data-seed="${run.seed}">shuffled with seed ${run.seed} (repeat it with <code>--seed ${run.seed}</code>)</dd>\n`}</dl>
@@ -83,11 +85,12 @@ ${rulesHtml(run)}
 
 function scenarioHtml(s: ScenarioResult, i: number): string {
   const search = [s.id, s.title, ...s.rules, ...s.tags].join(' ').toLowerCase();
-  const failing = s.checks.filter((c) => !c.ok).length;
+  const failing = s.checks.filter((c) => !c.ok && !c.warning).length;
+  const warnings = s.checks.filter((c) => c.warning).length;
   // The requests a failing check points at get a mark, so the reader finds the wrong answer at once.
   const flagged = new Set(s.checks.filter((c) => !c.ok && c.exchange !== undefined).map((c) => c.exchange));
   return `<details class="scenario ${s.status}" id="s-${i}" data-scenario-id="${escape(s.id)}" data-status="${s.status}" data-area="${escape(s.area)}" data-rules="${escape(s.rules.join(' '))}" data-search="${escape(search)}">
-<summary><span class="badge ${s.status}">${s.status}</span> <code>${escape(s.id)}</code> ${escape(s.title)} <span class="dim">${plural(s.checks.length, 'check')}${failing ? `, ${failing} failing` : ''} · ${plural(s.exchanges.length, 'request')} · ${s.ms} ms</span></summary>
+<summary><span class="badge ${s.status}">${s.status}</span> <code>${escape(s.id)}</code> ${escape(s.title)} <span class="dim">${plural(s.checks.length, 'check')}${failing ? `, ${failing} failing` : ''}${warnings ? `, ${plural(warnings, 'warning')}` : ''} · ${plural(s.exchanges.length, 'request')} · ${s.ms} ms</span></summary>
 <div class="detail">
 ${s.reason ? `<p class="reason">${escape(s.reason)}</p>` : ''}
 <p class="rules">Rules: ${s.rules.map((r) => `<a href="#rule-${escape(r)}" class="rule">${escape(r)}</a>`).join(' ') || '<em>none</em>'}${s.tags.length ? ` · tags: ${s.tags.map((t) => `<span class="tag">${escape(t)}</span>`).join(' ')}` : ''}</p>
@@ -100,7 +103,18 @@ ${s.exchanges.length ? `<h3>Requests</h3><ol class="exchanges" start="0">${s.exc
 function checkHtml(c: Check, i: number): string {
   const rule = c.rule ? `<a href="#rule-${escape(c.rule)}" class="rule">${escape(c.rule)}</a> ` : '';
   const at = c.exchange === undefined ? '' : ` <a href="#x-${i}-${c.exchange}" class="dim">(request #${c.exchange})</a>`;
-  return `<li class="check ${c.ok ? 'ok' : 'fail'}" data-ok="${c.ok}"><span class="mark">${c.ok ? '✓' : '✗'}</span> ${rule}${escape(c.message)}${at}</li>`;
+  const kind = c.ok ? 'ok' : c.warning ? 'warn' : 'fail';
+  return `<li class="check ${kind}" data-ok="${c.ok}"><span class="mark">${c.ok ? '✓' : c.warning ? '!' : '✗'}</span> ${rule}${escape(c.message)}${at} ${sourceBadge(c.source)}</li>`;
+}
+
+/** "spec §4.12" or "reference add-reaction, level 193", linked to the reference page when there is one. */
+function sourceBadge(source: Source | undefined): string {
+  if (!source) return '';
+  const label = escape(sourceLabel(source));
+  const attrs = `class="source ${source.kind}" data-source="${source.kind}"`;
+  return source.kind === 'reference' && source.url
+    ? `<a ${attrs} href="${escape(source.url)}">${label}</a>`
+    : `<span ${attrs}>${label}</span>`;
 }
 
 function exchangeHtml(x: Exchange, i: number, n: number, flagged: boolean): string {
@@ -125,7 +139,7 @@ function rulesHtml(run: RunResult): string {
   return rows
     .map(
       (r) =>
-        `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)}${r.source ? ` <a class="source" href="${escape(r.source)}">reference</a>` : ''}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`,
+        `<tr id="rule-${escape(r.id)}" data-rule-id="${escape(r.id)}" data-covered="${isCovered(r)}" class="${isCovered(r) ? 'covered' : 'uncovered'}${r.failed.length ? ' failing' : ''}"><td><code>${escape(r.id)}</code></td><td>${escape(r.section)}</td><td>${escape(r.text)} ${sourceBadge(r.source)}</td><td>${state(r)}</td><td>${links(r.passed)}</td><td>${links(r.failed)}</td></tr>`,
     )
     .join('\n');
 }
@@ -150,7 +164,8 @@ td.failed,label.failed{color:var(--bad);font-weight:600}td.error,label.error{col
 details.scenario{border:1px solid var(--line);border-left:4px solid var(--skip);border-radius:4px;margin:.35rem 0;padding:.2rem .6rem}
 details.scenario.passed{border-left-color:var(--ok)}details.scenario.failed{border-left-color:var(--bad)}details.scenario.error{border-left-color:var(--err)}
 summary{cursor:pointer}.dim{color:#656d76;font-size:.85rem}.reason{font-weight:600}
-ul.checks{list-style:none;padding-left:.2rem}.check.ok .mark{color:var(--ok)}.check.fail{color:var(--bad)}
+ul.checks{list-style:none;padding-left:.2rem}.check.ok .mark{color:var(--ok)}.check.fail{color:var(--bad)}.check.warn{color:var(--err)}
+.source{border:1px solid var(--line);border-radius:.3rem;padding:0 .3rem;font-size:.75rem;color:#656d76;white-space:nowrap}.source.reference{border-style:dashed}
 ol.exchanges>li{margin:.5rem 0;padding:.3rem;border-top:1px dashed var(--line)}ol.exchanges>li.flagged{border-left:3px solid var(--bad);background:#fff5f5}.label{font-size:.8rem;font-weight:600;color:#656d76}
 .params table{width:auto}.code.c2{color:var(--ok)}.code.c4,.code.c5{color:var(--bad)}
 .curl{display:flex;gap:.5rem;align-items:flex-start}.curl code{flex:1;background:#f6f8fa;padding:.3rem;word-break:break-all}

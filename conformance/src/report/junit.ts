@@ -1,5 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { Check, RunResult, ScenarioResult } from '../model.js';
+import { sourceLabel } from '../provenance.js';
 import { areasOf, coverageOf, formatCoverage, tierLabel } from './json.js';
 
 /**
@@ -38,6 +39,7 @@ export function renderJUnit(run: RunResult): string {
     property(props, 'feature_level', run.featureLevel === null ? 'unknown' : String(run.featureLevel));
     property(props, 'tier', tierLabel(run));
     property(props, 'rule_coverage', formatCoverage(coverageOf(run.rules)));
+    property(props, 'strict_reference', String(run.strictReference === true));
     if (run.seed !== undefined) property(props, 'shuffle_seed', String(run.seed));
     if (run.stopped) property(props, 'stopped', run.stopped.message);
     for (const s of run.scenarios.filter((x) => x.area === area.area)) testcase(suite, s);
@@ -47,7 +49,7 @@ export function renderJUnit(run: RunResult): string {
 
 function testcase(suite: XMLBuilder, s: ScenarioResult): void {
   const tc = suite.ele('testcase', { classname: s.area, name: `${s.id}: ${s.title}`, time: seconds(s.ms) });
-  const failing = s.checks.filter((c) => !c.ok);
+  const failing = s.checks.filter((c) => !c.ok && !c.warning);
   if (s.status === 'failed') {
     const first = failing[0];
     const message = first ? checkLine(first) : (s.reason ?? 'failed');
@@ -59,14 +61,19 @@ function testcase(suite: XMLBuilder, s: ScenarioResult): void {
   } else if (s.status === 'skipped') {
     tc.ele('skipped', { message: s.reason ?? 'skipped' });
   }
-  const lines = [`rules: ${s.rules.join(', ')}`, ...(s.tags.length > 0 ? [`tags: ${s.tags.join(', ')}`] : [])];
+  const lines = [
+    `rules: ${s.rules.join(', ')}`,
+    ...(s.tags.length > 0 ? [`tags: ${s.tags.join(', ')}`] : []),
+    // Failed reference-only checks the run did not count: the scenario's status stands, the warning is kept.
+    ...s.checks.filter((c) => c.warning).map((c) => `warning: ${checkLine(c)}`),
+  ];
   // A failure's exchanges, so a CI log alone is enough to reproduce (the curl lines hold no API key).
   if (s.status === 'failed' || s.status === 'error')
     lines.push(...s.exchanges.map((x, i) => `#${i} ${x.method} ${x.path} → ${x.status} (${x.ms} ms)\n   ${x.curl}`));
   tc.ele('system-out').txt(lines.join('\n'));
 }
 
-const checkLine = (c: Check): string => `${c.rule ? `[${c.rule}] ` : ''}${c.message}`;
+const checkLine = (c: Check): string => `${c.rule ? `[${c.rule}] ` : ''}${c.message}${c.source ? ` (${sourceLabel(c.source)})` : ''}`;
 
 function checkDetail(s: ScenarioResult, c: Check): string {
   const x = c.exchange === undefined ? undefined : s.exchanges[c.exchange];
