@@ -28,7 +28,14 @@ export interface Check {
   message: string;
   /** Index into the scenario's exchanges, when the check is about one answer. */
   exchange?: number;
+  /**
+   * `deliberate`: a failure where the spec deliberately differs from the reference server (the document's
+   * `x-reference-conflict`); absent for a plain violation.
+   */
+  kind?: CheckKind;
 }
+
+export type CheckKind = 'violation' | 'deliberate';
 
 export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
 

@@ -250,7 +250,9 @@ async function runAdmitted(
       else [status, reason] = ['error', note];
     }
   }
-  const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)];
+  // Answers are judged by the schema of the level the scenario ran at (its realm's, else the target's).
+  const level = realm?.featureLevel ?? opts.target.featureLevel;
+  const checks = [...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas, level)];
   if (status === 'passed' && checks.some((c) => !c.ok)) status = 'failed';
   if (status === 'passed' && !checks.some((c) => c.ok)) {
     status = 'error';
