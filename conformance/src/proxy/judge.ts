@@ -1,7 +1,8 @@
 import { AMBIENT_RULES, ambientChecks } from '../checks/ambient.js';
 import type { CheckKind, RuleDef } from '../model.js';
 import type { JudgedLevel, ResponseSchemas } from '../openapi.js';
-import { spanHolds, spanText, type ContractFacts, type LevelSpan, type OperationFacts } from './contract.js';
+import { spanText, type ContractFacts, type OperationFacts } from './contract.js';
+import { DocumentedTexts } from './texts.js';
 
 /**
  * What one exchange (plus the feature level the server announced earlier) can prove about a server, and
@@ -57,7 +58,7 @@ export class Judge {
   readonly #codeRules = new Map<string, string>();
   readonly #levelRules = new Map<number, string>();
   readonly #sections = new Map<string, string>();
-  readonly #templates = new Map<string, { pattern: RegExp; span: LevelSpan }[]>();
+  readonly #texts: DocumentedTexts;
   /** Queue ID → whether its register declared empty_topic_name (what its events may then show). */
   readonly #queues = new Map<string, boolean>();
 
@@ -74,14 +75,7 @@ export class Judge {
       const level = /^level (\d+) /.exec(rule.text);
       if (rule.section === '9' && level) this.#levelRules.set(Number(level[1]), rule.id);
     }
-    for (const [code, messages] of facts.messages) {
-      // BAD_REQUEST's texts are as many as the checks of every operation; the other codes' have a fixed form.
-      if (code === 'BAD_REQUEST') continue;
-      this.#templates.set(
-        code,
-        messages.map((m) => ({ pattern: template(m.msg), span: m.span })),
-      );
-    }
+    this.#texts = new DocumentedTexts(facts.messages);
   }
 
   /** The feature level a success of register or server settings announces, if this exchange is one. */
@@ -151,7 +145,8 @@ export class Judge {
     const codeRule = this.#codeRules.get(code) ?? AMBIENT_RULES.error;
     if (here.has(code) || this.facts.isSharedAuthError(op, status, code, level)) {
       judged.add(codeRule);
-      this.#message(code, msg, level, codeRule, add);
+      const wrong = this.#texts.problem(code, msg, level);
+      if (wrong) add(codeRule, wrong);
       return;
     }
     const atOtherLevels = op.codes.get(status)?.get(code);
@@ -179,19 +174,6 @@ export class Judge {
       judged.add(rule);
       add(rule, `${code} answered with HTTP ${status}; ${op.operationId} documents it with ${elsewhere.join(', ')}`);
     }
-  }
-
-  /** A documented code's text: one of the forms documented at the announced level (any level's when unknown). */
-  #message(code: string, msg: unknown, level: JudgedLevel, rule: string, add: AddFn): void {
-    const templates = this.#templates.get(code);
-    if (!templates || typeof msg !== 'string' || templates.some((t) => spanHolds(t.span, level) && t.pattern.test(msg))) return;
-    const other = templates.filter((t) => t.pattern.test(msg)).map((t) => t.span);
-    if (other.length > 0) add(rule, `msg ${JSON.stringify(msg)} is the ${code} text ${spanText(other)}; the server announced ${level}`);
-    else
-      add(
-        rule,
-        `msg ${JSON.stringify(msg)} is none of the documented ${code} messages${level === null ? '' : ` at feature level ${level}`}`,
-      );
   }
 
   /**
@@ -290,21 +272,6 @@ type AddFn = (rule: string | null, message: string, kind?: CheckKind) => void;
 /** The fields ambientChecks reads. */
 function exchangeShape(x: Observed) {
   return { method: x.method, path: x.path, as: null, params: {}, status: x.status, headers: {}, body: x.body, ms: 0, curl: '' };
-}
-
-/**
- * A documented message as a pattern: quoted names, numbers and queue IDs vary with the request
- * (`Missing 'content' argument`, `Channel with ID '999' does not exist`), and so does what follows
- * "operator:" in BAD_NARROW's texts; the rest must be the same words.
- */
-function template(msg: string): RegExp {
-  const escaped = msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const source = escaped
-    .replace(/'[^']*'/g, "'[^']*'")
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '\\S+')
-    .replace(/\d+/g, '\\d+')
-    .replace(/operator: .*$/, 'operator:.*');
-  return new RegExp(`^${source}$`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
