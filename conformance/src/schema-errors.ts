@@ -89,7 +89,10 @@ function crossedConflict(root: unknown, e: ErrorObject): ReferenceConflict | und
   return undefined;
 }
 
-/** Keeps, under each failed oneOf/anyOf, only the errors of the branch the answer meant. */
+/**
+ * Keeps, under each failed oneOf/anyOf, only the errors of the branch the answer meant, each with the label
+ * its message starts with (`=` + text: the whole message, for a code no variant has).
+ */
 function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObject[]): Map<ErrorObject, string> {
   const kept = new Map<ErrorObject, string>(errors.map((e) => [e, '']));
   const branching = errors
@@ -111,6 +114,14 @@ function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObje
         label = property === 'code' ? `${want} variant: ` : '';
         break;
       }
+    }
+    const code = isSchema(value) ? value.code : undefined;
+    const codes = branches.flatMap((branch) => constsOf(branch, 'code'));
+    if (chosen < 0 && typeof code === 'string' && codes.length > 0) {
+      // An error code no variant describes: that is the one cause, not each variant's other differences.
+      branches.forEach((_s, i) => under(i).forEach((e) => kept.delete(e)));
+      kept.set(b, `=${b.instancePath}/code ${code} is none of the documented variants (${[...new Set(codes)].join(', ')})`);
+      continue;
     }
     if (chosen < 0) chosen = branches.reduce<number>((best, _s, i) => (best < 0 || under(i).length < under(best).length ? i : best), -1);
     branches.forEach((_s, i) => i !== chosen && under(i).forEach((e) => kept.delete(e)));
@@ -154,7 +165,7 @@ export function explainSchemaErrors(
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const [e, label] of chooseBranches(root, data, errors)) {
-    const text = label + describe(e);
+    const text = label.startsWith('=') ? label.slice(1) : label + describe(e);
     if (seen.has(text)) continue;
     seen.add(text);
     const conflict = whole ?? crossedConflict(root, e);

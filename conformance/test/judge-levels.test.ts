@@ -172,6 +172,19 @@ describe('schema errors that name their cause', () => {
     ]);
   });
 
+  it('says when no variant has the answer’s code, once', () => {
+    const body = { result: 'error', code: 'NO_SUCH_CODE', msg: 'x' };
+    expect(problems('/api/v1/things', 400, body, 412)).toEqual([
+      {
+        text: '/code NO_SUCH_CODE is none of the documented variants (BAD_REQUEST, REQUEST_VARIABLE_MISSING, STREAM_DOES_NOT_EXIST, REACTION_ALREADY_EXISTS)',
+      },
+    ]);
+    // The proxy reports it through its code check alone.
+    expect(messages(400, body, 412)).toEqual([
+      'error code NO_SUCH_CODE is not one get-things documents for HTTP 400 (BAD_REQUEST, REQUEST_VARIABLE_MISSING, STREAM_DOES_NOT_EXIST, REACTION_ALREADY_EXISTS)',
+    ]);
+  });
+
   it('picks the success variant by its type, else the closest one', () => {
     const events = (...e: unknown[]) => ({ events: e });
     expect(problems('/api/v1/events', 200, events({ type: 'beta', b: 1 }), 412)).toEqual([{ text: '/events/0/c is missing' }]);

@@ -110,6 +110,8 @@ export class Judge {
       // The ambient check leaves schema mismatches without a rule: §1 (success: "further fields are listed
       // per operation") and §7 (errors "carry extra fields") state them.
       const schemaRule = /OpenAPI response schema/.test(c.message) ? (success ? AMBIENT_RULES.success : AMBIENT_RULES.error) : null;
+      // A code no error variant has is the code check's finding (below), which names the documented codes.
+      if (operation && schemaRule && /: \/code \S+ is none of the documented variants \([^)]*\)$/.test(c.message)) continue;
       add(c.rule ?? schemaRule, c.message.replace(/^\S+ \S+ → \d+: /, ''), c.kind);
     }
     if (!operation || !body) return { operation, judged: [...judged], findings };
