@@ -29,7 +29,7 @@ function isSchema(v: unknown): v is Schema {
 }
 
 /** JSON pointer (ajv's schemaPath `#/a/b` or instancePath `/a/b`) → segments. */
-function segments(pointer: string): string[] {
+export function segments(pointer: string): string[] {
   const bare = pointer.replace(/^#/, '');
   if (bare === '') return [];
   return bare
@@ -38,7 +38,7 @@ function segments(pointer: string): string[] {
     .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function at(root: unknown, path: readonly string[]): unknown {
+export function at(root: unknown, path: readonly string[]): unknown {
   let node = root;
   for (const s of path) {
     if (Array.isArray(node)) node = node[Number(s)];
@@ -93,7 +93,7 @@ function crossedConflict(root: unknown, e: ErrorObject): ReferenceConflict | und
  * Keeps, under each failed oneOf/anyOf, only the errors of the branch the answer meant, each with the label
  * its message starts with (`=` + text: the whole message, for a code no variant has).
  */
-function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObject[]): Map<ErrorObject, string> {
+export function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObject[]): Map<ErrorObject, string> {
   const kept = new Map<ErrorObject, string>(errors.map((e) => [e, '']));
   const branching = errors
     .filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && !(e.params as { passingSchemas?: unknown }).passingSchemas)
@@ -104,26 +104,26 @@ function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObje
     if (!Array.isArray(branches)) continue;
     const under = (i: number) => [...kept.keys()].filter((e) => e.schemaPath.startsWith(`${b.schemaPath}/${i}/`));
     const value = at(data, segments(b.instancePath));
-    let chosen = -1;
+    // Narrowed by the consts the answer carries (an error's code; an event's type, then its op).
+    let candidates = branches.map((_s, i) => i);
     let label = '';
-    for (const property of ['code', 'type']) {
+    for (const property of ['code', 'type', 'op']) {
       const want = isSchema(value) ? value[property] : undefined;
       if (typeof want !== 'string') continue;
-      chosen = branches.findIndex((s) => constsOf(s, property).includes(want));
-      if (chosen >= 0) {
-        label = property === 'code' ? `${want} variant: ` : '';
-        break;
-      }
+      const matching = candidates.filter((i) => constsOf(branches[i], property).includes(want));
+      if (matching.length === 0) continue;
+      candidates = matching;
+      if (property === 'code') label = `${want} variant: `;
     }
     const code = isSchema(value) ? value.code : undefined;
     const codes = branches.flatMap((branch) => constsOf(branch, 'code'));
-    if (chosen < 0 && typeof code === 'string' && codes.length > 0) {
+    if (!label && typeof code === 'string' && codes.length > 0) {
       // An error code no variant describes: that is the one cause, not each variant's other differences.
       branches.forEach((_s, i) => under(i).forEach((e) => kept.delete(e)));
       kept.set(b, `=${b.instancePath}/code ${code} is none of the documented variants (${[...new Set(codes)].join(', ')})`);
       continue;
     }
-    if (chosen < 0) chosen = branches.reduce<number>((best, _s, i) => (best < 0 || under(i).length < under(best).length ? i : best), -1);
+    const chosen = candidates.reduce((best, i) => (under(i).length < under(best).length ? i : best), candidates[0]!);
     branches.forEach((_s, i) => i !== chosen && under(i).forEach((e) => kept.delete(e)));
     kept.delete(b);
     for (const e of under(chosen)) kept.set(e, kept.get(e) || label);

@@ -100,8 +100,16 @@ const document = {
                 type: 'array',
                 items: {
                   oneOf: [
-                    { type: 'object', required: ['type', 'a'], properties: { type: { const: 'alpha' }, a: { type: 'integer' } } },
-                    { type: 'object', required: ['type', 'b', 'c'], properties: { type: { const: 'beta' } } },
+                    {
+                      type: 'object',
+                      required: ['type', 'a'],
+                      properties: { type: { const: 'alpha' }, a: { type: 'integer' }, ids: { type: 'array' } },
+                    },
+                    {
+                      type: 'object',
+                      required: ['type', 'b', 'c'],
+                      properties: { type: { const: 'beta' }, ids: { type: 'array', 'x-feature-level': { name: 'beta_ids', level: 343 } } },
+                    },
                   ],
                 },
               },
@@ -209,6 +217,17 @@ describe('schema errors that name their cause', () => {
     // A missing field whose own schema carries the mark counts too.
     const missing = { result: 'success', msg: '', things: [{ id: 1, newer: 'n' }] };
     expect(findings(200, missing, 412).map((f) => f.kind)).toEqual(['deliberate']);
+  });
+});
+
+describe('fields newer than the announced level', () => {
+  const events = (...e: unknown[]) => ({ result: 'success', msg: '', events: e });
+  it('are reported in the variant the answer takes, not because another variant marks a field of that name', () => {
+    expect(messages(200, events({ type: 'alpha', a: 1, ids: [1] }), 300, '/api/v1/events')).toEqual([]);
+    expect(messages(200, events({ type: 'beta', b: 1, c: 1, ids: [1] }), 300, '/api/v1/events')).toEqual([
+      '/events/0/ids is there, but beta_ids came at feature level 343 and the server announced 300 (no §9 rule names that level)',
+    ]);
+    expect(messages(200, events({ type: 'beta', b: 1, c: 1, ids: [1] }), 343, '/api/v1/events')).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadContract, OPENAPI_PATH, type JudgedLevel } from '../openapi.js';
+import { at, chooseBranches, segments } from '../schema-errors.js';
 import { propertyMarksOnly } from '../schema-levels.js';
 
 /**
@@ -66,7 +67,6 @@ export interface LevelField {
 
 interface LevelContext {
   level: number;
-  found: LevelField[];
 }
 
 type Schema = Record<string, unknown>;
@@ -97,22 +97,13 @@ export class ContractFacts {
       facts.#wireErrors.push({ status: e.status, code: e.code, msg: new RegExp(`^${source.join('.+')}$`) });
     }
     addFormats.default(facts.#ajv);
-    // Collects instead of failing: a field too new for the level is its own finding (rule of §9), not a
-    // schema mismatch, and failing here would change which oneOf branch matches.
+    // A field too new for the level fails this keyword, so that a mark in a oneOf branch the answer does not
+    // take is dropped with that branch's errors (schema-errors.ts chooseBranches); only marks count here.
     facts.#ajv.addKeyword({
       keyword: 'x-feature-level',
       schemaType: 'object',
-      errors: false,
-      validate: function (
-        this: LevelContext,
-        kw: { name: string; level: number },
-        _data: unknown,
-        _parent: unknown,
-        cxt?: { instancePath: string },
-      ) {
-        if (this && typeof this.level === 'number' && kw.level > this.level)
-          this.found.push({ name: kw.name, level: kw.level, path: cxt?.instancePath || '/' });
-        return true;
+      validate: function (this: LevelContext | undefined, kw: { level: number }) {
+        return !(this && typeof this.level === 'number' && kw.level > this.level);
       },
     });
     const unauthorized = api.components?.responses?.Unauthorized as OpenAPIV3_1.ResponseObject | undefined;
@@ -166,10 +157,17 @@ export class ContractFacts {
     }
     const validate = this.#levelValidators.get(key);
     if (!validate) return [];
-    const context: LevelContext = { level, found: [] };
-    validate.call(context, body);
+    if (validate.call({ level } satisfies LevelContext, body)) return [];
     const seen = new Set<string>();
-    return context.found.filter((f) => !seen.has(f.path) && seen.add(f.path));
+    const found: LevelField[] = [];
+    for (const e of chooseBranches(validate.schema, body, validate.errors ?? []).keys()) {
+      const mark = at(validate.schema, segments(e.schemaPath)) as { name?: unknown; level?: unknown } | undefined;
+      const path = e.instancePath || '/';
+      if (e.keyword !== 'x-feature-level' || typeof mark?.level !== 'number' || seen.has(path)) continue;
+      seen.add(path);
+      found.push({ name: String(mark.name), level: mark.level, path });
+    }
+    return found;
   }
 
   /** The error examples of a response (code, msg, the levels they hold at); their messages are recorded. */
