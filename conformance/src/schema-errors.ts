@@ -13,6 +13,9 @@ import type { ErrorObject } from 'ajv';
 
 type Schema = Record<string, unknown>;
 
+/** ajv errors looked at per answer. */
+const MAX_ERRORS = 1_000;
+
 /** `x-reference-conflict`: where the spec deliberately differs from the reference server. */
 export interface ReferenceConflict {
   spec: string;
@@ -94,7 +97,8 @@ function crossedConflict(root: unknown, e: ErrorObject): ReferenceConflict | und
  * its message starts with (`=` + text: the whole message, for a code no variant has).
  */
 export function chooseBranches(root: unknown, data: unknown, errors: readonly ErrorObject[]): Map<ErrorObject, string> {
-  const kept = new Map<ErrorObject, string>(errors.map((e) => [e, '']));
+  // ajv with allErrors lists every failing item of a big answer; the first ones are enough to name the causes.
+  const kept = new Map<ErrorObject, string>(errors.slice(0, MAX_ERRORS).map((e) => [e, '']));
   const branching = errors
     .filter((e) => (e.keyword === 'oneOf' || e.keyword === 'anyOf') && !(e.params as { passingSchemas?: unknown }).passingSchemas)
     .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
@@ -102,7 +106,13 @@ export function chooseBranches(root: unknown, data: unknown, errors: readonly Er
     if (!kept.has(b)) continue;
     const branches = at(root, segments(b.schemaPath));
     if (!Array.isArray(branches)) continue;
-    const under = (i: number) => [...kept.keys()].filter((e) => e.schemaPath.startsWith(`${b.schemaPath}/${i}/`));
+    // The branches' errors about this value: items of one array share the schema path, not the instance path.
+    const inside = [...kept.keys()].filter(
+      (e) =>
+        e.schemaPath.startsWith(`${b.schemaPath}/`) &&
+        (e.instancePath === b.instancePath || e.instancePath.startsWith(`${b.instancePath}/`)),
+    );
+    const under = (i: number) => inside.filter((e) => kept.has(e) && e.schemaPath.startsWith(`${b.schemaPath}/${i}/`));
     const value = at(data, segments(b.instancePath));
     // Narrowed by the consts the answer carries (an error's code; an event's type, then its op).
     let candidates = branches.map((_s, i) => i);

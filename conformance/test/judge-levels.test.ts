@@ -199,6 +199,11 @@ describe('schema errors that name their cause', () => {
     expect(problems('/api/v1/events', 200, events({ type: 'alpha', a: 'x' }), 412)).toEqual([
       { text: '/events/0/a must be of type integer' },
     ]);
+    // Each item of a list is judged by its own variant.
+    expect(problems('/api/v1/events', 200, events({ type: 'beta', b: 1 }, { type: 'alpha', a: 'x' }), 412)).toEqual([
+      { text: '/events/0/c is missing' },
+      { text: '/events/1/a must be of type integer' },
+    ]);
     // No type: the branch with the fewest errors (alpha lacks one field, beta three).
     expect(problems('/api/v1/events', 200, events({ a: 1 }), 412)).toEqual([{ text: '/events/0/type is missing' }]);
   });
