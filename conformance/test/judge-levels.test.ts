@@ -87,6 +87,13 @@ const document = {
         },
       },
     },
+    '/api/v1/legacy': {
+      get: {
+        operationId: 'get-legacy',
+        'x-reference-conflict': { spec: '§4.9', reference: 'answers the older shape' },
+        responses: { '200': json({ type: 'object', required: ['result', 'x'], properties: { x: { type: 'integer' } } }) },
+      },
+    },
     '/api/v1/events': {
       get: {
         operationId: 'get-events',
@@ -217,6 +224,13 @@ describe('schema errors that name their cause', () => {
         'deliberate',
         'does not match the OpenAPI response schema of get-things 200: /things/0/date_joined must be of type integer ' +
           '(spec §2.8 deliberately differs from the reference: answers an ISO 8601 text)',
+      ],
+    ]);
+    // A mark on the operation covers every schema difference of its answers.
+    expect(findings(200, { result: 'success', msg: '' }, 412, '/api/v1/legacy').map((f) => [f.kind, f.message])).toEqual([
+      [
+        'deliberate',
+        'does not match the OpenAPI response schema of get-legacy 200: /x is missing (spec §4.9 deliberately differs from the reference: answers the older shape)',
       ],
     ]);
     // A missing field whose own schema carries the mark counts too.
