@@ -56,7 +56,14 @@ export interface Check {
    * leaves the scenario's status and the exit code alone.
    */
   warning?: boolean;
+  /**
+   * `deliberate`: a failure where the spec deliberately differs from the reference server (the document's
+   * `x-reference-conflict`); absent for a plain violation.
+   */
+  kind?: CheckKind;
 }
+
+export type CheckKind = 'violation' | 'deliberate';
 
 export type ScenarioStatus = 'passed' | 'failed' | 'error' | 'skipped';
 

@@ -4,6 +4,8 @@ import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { packagePath } from '../../cli/package-root.js';
 import levels from '../../openapi/feature-levels.json' with { type: 'json' };
+import { explainSchemaErrors, type SchemaProblem } from './schema-errors.js';
+import { levelMarks, markHolds, schemaWithout, type MarkKey } from './schema-levels.js';
 
 /** The contract the suite checks answers against: openapi/ (never the mock server's code). */
 export const OPENAPI_PATH = packagePath('openapi/team-chat.openapi.yaml');
@@ -29,13 +31,22 @@ export async function loadContract(path = OPENAPI_PATH): Promise<OpenAPIV3_1.Doc
   return (await SwaggerParser.dereference(path)) as OpenAPIV3_1.Document;
 }
 
+/** Validators kept at once: a few per operation and status (one per set of level marks a level crosses). */
+const MAX_VALIDATORS = 2_000;
+
+/** The feature level answers are judged at: a number, or null when the server announced none (any level's answer). */
+export type JudgedLevel = number | null;
+
 /**
  * Response schemas by request: finds the operation a method and path belong to (literal segments win
- * over parameters, as routers do) and compiles the schema of the answer's status once.
+ * over parameters, as routers do) and compiles the schema of the answer's status once per feature level
+ * that changes it: a property marked `x-feature-level` above the level (or `x-feature-level-removed` at or
+ * below it) is not required there (schema-levels.ts). Without a level, the document's current one.
  */
 export class ResponseSchemas {
   #routes: Route[] = [];
-  #cache = new Map<string, ValidateFunction | null>();
+  #cache = new Map<string, ValidateFunction>();
+  #marks = new Map<string, MarkKey[]>();
   #ajv = new Ajv2020({ strict: false, allErrors: true });
 
   static async load(path = OPENAPI_PATH): Promise<ResponseSchemas> {
@@ -71,28 +82,63 @@ export class ResponseSchemas {
   }
 
   /** The validator of an operation's answer with this status (throws when the document describes none). */
-  forOperation(operationId: string, status: number): ValidateFunction {
+  forOperation(operationId: string, status: number, level: JudgedLevel = CURRENT_LEVEL): ValidateFunction {
     const route = this.#routes.find((r) => r.operation.operationId === operationId);
     if (!route) throw new Error(`no operation ${operationId}`);
-    const found = this.#compiled(route.operation, status);
+    const found = this.#compiled(route.operation, status, level);
     if (!found) throw new Error(`${operationId} documents no JSON response for ${status}`);
     return found;
   }
 
   /** The validator for this answer, or null when the document describes no JSON body for the status. */
-  validator(method: string, path: string, status: number): { operationId: string; validate: ValidateFunction | null } | null {
+  validator(
+    method: string,
+    path: string,
+    status: number,
+    level: JudgedLevel = CURRENT_LEVEL,
+  ): { operationId: string; validate: ValidateFunction | null } | null {
     const operation = this.operationOf(method, path);
     if (!operation?.operationId) return null;
-    return { operationId: operation.operationId, validate: this.#compiled(operation, status) };
+    return { operationId: operation.operationId, validate: this.#compiled(operation, status, level) };
   }
 
-  #compiled(operation: OpenAPIV3_1.OperationObject, status: number): ValidateFunction | null {
-    const key = `${operation.operationId} ${status}`;
-    if (!this.#cache.has(key)) {
-      const response = operation.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined;
-      const schema = response?.content?.['application/json']?.schema;
-      this.#cache.set(key, schema ? this.#ajv.compile(schema) : null);
+  /**
+   * What in this answer differs from the operation's schema at this level, each problem naming its field and
+   * the `x-reference-conflict` it falls under (schema-errors.ts); null when no schema applies.
+   */
+  problems(
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    level: JudgedLevel,
+  ): { operationId: string; problems: SchemaProblem[] } | null {
+    const operation = this.operationOf(method, path);
+    const validate = operation?.operationId ? this.#compiled(operation, status, level) : null;
+    if (!operation?.operationId || !validate || validate(body)) return null;
+    const conflict = (operation as Record<string, unknown>)['x-reference-conflict'];
+    return { operationId: operation.operationId, problems: explainSchemaErrors(validate.schema, body, validate.errors ?? [], conflict) };
+  }
+
+  #compiled(operation: OpenAPIV3_1.OperationObject, status: number, level: JudgedLevel): ValidateFunction | null {
+    const base = `${operation.operationId} ${status}`;
+    const response = operation.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined;
+    const schema = response?.content?.['application/json']?.schema;
+    if (!schema) return null;
+    if (!this.#marks.has(base)) this.#marks.set(base, levelMarks(schema));
+    const off = this.#marks.get(base)!.filter((m) => !markHolds(m, level));
+    const key = `${base} ${off.join(',')}`;
+    let found = this.#cache.get(key);
+    if (found === undefined) {
+      found = this.#ajv.compile(schemaWithout(schema, new Set(off)) as object);
+      if (this.#cache.size >= MAX_VALIDATORS) {
+        // ajv keeps every schema it compiled by identity: the evicted copy goes from there too.
+        const [oldest, evicted] = this.#cache.entries().next().value!;
+        this.#cache.delete(oldest);
+        if (evicted) this.#ajv.removeSchema(evicted.schema as object);
+      }
+      this.#cache.set(key, found);
     }
-    return this.#cache.get(key)!;
+    return found;
   }
 }

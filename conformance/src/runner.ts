@@ -256,7 +256,9 @@ async function runAdmitted(
       else [status, reason] = ['error', note];
     }
   }
-  const checks = sourcedAndWeighed([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas)], s, exchanges, opts);
+  // Answers are judged by the schema of the level the scenario ran at (its realm's, else the target's).
+  const level = realm?.featureLevel ?? opts.target.featureLevel;
+  const checks = sourcedAndWeighed([...(ctx?.checks ?? []), ...ambientChecks(exchanges, opts.schemas, level)], s, exchanges, opts);
   if (status === 'passed' && failures(checks).length > 0) status = 'failed';
   // A failed reference-only check is still a check made (a warning), not a scenario without one.
   if (status === 'passed' && !checks.some((c) => c.ok || c.warning)) {

@@ -1,7 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { loadContract, OPENAPI_PATH } from '../openapi.js';
+import { loadContract, OPENAPI_PATH, type JudgedLevel } from '../openapi.js';
+import { at, chooseBranches, segments } from '../schema-errors.js';
+import { propertyMarksOnly } from '../schema-levels.js';
 
 /**
  * What the proxy needs to know about each operation of openapi/ beyond its response schemas (those come from
@@ -16,8 +18,43 @@ export interface OperationFacts {
   summary: string;
   /** Every parameter name the operation reads (path, query, form fields and their aliases). */
   params: Set<string>;
-  /** Documented error codes by HTTP status (schema `code` consts and the named examples). */
-  codes: Map<number, Set<string>>;
+  /**
+   * Documented error codes by HTTP status (schema `code` consts and the named examples), each with the levels
+   * it is documented at: an example or variant marked `x-feature-level` / `x-feature-level-removed` holds only
+   * from / below its level; an unmarked one at every level.
+   */
+  codes: Map<number, Map<string, LevelSpan[]>>;
+  /** Whether a caller may authenticate (security other than anonymous only): the shared 401 answers apply. */
+  authenticated: boolean;
+}
+
+/** The feature levels a documented answer holds at: from `from` (included) to `below` (excluded). */
+export interface LevelSpan {
+  from?: number;
+  below?: number;
+}
+
+/** Whether an answer documented over `span` is one a server at `level` may give (any, when the level is unknown). */
+export function spanHolds(span: LevelSpan, level: JudgedLevel): boolean {
+  return level === null || ((span.from === undefined || level >= span.from) && (span.below === undefined || level < span.below));
+}
+
+/** `from feature level 193`, `below feature level 229`, … for messages. */
+export function spanText(spans: readonly LevelSpan[]): string {
+  return spans
+    .map((s) =>
+      [s.from !== undefined ? `from feature level ${s.from}` : '', s.below !== undefined ? `below feature level ${s.below}` : '']
+        .filter(Boolean)
+        .join(' and '),
+    )
+    .map((t) => t || 'at every level')
+    .join(' or ');
+}
+
+/** A documented message of an error code, with the levels it is answered at. */
+export interface DocumentedMessage {
+  msg: string;
+  span: LevelSpan;
 }
 
 /** A response field the answer carried that its feature level says the announced level lacks. */
@@ -30,7 +67,6 @@ export interface LevelField {
 
 interface LevelContext {
   level: number;
-  found: LevelField[];
 }
 
 type Schema = Record<string, unknown>;
@@ -39,8 +75,10 @@ const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const;
 export class ContractFacts {
   readonly #ops = new Map<string, OperationFacts>();
   readonly #responses = new Map<string, Schema | null>();
-  /** Every documented `msg` by error code, over the whole document. */
-  readonly messages = new Map<string, Set<string>>();
+  /** Every documented `msg` by error code, over the whole document, with the levels it holds at. */
+  readonly messages = new Map<string, DocumentedMessage[]>();
+  /** The answers of `components.responses.Unauthorized`: possible on every authenticated operation. */
+  readonly #sharedAuth: { code: string; span: LevelSpan }[] = [];
   readonly #levelValidators = new Map<string, ValidateFunction | null>();
   readonly #ajv = new Ajv2020({ strict: false, allErrors: true, passContext: true });
 
@@ -59,33 +97,43 @@ export class ContractFacts {
       facts.#wireErrors.push({ status: e.status, code: e.code, msg: new RegExp(`^${source.join('.+')}$`) });
     }
     addFormats.default(facts.#ajv);
-    // Collects instead of failing: a field too new for the level is its own finding (rule of §9), not a
-    // schema mismatch, and failing here would change which oneOf branch matches.
+    // A field too new for the level fails this keyword, so that a mark in a oneOf branch the answer does not
+    // take is dropped with that branch's errors (schema-errors.ts chooseBranches); only marks count here.
     facts.#ajv.addKeyword({
       keyword: 'x-feature-level',
       schemaType: 'object',
-      errors: false,
-      validate: function (
-        this: LevelContext,
-        kw: { name: string; level: number },
-        _data: unknown,
-        _parent: unknown,
-        cxt?: { instancePath: string },
-      ) {
-        if (this && typeof this.level === 'number' && kw.level > this.level)
-          this.found.push({ name: kw.name, level: kw.level, path: cxt?.instancePath || '/' });
-        return true;
+      validate: function (this: LevelContext | undefined, kw: { level: number }) {
+        return !(this && typeof this.level === 'number' && kw.level > this.level);
       },
     });
+    const unauthorized = api.components?.responses?.Unauthorized as OpenAPIV3_1.ResponseObject | undefined;
+    for (const e of facts.#errorExamples(unauthorized?.content?.['application/json']?.examples))
+      facts.#sharedAuth.push({ code: e.code, span: e.span });
+    const global = api.security ?? [];
     for (const item of Object.values(api.paths ?? {})) {
       if (!item) continue;
       for (const method of METHODS) {
         const op = item[method];
         if (!op?.operationId) continue;
-        facts.#add(op, [...(item.parameters ?? []), ...(op.parameters ?? [])] as OpenAPIV3_1.ParameterObject[]);
+        const authenticated = (op.security ?? global).some((requirement) => Object.keys(requirement).length > 0);
+        facts.#add(op, [...(item.parameters ?? []), ...(op.parameters ?? [])] as OpenAPIV3_1.ParameterObject[], authenticated);
       }
     }
     return facts;
+  }
+
+  /** The error codes an operation documents for a status at a level. */
+  codesAt(op: OperationFacts, status: number, level: JudgedLevel): Set<string> {
+    const codes = [...(op.codes.get(status) ?? [])].filter(([, spans]) => spans.some((s) => spanHolds(s, level)));
+    return new Set(codes.map(([code]) => code));
+  }
+
+  /**
+   * Whether an answer is one of the shared 401 answers (wrong, deactivated or missing credentials), which any
+   * operation a caller authenticates to may give, whether or not it lists them.
+   */
+  isSharedAuthError(op: OperationFacts, status: number, code: string, level: JudgedLevel): boolean {
+    return op.authenticated && status === 401 && this.#sharedAuth.some((a) => a.code === code && spanHolds(a.span, level));
   }
 
   /** Whether an error answer is one of the document's `x-wire-errors` (the request could not be read). */
@@ -105,17 +153,40 @@ export class ContractFacts {
     const key = `${operationId} ${status}`;
     if (!this.#levelValidators.has(key)) {
       const schema = this.#responses.get(key);
-      this.#levelValidators.set(key, schema ? this.#ajv.compile(schema) : null);
+      this.#levelValidators.set(key, schema ? this.#ajv.compile(propertyMarksOnly(schema) as Schema) : null);
     }
     const validate = this.#levelValidators.get(key);
     if (!validate) return [];
-    const context: LevelContext = { level, found: [] };
-    validate.call(context, body);
+    if (validate.call({ level } satisfies LevelContext, body)) return [];
     const seen = new Set<string>();
-    return context.found.filter((f) => !seen.has(f.path) && seen.add(f.path));
+    const found: LevelField[] = [];
+    for (const e of chooseBranches(validate.schema, body, validate.errors ?? []).keys()) {
+      const mark = at(validate.schema, segments(e.schemaPath)) as { name?: unknown; level?: unknown } | undefined;
+      const path = e.instancePath || '/';
+      if (e.keyword !== 'x-feature-level' || typeof mark?.level !== 'number' || seen.has(path)) continue;
+      seen.add(path);
+      found.push({ name: String(mark.name), level: mark.level, path });
+    }
+    return found;
   }
 
-  #add(op: OpenAPIV3_1.OperationObject, parameters: OpenAPIV3_1.ParameterObject[]): void {
+  /** The error examples of a response (code, msg, the levels they hold at); their messages are recorded. */
+  #errorExamples(examples: Record<string, unknown> | undefined): { code: string; span: LevelSpan }[] {
+    const out: { code: string; span: LevelSpan }[] = [];
+    for (const example of Object.values(examples ?? {}) as OpenAPIV3_1.ExampleObject[]) {
+      const value = example.value as Schema | undefined;
+      if (value?.result !== 'error' || typeof value.code !== 'string') continue;
+      const span = spanOf(example as Schema, {});
+      out.push({ code: value.code, span });
+      if (typeof value.msg !== 'string') continue;
+      const known = this.messages.get(value.code) ?? [];
+      if (!known.some((m) => m.msg === value.msg && sameSpan(m.span, span))) known.push({ msg: value.msg, span });
+      this.messages.set(value.code, known);
+    }
+    return out;
+  }
+
+  #add(op: OpenAPIV3_1.OperationObject, parameters: OpenAPIV3_1.ParameterObject[], authenticated: boolean): void {
     const ext = op as Record<string, unknown>;
     const params = new Set(parameters.map((p) => p.name));
     const body = op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined;
@@ -125,18 +196,19 @@ export class ContractFacts {
         for (const alias of ((prop as Schema)['x-aliases'] as string[] | undefined) ?? []) params.add(alias);
       }
     }
-    const codes = new Map<number, Set<string>>();
+    const codes = new Map<number, Map<string, LevelSpan[]>>();
     for (const [status, response] of Object.entries(op.responses ?? {})) {
       const json = (response as OpenAPIV3_1.ResponseObject).content?.['application/json'];
       this.#responses.set(`${op.operationId} ${status}`, (json?.schema as Schema | undefined) ?? null);
       if (!json || !/^\d+$/.test(status) || Number(status) < 400) continue;
-      const found = new Set(codeConsts(json.schema as Schema | undefined));
-      for (const example of Object.values(json.examples ?? {})) {
-        const value = (example as OpenAPIV3_1.ExampleObject).value as Schema | undefined;
-        if (value?.result !== 'error' || typeof value.code !== 'string') continue;
-        found.add(value.code);
-        if (typeof value.msg === 'string') this.messages.set(value.code, (this.messages.get(value.code) ?? new Set()).add(value.msg));
-      }
+      const found = new Map<string, LevelSpan[]>();
+      const add = (code: string, span: LevelSpan) => {
+        const spans = found.get(code) ?? [];
+        if (!spans.some((s) => sameSpan(s, span))) spans.push(span);
+        found.set(code, spans);
+      };
+      for (const c of codeConsts(json.schema as Schema | undefined, {})) add(c.code, c.span);
+      for (const e of this.#errorExamples(json.examples)) add(e.code, e.span);
       codes.set(Number(status), found);
     }
     this.#ops.set(op.operationId!, {
@@ -146,6 +218,7 @@ export class ContractFacts {
       summary: op.summary ?? op.operationId!,
       params,
       codes,
+      authenticated,
     });
   }
 }
@@ -158,11 +231,29 @@ function propertiesOf(schema: Schema | undefined): Record<string, unknown> {
   return Object.assign({}, ...parts.map(propertiesOf), own);
 }
 
-/** The `code` constants an error schema allows (`BadRequestError` → BAD_REQUEST), through allOf/oneOf. */
-function codeConsts(schema: Schema | undefined): string[] {
+/** The level marks of an example or a variant schema, narrowing the span it sits in. */
+function spanOf(node: Schema, outer: LevelSpan): LevelSpan {
+  const from = (node['x-feature-level'] as { level?: unknown } | undefined)?.level;
+  const below = (node['x-feature-level-removed'] as { level?: unknown } | undefined)?.level;
+  const span: LevelSpan = { ...outer };
+  if (typeof from === 'number') span.from = Math.max(from, outer.from ?? from);
+  if (typeof below === 'number') span.below = Math.min(below, outer.below ?? below);
+  return span;
+}
+
+function sameSpan(a: LevelSpan, b: LevelSpan): boolean {
+  return a.from === b.from && a.below === b.below;
+}
+
+/**
+ * The `code` constants an error schema allows (`BadRequestError` → BAD_REQUEST), through allOf/oneOf/anyOf,
+ * each with the levels of the variant it comes from.
+ */
+function codeConsts(schema: Schema | undefined, outer: LevelSpan): { code: string; span: LevelSpan }[] {
   if (!schema) return [];
+  const span = spanOf(schema, outer);
   const code = (schema.properties as Record<string, Schema> | undefined)?.code;
   const own = typeof code?.const === 'string' ? [code.const] : Array.isArray(code?.enum) ? (code.enum as string[]) : [];
   const parts = ['allOf', 'oneOf', 'anyOf'].flatMap((k) => (schema[k] as Schema[] | undefined) ?? []);
-  return [...own, ...parts.flatMap(codeConsts)];
+  return [...own.map((c) => ({ code: c, span })), ...parts.flatMap((p) => codeConsts(p, span))];
 }

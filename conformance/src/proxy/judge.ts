@@ -1,7 +1,8 @@
 import { AMBIENT_RULES, ambientChecks } from '../checks/ambient.js';
-import type { RuleDef } from '../model.js';
-import type { ResponseSchemas } from '../openapi.js';
-import type { ContractFacts, OperationFacts } from './contract.js';
+import type { CheckKind, RuleDef } from '../model.js';
+import type { JudgedLevel, ResponseSchemas } from '../openapi.js';
+import { spanText, type ContractFacts, type OperationFacts } from './contract.js';
+import { DocumentedTexts } from './texts.js';
 
 /**
  * What one exchange (plus the feature level the server announced earlier) can prove about a server, and
@@ -26,6 +27,8 @@ export interface Finding {
   /** `§4.12`-style section (the rule's, else the operation's). */
   section: string;
   message: string;
+  /** `deliberate`: the spec deliberately differs from the reference server here (`x-reference-conflict`). */
+  kind?: CheckKind;
 }
 
 export interface Verdict {
@@ -55,7 +58,7 @@ export class Judge {
   readonly #codeRules = new Map<string, string>();
   readonly #levelRules = new Map<number, string>();
   readonly #sections = new Map<string, string>();
-  readonly #templates = new Map<string, RegExp[]>();
+  readonly #texts: DocumentedTexts;
   /** Queue ID → whether its register declared empty_topic_name (what its events may then show). */
   readonly #queues = new Map<string, boolean>();
 
@@ -72,11 +75,7 @@ export class Judge {
       const level = /^level (\d+) /.exec(rule.text);
       if (rule.section === '9' && level) this.#levelRules.set(Number(level[1]), rule.id);
     }
-    for (const [code, messages] of facts.messages) {
-      // BAD_REQUEST's texts are as many as the checks of every operation; the other codes' have a fixed form.
-      if (code === 'BAD_REQUEST') continue;
-      this.#templates.set(code, [...messages].map(template));
-    }
+    this.#texts = new DocumentedTexts(facts.messages);
   }
 
   /** The feature level a success of register or server settings announces, if this exchange is one. */
@@ -87,14 +86,19 @@ export class Judge {
     return typeof level === 'number' ? level : null;
   }
 
-  judge(x: Observed, level: number | null): Verdict {
+  /**
+   * Judges one exchange at the level the server announced (null: none announced, so any level's documented
+   * answers are accepted and fields that exist only at some levels are optional).
+   */
+  judge(x: Observed, level: JudgedLevel): Verdict {
     const bare = x.path.split('?')[0]!;
     const operationId = this.schemas.operationOf(x.method, bare)?.operationId;
     const operation = (operationId && this.facts.get(operationId)) || null;
     const findings: Finding[] = [];
     const judged = new Set<string>();
     const section = (rule: string | null) => (rule && this.#sections.get(rule)) || operation?.section || '1';
-    const add = (rule: string | null, message: string) => findings.push({ rule, section: section(rule), message });
+    const add = (rule: string | null, message: string, kind?: CheckKind) =>
+      findings.push({ rule, section: section(rule), message, ...(kind ? { kind } : {}) });
     // HEAD and OPTIONS (a CORS preflight) answer without a body by definition; a body past the cap was not kept.
     if (!bare.startsWith('/api/v1/') || x.method === 'HEAD' || x.method === 'OPTIONS' || x.body === null)
       return { operation, judged: [], findings };
@@ -102,15 +106,18 @@ export class Judge {
     const body = isObject(x.body) ? x.body : null;
     const success = body?.result === 'success';
     for (const rule of [AMBIENT_RULES.envelope, success ? AMBIENT_RULES.success : AMBIENT_RULES.error]) judged.add(rule);
-    for (const c of ambientChecks([{ ...exchangeShape(x), path: bare }], this.schemas)) {
+    for (const c of ambientChecks([{ ...exchangeShape(x), path: bare }], this.schemas, level)) {
       // The ambient check leaves schema mismatches without a rule: §1 (success: "further fields are listed
       // per operation") and §7 (errors "carry extra fields") state them.
       const schemaRule = /OpenAPI response schema/.test(c.message) ? (success ? AMBIENT_RULES.success : AMBIENT_RULES.error) : null;
-      add(c.rule ?? schemaRule, c.message.replace(/^\S+ \S+ → \d+: /, ''));
+      // A code no error variant has is the code check's finding (below), which names the documented codes.
+      if (operation && schemaRule && /: \/code \S+ is none of the documented variants \([^)]*\)$/.test(c.message)) continue;
+      add(c.rule ?? schemaRule, c.message.replace(/^\S+ \S+ → \d+: /, ''), c.kind);
     }
     if (!operation || !body) return { operation, judged: [...judged], findings };
 
-    if (body.result === 'error' && typeof body.code === 'string') this.#errorCode(operation, x.status, body.code, body.msg, add, judged);
+    if (body.result === 'error' && typeof body.code === 'string')
+      this.#errorCode(operation, x.status, body.code, body.msg, level, add, judged);
     if (success && x.params) this.#ignored(x.params, operation, body, level, add, judged);
     if (level !== null) {
       for (const f of this.facts.fieldsAboveLevel(operation.operationId, x.status, body, level)) {
@@ -129,24 +136,32 @@ export class Judge {
     return { operation, judged: [...judged], findings };
   }
 
-  #errorCode(op: OperationFacts, status: number, code: string, msg: unknown, add: AddFn, judged: Set<string>): void {
+  #errorCode(op: OperationFacts, status: number, code: string, msg: unknown, level: JudgedLevel, add: AddFn, judged: Set<string>): void {
     // An unreadable request (a non-Basic Authorization header, a body that does not decode): the client's fault,
     // answered alike on every operation, which the document lists once (`x-wire-errors`), not per operation.
     if (this.facts.isWireError(status, code, msg)) {
       judged.add(AMBIENT_RULES.error);
       return;
     }
-    const here = op.codes.get(status);
+    const here = this.facts.codesAt(op, status, level);
     const codeRule = this.#codeRules.get(code) ?? AMBIENT_RULES.error;
-    const elsewhere = [...op.codes].filter(([s, codes]) => s !== status && codes.has(code)).map(([s]) => s);
-    if (here?.has(code)) {
+    if (here.has(code) || this.facts.isSharedAuthError(op, status, code, level)) {
       judged.add(codeRule);
-      const templates = this.#templates.get(code);
-      if (templates && typeof msg === 'string' && !templates.some((t) => t.test(msg)))
-        add(codeRule, `msg ${JSON.stringify(msg)} is none of the documented ${code} messages`);
+      const wrong = this.#texts.problem(code, msg, level);
+      if (wrong) add(codeRule, wrong);
       return;
     }
-    if (here && here.size > 0) {
+    const atOtherLevels = op.codes.get(status)?.get(code);
+    if (atOtherLevels) {
+      // Documented for this status, but not at the announced level: a §9 level rule where one names the level.
+      const boundary = atOtherLevels.map((s) => s.from ?? s.below).find((l) => l !== undefined);
+      const rule = (boundary !== undefined && this.#levelRules.get(boundary)) || codeRule;
+      judged.add(rule);
+      add(rule, `error code ${code} is documented for ${op.operationId} ${spanText(atOtherLevels)}; the server announced ${level}`);
+      return;
+    }
+    const elsewhere = [...op.codes.keys()].filter((s) => s !== status && this.facts.codesAt(op, s, level).has(code));
+    if (here.size > 0) {
       // The code the document gives this status names the rule broken (NOT_FOUND answered as BAD_REQUEST → R7-4).
       const only = here.size === 1 ? this.#codeRules.get([...here][0]!) : undefined;
       const rule = only ?? AMBIENT_RULES.error;
@@ -254,26 +269,11 @@ export class Judge {
   }
 }
 
-type AddFn = (rule: string | null, message: string) => void;
+type AddFn = (rule: string | null, message: string, kind?: CheckKind) => void;
 
 /** The fields ambientChecks reads. */
 function exchangeShape(x: Observed) {
   return { method: x.method, path: x.path, as: null, params: {}, status: x.status, headers: {}, body: x.body, ms: 0, curl: '' };
-}
-
-/**
- * A documented message as a pattern: quoted names, numbers and queue IDs vary with the request
- * (`Missing 'content' argument`, `Channel with ID '999' does not exist`), and so does what follows
- * "operator:" in BAD_NARROW's texts; the rest must be the same words.
- */
-function template(msg: string): RegExp {
-  const escaped = msg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const source = escaped
-    .replace(/'[^']*'/g, "'[^']*'")
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '\\S+')
-    .replace(/\d+/g, '\\d+')
-    .replace(/operator: .*$/, 'operator:.*');
-  return new RegExp(`^${source}$`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

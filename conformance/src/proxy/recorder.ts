@@ -164,6 +164,7 @@ export class Recorder {
       k.result.status = 'failed';
       if (k.failing <= MAX_FAILING) {
         const check: Check = { rule: finding.rule, ok: false, message: `§${finding.section} ${finding.message}` };
+        if (finding.kind) check.kind = finding.kind;
         if (index !== undefined) check.exchange = index;
         k.result.checks.push(check);
       }
