@@ -1997,10 +1997,28 @@ export interface components {
             var_name1: string;
             var_name2: string;
         };
-        /** @description Code UNAUTHORIZED (401) for missing or bad credentials. */
+        /** @description Code UNAUTHORIZED (401) for a missing or unreadable Authorization header. */
         UnauthorizedError: components["schemas"]["ErrorEnvelope"] & {
             /** @constant */
             code?: "UNAUTHORIZED";
+        };
+        /**
+         * @description Code INVALID_API_KEY (401): a malformed key, an unknown key, or a key presented with another user's
+         *     email (reference rest-error-handling; the spec states no code).
+         */
+        InvalidApiKeyError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "INVALID_API_KEY";
+        };
+        /** @description Code USER_DEACTIVATED (401) for the key of a deactivated account (reference rest-error-handling). */
+        UserDeactivatedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "USER_DEACTIVATED";
+        };
+        /** @description Code REALM_DEACTIVATED (401) for a key of a deactivated organization (reference rest-error-handling). */
+        RealmDeactivatedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "REALM_DEACTIVATED";
         };
         /** @description Code UNAUTHORIZED_PRINCIPAL (403), only below feature level 208, for a bad principal in unsubscribe. */
         UnauthorizedPrincipalError: components["schemas"]["ErrorEnvelope"] & {
@@ -4872,7 +4890,15 @@ export interface components {
                 "application/json": components["schemas"]["SuccessEnvelope"];
             };
         };
-        /** @description Missing or bad credentials (spec §5). The answer carries a `WWW-Authenticate: Basic` header. */
+        /**
+         * @description Missing or refused credentials, on every operation that takes them. The spec states no status or code
+         *     (§5, §7 "not shown"); these are the reference server's (rest-error-handling and its error classes), all
+         *     HTTP 401 at every level this server emulates: UNAUTHORIZED only for a missing or unreadable
+         *     Authorization header; INVALID_API_KEY for a key that is not 32 letters and digits (`Malformed API key`),
+         *     unknown, or presented with another user's email (`Invalid API key`); REALM_DEACTIVATED for a key of a
+         *     deactivated organization (checked before the account); USER_DEACTIVATED for a deactivated account.
+         *     The answer carries a `WWW-Authenticate: Basic` header (the reference sends it with UNAUTHORIZED only).
+         */
         Unauthorized: {
             headers: {
                 /** @description Basic challenge naming this product's realm. */
@@ -4880,7 +4906,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
+                "application/json": components["schemas"]["UnauthorizedError"] | components["schemas"]["InvalidApiKeyError"] | components["schemas"]["UserDeactivatedError"] | components["schemas"]["RealmDeactivatedError"];
             };
         };
         /** @description No stored view of the caller has this fragment (code NOT_FOUND). */

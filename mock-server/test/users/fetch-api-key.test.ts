@@ -79,12 +79,13 @@ describe('refusals: 401 UNAUTHORIZED with a WWW-Authenticate challenge', () => {
       as: deactivatedWho(env.server, env.realm),
       form: { username: env.who.member!.email, password: DEMO_PASSWORD },
     });
-    expect([res.status, res.body]).toEqual([401, DEACTIVATED_401]);
+    // The header's deactivated account, not the form's: authentication answers (reference rest-error-handling).
+    expect([res.status, res.body]).toEqual([401, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' }]);
     const bad = await call(env.server, 'POST', '/api/v1/fetch_api_key', {
       as: { email: env.who.member!.email, api_key: 'x'.repeat(32) },
       form: { username: env.who.member!.email, password: DEMO_PASSWORD },
     });
-    expect([bad.status, bad.body]).toEqual([401, unauthorizedError('Invalid API key')]);
+    expect([bad.status, bad.body]).toEqual([401, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' }]);
   });
 });
 
