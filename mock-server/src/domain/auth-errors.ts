@@ -16,4 +16,3 @@ export const userDeactivated = () => credentialsRefused('USER_DEACTIVATED', 'Acc
 
 /** The key's organization is deactivated: checked before the account. */
 export const realmDeactivated = () => credentialsRefused('REALM_DEACTIVATED', 'This organization has been deactivated');
-

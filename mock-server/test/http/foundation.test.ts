@@ -119,8 +119,20 @@ describe('authentication (§5)', () => {
       'Invalid authorization header for basic auth',
     ],
     ['a malformed key', `Basic ${Buffer.from('a@b.c:short').toString('base64')}`, 401, 'INVALID_API_KEY', 'Malformed API key'],
-    ['a key with a character not a letter or digit', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(31)}-`).toString('base64')}`, 401, 'INVALID_API_KEY', 'Malformed API key'],
-    ['a key of 33 characters', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(33)}`).toString('base64')}`, 401, 'INVALID_API_KEY', 'Malformed API key'],
+    [
+      'a key with a character not a letter or digit',
+      `Basic ${Buffer.from(`a@b.c:${'x'.repeat(31)}-`).toString('base64')}`,
+      401,
+      'INVALID_API_KEY',
+      'Malformed API key',
+    ],
+    [
+      'a key of 33 characters',
+      `Basic ${Buffer.from(`a@b.c:${'x'.repeat(33)}`).toString('base64')}`,
+      401,
+      'INVALID_API_KEY',
+      'Malformed API key',
+    ],
     ['an unknown key', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(32)}`).toString('base64')}`, 401, 'INVALID_API_KEY', 'Invalid API key'],
   ];
   it.each(cases)('%s → %i %s', async (_name, header, status, code, msg) => {

@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from '../../src/fixtures/people.js';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call, credentials } from '../helpers/test-server.js';
 import { success, tables, useTestRealm } from '../helpers/harness.js';
-import { DEACTIVATED_401, INCORRECT, deactivatedWho, fetchKey, missing, unauthorizedError } from './support.js';
+import { DEACTIVATED_401, INCORRECT, deactivatedWho, fetchKey, missing } from './support.js';
 
 /**
  * POST /fetch_api_key (reference server; anonymous): a user name (the delivery email) and password for
