@@ -127,6 +127,22 @@ const userGroups = scenario<undefined, { list: Reply; snap: Reply }>({
   },
 });
 
+const userGroupsRefused = scenario<undefined, { guest: Reply; bot: Reply }>({
+  id: 'companion/compat-lookups/user-groups-refused',
+  title: 'GET /user_groups refuses guests and bots',
+  rules: ['C.compat-lookups-22'],
+  requires: { roles: ['guest', 'bot'] },
+  when: async (ctx) => ({
+    guest: await ctx.as('guest').get('/api/v1/user_groups'),
+    bot: await ctx.as('bot').get('/api/v1/user_groups'),
+  }),
+  then(ctx, { guest, bot }) {
+    // Status, code and texts: reference get-user-groups and its member-or-administrator gate.
+    ctx.expectError('C.compat-lookups-22', guest, { status: 400, code: 'BAD_REQUEST', msg: 'Not allowed for guest users' });
+    ctx.expectError('C.compat-lookups-22', bot, { status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' });
+  },
+});
+
 const sorted = (v: unknown) => (Array.isArray(v) ? [...(v as number[])].sort((a, b) => a - b) : v);
 
 const registerKeys = scenario<undefined, Reply>({
@@ -198,6 +214,7 @@ export const COMPAT_LOOKUPS = [
   realmEmoji,
   userByEmail,
   userGroups,
+  userGroupsRefused,
   registerKeys,
   ...ALERT_WORDS,
   ...BOT_STORAGE,

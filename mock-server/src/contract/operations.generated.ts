@@ -1393,7 +1393,9 @@ export interface paths {
          * Get user groups
          * @description The organization's user groups, system groups included, by ID: the objects of register's
          *     `realm_user_groups`. Deactivated groups only with `include_deactivated_groups` (reference: from
-         *     feature level 294).
+         *     feature level 294). Bots and guests may not use it (reference get-user-groups): refused before the
+         *     parameters are read, a guest with `Not allowed for guest users`, a bot with `This endpoint does not
+         *     accept bot requests.`.
          */
         get: operations["get-user-groups"];
         put?: never;
@@ -7457,7 +7459,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A malformed flag. */
+            /** @description A guest or bot caller, or a malformed flag. */
             400: {
                 headers: {
                     [name: string]: unknown;

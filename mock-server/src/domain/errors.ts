@@ -41,6 +41,12 @@ export const expectationMismatch = () => new ApiError(400, 'EXPECTATION_MISMATCH
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
 
+/** A gate of the reference server for guests (reference §5 "Other gates"). */
+export const guestRefused = () => badRequest('Not allowed for guest users');
+
+/** A gate of the reference server for bots (reference §5 "Other gates": the status operations, user groups). */
+export const botRefused = () => badRequest('This endpoint does not accept bot requests.');
+
 /** Owner-only refusals (§4.7 owner role, §4.17 deactivating an owner): the reference's text with the spec's code (C10). */
 export const mustBeOwner = () => badRequest('Must be an organization owner');
 

@@ -66,9 +66,24 @@ describe('GET /user_groups', () => {
     expect(snapshot.realm_user_groups).toEqual(all);
   });
 
-  it('answers every role, guests and bots included, the same list', async () => {
+  it('answers owners, administrators, moderators and members the same list', async () => {
     const first = (await get(env.server, env.who.owner!, '/user_groups')).body;
-    for (const role of ROLES) expect((await get(env.server, env.who[role]!, '/user_groups')).body, role).toEqual(first);
+    for (const role of ['administrator', 'moderator', 'member'] as const)
+      expect((await get(env.server, env.who[role]!, '/user_groups')).body, role).toEqual(first);
+  });
+
+  it('refuses guests and bots before reading the parameters (reference get-user-groups)', async () => {
+    for (const query of [{}, { include_deactivated_groups: 'maybe' }]) {
+      const guest = await get(env.server, env.who.guest!, '/user_groups', query);
+      expect([guest.status, guest.body]).toEqual([400, error('Not allowed for guest users')]);
+      const bot = await get(env.server, env.who.bot!, '/user_groups', query);
+      expect([bot.status, bot.body]).toEqual([400, error('This endpoint does not accept bot requests.')]);
+    }
+  });
+
+  it("leaves register's realm_user_groups to guests and bots", async () => {
+    for (const role of ['guest', 'bot'] as const)
+      expect((await snapshotOf(env.server, env.who[role]!, ['realm_user_groups'])).realm_user_groups, role).not.toEqual([]);
   });
 
   it('refuses a flag that is not a boolean', async () => {
