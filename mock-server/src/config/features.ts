@@ -18,7 +18,10 @@ export type FeatureName =
   | 'no_topic_reads_as_empty'
   | 'channel_delete_permission_groups'
   | 'include_subscribers_partial'
-  | 'get_messages_by_ids';
+  | 'get_messages_by_ids'
+  | 'presence_last_update_id'
+  | 'typing_missing_channel_id_text'
+  | 'realm_emoji_still_url';
 
 /*
  * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations

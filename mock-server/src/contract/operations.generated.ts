@@ -1232,7 +1232,8 @@ export interface paths {
          * Update your presence
          * @description Records the caller as `active` or `idle` now (realm time) and answers the realm's presence data,
          *     unless `ping_only`. Bots are refused before parsing. With `last_update_id`, only presence rows
-         *     changed after that ID are answered, with `presence_last_update_id` (the newest ID); the modern
+         *     changed after that ID are answered. From feature level 263 every answer but `ping_only`'s carries
+         *     `presence_last_update_id` (reference update-presence), with or without `last_update_id`; the modern
          *     form keyed by user ID is used when `slim_presence` or `last_update_id` is given, else the legacy
          *     form keyed by email. A `presence` event goes to every active account when the caller comes online
          *     (was offline: no row, or last seen more than `server_presence_offline_threshold_seconds` ago) or
@@ -1838,8 +1839,11 @@ export interface components {
             id: string;
             name: string;
             source_url: string;
-            /** @description A still image of an animated emoji; absent for still ones. */
-            still_url?: string | null;
+            /**
+             * @description A still image (PNG, the first frame) of an animated emoji; null for a still one. Present on every
+             *     emoji from feature level 113 (reference get-custom-emoji); before, only on animated ones.
+             */
+            still_url: string | null;
             deactivated: boolean;
             author_id: number | null;
         };
@@ -3603,10 +3607,8 @@ export interface components {
             anchor?: string;
             /** @default true */
             include_anchor: boolean;
-            /** @default 0 */
-            num_before: number;
-            /** @default 0 */
-            num_after: number;
+            num_before?: number;
+            num_after?: number;
             narrow?: unknown[];
             /** @default false */
             use_first_unread_anchor: boolean;
@@ -5123,9 +5125,18 @@ export interface operations {
                 anchor?: string;
                 /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
                 include_anchor?: boolean;
-                /** @description How many matching messages older than the anchor to return at most. */
+                /**
+                 * @description How many matching messages older than the anchor to return at most. Required without `message_ids`
+                 *     (reference get-messages): below feature level 300 its absence answers REQUEST_VARIABLE_MISSING
+                 *     (`Missing 'num_before' argument`); from level 300 the reference documents it as required unless
+                 *     `message_ids` is given, yet its server reads an absent value as 0, and so does this server.
+                 */
                 num_before?: number;
-                /** @description How many matching messages newer than the anchor to return at most. num_before + num_after may not exceed 5000. */
+                /**
+                 * @description How many matching messages newer than the anchor to return at most; required as `num_before` is
+                 *     (`Missing 'num_after' argument` below feature level 300, else read as 0). num_before + num_after
+                 *     may not exceed 5000.
+                 */
                 num_after?: number;
                 /**
                  * @description JSON list of terms, each `{"operator": …, "operand": …, "negated": false}` or the legacy pair
@@ -5179,7 +5190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"] | components["schemas"]["RequestVariableMissingError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7241,7 +7252,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         server_timestamp?: number;
-                        /** @description With last_update_id; the newest presence change's ID (-1 when none yet). */
+                        /**
+                         * @description The newest presence update ID among the presences answered; the `last_update_id`
+                         *     sent when none is newer; -1 when no `last_update_id` was sent and no presence is
+                         *     answered (reference update-presence, feature level 263; absent below it and with
+                         *     `ping_only`).
+                         */
                         presence_last_update_id?: number;
                     };
                 };
