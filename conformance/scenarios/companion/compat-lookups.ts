@@ -58,7 +58,7 @@ const serverSettings = scenario({
 const realmEmoji = scenario<undefined, { list: Reply; snap: Reply }>({
   id: 'companion/compat-lookups/realm-emoji',
   title: "GET /realm/emoji maps each emoji by its ID; register's realm_emoji is the same map",
-  rules: ['C.compat-lookups-3', 'C.compat-lookups-4'],
+  rules: ['C.compat-lookups-3', 'C.compat-lookups-4', 'C.compat-lookups-23'],
   requires: { roles: ['member'] },
   when: async (ctx) => ({
     list: await ctx.as('member').get('/api/v1/realm/emoji'),
@@ -79,6 +79,14 @@ const realmEmoji = scenario<undefined, { list: Reply; snap: Reply }>({
         typeof e.deactivated === 'boolean' &&
         'author_id' in e;
       ctx.check('C.compat-lookups-3', ok, `emoji ${key}: ${JSON.stringify(value)}`, list);
+      // Reference get-custom-emoji: still_url on every emoji from feature level 113 (null for a still image).
+      if (ctx.has('realm_emoji_still_url'))
+        ctx.check(
+          'C.compat-lookups-23',
+          e.still_url === null || typeof e.still_url === 'string',
+          `emoji ${key} still_url ${JSON.stringify(e.still_url)} at level ${ctx.level}`,
+          list,
+        );
     }
     ctx.expectEqual('C.compat-lookups-4', snap.body.realm_emoji, emoji, "register's realm_emoji", snap);
   },
@@ -124,6 +132,22 @@ const userGroups = scenario<undefined, { list: Reply; snap: Reply }>({
       const same = found !== undefined && isDeepStrictEqual(sorted(found.members), sorted(g.members));
       ctx.check('C.compat-lookups-7', same, `group ${String(g.id)} (${String(g.name)}) listed with the same members`, list);
     }
+  },
+});
+
+const userGroupsRefused = scenario<undefined, { guest: Reply; bot: Reply }>({
+  id: 'companion/compat-lookups/user-groups-refused',
+  title: 'GET /user_groups refuses guests and bots',
+  rules: ['C.compat-lookups-22'],
+  requires: { roles: ['guest', 'bot'] },
+  when: async (ctx) => ({
+    guest: await ctx.as('guest').get('/api/v1/user_groups'),
+    bot: await ctx.as('bot').get('/api/v1/user_groups'),
+  }),
+  then(ctx, { guest, bot }) {
+    // Status, code and texts: reference get-user-groups and its member-or-administrator gate.
+    ctx.expectError('C.compat-lookups-22', guest, { status: 400, code: 'BAD_REQUEST', msg: 'Not allowed for guest users' });
+    ctx.expectError('C.compat-lookups-22', bot, { status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' });
   },
 });
 
@@ -198,6 +222,7 @@ export const COMPAT_LOOKUPS = [
   realmEmoji,
   userByEmail,
   userGroups,
+  userGroupsRefused,
   registerKeys,
   ...ALERT_WORDS,
   ...BOT_STORAGE,

@@ -144,8 +144,8 @@ const spectator = scenario({
   async when(ctx, g) {
     const narrow = [WEB_PUBLIC, { operator: 'channel', operand: g.channel }, { operator: 'topic', operand: g.topic }];
     return {
-      read: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, narrow }),
-      refused: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, narrow: narrow.slice(1) }),
+      read: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow }),
+      refused: await ctx.anonymous.get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: narrow.slice(1) }),
     };
   },
   then(ctx, { read, refused }, g) {

@@ -1,4 +1,4 @@
-import type { Params } from '../../src/client.js';
+import type { Params, Reply } from '../../src/client.js';
 import { scenario, scenarios } from '../../src/dsl.js';
 import { asObject } from '../shared.js';
 import { HISTORY_NARROWS } from './history-narrows.js';
@@ -208,4 +208,31 @@ const errors = scenarios(ERRORS, (row) =>
   }),
 );
 
-export const HISTORY = [window, ends, excluded, firstUnread, sharedHistory, protectedHistory, guest, ...errors, ...HISTORY_NARROWS];
+/** Reference get-messages: before message_ids (feature level 300) num_before and num_after had no default. */
+const windowSizesRequired = scenario<undefined, { none: Reply; noAfter: Reply }>({
+  id: 'companion/history/window-sizes-required-below-300',
+  title: 'below feature level 300 GET /messages without num_before or num_after is refused with REQUEST_VARIABLE_MISSING',
+  rules: ['C.history-19'],
+  requires: { roles: ['member'], level: { below: 'get_messages_by_ids' } },
+  when: async (ctx) => ({
+    none: await ctx.as('member').get('/api/v1/messages', { anchor: 'newest' }),
+    noAfter: await ctx.as('member').get('/api/v1/messages', { anchor: 'newest', num_before: 1 }),
+  }),
+  then(ctx, { none, noAfter }) {
+    ctx.expectError('C.history-19', none, { status: 400, code: 'REQUEST_VARIABLE_MISSING', extra: { var_name: 'num_before' } });
+    ctx.expectError('C.history-19', noAfter, { status: 400, code: 'REQUEST_VARIABLE_MISSING', extra: { var_name: 'num_after' } });
+  },
+});
+
+export const HISTORY = [
+  window,
+  ends,
+  excluded,
+  firstUnread,
+  sharedHistory,
+  protectedHistory,
+  guest,
+  ...errors,
+  windowSizesRequired,
+  ...HISTORY_NARROWS,
+];

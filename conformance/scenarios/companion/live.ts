@@ -77,7 +77,6 @@ const TYPING = [
     [
       ['without-op', 'C.live-3', { to: '[1]' }, 'REQUEST_VARIABLE_MISSING'],
       ['unknown-user', 'C.live-4', { op: 'start', to: '[999999937]' }, 'BAD_REQUEST'],
-      ['channel-without-stream-id', 'C.live-5', { type: 'stream', op: 'start', topic: 'x' }, 'BAD_REQUEST'],
       ['channel-without-topic', 'C.live-5', { type: 'stream', op: 'start', stream_id: '-1' }, 'BAD_REQUEST'],
     ] as const
   ).map(([name, rule, params, code]) =>
@@ -91,6 +90,25 @@ const TYPING = [
       then: (ctx, reply) => void ctx.expectError(rule, reply, { status: 400, code }),
     }),
   ),
+  scenario({
+    id: 'companion/live/typing-refused-channel-without-stream-id',
+    title: "typing channel without stream id is refused with BAD_REQUEST and the level's text",
+    rules: ['C.live-5', 'C.live-23'],
+    requires: { roles: ['member'] },
+    when: (ctx) => ctx.as('member').post('/api/v1/typing', { type: 'stream', op: 'start', topic: 'x' }),
+    then(ctx, reply) {
+      ctx.expectError('C.live-5', reply, { status: 400, code: 'BAD_REQUEST' });
+      // The text by level: reference set-typing-status, renamed with stream → channel (feature level 248).
+      const renamed = ctx.has('typing_missing_channel_id_text');
+      const msg = renamed ? 'Missing channel ID' : 'Missing stream_id';
+      ctx.check(
+        'C.live-23',
+        reply.body.msg === msg,
+        `msg ${JSON.stringify(reply.body.msg)}, the reference answers "${msg}" at level ${ctx.level}`,
+        reply,
+      );
+    },
+  }),
 ];
 
 const PRESENCE = [
@@ -147,6 +165,41 @@ const PRESENCE = [
       ctx.expectEqual('C.live-11', status(g.offline), 'offline', 'aggregated status ten minutes later', g.offline);
       const seen = await eventsUntil(g.queue, (e) => presenceOf(e, ctx.user('member').user_id));
       ctx.check('C.live-10', seen.found !== undefined, 'a presence event announced the user coming back online', seen.reply);
+    },
+  }),
+  scenario({
+    id: 'companion/live/presence-last-update-id',
+    title: 'a presence report answers presence_last_update_id from feature level 263, and not below it',
+    rules: ['C.live-22'],
+    requires: { roles: ['member'] },
+    isolated: true,
+    async when(ctx) {
+      const plain = await ctx.as('member').post('/api/v1/users/me/presence', { status: 'active' });
+      // Nothing is newer than this ID, so the ID sent comes back (reference update-presence).
+      const later = await ctx.as('member').post('/api/v1/users/me/presence', { status: 'active', last_update_id: 2_000_000_000 });
+      return { plain, later };
+    },
+    then(ctx, { plain, later }) {
+      ctx.expectSuccess('C.live-22', plain);
+      const level = `the announced level ${ctx.level} (presence_last_update_id at 263, reference update-presence)`;
+      if (!ctx.has('presence_last_update_id')) {
+        ctx.check('C.live-22', !Object.hasOwn(plain.body, 'presence_last_update_id'), `no presence_last_update_id at ${level}`, plain);
+        return;
+      }
+      const id = plain.body.presence_last_update_id;
+      ctx.check(
+        'C.live-22',
+        Number.isInteger(id) && (id as number) >= -1,
+        `presence_last_update_id ${JSON.stringify(id)} at ${level}`,
+        plain,
+      );
+      ctx.expectEqual(
+        'C.live-22',
+        later.body.presence_last_update_id,
+        2_000_000_000,
+        'presence_last_update_id after a newer last_update_id',
+        later,
+      );
     },
   }),
   scenario({

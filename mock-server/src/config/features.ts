@@ -21,7 +21,10 @@ export type FeatureName =
   | 'get_messages_by_ids'
   | 'reaction_error_codes'
   | 'wildcard_mention_error_codes'
-  | 'can_mention_many_users_group';
+  | 'can_mention_many_users_group'
+  | 'presence_last_update_id'
+  | 'typing_missing_channel_id_text'
+  | 'realm_emoji_still_url';
 
 /*
  * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations

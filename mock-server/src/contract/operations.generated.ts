@@ -1245,7 +1245,8 @@ export interface paths {
          * Update your presence
          * @description Records the caller as `active` or `idle` now (realm time) and answers the realm's presence data,
          *     unless `ping_only`. Bots are refused before parsing. With `last_update_id`, only presence rows
-         *     changed after that ID are answered, with `presence_last_update_id` (the newest ID); the modern
+         *     changed after that ID are answered. From feature level 263 every answer but `ping_only`'s carries
+         *     `presence_last_update_id` (reference update-presence), with or without `last_update_id`; the modern
          *     form keyed by user ID is used when `slim_presence` or `last_update_id` is given, else the legacy
          *     form keyed by email. A `presence` event goes to every active account when the caller comes online
          *     (was offline: no row, or last seen more than `server_presence_offline_threshold_seconds` ago) or
@@ -1406,7 +1407,9 @@ export interface paths {
          * Get user groups
          * @description The organization's user groups, system groups included, by ID: the objects of register's
          *     `realm_user_groups`. Deactivated groups only with `include_deactivated_groups` (reference: from
-         *     feature level 294).
+         *     feature level 294). Bots and guests may not use it (reference get-user-groups): refused before the
+         *     parameters are read, a guest with `Not allowed for guest users`, a bot with `This endpoint does not
+         *     accept bot requests.`.
          */
         get: operations["get-user-groups"];
         put?: never;
@@ -1884,8 +1887,11 @@ export interface components {
             id: string;
             name: string;
             source_url: string;
-            /** @description A still image of an animated emoji; absent for still ones. */
-            still_url?: string | null;
+            /**
+             * @description A still image (PNG, the first frame) of an animated emoji; null for a still one. Present on every
+             *     emoji from feature level 113 (reference get-custom-emoji); before, only on animated ones.
+             */
+            still_url: string | null;
             deactivated: boolean;
             author_id: number | null;
         };
@@ -2045,10 +2051,28 @@ export interface components {
             var_name1: string;
             var_name2: string;
         };
-        /** @description Code UNAUTHORIZED (401) for missing or bad credentials. */
+        /** @description Code UNAUTHORIZED (401) for a missing or unreadable Authorization header. */
         UnauthorizedError: components["schemas"]["ErrorEnvelope"] & {
             /** @constant */
             code?: "UNAUTHORIZED";
+        };
+        /**
+         * @description Code INVALID_API_KEY (401): a malformed key, an unknown key, or a key presented with another user's
+         *     email (reference rest-error-handling; the spec states no code).
+         */
+        InvalidApiKeyError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "INVALID_API_KEY";
+        };
+        /** @description Code USER_DEACTIVATED (401) for the key of a deactivated account (reference rest-error-handling). */
+        UserDeactivatedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "USER_DEACTIVATED";
+        };
+        /** @description Code REALM_DEACTIVATED (401) for a key of a deactivated organization (reference rest-error-handling). */
+        RealmDeactivatedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "REALM_DEACTIVATED";
         };
         /** @description Code UNAUTHORIZED_PRINCIPAL (403), only below feature level 208, for a bad principal in unsubscribe. */
         UnauthorizedPrincipalError: components["schemas"]["ErrorEnvelope"] & {
@@ -3640,10 +3664,8 @@ export interface components {
             anchor?: string;
             /** @default true */
             include_anchor: boolean;
-            /** @default 0 */
-            num_before: number;
-            /** @default 0 */
-            num_after: number;
+            num_before?: number;
+            num_after?: number;
             narrow?: unknown[];
             /** @default false */
             use_first_unread_anchor: boolean;
@@ -4964,7 +4986,15 @@ export interface components {
                 "application/json": components["schemas"]["SuccessEnvelope"];
             };
         };
-        /** @description Missing or bad credentials (spec §5). The answer carries a `WWW-Authenticate: Basic` header. */
+        /**
+         * @description Missing or refused credentials, on every operation that takes them. The spec states no status or code
+         *     (§5, §7 "not shown"); these are the reference server's (rest-error-handling and its error classes), all
+         *     HTTP 401 at every level this server emulates: UNAUTHORIZED only for a missing or unreadable
+         *     Authorization header; INVALID_API_KEY for a key that is not 32 letters and digits (`Malformed API key`),
+         *     unknown, or presented with another user's email (`Invalid API key`); REALM_DEACTIVATED for a key of a
+         *     deactivated organization (checked before the account); USER_DEACTIVATED for a deactivated account.
+         *     The answer carries a `WWW-Authenticate: Basic` header (the reference sends it with UNAUTHORIZED only).
+         */
         Unauthorized: {
             headers: {
                 /** @description Basic challenge naming this product's realm. */
@@ -4972,7 +5002,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["UnauthorizedError"];
+                "application/json": components["schemas"]["UnauthorizedError"] | components["schemas"]["InvalidApiKeyError"] | components["schemas"]["UserDeactivatedError"] | components["schemas"]["RealmDeactivatedError"];
             };
         };
         /** @description No stored view of the caller has this fragment (code NOT_FOUND). */
@@ -5187,9 +5217,18 @@ export interface operations {
                 anchor?: string;
                 /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
                 include_anchor?: boolean;
-                /** @description How many matching messages older than the anchor to return at most. */
+                /**
+                 * @description How many matching messages older than the anchor to return at most. Required without `message_ids`
+                 *     (reference get-messages): below feature level 300 its absence answers REQUEST_VARIABLE_MISSING
+                 *     (`Missing 'num_before' argument`); from level 300 the reference documents it as required unless
+                 *     `message_ids` is given, yet its server reads an absent value as 0, and so does this server.
+                 */
                 num_before?: number;
-                /** @description How many matching messages newer than the anchor to return at most. num_before + num_after may not exceed 5000. */
+                /**
+                 * @description How many matching messages newer than the anchor to return at most; required as `num_before` is
+                 *     (`Missing 'num_after' argument` below feature level 300, else read as 0). num_before + num_after
+                 *     may not exceed 5000.
+                 */
                 num_after?: number;
                 /**
                  * @description JSON list of terms, each `{"operator": …, "operand": …, "negated": false}` or the legacy pair
@@ -5243,7 +5282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"];
+                    "application/json": components["schemas"]["BadRequestError"] | components["schemas"]["BadNarrowError"] | components["schemas"]["RequestVariableMissingError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -7305,7 +7344,12 @@ export interface operations {
                             [key: string]: unknown;
                         };
                         server_timestamp?: number;
-                        /** @description With last_update_id; the newest presence change's ID (-1 when none yet). */
+                        /**
+                         * @description The newest presence update ID among the presences answered; the `last_update_id`
+                         *     sent when none is newer; -1 when no `last_update_id` was sent and no presence is
+                         *     answered (reference update-presence, feature level 263; absent below it and with
+                         *     `ping_only`).
+                         */
                         presence_last_update_id?: number;
                     };
                 };
@@ -7523,7 +7567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A malformed flag. */
+            /** @description A guest or bot caller, or a malformed flag. */
             400: {
                 headers: {
                     [name: string]: unknown;

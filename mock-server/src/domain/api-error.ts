@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'REQUEST_VARIABLE_MISSING'
   | 'REQUEST_CONFUSING_VAR'
   | 'UNAUTHORIZED'
+  | 'INVALID_API_KEY'
+  | 'USER_DEACTIVATED'
+  | 'REALM_DEACTIVATED'
   | 'RATE_LIMIT_HIT'
   | 'EXPECTATION_MISMATCH'
   | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
@@ -44,6 +47,16 @@ export class ApiError extends Error {
 
 export const badRequest = (msg: string, extra?: Record<string, unknown>) => new ApiError(400, 'BAD_REQUEST', msg, extra);
 
-/** §5: credentials problems. The realm value names this product (reference: "use ours"). */
-export const unauthorized = (msg: string) =>
-  new ApiError(401, 'UNAUTHORIZED', msg, {}, { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' });
+/** The Basic challenge of every 401 (HTTP requires one); the realm value names this product (reference: "use ours"). */
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="teamchat-kit"' } as const;
+
+/** §5: a missing or unreadable Authorization header (the only case the reference answers UNAUTHORIZED). */
+export const unauthorized = (msg: string) => new ApiError(401, 'UNAUTHORIZED', msg, {}, CHALLENGE);
+
+/**
+ * A readable header whose credentials do not authenticate (spec silent; reference rest-error-handling and its
+ * error classes): the codes below, all HTTP 401 at every level this server emulates (the deactivation codes
+ * were 403 only before feature level 76). The reference sends no challenge with these; HTTP wants one on a 401.
+ */
+export const credentialsRefused = (code: 'INVALID_API_KEY' | 'USER_DEACTIVATED' | 'REALM_DEACTIVATED', msg: string) =>
+  new ApiError(401, code, msg, {}, CHALLENGE);

@@ -20,8 +20,15 @@ export const botStorageOverLimit = (over: number, limit: number) =>
 
 /* ---- Area live: typing, presence, uploads (companion tier; texts of the reference server) ---- */
 
-/** set-typing-status: `Missing stream_id`, `Missing topic`, `Missing 'to' argument`, `Empty 'to' list`. */
+/** set-typing-status: `Missing topic`, `Missing 'to' argument`, `Empty 'to' list`. */
 export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${verb} ${what}`);
+
+/**
+ * set-typing-status without `stream_id` for a channel: `Missing channel ID` (reference set-typing-status), which
+ * replaced `Missing stream_id` in the reference's renaming of stream to channel (feature name
+ * typing_missing_channel_id_text).
+ */
+export const typingMissingChannel = (renamed: boolean) => badRequest(renamed ? 'Missing channel ID' : 'Missing stream_id');
 
 export const typingDisabled = (kind: string) => badRequest(`User has disabled typing notifications for ${kind}`);
 

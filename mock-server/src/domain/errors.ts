@@ -7,6 +7,7 @@
 import { ApiError, badRequest } from './api-error.js';
 
 export { ApiError, badRequest, unauthorized, type ErrorCode } from './api-error.js';
+export { malformedApiKey, invalidApiKey, userDeactivated, realmDeactivated } from './auth-errors.js';
 export * from './area-errors.js';
 
 /** Missing scheduled message, draft or saved snippet: HTTP 404 with code BAD_REQUEST (reference §7). */
@@ -39,6 +40,12 @@ export const unauthorizedPrincipal = (msg: string) => new ApiError(403, 'UNAUTHO
 export const expectationMismatch = () => new ApiError(400, 'EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
+
+/** A gate of the reference server for guests (reference §5 "Other gates"). */
+export const guestRefused = () => badRequest('Not allowed for guest users');
+
+/** A gate of the reference server for bots (reference §5 "Other gates": the status operations, user groups). */
+export const botRefused = () => badRequest('This endpoint does not accept bot requests.');
 
 /** Owner-only refusals (§4.7 owner role, §4.17 deactivating an owner): the reference's text with the spec's code (C10). */
 export const mustBeOwner = () => badRequest('Must be an organization owner');

@@ -217,6 +217,14 @@ export function mayUpdateStatuses(user: UserRow): boolean {
 }
 
 /**
+ * GET /user_groups (companion; reference get-user-groups): only members, moderators and administrators,
+ * the reference's member-or-administrator gate. Which of the two refusals applies: `userGroupsRefusal`.
+ */
+export function mayListUserGroups(user: UserRow): boolean {
+  return !isGuest(user) && !user.is_bot;
+}
+
+/**
  * §4.21 all_public_streams (reference §4.21): a guest may not ask for every public channel's events, since
  * guests see only the channels they are subscribed to.
  */

@@ -1,4 +1,4 @@
-import { basicAuthRequired, unauthorized } from '../domain/errors.js';
+import { basicAuthRequired, invalidApiKey, malformedApiKey, realmDeactivated, unauthorized, userDeactivated } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import type { State, UserRow } from '../store/state.js';
 
@@ -49,9 +49,11 @@ export class ApiKeyIndex {
 const API_KEY = /^[A-Za-z0-9]{32}$/;
 
 /**
- * HTTP Basic authentication (spec §5) with the reference server's answers, in its order:
- * no header → 401; not Basic → 400; unreadable → 401; malformed key → 401; unknown key or an email
- * that is not the key owner's → 401; deactivated account → 401.
+ * HTTP Basic authentication (spec §5) with the reference server's answers, in its order (the spec fixes no
+ * status or code; reference rest-error-handling): no header → 401 UNAUTHORIZED; not Basic → 400; unreadable →
+ * 401 UNAUTHORIZED; malformed key → 401 INVALID_API_KEY; unknown key or an email that is not the key owner's →
+ * 401 INVALID_API_KEY; deactivated organization → 401 REALM_DEACTIVATED, then deactivated account → 401
+ * USER_DEACTIVATED.
  * Returns null when there is no Authorization header at all (the caller decides whether anonymous
  * access is allowed for the operation).
  */
@@ -66,8 +68,9 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
   }
   const owner = keys.lookup(credentials.key);
   const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;
-  if (!owner || !user || user.email.toLowerCase() !== credentials.email) throw unauthorized('Invalid API key');
-  if (!user.is_active) throw unauthorized('Account is deactivated');
+  if (!owner || !user || user.email.toLowerCase() !== credentials.email) throw invalidApiKey();
+  if (store.realm(owner.realmId)?.realm.realm.deactivated === true) throw realmDeactivated();
+  if (!user.is_active) throw userDeactivated();
   return { realmId: owner.realmId, user };
 }
 
@@ -90,7 +93,7 @@ function decodeHeader(header: string): Credentials {
   const colon = decoded?.indexOf(':') ?? -1;
   if (decoded === null || colon < 0) throw unauthorized('Invalid authorization header for basic auth');
   const key = decoded.slice(colon + 1);
-  if (!API_KEY.test(key)) throw unauthorized('Malformed API key');
+  if (!API_KEY.test(key)) throw malformedApiKey();
   return { email: decoded.slice(0, colon).toLowerCase(), key };
 }
 

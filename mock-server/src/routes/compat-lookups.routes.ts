@@ -3,7 +3,7 @@ import { alertWordsOf, doAddAlertWords, doRemoveAlertWords } from '../domain/com
 import { doRemoveBotStorage, doUpdateBotStorage, readBotStorage } from '../domain/compat-lookups/bot-storage.js';
 import { linkifierTuples } from '../domain/compat-lookups/linkifiers-legacy.js';
 import { realmEmojiMap } from '../domain/compat-lookups/realm-emoji.js';
-import { userGroupList } from '../domain/compat-lookups/user-groups.js';
+import { refuseUserGroupsCaller, userGroupList } from '../domain/compat-lookups/user-groups.js';
 import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes.js';
 
 /**
@@ -15,6 +15,7 @@ const routes: RouteSpec[] = [
     handle: ({ tables }) => ({ emoji: realmEmojiMap(tables) }),
   }),
   defineRoute('get-user-groups', {
+    gate: ({ actor }) => refuseUserGroupsCaller(actor.user),
     handle: ({ tables, params }) => ({ user_groups: userGroupList(tables, params.include_deactivated_groups) }),
   }),
   defineRoute('get-linkifiers-legacy', {

@@ -1,3 +1,4 @@
+import { missingArgument } from '../domain/errors.js';
 import { findMessages, presentHistory } from '../domain/messages/history.js';
 import { parseNarrow } from '../domain/messages/narrow.js';
 import { notLoggedIn } from '../http/auth.js';
@@ -11,7 +12,12 @@ const routes: RouteSpec[] = [
     gate: ({ actor, realm }) => {
       if (!actor && !(realm.enable_spectator_access && realm.web_public_streams_enabled)) throw notLoggedIn();
     },
-    handle: ({ tables, actor, params }) => {
+    handle: ({ tables, actor, params, features }) => {
+      // reference get-messages: before message_ids (feature level 300) the window's sizes had no default.
+      if (!features.has('get_messages_by_ids')) {
+        if (params.num_before === undefined) throw missingArgument('num_before');
+        if (params.num_after === undefined) throw missingArgument('num_after');
+      }
       const viewer = actor?.user ?? null;
       const found = findMessages(tables, viewer, {
         anchor: params.anchor,

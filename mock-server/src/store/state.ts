@@ -43,6 +43,11 @@ export interface RealmRow {
    * the same realm again; absent: the demo realm's own size (or not a generated realm).
    */
   size?: { messages: number; users: number; channels: number };
+  /**
+   * The organization is deactivated: every key of it answers REALM_DEACTIVATED (reference rest-error-handling).
+   * Absent means active; nothing in the API sets it yet (tests set the row).
+   */
+  deactivated?: boolean;
   /** Unauthenticated register is allowed (spec §5, C21) and web-public channels are readable. */
   enable_spectator_access: boolean;
   /** The server setting WEB_PUBLIC_STREAMS_ENABLED (spec §4.16); per realm so tests can switch it. */

@@ -17,7 +17,7 @@ describe('GET /realm/emoji', () => {
     const expected = Object.fromEntries(
       rows.map((r) => [
         String(r.id),
-        { id: String(r.id), name: r.name, source_url: r.source_url, deactivated: r.deactivated, author_id: r.author_id },
+        { id: String(r.id), name: r.name, source_url: r.source_url, still_url: null, deactivated: r.deactivated, author_id: r.author_id },
       ]),
     );
     for (const role of ROLES) {
@@ -25,6 +25,18 @@ describe('GET /realm/emoji', () => {
       expect(res.status, role).toBe(200);
       expect(res.body, role).toEqual(success({ emoji: expected }));
     }
+  });
+
+  it('gives an animated emoji the still frame beside it as still_url (reference get-custom-emoji)', async () => {
+    const { realm, who } = await freshRealm(env.server);
+    await env.server.context.store.transact(realm, (tx) => {
+      const row = Object.values(tx.tables.custom_emoji).find((e) => !e.deactivated)!;
+      tx.put('custom_emoji', row.id, { ...row, source_url: row.source_url.replace(/[^/]+$/, 'wave.gif') });
+    });
+    const emoji = Object.values((await get(env.server, who.member!, '/realm/emoji')).body.emoji as Record<string, Record<string, unknown>>);
+    const animated = emoji.find((e) => String(e.source_url).endsWith('/wave.gif'))!;
+    expect(animated.still_url).toBe(String(animated.source_url).replace(/wave\.gif$/, 'still/wave.png'));
+    expect(emoji.filter((e) => e !== animated).every((e) => e.still_url === null)).toBe(true);
   });
 
   it("is the map of register's realm_emoji, which only the realm_emoji type brings", async () => {
@@ -66,9 +78,24 @@ describe('GET /user_groups', () => {
     expect(snapshot.realm_user_groups).toEqual(all);
   });
 
-  it('answers every role, guests and bots included, the same list', async () => {
+  it('answers owners, administrators, moderators and members the same list', async () => {
     const first = (await get(env.server, env.who.owner!, '/user_groups')).body;
-    for (const role of ROLES) expect((await get(env.server, env.who[role]!, '/user_groups')).body, role).toEqual(first);
+    for (const role of ['administrator', 'moderator', 'member'] as const)
+      expect((await get(env.server, env.who[role]!, '/user_groups')).body, role).toEqual(first);
+  });
+
+  it('refuses guests and bots before reading the parameters (reference get-user-groups)', async () => {
+    for (const query of [{}, { include_deactivated_groups: 'maybe' }] as Record<string, string>[]) {
+      const guest = await get(env.server, env.who.guest!, '/user_groups', query);
+      expect([guest.status, guest.body]).toEqual([400, error('Not allowed for guest users')]);
+      const bot = await get(env.server, env.who.bot!, '/user_groups', query);
+      expect([bot.status, bot.body]).toEqual([400, error('This endpoint does not accept bot requests.')]);
+    }
+  });
+
+  it("leaves register's realm_user_groups to guests and bots", async () => {
+    for (const role of ['guest', 'bot'] as const)
+      expect((await snapshotOf(env.server, env.who[role]!, ['realm_user_groups'])).realm_user_groups, role).not.toEqual([]);
   });
 
   it('refuses a flag that is not a boolean', async () => {

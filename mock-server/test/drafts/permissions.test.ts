@@ -81,7 +81,7 @@ describe('every role, every operation (channel 51 is open to all of them)', () =
       await edit(env.server, as, 1, channelDraft()),
       await remove(env.server, as, 1),
     ];
-    expect(answers(replies)).toEqual(Array(4).fill([401, { result: 'error', code: 'UNAUTHORIZED', msg: 'Account is deactivated' }]));
+    expect(answers(replies)).toEqual(Array(4).fill([401, { result: 'error', code: 'USER_DEACTIVATED', msg: 'Account is deactivated' }]));
   });
 
   it('no credentials: 401 on all four', async () => {

@@ -13,6 +13,29 @@ const env = useDemo();
 const get = (as: Who, query: Query) => getMessages(env, as, query);
 const receivedIds = (role: string) => receivedOf(env, role);
 
+describe('the window sizes without message_ids (reference get-messages)', () => {
+  const window = (as: Who, query: Record<string, string>) => call(env.server, 'GET', '/api/v1/messages', { as, query });
+
+  it('below feature level 300 num_before, then num_after, are required arguments', async () => {
+    const { who } = await freshRealm(env.server, 299);
+    const missing = (name: string) => error(`Missing '${name}' argument`, 'REQUEST_VARIABLE_MISSING', { var_name: name });
+    const none = await window(who.member!, { anchor: 'newest' });
+    expect([none.status, none.body]).toEqual([400, missing('num_before')]);
+    const noAfter = await window(who.member!, { anchor: 'newest', num_before: '1' });
+    expect([noAfter.status, noAfter.body]).toEqual([400, missing('num_after')]);
+    // Checked before the anchor, as the reference parses its arguments before computing the anchor.
+    expect((await window(who.member!, {})).body).toEqual(missing('num_before'));
+    expect((await window(who.member!, { anchor: 'newest', num_before: '1', num_after: '0' })).status).toBe(200);
+  });
+
+  it('from feature level 300 an absent size is read as 0, as the reference server does', async () => {
+    const { who } = await freshRealm(env.server, 300);
+    const res = await window(who.member!, { anchor: 'newest' });
+    expect(res.status).toBe(200);
+    expect(res.body.messages).toEqual([]);
+  });
+});
+
 describe('GET /messages with message_ids (feature level 300)', () => {
   it('answers the listed messages the caller may read and the narrow matches, ascending, without an anchor', async () => {
     const mine = receivedIds('member');
@@ -34,7 +57,10 @@ describe('GET /messages with message_ids (feature level 300)', () => {
     expect(both.status).toBe(400);
     expect(both.body).toEqual(error(`Unsupported parameter combination: ${parameters}`, 'BAD_REQUEST', { parameters }));
     const { realm, who } = await freshRealm(env.server, 299);
-    const old = await call(env.server, 'GET', '/api/v1/messages', { as: who.member!, query: { anchor: 'newest', message_ids: '[1]' } });
+    const old = await call(env.server, 'GET', '/api/v1/messages', {
+      as: who.member!,
+      query: { anchor: 'newest', num_before: '0', num_after: '0', message_ids: '[1]' },
+    });
     expect(old.status, realm).toBe(200);
     expect(old.body.ignored_parameters_unsupported).toEqual(['message_ids']);
     expect(old.body.anchor).toBe(NEWEST);

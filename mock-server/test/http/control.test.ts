@@ -69,7 +69,7 @@ describe('control API: isolated realms', () => {
       world: { credentials: Record<string, Who> };
     };
     expect((await control('DELETE', `/realms/${realm_id}`)).status).toBe(200);
-    expect((await renderAs(world.credentials.member!)).body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Invalid API key' });
+    expect((await renderAs(world.credentials.member!)).body).toMatchObject({ code: 'INVALID_API_KEY', msg: 'Invalid API key' });
     expect((await control('DELETE', '/realms/demo')).status).toBe(400);
   });
 

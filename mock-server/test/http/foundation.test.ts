@@ -118,8 +118,22 @@ describe('authentication (§5)', () => {
       'UNAUTHORIZED',
       'Invalid authorization header for basic auth',
     ],
-    ['a malformed key', `Basic ${Buffer.from('a@b.c:short').toString('base64')}`, 401, 'UNAUTHORIZED', 'Malformed API key'],
-    ['an unknown key', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(32)}`).toString('base64')}`, 401, 'UNAUTHORIZED', 'Invalid API key'],
+    ['a malformed key', `Basic ${Buffer.from('a@b.c:short').toString('base64')}`, 401, 'INVALID_API_KEY', 'Malformed API key'],
+    [
+      'a key with a character not a letter or digit',
+      `Basic ${Buffer.from(`a@b.c:${'x'.repeat(31)}-`).toString('base64')}`,
+      401,
+      'INVALID_API_KEY',
+      'Malformed API key',
+    ],
+    [
+      'a key of 33 characters',
+      `Basic ${Buffer.from(`a@b.c:${'x'.repeat(33)}`).toString('base64')}`,
+      401,
+      'INVALID_API_KEY',
+      'Malformed API key',
+    ],
+    ['an unknown key', `Basic ${Buffer.from(`a@b.c:${'x'.repeat(32)}`).toString('base64')}`, 401, 'INVALID_API_KEY', 'Invalid API key'],
   ];
   it.each(cases)('%s → %i %s', async (_name, header, status, code, msg) => {
     const res = await call(server, 'POST', '/api/v1/messages/render', {
@@ -138,7 +152,8 @@ describe('authentication (§5)', () => {
       headers: { authorization: basic({ email: other.email, api_key: member.api_key }) },
       form: { content: 'x' },
     });
-    expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Invalid API key' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' });
   });
 
   it('compares the email case-insensitively', async () => {
@@ -149,7 +164,40 @@ describe('authentication (§5)', () => {
   it('refuses a deactivated account', async () => {
     const res = await render({ as: deactivated, form: { content: 'x' } });
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', msg: 'Account is deactivated' });
+    expect(res.body).toEqual({ result: 'error', code: 'USER_DEACTIVATED', msg: 'Account is deactivated' });
+    expect(res.headers['www-authenticate']).toMatch(/^Basic realm=/);
+  });
+
+  describe('a deactivated organization (its realm row flagged: no API deactivates realms yet)', () => {
+    const realm = 'foundation-deactivated-realm';
+    let people: Record<string, Who>;
+    beforeAll(async () => {
+      await server.control.createRealm({ realm_id: realm });
+      people = credentials(server, realm);
+      await server.context.store.transact(realm, (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, deactivated: true }));
+    });
+    const realmDeactivated = { result: 'error', code: 'REALM_DEACTIVATED', msg: 'This organization has been deactivated' };
+    const inRealm = (who: Who) => call(server, 'GET', '/api/v1/users/me', { as: who });
+
+    it('refuses every key of it with 401 REALM_DEACTIVATED', async () => {
+      const res = await inRealm(people.member!);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(realmDeactivated);
+    });
+
+    it('checks the organization before the account', async () => {
+      const user = Object.values(server.context.store.realm(realm)!.users).find((u) => !u.is_active && !u.is_bot)!;
+      expect((await inRealm({ email: user.email, api_key: user.api_key })).body).toEqual(realmDeactivated);
+    });
+
+    it('checks the key before the organization', async () => {
+      const res = await inRealm({ email: people.owner!.email, api_key: people.member!.api_key });
+      expect(res.body).toEqual({ result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' });
+    });
+
+    it('leaves the other realms alone', async () => {
+      expect((await call(server, 'GET', '/api/v1/users/me', { as: member })).status).toBe(200);
+    });
   });
 });
 

@@ -56,7 +56,7 @@ describe('the request log (json)', () => {
     const [bad, refused, missing] = lines(out);
     expect(bad).toMatchObject({ status: 400, user: member.email, error: { code: 'BAD_REQUEST', msg: 'include_public is not a boolean' } });
     expect(bad!.msg).toMatch(/ 400 [\d.]+ms BAD_REQUEST: include_public is not a boolean$/);
-    expect(refused).toMatchObject({ status: 401, realm: null, user: null, error: { code: 'UNAUTHORIZED' } });
+    expect(refused).toMatchObject({ status: 401, realm: null, user: null, error: { code: 'INVALID_API_KEY', msg: 'Malformed API key' } });
     expect(missing).toMatchObject({ method: 'GET', path: '/no/such/page', status: 404, error: { msg: 'Not Found' } });
   });
 

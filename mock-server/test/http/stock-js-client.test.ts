@@ -61,7 +61,7 @@ describe('the stock JavaScript client (zulip-js) against `teamchat serve`', () =
   it('receives JSON errors it can parse for bad credentials', async () => {
     const client = await connect({ username: 'nobody@demo.teamchat.test', apiKey: 'x'.repeat(32), realm: server.url });
     const res = await client.callEndpoint('/messages/render', 'POST', { content: 'x' });
-    expect(res).toEqual({ result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' });
+    expect(res).toEqual({ result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' });
   });
 });
 

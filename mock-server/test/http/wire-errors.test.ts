@@ -103,7 +103,7 @@ describe('authentication before the body', () => {
       until: hasJsonAnswer,
     });
     expect(answer.status).toBe(401);
-    expect(answer.json).toMatchObject({ result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' });
+    expect(answer.json).toMatchObject({ result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' });
   });
 
   it('says 100 Continue to an authenticated Expect: 100-continue upload, and never to a refused one', async () => {

@@ -15,7 +15,7 @@ const env = useTestRealm();
 
 const ADMINS = ['owner', 'administrator'];
 const REFUSED_ROLES = ['moderator', 'member', 'guest', 'bot'];
-const DEACTIVATED = { result: 'error', code: 'UNAUTHORIZED', msg: 'Account is deactivated' };
+const DEACTIVATED = { result: 'error', code: 'USER_DEACTIVATED', msg: 'Account is deactivated' };
 
 interface Op {
   name: string;

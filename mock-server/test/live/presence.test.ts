@@ -3,6 +3,7 @@ import { call } from '../helpers/test-server.js';
 import {
   DEACTIVATED,
   error,
+  freshRealm,
   nowOf,
   observeEvents,
   openQueue,
@@ -63,6 +64,39 @@ describe('POST /users/me/presence', () => {
       [String(env.who.member!.user_id), String(env.who.member_2!.user_id)].sort(),
     );
     expect(next.body.presence_last_update_id).toBe(since + 2);
+  });
+
+  it('presence_last_update_id without last_update_id: the newest update ID answered (reference, level 263)', async () => {
+    const member = env.who.member!;
+    const res = await report(member, { status: 'active', slim_presence: 'true', history_limit_days: '0' });
+    expect(Object.keys(res.body.presences as object)).toEqual([String(member.user_id)]);
+    expect(res.body.presence_last_update_id).toBe(tables(env.server, env.realm).presence[String(member.user_id)]!.last_update_id);
+    // The legacy form carries it too.
+    expect(typeof (await report(member, { status: 'active' })).body.presence_last_update_id).toBe('number');
+  });
+
+  it('presence_last_update_id is -1 when no last_update_id was sent and no presence is answered', async () => {
+    await advance(60);
+    // The moderator does not share presence, and nobody else was seen in the last day's window of 0 days.
+    const res = await report(env.who.moderator!, { status: 'active', history_limit_days: '0' });
+    expect(res.body).toEqual(success({ presences: {}, server_timestamp: now(), presence_last_update_id: -1 }));
+  });
+
+  it('presence_last_update_id is the last_update_id sent when nothing changed since', async () => {
+    const res = await report(env.who.moderator!, { status: 'active', last_update_id: '1000000' });
+    expect(res.body).toMatchObject({ presences: {}, presence_last_update_id: 1000000 });
+  });
+
+  it('below feature level 263 the answer has no presence_last_update_id', async () => {
+    for (const [level, present] of [
+      [262, false],
+      [263, true],
+    ] as const) {
+      const { who } = await freshRealm(env.server, level);
+      const res = await call(env.server, 'POST', '/api/v1/users/me/presence', { as: who.member!, form: { status: 'active' } });
+      expect(res.status, String(level)).toBe(200);
+      expect('presence_last_update_id' in res.body, String(level)).toBe(present);
+    }
   });
 
   it('history_limit_days: users last seen before the window are left out', async () => {

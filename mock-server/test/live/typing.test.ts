@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
-import { error, observeEvents, success, useTestRealm, type Cred } from '../helpers/harness.js';
+import { error, freshRealm, observeEvents, success, useTestRealm, type Cred } from '../helpers/harness.js';
 
 /**
  * POST /typing (companion tier, area live; reference "Set typing status"): events only, to the
@@ -67,7 +67,7 @@ describe('errors (nothing is sent)', () => {
     ['no to', { op: 'start' }, error("Missing 'to' argument")],
     ['an empty to', { op: 'start', to: '[]' }, error("Empty 'to' list")],
     ['an unknown user', { op: 'start', to: '[99999]' }, error('Invalid user ID 99999')],
-    ['no stream_id', { type: 'stream', op: 'start', topic: 'x' }, error('Missing stream_id')],
+    ['no stream_id', { type: 'stream', op: 'start', topic: 'x' }, error('Missing channel ID')],
     ['no topic', { type: 'stream', op: 'start', stream_id: '52' }, error('Missing topic')],
     ['an unknown channel', { type: 'stream', op: 'start', stream_id: '9999', topic: 'x' }, error('Invalid channel ID')],
     ['an archived channel', { type: 'stream', op: 'start', stream_id: '56', topic: 'x' }, error('Invalid channel ID')],
@@ -82,6 +82,17 @@ describe('errors (nothing is sent)', () => {
       expect({ status: res.status, body: res.body }).toEqual({ status: 400, body });
     });
     expect(seen).toEqual({ member: [], owner: [] });
+  });
+
+  it("answers a missing stream_id by the realm's level: 'Missing stream_id' below 248, 'Missing channel ID' from it", async () => {
+    for (const [level, msg] of [
+      [247, 'Missing stream_id'],
+      [248, 'Missing channel ID'],
+    ] as const) {
+      const { who } = await freshRealm(env.server, level);
+      const res = await call(env.server, 'POST', '/api/v1/typing', { as: who.member!, form: { type: 'stream', op: 'start', topic: 'x' } });
+      expect([res.status, res.body], String(level)).toEqual([400, error(msg)]);
+    }
   });
 
   it('a guest may not type in a private channel it cannot see', async () => {

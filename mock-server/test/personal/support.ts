@@ -24,7 +24,7 @@ export const VIEW_MISSING = error('Navigation view does not exist.', 'NOT_FOUND'
 export const VIEW_EXISTS = error('Navigation view already exists.');
 export const BUILT_IN_NAMED = error('Built-in views cannot have a custom name.');
 export const CUSTOM_UNNAMED = error('Custom views must have a valid name.');
-export const DEACTIVATED = error('Account is deactivated', 'UNAUTHORIZED');
+export const DEACTIVATED = error('Account is deactivated', 'USER_DEACTIVATED');
 
 export const createSnippet = (server: MockServer, as: Who, form: Record<string, string>, options: CallOptions = {}) =>
   call(server, 'POST', '/api/v1/saved_snippets', { as, form, ...options });

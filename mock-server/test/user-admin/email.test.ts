@@ -28,7 +28,7 @@ describe('new_email: visible to everyone (email_address_visibility 1)', () => {
     const asNew = await call(env.server, 'GET', '/api/v1/users/me', { as: { email, api_key: old.api_key } });
     expect(asNew.status).toBe(200);
     const asOld = await call(env.server, 'GET', '/api/v1/users/me', { as: { email: old.email, api_key: old.api_key } });
-    expect([asOld.status, asOld.body]).toEqual([401, { result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' }]);
+    expect([asOld.status, asOld.body]).toEqual([401, { result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' }]);
   });
 
   it('tells everyone the new API email, the delivery email and the new Gravatar', async () => {

@@ -38,7 +38,7 @@ export const CALLERS = ['owner', 'administrator', 'moderator', 'member', 'guest'
 
 export const err = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', code, msg });
 export const OK = { result: 'success', msg: '' };
-export const DEACTIVATED_401 = err('Account is deactivated', 'UNAUTHORIZED');
+export const DEACTIVATED_401 = err('Account is deactivated', 'USER_DEACTIVATED');
 
 export function patchUser(server: MockServer, as: Who, userId: number | string, form: Record<string, string>): Promise<Reply> {
   return call(server, 'PATCH', `/api/v1/users/${userId}`, { as, form });

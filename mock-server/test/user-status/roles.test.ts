@@ -19,7 +19,7 @@ const caller = (role: Role): Cred => (role === 'deactivated' ? deactivatedCreden
 const BODIES: Record<Exclude<Outcome, 'ok'>, [number, Record<string, unknown>]> = {
   bot: [400, error(BOT_REFUSED)],
   insufficient: [400, error('Insufficient permission')],
-  unauthorized: [401, error('Account is deactivated', 'UNAUTHORIZED')],
+  unauthorized: [401, error('Account is deactivated', 'USER_DEACTIVATED')],
 };
 
 const statusOf = (userId: number) => tables(env.server, env.realm).user_statuses[String(userId)]?.status_text;

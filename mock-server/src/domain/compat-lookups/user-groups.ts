@@ -1,5 +1,8 @@
 import type { SchemaOf } from '../../contract/operation-types.js';
-import type { RealmState, UserGroupRow } from '../../store/state.js';
+import type { RealmState, UserGroupRow, UserRow } from '../../store/state.js';
+import { isGuest } from '../access.js';
+import { botRefused, guestRefused } from '../errors.js';
+import { mayListUserGroups } from '../permissions.js';
 
 const ascending = (a: number, b: number) => a - b;
 
@@ -24,10 +27,18 @@ export function presentUserGroup(g: UserGroupRow): SchemaOf<'UserGroup'> {
 }
 
 /**
+ * GET /user_groups before its parameters (reference get-user-groups: bots and guests cannot use it; its
+ * member-or-administrator gate asks about guests first). register's `realm_user_groups` has no such gate.
+ */
+export function refuseUserGroupsCaller(user: UserRow): void {
+  if (mayListUserGroups(user)) return;
+  throw isGuest(user) ? guestRefused() : botRefused();
+}
+
+/**
  * The realm's groups by ID, system groups included. Deactivated groups only on request: register takes
  * that from the include_deactivated_groups client capability, GET /user_groups from its parameter of the
- * same name. Every role, guests included, sees every group: the reference server lists all of them to
- * anyone in the organization.
+ * same name. Whoever may read them sees every group.
  */
 export function userGroupList(tables: Pick<RealmState, 'user_groups'>, withDeactivated: boolean): SchemaOf<'UserGroup'>[] {
   return Object.values(tables.user_groups)

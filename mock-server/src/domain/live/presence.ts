@@ -63,9 +63,9 @@ export interface PresenceQuery {
 }
 
 /** The presences update-presence and GET /realm/presence answer, users sorted by ID. */
-function shownPresences(tables: Tables, q: PresenceQuery): { user: UserRow; row: PresenceRow }[] {
+function shownPresences(tables: Tables, q: PresenceQuery): Shown {
   const since = q.now - q.historyDays * DAY;
-  const shown: { user: UserRow; row: PresenceRow }[] = [];
+  const shown: Shown = [];
   for (const row of Object.values(tables.presence).sort((a, b) => a.user_id - b.user_id)) {
     const user = tables.users[String(row.user_id)];
     if (!shares(user) || lastSeen(row) < since) continue;
@@ -75,15 +75,21 @@ function shownPresences(tables: Tables, q: PresenceQuery): { user: UserRow; row:
   return shown;
 }
 
+type Shown = { user: UserRow; row: PresenceRow }[];
+
 /** The realm's presences in the legacy form (keyed by email). */
 export function legacyPresences(tables: Tables, q: PresenceQuery): LegacyPresences {
-  return Object.fromEntries(shownPresences(tables, q).map(({ user, row }) => [user.email, legacyEntry(row)]));
+  return legacyForm(shownPresences(tables, q));
 }
 
-/** The realm's presences in the modern form (keyed by user ID). */
-function slimPresences(tables: Tables, q: PresenceQuery): SlimPresences {
+function legacyForm(shown: Shown): LegacyPresences {
+  return Object.fromEntries(shown.map(({ user, row }) => [user.email, legacyEntry(row)]));
+}
+
+/** Presences in the modern form (keyed by user ID). */
+function slimPresences(shown: Shown): SlimPresences {
   const times = ({ row }: { row: PresenceRow }) => ({ active_timestamp: row.active_timestamp, idle_timestamp: row.idle_timestamp });
-  return Object.fromEntries(shownPresences(tables, q).map((shown) => [String(shown.user.user_id), times(shown)]));
+  return Object.fromEntries(shown.map((s) => [String(s.user.user_id), times(s)]));
 }
 
 /** The newest presence change's ID (rows older than the counter count as 0); -1 without any row. */
@@ -121,11 +127,15 @@ export function doUpdatePresence(tx: Tx, actor: ActorContext, p: ParamsOf<'updat
     ...(p.last_update_id !== undefined && p.last_update_id >= 0 ? { after: p.last_update_id } : {}),
     now,
   };
-  const presences = modern ? slimPresences(tx.tables, query) : legacyPresences(tx.tables, query);
+  const shown = shownPresences(tx.tables, query);
+  const presences = modern ? slimPresences(shown) : legacyForm(shown);
+  // reference update-presence (feature level 263): the newest update ID among the presences answered, else
+  // the last_update_id sent, else -1; always there from that level, last_update_id or not.
+  const newest = shown.reduce((max, { row }) => Math.max(max, row.last_update_id ?? 0), p.last_update_id ?? -1);
   return {
     presences,
     server_timestamp: now,
-    ...(p.last_update_id !== undefined ? { presence_last_update_id: presenceLastUpdateId(tx.tables) } : {}),
+    ...(actor.features.has('presence_last_update_id') ? { presence_last_update_id: newest } : {}),
   };
 }
 

@@ -4,7 +4,14 @@ import type { UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { activeSubscriberIds } from '../channels/subscribers.js';
 import { channelById } from '../channels/lookup.js';
-import { typingDisabled, typingInvalidUser, typingMayNotPost, typingMissing, typingNotAuthorized } from '../errors.js';
+import {
+  typingDisabled,
+  typingInvalidUser,
+  typingMayNotPost,
+  typingMissing,
+  typingMissingChannel,
+  typingNotAuthorized,
+} from '../errors.js';
 import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
 
 /**
@@ -34,7 +41,7 @@ export function doSetTypingStatus(tx: Tx, actor: ActorContext, p: ParamsOf<'set-
   const sender = actor.user;
   if (p.type === 'stream' || p.type === 'channel') {
     // The reference's order: stream_id, topic, the sender's setting, then channel access and posting rights.
-    if (p.stream_id === undefined) throw typingMissing('stream_id');
+    if (p.stream_id === undefined) throw typingMissingChannel(actor.features.has('typing_missing_channel_id_text'));
     if (p.topic === undefined) throw typingMissing('topic');
     if (!settingOn(sender, 'send_stream_typing_notifications')) throw typingDisabled('stream messages');
     const channel = channelById(tx.tables, sender, p.stream_id, { access: 'content', archived: false });
