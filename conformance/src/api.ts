@@ -2,7 +2,7 @@ import { loadCatalogue } from './catalogue.js';
 import type { RunResult, ScenarioResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import { startProxy as startInternalProxy } from './proxy/proxy.js';
-import { runScenarios, selectScenarios } from './runner.js';
+import { failureLimit, runScenarios, selectScenarios } from './runner.js';
 import { Target } from './target.js';
 
 /**
@@ -31,6 +31,13 @@ export interface ConformanceOptions {
   allowDestructive?: boolean;
   /** Runs the scenarios in the order this seed gives. */
   seed?: number;
+  /** Stop after the first failed scenario (`--bail`, the same as `maxFailures: 1`). */
+  bail?: boolean;
+  /**
+   * Stop after this many failed or errored scenarios (`--max-failures`): those under way finish, the rest are
+   * skipped as not run, and the result's `stopped` says so (kind `max-failures`).
+   */
+  maxFailures?: number;
   onScenarioEnd?(result: ScenarioResult, done: number, total: number): void;
 }
 
@@ -57,6 +64,7 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
     slow: options.slow === true,
     allowDestructive: options.allowDestructive === true,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...failureLimit(options),
     ...(options.onScenarioEnd ? { onScenarioEnd: options.onScenarioEnd } : {}),
   });
 }

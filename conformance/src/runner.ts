@@ -3,11 +3,13 @@ import { ambientChecks } from './checks/ambient.js';
 import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, tierOf, type Scenario } from './dsl.js';
+import { attachFindings } from './findings.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
-import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
+import type { Exchange, KeyVariable, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
+import { keyVariable } from './redact.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
-import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
+import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_MAX_FAILURES, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -28,6 +30,17 @@ export interface RunOptions {
    * under way finish with their clean-up and restore, the rest are skipped as not run.
    */
   interrupt?: AbortSignal;
+  /**
+   * Stops after this many failed or errored scenarios (`--max-failures N`; `--bail` is 1): no further
+   * scenario starts, those under way finish (so a few more may fail), the rest are skipped as not run.
+   */
+  maxFailures?: number;
+}
+
+/** `bail` (CLI `--bail`) is a limit of one failure; with both, the smaller limit holds. */
+export function failureLimit(opts: { bail?: boolean; maxFailures?: number }): { maxFailures?: number } {
+  const limits = [...(opts.bail ? [1] : []), ...(opts.maxFailures === undefined ? [] : [opts.maxFailures])];
+  return limits.length > 0 ? { maxFailures: Math.min(...limits) } : {};
 }
 
 /** Scenarios filtered by the CLI's --tier, --grep (ID or title), --tags (any) and --rules (ID prefixes). */
@@ -58,12 +71,15 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const since = () => Math.round(performance.now() - started);
   let next = 0;
   let done = 0;
+  let failures = 0;
+  const enough = () => opts.maxFailures !== undefined && failures >= opts.maxFailures;
   const worker = async () => {
-    // A target that went away, or an interrupt, ends the run: the scenarios left are marked not run below.
-    while (!reach.stop && !opts.interrupt?.aborted) {
+    // A target that went away, an interrupt or enough failures end the run: the scenarios left are marked not run below.
+    while (!reach.stop && !opts.interrupt?.aborted && !enough()) {
       const i = next++;
       if (i >= order.length) return;
       results[i] = await runOne(opts, order[i]!, prefix, shared, reach, gate, since);
+      if (results[i]!.status === 'failed' || results[i]!.status === 'error') failures += 1;
       opts.onScenarioEnd?.(results[i]!, ++done, order.length);
     }
   };
@@ -72,14 +88,26 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
+  const left = results.filter(Boolean).length < order.length;
   const stopped: RunStop | null =
-    reach.stop ?? (opts.interrupt?.aborted ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` } : null);
-  const notRun = stopped?.kind === 'interrupted' ? NOT_RUN_INTERRUPTED : NOT_RUN_UNREACHABLE;
+    reach.stop ??
+    (opts.interrupt?.aborted
+      ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` }
+      : enough() && left
+        ? {
+            kind: 'max-failures',
+            message: `stopped after ${failures} failed scenario${failures === 1 ? '' : 's'} (${maxFailuresOption(opts.maxFailures!)})`,
+          }
+        : null);
+  const notRun =
+    stopped?.kind === 'interrupted' ? NOT_RUN_INTERRUPTED : stopped?.kind === 'max-failures' ? NOT_RUN_MAX_FAILURES : NOT_RUN_UNREACHABLE;
   order.forEach(
     (s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: notRun, checks: [], exchanges: [], at: since(), ms: 0 }),
   );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
+  const findings = attachFindings(results);
+  const keys = keyVariables(results);
   return {
     target: opts.target.baseUrl,
     featureLevel: opts.target.featureLevel,
@@ -91,8 +119,26 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
+    findings,
+    ...(keys.length > 0 ? { keys } : {}),
     ...(stopped ? { stopped } : {}),
   };
+}
+
+/** The option that set the limit, as the user typed it. */
+const maxFailuresOption = (n: number): string => (n === 1 ? '--bail' : `--max-failures ${n}`);
+
+/** The API key variables the curl lines use (`$KEY_member`), each with the role and e-mails it stood for. */
+function keyVariables(results: readonly ScenarioResult[]): KeyVariable[] {
+  const byVariable = new Map<string, KeyVariable>();
+  for (const x of results.flatMap((r) => r.exchanges)) {
+    if (x.as === null || !x.user) continue;
+    const variable = keyVariable(x.as);
+    const entry = byVariable.get(variable) ?? { variable, role: x.as, emails: [] };
+    if (!entry.emails.includes(x.user)) entry.emails.push(x.user);
+    byVariable.set(variable, entry);
+  }
+  return [...byVariable.values()].sort((a, b) => a.variable.localeCompare(b.variable));
 }
 
 /** A reason not to run the scenario against this target, or null. */

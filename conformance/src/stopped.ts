@@ -13,8 +13,12 @@ export const NOT_RUN_UNREACHABLE = 'not run: target unreachable';
 /** The skip reason of scenarios a run left when it was interrupted (SIGINT, SIGTERM). */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
-/** The scenarios a run left without running them, for either reason. */
-export const isNotRun = (reason: string | undefined): boolean => reason === NOT_RUN_UNREACHABLE || reason === NOT_RUN_INTERRUPTED;
+/** The skip reason of scenarios a run left once it had as many failures as --bail or --max-failures allow. */
+export const NOT_RUN_MAX_FAILURES = 'not run: the run stopped at its failure limit (--bail, --max-failures)';
+
+/** The scenarios a run left without running them, for any of these reasons. */
+export const isNotRun = (reason: string | undefined): boolean =>
+  reason === NOT_RUN_UNREACHABLE || reason === NOT_RUN_INTERRUPTED || reason === NOT_RUN_MAX_FAILURES;
 
 /** The run of a `teamchat conform` that could not start: one case, an error with the reason. */
 export function notStartedRun(reason: string, target: string | undefined, startedAt: Date, ms: number): RunResult {
