@@ -2,7 +2,8 @@ import { loadCatalogue } from './catalogue.js';
 import type { RunResult, ScenarioResult } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import { startProxy as startInternalProxy } from './proxy/proxy.js';
-import { failureLimit, runScenarios, selectScenarios } from './runner.js';
+import { runScenarios, selectScenarios } from './runner.js';
+import { failureLimit } from './stopped.js';
 import { Target } from './target.js';
 
 /**

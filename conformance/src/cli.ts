@@ -7,10 +7,10 @@ import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
 import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
 import { writeReportFiles } from './report/files.js';
-import { failureLimit, runScenarios, selectScenarios } from './runner.js';
+import { runScenarios, selectScenarios } from './runner.js';
 import { randomSeed } from './schedule.js';
 import { onInterrupt, type SignalSource } from '../../cli/signals.js';
-import { isNotRun, notStartedRun } from './stopped.js';
+import { failureLimit, isNotRun, notStartedRun } from './stopped.js';
 import { Target } from './target.js';
 import { loadWorld } from './world.js';
 

@@ -1,4 +1,5 @@
 import { isSecretName } from '../../cli/secret-names.js';
+import type { KeyVariable, ScenarioResult } from './model.js';
 
 /**
  * Reports are published by CI, and the proxy sees real credentials (HTTP Basic, `api_key` fields, passwords of
@@ -73,6 +74,19 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * (role and e-mail), never the key.
  */
 export const keyVariable = (role: string): string => `KEY_${role.replace(/[^A-Za-z0-9_]/g, '_') || 'user'}`;
+
+/** The API key variables the curl lines use (`$KEY_member`), each with the role and e-mails it stood for. */
+export function keyVariables(results: readonly ScenarioResult[]): KeyVariable[] {
+  const byVariable = new Map<string, KeyVariable>();
+  for (const x of results.flatMap((r) => r.exchanges)) {
+    if (x.as === null || !x.user) continue;
+    const variable = keyVariable(x.as);
+    const entry = byVariable.get(variable) ?? { variable, role: x.as, emails: [] };
+    if (!entry.emails.includes(x.user)) entry.emails.push(x.user);
+    byVariable.set(variable, entry);
+  }
+  return [...byVariable.values()].sort((a, b) => a.variable.localeCompare(b.variable));
+}
 
 /** A curl command repeating the request, the API key left as a variable (`$KEY_member`) so reports hold no secret. */
 export function curlLine(

@@ -5,11 +5,11 @@ import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, tierOf, type Scenario } from './dsl.js';
 import { attachFindings } from './findings.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
-import type { Exchange, KeyVariable, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
+import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
-import { keyVariable } from './redact.js';
+import { keyVariables } from './redact.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
-import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_MAX_FAILURES, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
+import { failureLimitStop, isTransportError, NOT_RUN_UNREACHABLE, notRunReason, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -35,12 +35,6 @@ export interface RunOptions {
    * scenario starts, those under way finish (so a few more may fail), the rest are skipped as not run.
    */
   maxFailures?: number;
-}
-
-/** `bail` (CLI `--bail`) is a limit of one failure; with both, the smaller limit holds. */
-export function failureLimit(opts: { bail?: boolean; maxFailures?: number }): { maxFailures?: number } {
-  const limits = [...(opts.bail ? [1] : []), ...(opts.maxFailures === undefined ? [] : [opts.maxFailures])];
-  return limits.length > 0 ? { maxFailures: Math.min(...limits) } : {};
 }
 
 /** Scenarios filtered by the CLI's --tier, --grep (ID or title), --tags (any) and --rules (ID prefixes). */
@@ -94,13 +88,9 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     (opts.interrupt?.aborted
       ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` }
       : enough() && left
-        ? {
-            kind: 'max-failures',
-            message: `stopped after ${failures} failed scenario${failures === 1 ? '' : 's'} (${maxFailuresOption(opts.maxFailures!)})`,
-          }
+        ? failureLimitStop(failures, opts.maxFailures!)
         : null);
-  const notRun =
-    stopped?.kind === 'interrupted' ? NOT_RUN_INTERRUPTED : stopped?.kind === 'max-failures' ? NOT_RUN_MAX_FAILURES : NOT_RUN_UNREACHABLE;
+  const notRun = notRunReason(stopped);
   order.forEach(
     (s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: notRun, checks: [], exchanges: [], at: since(), ms: 0 }),
   );
@@ -123,22 +113,6 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     ...(keys.length > 0 ? { keys } : {}),
     ...(stopped ? { stopped } : {}),
   };
-}
-
-/** The option that set the limit, as the user typed it. */
-const maxFailuresOption = (n: number): string => (n === 1 ? '--bail' : `--max-failures ${n}`);
-
-/** The API key variables the curl lines use (`$KEY_member`), each with the role and e-mails it stood for. */
-function keyVariables(results: readonly ScenarioResult[]): KeyVariable[] {
-  const byVariable = new Map<string, KeyVariable>();
-  for (const x of results.flatMap((r) => r.exchanges)) {
-    if (x.as === null || !x.user) continue;
-    const variable = keyVariable(x.as);
-    const entry = byVariable.get(variable) ?? { variable, role: x.as, emails: [] };
-    if (!entry.emails.includes(x.user)) entry.emails.push(x.user);
-    byVariable.set(variable, entry);
-  }
-  return [...byVariable.values()].sort((a, b) => a.variable.localeCompare(b.variable));
 }
 
 /** A reason not to run the scenario against this target, or null. */
