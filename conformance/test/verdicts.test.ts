@@ -9,8 +9,8 @@ import { ApiClient } from '../src/client.js';
 import { scenario } from '../src/dsl.js';
 import type { Exchange, RuleDef } from '../src/model.js';
 import { ResponseSchemas } from '../src/openapi.js';
-import { failureLimit, runScenarios } from '../src/runner.js';
-import { NOT_RUN_MAX_FAILURES } from '../src/stopped.js';
+import { runScenarios } from '../src/runner.js';
+import { failureLimit, NOT_RUN_MAX_FAILURES } from '../src/stopped.js';
 import { Target } from '../src/target.js';
 import { junitSchemaErrors } from './report/junit-schema.js';
 
