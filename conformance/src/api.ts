@@ -70,7 +70,7 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
   });
 }
 
-export type { RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
+export type { Finding, KeyVariable, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus } from './model.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';
 
 /** What `startProxy` takes: `teamchat proxy`'s options (docs/proxy.md). */
