@@ -46,6 +46,19 @@ describe('renderConsoleSummary', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
+  it('lists what the key variables of the curl lines shown stand for, and only those', () => {
+    const run = fixtureRun();
+    run.keys = [
+      { variable: 'KEY_guest', role: 'guest', emails: ['guest@demo.teamchat.test'] },
+      { variable: 'KEY_owner', role: 'owner', emails: ['owner@demo.teamchat.test'] },
+    ];
+    const text = renderConsoleSummary(run);
+    expect(text).toContain(
+      "API keys in the curl lines (set each variable to that user's key):\n  $KEY_guest          guest: guest@demo.teamchat.test\n\n",
+    );
+    expect(text).not.toContain('KEY_owner');
+  });
+
   it('groups skip reasons and ends with totals and rule coverage', () => {
     expect(summary).toContain('Skipped:\n     1 × waits in real time: run with --slow');
     expect(summary).toContain('§4.8 0/2 (2✗)');
@@ -59,6 +72,7 @@ describe('renderConsoleSummary', () => {
   it('says nothing about failures when there are none', () => {
     const run = fixtureRun();
     run.scenarios = run.scenarios.filter((s) => s.status === 'passed');
-    expect(renderConsoleSummary(run)).not.toContain('Failures');
+    const text = renderConsoleSummary(run);
+    for (const heading of ['Failing rules', 'Findings', 'Failed scenarios', 'API keys']) expect(text).not.toContain(heading);
   });
 });

@@ -96,7 +96,7 @@ describe('renderHtml', () => {
     );
     expect(failed).toContain('<tr><th>principals</th><td><code>[15]</code></td></tr>');
     expect(failed).toContain('{\n  &quot;result&quot;: &quot;success&quot;,\n  &quot;msg&quot;: &quot;&quot;,');
-    expect(failed).toContain(`<code>curl -sS -X POST -u &#39;guest@demo.teamchat.test:&#39;&quot;$API_KEY&quot; --data-urlencode`);
+    expect(failed).toContain(`<code>curl -sS -X POST -u &#39;guest@demo.teamchat.test:&#39;&quot;$KEY_guest&quot; --data-urlencode`);
     expect(failed).toContain('<button type="button" class="copy">Copy</button>');
     expect(scenario('topics/empty-topic')).toContain('<span class="code c5">500</span>');
     // The request a failing check points at is marked; the others are not.
