@@ -8,6 +8,16 @@ export const asObject = (v: unknown): Obj => (v !== null && typeof v === 'object
 export const asArray = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asObject) : []);
 export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
+/**
+ * A check that the server read a request parameter as spec §1 encodes it (R1-1: a JSON-encoded list or
+ * object, a query parameter), concluded from fields of the answer. It is made only when the answer has the
+ * fields it reads (`answered`): an answer without them breaks its schema, and that finding is the cause,
+ * not the parsing of the request.
+ */
+export function parsedCheck(ctx: ScenarioContext, answered: boolean, ok: boolean, message: string, reply?: Reply): void {
+  if (answered) ctx.check('R1-1', ok, message, reply);
+}
+
 /** One channel as an administrator sees it (GET /api/v1/streams/{id}, a companion operation). */
 export async function readChannel(ctx: ScenarioContext, streamId: number): Promise<Obj> {
   const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);

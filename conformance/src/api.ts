@@ -5,6 +5,7 @@ import { withDefaults, type RunChoices } from './options.js';
 import { selectRun } from './selection.js';
 import { startProxy as startInternalProxy } from './proxy/proxy.js';
 import { runScenarios } from './runner.js';
+import { failureLimit } from './stopped.js';
 import { Target } from './target.js';
 
 /**
@@ -42,12 +43,13 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
     strictReference: choices.strictReference,
     tiers: choices.tiers,
     ...(choices.seed === undefined ? {} : { seed: choices.seed }),
+    ...failureLimit(choices),
     ...(options.onScenarioEnd ? { onScenarioEnd: options.onScenarioEnd } : {}),
     ...(options.signal ? { interrupt: options.signal } : {}),
   });
 }
 
-export type { Check, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus, Source, Tier } from './model.js';
+export type { Check, Finding, KeyVariable, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus, Source, Tier } from './model.js';
 export { RUN_DEFAULTS, type RunChoices } from './options.js';
 export { sourceLabel } from './provenance.js';
 export { renderHtml, renderJson, renderJUnit } from './report/index.js';

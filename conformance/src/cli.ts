@@ -11,14 +11,14 @@ import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type O
 import { writeReportFiles } from './report/files.js';
 import { runScenarios } from './runner.js';
 import { onInterrupt, type SignalSource } from '../../cli/signals.js';
-import { isNotRun, notStartedRun } from './stopped.js';
+import { failureLimit, isNotRun, notStartedRun } from './stopped.js';
 import { Target } from './target.js';
 import { loadWorld } from './world.js';
 
 /**
  * `teamchat conform`: runs the scenarios against a target URL and writes the reports (README "CLI").
  * Exit codes for CI: 0 every scenario passed (skips allowed), 1 a scenario failed or
- * errored, 2 the run could not start (bad option, world file, unreachable target, nothing selected), its
+ * errored (a run stopped by --bail or --max-failures too), 2 the run could not start (bad option, world file, unreachable target, nothing selected), its
  * target stopped answering, or it was interrupted (SIGINT, SIGTERM). Every run past its options writes its
  * report files, an interrupted one included, so the CI step that publishes them always finds the reason;
  * a usage error writes none, so a mistyped command leaves the last run's reports as they were.
@@ -59,6 +59,8 @@ interface Options {
   seed?: number;
   reporter: ReporterName[];
   reportDir: string;
+  bail?: boolean;
+  maxFailures?: number;
 }
 
 export const EXIT = { passed: 0, failed: 1, cannotStart: 2 } as const;
@@ -103,6 +105,12 @@ function program(out: Output, err: Output): Command {
     )
     .option('--shuffle', 'run the scenarios in a random order (the seed is printed and recorded in the reports)')
     .option('--seed <n>', 'the order of --shuffle, to repeat a run (implies --shuffle)', parseSeed)
+    .option('--bail', 'stop after the first failed scenario (the same as --max-failures 1)')
+    .option(
+      '--max-failures <n>',
+      'stop after n failed scenarios: those under way finish, the rest are not run, the reports are still written',
+      parseWorkers,
+    )
     .addOption(
       new Option('--reporter <list>', `reporters, comma-separated: ${REPORTER_NAMES.join(', ')}`)
         .argParser(parseReporters)
@@ -111,7 +119,7 @@ function program(out: Output, err: Output): Command {
     .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
     .addHelpText(
       'after',
-      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored, 2 the run could not start, the target stopped answering, or it was interrupted (SIGINT/SIGTERM: the reports are still written).',
+      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored (also when --bail or --max-failures stopped the run), 2 the run could not start, the target stopped answering, or it was interrupted (SIGINT/SIGTERM: the reports are still written).',
     );
 }
 
@@ -273,17 +281,20 @@ async function execute(opts: Options, plan: Plan, out: Output, err: Output, inte
     strictReference,
     tiers: opts.tier,
     ...(seed === undefined ? {} : { seed }),
+    ...failureLimit(opts),
     onScenarioEnd: (result, done, total) => consoleReporter?.progress(result, done, total),
     interrupt,
   });
   consoleReporter?.end(run);
   if (run.stopped) {
-    // One line for the whole outage or interrupt; the scenarios it left are skipped as not run.
+    // One line for the whole outage, interrupt or failure limit; the scenarios it left are skipped as not run.
     const notRun = run.scenarios.filter((s) => isNotRun(s.reason)).length;
     err.write(`teamchat conform: ${run.stopped.message}; ${notRun} of ${run.scenarios.length} scenarios not run\n`);
   }
-  // Reports CI cannot find make the run as unusable as one that did not start.
-  if (!(await writeReports(run, opts, out, err)) || run.stopped) return EXIT.cannotStart;
+  // Reports CI cannot find make the run as unusable as one that did not start; so does a run cut short by the
+  // target or a signal. A run stopped at its failure limit is a failed run.
+  const cutShort = run.stopped !== undefined && run.stopped.kind !== 'max-failures';
+  if (!(await writeReports(run, opts, out, err)) || cutShort) return EXIT.cannotStart;
   return run.totals.failed + run.totals.error > 0 ? EXIT.failed : EXIT.passed;
 }
 

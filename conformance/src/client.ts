@@ -1,6 +1,6 @@
 import { FormData, request } from 'undici';
 import type { Exchange } from './model.js';
-import { curlLine, redactBody, redactHeaders, redactParams } from './redact.js';
+import { curlLine, keyVariable, redactBody, redactHeaders, redactParams } from './redact.js';
 
 /** A parameter value as a scenario writes it; lists and objects go on the wire JSON-encoded (spec §1). */
 export type Param = string | number | boolean | null | undefined | unknown[] | Record<string, unknown>;
@@ -36,7 +36,7 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 /**
  * Speaks the API the way spec §1 says: form fields for POST, PATCH and DELETE, the query string for
  * GET, lists and objects JSON-encoded, HTTP Basic with the API email and key (§5). Every exchange is
- * recorded for the report, with the key redacted.
+ * recorded for the report, with the key redacted: its curl line takes the key from `$KEY_<role>`.
  */
 export class ApiClient {
   constructor(
@@ -90,12 +90,20 @@ export class ApiClient {
         method,
         path: shownPath,
         as: who?.role ?? null,
+        ...(who ? { user: who.email } : {}),
         params: shown,
         status: res.statusCode,
         headers: replyHeaders,
         body: redactBody(parsed),
         ms: Math.round(ms * 10) / 10,
-        curl: curlLine(this.baseUrl, method, shownPath, method === 'GET' ? {} : shown, who?.email ?? null),
+        curl: curlLine(
+          this.baseUrl,
+          method,
+          shownPath,
+          method === 'GET' ? {} : shown,
+          who?.email ?? null,
+          who ? keyVariable(who.role) : undefined,
+        ),
       });
       const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
       return { status: res.statusCode, headers: replyHeaders, body: json, text, index };

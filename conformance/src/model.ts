@@ -10,6 +10,8 @@ export interface Exchange {
   path: string;
   /** The caller's role in the world file, or null for an unauthenticated request. */
   as: string | null;
+  /** The caller's e-mail (never the key): which user the curl line's key variable stands for. */
+  user?: string;
   /** Request parameters as sent (form fields or query parameters), lists and objects JSON-encoded. */
   params: Record<string, string>;
   status: number;
@@ -17,7 +19,7 @@ export interface Exchange {
   /** The parsed JSON body, or the text when it was not JSON. */
   body: unknown;
   ms: number;
-  /** A command that repeats the request (API key replaced by $API_KEY). */
+  /** A command that repeats the request; the API key is a variable named after the role (`$KEY_member`). */
   curl: string;
 }
 
@@ -61,6 +63,39 @@ export interface Check {
    * `x-reference-conflict`); absent for a plain violation.
    */
   kind?: CheckKind;
+  /** A failed check: the ID of the finding (`RunResult.findings`) that stands for its cause. */
+  finding?: string;
+}
+
+/**
+ * One cause of failures (findings.ts): failed checks and setup errors with the same cause, across checks,
+ * exchanges and scenarios, reported once with the scenarios it broke. A field an answer lacks is one
+ * finding however many operations, requests and scenarios showed it.
+ */
+export interface Finding {
+  /** `F1`, `F2`, …: the most scenarios broken first. */
+  id: string;
+  /** `schema`: an answer against the document; `check`: a scenario's check; `setup`: a scenario could not run. */
+  kind: 'schema' | 'check' | 'setup';
+  /** The rule of the checks it stands for (null: the response schema or a setup step). */
+  rule: string | null;
+  /** The cause in one line, IDs and numbers folded. */
+  title: string;
+  /** Where it was seen: operation IDs, or method and path with IDs folded. */
+  operations: string[];
+  /** The scenarios it broke, in run order. */
+  scenarios: string[];
+  /** Failed checks it stands for, those that followed from it in the same scenarios included. */
+  checks: number;
+  /** One occurrence, to reproduce it. */
+  example: { scenario: string; message: string; request?: string; curl?: string };
+}
+
+/** A variable of the curl lines (`$KEY_member`): the API key of which world user; never the key itself. */
+export interface KeyVariable {
+  variable: string;
+  role: string;
+  emails: string[];
 }
 
 export type CheckKind = 'violation' | 'deliberate';
@@ -74,6 +109,8 @@ export interface ScenarioResult {
   rules: string[];
   tags: string[];
   status: ScenarioStatus;
+  /** Failed or errored: the IDs of the findings that stand for what went wrong. */
+  findings?: string[];
   /** Why it was skipped, or what broke (setup failures are `error`, never `failed`). */
   reason?: string;
   checks: Check[];
@@ -136,6 +173,10 @@ export interface RunResult {
   scenarios: ScenarioResult[];
   rules: RuleCoverage[];
   totals: Record<ScenarioStatus, number>;
+  /** The causes of the failed checks and setup errors, each once with the scenarios it broke (findings.ts). */
+  findings?: Finding[];
+  /** What each API key variable of the curl lines stands for (role and e-mail). */
+  keys?: KeyVariable[];
   /** Set when the run ended early: it could not start, the target stopped answering, or it was interrupted. */
   stopped?: RunStop;
 }
@@ -145,10 +186,11 @@ export interface RunResult {
  * (bad option, world file, target, filters; the run has one `error` case saying so). `target-unreachable`:
  * the target stopped answering; the scenarios it left are skipped as not run. `interrupted`: SIGINT or SIGTERM
  * (Ctrl-C, a CI timeout); the scenarios under way finished (and put back what they changed), the rest are
- * skipped as not run.
+ * skipped as not run. `max-failures`: `--bail` or `--max-failures N` was reached; the scenarios under way
+ * finished, the rest are skipped as not run, and the run counts as failed (not as one that could not start).
  */
 export interface RunStop {
-  kind: 'not-started' | 'target-unreachable' | 'interrupted';
+  kind: 'not-started' | 'target-unreachable' | 'interrupted' | 'max-failures';
   message: string;
   /** ISO time the target was first found not answering (target-unreachable). */
   since?: string;

@@ -31,6 +31,13 @@ export interface RunChoices {
   shuffle?: boolean;
   /** Runs the scenarios in the order this seed gives (implies shuffle). */
   seed?: number;
+  /** Stop after the first failed scenario (`--bail`, the same as `maxFailures: 1`). */
+  bail?: boolean;
+  /**
+   * Stop after this many failed or errored scenarios (`--max-failures`): those under way finish, the rest are
+   * skipped as not run, and the result's `stopped` says so (kind `max-failures`).
+   */
+  maxFailures?: number;
 }
 
 /** The defaults of every choice with one: the CLI's option defaults are these. */
@@ -55,6 +62,8 @@ export interface ResolvedChoices {
   strictReference: boolean;
   /** Set when the run is shuffled (`shuffle` without a seed draws one). */
   seed?: number;
+  bail?: boolean;
+  maxFailures?: number;
 }
 
 /** The choices with the defaults filled in. */
@@ -72,6 +81,8 @@ export function withDefaults(c: RunChoices): ResolvedChoices {
     allowDestructive: c.allowDestructive ?? RUN_DEFAULTS.allowDestructive,
     strictReference: c.strictReference ?? RUN_DEFAULTS.strictReference,
     ...(seed === undefined ? {} : { seed }),
+    ...(c.bail ? { bail: true } : {}),
+    ...(c.maxFailures === undefined ? {} : { maxFailures: c.maxFailures }),
   };
 }
 

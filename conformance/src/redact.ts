@@ -1,4 +1,5 @@
 import { isSecretName } from '../../cli/secret-names.js';
+import type { KeyVariable, ScenarioResult } from './model.js';
 
 /**
  * Reports are published by CI, and the proxy sees real credentials (HTTP Basic, `api_key` fields, passwords of
@@ -67,16 +68,38 @@ export function basicUser(header: string | undefined): string | null {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** A curl command repeating the request, the API key left as $API_KEY so reports hold no secret. */
+/**
+ * The shell variable a curl line takes a role's API key from: `KEY_member`, `KEY_member_2`. Each request is
+ * made as some user, so each line names whose key it needs; reports list what each variable stands for
+ * (role and e-mail), never the key.
+ */
+export const keyVariable = (role: string): string => `KEY_${role.replace(/[^A-Za-z0-9_]/g, '_') || 'user'}`;
+
+/** The API key variables the curl lines use (`$KEY_member`), each with the role and e-mails it stood for. */
+export function keyVariables(results: readonly ScenarioResult[]): KeyVariable[] {
+  const byVariable = new Map<string, KeyVariable>();
+  for (const x of results.flatMap((r) => r.exchanges)) {
+    if (x.as === null || !x.user) continue;
+    const variable = keyVariable(x.as);
+    const entry = byVariable.get(variable) ?? { variable, role: x.as, emails: [] };
+    if (!entry.emails.includes(x.user)) entry.emails.push(x.user);
+    byVariable.set(variable, entry);
+  }
+  return [...byVariable.values()].sort((a, b) => a.variable.localeCompare(b.variable));
+}
+
+/** A curl command repeating the request, the API key left as a variable (`$KEY_member`) so reports hold no secret. */
 export function curlLine(
   base: string,
   method: string,
   pathAndQuery: string,
   form: Record<string, string> | null,
   user: string | null,
+  /** The variable holding the caller's key (`keyVariable(role)`); the proxy, which knows no roles, uses API_KEY. */
+  variable = 'API_KEY',
 ): string {
   const parts = ['curl', '-sS', '-X', method];
-  if (user) parts.push('-u', shellQuote(`${user}:`) + '"$API_KEY"');
+  if (user) parts.push('-u', shellQuote(`${user}:`) + `"$${variable}"`);
   for (const [k, v] of Object.entries(form ?? {})) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
   parts.push(shellQuote(base + pathAndQuery));
   return parts.join(' ');

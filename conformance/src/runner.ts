@@ -3,12 +3,14 @@ import { ambientChecks } from './checks/ambient.js';
 import { ApiClient } from './client.js';
 import { ScenarioContext, SetupError } from './context.js';
 import { areaOf, tierOf, type Scenario } from './dsl.js';
+import { attachFindings } from './findings.js';
 import { readFixtures, restoreFixtures, type FixtureState } from './fixtures.js';
 import type { Exchange, RuleCoverage, RuleDef, RunResult, RunStop, ScenarioResult, ScenarioStatus, Tier } from './model.js';
 import { levelOf, type ResponseSchemas } from './openapi.js';
 import { failures, ruleSource, sourcedAndWeighed, warningTotals } from './provenance.js';
+import { keyVariables } from './redact.js';
 import { Gate, runsAlone, shuffled } from './schedule.js';
-import { isTransportError, NOT_RUN_INTERRUPTED, NOT_RUN_UNREACHABLE, Reachability } from './stopped.js';
+import { failureLimitStop, isTransportError, NOT_RUN_UNREACHABLE, notRunReason, Reachability } from './stopped.js';
 import { TargetError, type IsolatedRealm, type Target } from './target.js';
 
 export interface RunOptions {
@@ -31,6 +33,11 @@ export interface RunOptions {
    * under way finish with their clean-up and restore, the rest are skipped as not run.
    */
   interrupt?: AbortSignal;
+  /**
+   * Stops after this many failed or errored scenarios (`--max-failures N`; `--bail` is 1): no further
+   * scenario starts, those under way finish (so a few more may fail), the rest are skipped as not run.
+   */
+  maxFailures?: number;
 }
 
 /** Scenarios filtered by the CLI's --tier, --grep (ID or title), --tags (any) and --rules (ID prefixes). */
@@ -61,12 +68,15 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   const since = () => Math.round(performance.now() - started);
   let next = 0;
   let done = 0;
+  let failures = 0;
+  const enough = () => opts.maxFailures !== undefined && failures >= opts.maxFailures;
   const worker = async () => {
-    // A target that went away, or an interrupt, ends the run: the scenarios left are marked not run below.
-    while (!reach.stop && !opts.interrupt?.aborted) {
+    // A target that went away, an interrupt or enough failures end the run: the scenarios left are marked not run below.
+    while (!reach.stop && !opts.interrupt?.aborted && !enough()) {
       const i = next++;
       if (i >= order.length) return;
       results[i] = await runOne(opts, order[i]!, prefix, shared, reach, gate, since);
+      if (results[i]!.status === 'failed' || results[i]!.status === 'error') failures += 1;
       opts.onScenarioEnd?.(results[i]!, ++done, order.length);
     }
   };
@@ -75,15 +85,23 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
   } finally {
     await shared.close();
   }
+  const left = results.filter(Boolean).length < order.length;
   const stopped: RunStop | null =
-    reach.stop ?? (opts.interrupt?.aborted ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` } : null);
-  const notRun = stopped?.kind === 'interrupted' ? NOT_RUN_INTERRUPTED : NOT_RUN_UNREACHABLE;
+    reach.stop ??
+    (opts.interrupt?.aborted
+      ? { kind: 'interrupted', message: `interrupted by ${String(opts.interrupt.reason)}` }
+      : enough() && left
+        ? failureLimitStop(failures, opts.maxFailures!)
+        : null);
+  const notRun = notRunReason(stopped);
   order.forEach(
     (s, i) => (results[i] ??= { ...baseOf(s), status: 'skipped', reason: notRun, checks: [], exchanges: [], at: since(), ms: 0 }),
   );
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const r of results) totals[r.status] += 1;
   const warnings = warningTotals(results);
+  const findings = attachFindings(results);
+  const keys = keyVariables(results);
   return {
     target: opts.target.baseUrl,
     featureLevel: opts.target.featureLevel,
@@ -97,6 +115,8 @@ export async function runScenarios(opts: RunOptions): Promise<RunResult> {
     scenarios: results,
     rules: coverage(opts.catalogue, results),
     totals,
+    findings,
+    ...(keys.length > 0 ? { keys } : {}),
     ...(stopped ? { stopped } : {}),
   };
 }

@@ -13,8 +13,30 @@ export const NOT_RUN_UNREACHABLE = 'not run: target unreachable';
 /** The skip reason of scenarios a run left when it was interrupted (SIGINT, SIGTERM). */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
-/** The scenarios a run left without running them, for either reason. */
-export const isNotRun = (reason: string | undefined): boolean => reason === NOT_RUN_UNREACHABLE || reason === NOT_RUN_INTERRUPTED;
+/** The skip reason of scenarios a run left once it had as many failures as --bail or --max-failures allow. */
+export const NOT_RUN_MAX_FAILURES = 'not run: the run stopped at its failure limit (--bail, --max-failures)';
+
+/** A run ended by its failure limit: it counts as failed, not as one that could not start (cli.ts). */
+export function failureLimitStop(failures: number, limit: number): RunStop {
+  const option = limit === 1 ? '--bail' : `--max-failures ${limit}`;
+  return { kind: 'max-failures', message: `stopped after ${failures} failed scenario${failures === 1 ? '' : 's'} (${option})` };
+}
+
+/** The skip reason of the scenarios a run that stopped early left. */
+export function notRunReason(stopped: RunStop | null): string {
+  if (stopped?.kind === 'interrupted') return NOT_RUN_INTERRUPTED;
+  return stopped?.kind === 'max-failures' ? NOT_RUN_MAX_FAILURES : NOT_RUN_UNREACHABLE;
+}
+
+/** `bail` (CLI `--bail`) is a limit of one failure; with both, the smaller limit holds. */
+export function failureLimit(opts: { bail?: boolean; maxFailures?: number }): { maxFailures?: number } {
+  const limits = [...(opts.bail ? [1] : []), ...(opts.maxFailures === undefined ? [] : [opts.maxFailures])];
+  return limits.length > 0 ? { maxFailures: Math.min(...limits) } : {};
+}
+
+/** The scenarios a run left without running them, for any of these reasons. */
+export const isNotRun = (reason: string | undefined): boolean =>
+  reason === NOT_RUN_UNREACHABLE || reason === NOT_RUN_INTERRUPTED || reason === NOT_RUN_MAX_FAILURES;
 
 /** The run of a `teamchat conform` that could not start: one case, an error with the reason. */
 export function notStartedRun(reason: string, target: string | undefined, startedAt: Date, ms: number): RunResult {

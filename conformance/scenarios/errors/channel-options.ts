@@ -2,7 +2,7 @@ import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
 import type { WorldRole } from '../../src/world.js';
-import { retentionParam } from '../shared.js';
+import { parsedCheck, retentionParam } from '../shared.js';
 import { asArray } from './support.js';
 
 /**
@@ -225,8 +225,9 @@ export default [
         `with the capability: ${JSON.stringify(res.body.realm_linkifiers)?.slice(0, 120)}`,
         res,
       );
-      ctx.check(
-        'R1-1',
+      parsedCheck(
+        ctx,
+        Array.isArray(res.body.realm_linkifiers),
         Array.isArray(res.body.realm_linkifiers) && res.body.realm_linkifiers.length > 0,
         'the JSON-encoded client_capabilities object was read',
         res,

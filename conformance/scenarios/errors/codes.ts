@@ -1,5 +1,6 @@
 import { SetupError } from '../../src/context.js';
 import { scenario, scenarios } from '../../src/dsl.js';
+import { parsedCheck } from '../shared.js';
 import { asArray, beforeEditOperation, expectCode, future, MISSING_ID, scheduleMessage, unknownFragment } from './support.js';
 
 /**
@@ -50,7 +51,13 @@ const streamDoesNotExist = [
       expectCode(ctx, 'R4.8-7', res, 'STREAM_DOES_NOT_EXIST', { stream: name });
       ctx.check('R7-2', res.body.stream === name, `stream extra field: ${JSON.stringify(res.body.stream)}`, res);
       // The list went on the wire as a JSON-encoded string (§1); the name comes back decoded.
-      ctx.check('R1-1', res.body.stream === name, 'the JSON-encoded subscriptions list was read as a list of names', res);
+      parsedCheck(
+        ctx,
+        typeof res.body.stream === 'string',
+        res.body.stream === name,
+        'the JSON-encoded subscriptions list was read as a list of names',
+        res,
+      );
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
+import { parsedCheck } from '../shared.js';
 import { asArray, expectFields, type FieldType, isGroupValue, isInt } from './support.js';
 
 /**
@@ -253,8 +254,9 @@ export default [
     async then(ctx, res) {
       ctx.expectSuccess('R4.15-3', res);
       const ids = asArray(res.body.streams).map((c) => c.stream_id);
-      ctx.check(
-        'R1-1',
+      parsedCheck(
+        ctx,
+        Array.isArray(res.body.streams) && ids.every(isInt),
         !ids.includes(ctx.channel('public_2').stream_id),
         'include_public=false in the query string left out an unsubscribed public channel',
         res,

@@ -1,5 +1,6 @@
 import type { ScenarioContext } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
+import { parsedCheck } from '../shared.js';
 import { asArray, createSnippet, draftsWithContent, expectFields, future, isInt, isIntArray } from './support.js';
 
 /**
@@ -41,8 +42,10 @@ export default [
       const list = asArray(ctx.must(await ctx.as('member').get('/api/v1/drafts'), 'list drafts').body.drafts);
       const byContent = (suffix: string) => list.find((d) => d.content === `${tag} ${suffix}`);
       const [channel, direct, none] = [byContent('channel'), byContent('direct'), byContent('unaddressed')];
-      ctx.check(
-        'R1-1',
+      // Drafts listed without their content cannot tell whether the list was read whole.
+      parsedCheck(
+        ctx,
+        list.every((d) => typeof d.content === 'string'),
         channel !== undefined && direct !== undefined && none !== undefined,
         'the JSON-encoded list of draft objects was read whole',
       );

@@ -2,6 +2,7 @@ import escape from 'escape-html';
 import { sectionTitle } from '../catalogue.js';
 import type { Check, Exchange, RuleCoverage, RunResult, ScenarioResult, ScenarioStatus, Source } from '../model.js';
 import { sourceLabel } from '../provenance.js';
+import { findingsHtml } from './html-findings.js';
 import { areasOf, bySection, coverageOf, failuresFirst, formatCoverage, isCovered, tierLabel, percent, type Coverage } from './json.js';
 
 /**
@@ -17,6 +18,8 @@ const STATUSES: ScenarioStatus[] = ['failed', 'error', 'passed', 'skipped'];
 const BODY_LIMIT = 20_000;
 
 export function renderHtml(run: RunResult): string {
+  // First: it marks every failed check with its finding, which the scenarios below link to.
+  const findings = findingsHtml(run);
   const cov = coverageOf(run.rules);
   const index = new Map(run.scenarios.map((s, i) => [s, i]));
   const level = run.featureLevel === null ? 'unknown' : String(run.featureLevel);
@@ -44,6 +47,7 @@ ${run.seed === undefined ? '' : `<dt>Order</dt><dd id="seed" data-seed="${run.se
 ${run.stopped ? `<p id="stopped" class="reason" data-kind="${run.stopped.kind}">${run.stopped.kind === 'not-started' ? 'The run could not start: ' : 'The run stopped: '}${escape(run.stopped.message)}</p>` : ''}
 </header>
 <main>
+${findings}
 <section id="areas"><h2>By area</h2>
 <table><thead><tr><th>Area</th><th>Scenarios</th>${STATUSES.map((s) => `<th>${s}</th>`).join('')}<th>Time</th></tr></thead><tbody>
 ${areasOf(run.scenarios)
@@ -93,6 +97,7 @@ function scenarioHtml(s: ScenarioResult, i: number): string {
 <summary><span class="badge ${s.status}">${s.status}</span> <code>${escape(s.id)}</code> ${escape(s.title)} <span class="dim">${plural(s.checks.length, 'check')}${failing ? `, ${failing} failing` : ''}${warnings ? `, ${plural(warnings, 'warning')}` : ''} · ${plural(s.exchanges.length, 'request')} · ${s.ms} ms</span></summary>
 <div class="detail">
 ${s.reason ? `<p class="reason">${escape(s.reason)}</p>` : ''}
+${s.findings?.length ? `<p class="findings">Findings: ${s.findings.map((id) => `<a href="#finding-${escape(id)}">${escape(id)}</a>`).join(' ')}</p>` : ''}
 <p class="rules">Rules: ${s.rules.map((r) => `<a href="#rule-${escape(r)}" class="rule">${escape(r)}</a>`).join(' ') || '<em>none</em>'}${s.tags.length ? ` · tags: ${s.tags.map((t) => `<span class="tag">${escape(t)}</span>`).join(' ')}` : ''}</p>
 ${s.checks.length ? `<h3>Checks</h3><ul class="checks">${s.checks.map((c) => checkHtml(c, i)).join('')}</ul>` : ''}
 ${s.exchanges.length ? `<h3>Requests</h3><ol class="exchanges" start="0">${s.exchanges.map((x, n) => exchangeHtml(x, i, n, flagged.has(n))).join('\n')}</ol>` : ''}
@@ -104,7 +109,8 @@ function checkHtml(c: Check, i: number): string {
   const rule = c.rule ? `<a href="#rule-${escape(c.rule)}" class="rule">${escape(c.rule)}</a> ` : '';
   const at = c.exchange === undefined ? '' : ` <a href="#x-${i}-${c.exchange}" class="dim">(request #${c.exchange})</a>`;
   const kind = c.ok ? 'ok' : c.warning ? 'warn' : 'fail';
-  return `<li class="check ${kind}" data-ok="${c.ok}"><span class="mark">${c.ok ? '✓' : c.warning ? '!' : '✗'}</span> ${rule}${escape(c.message)}${at} ${sourceBadge(c.source)}</li>`;
+  const finding = c.finding ? ` <a href="#finding-${escape(c.finding)}" class="finding-ref">${escape(c.finding)}</a>` : '';
+  return `<li class="check ${kind}" data-ok="${c.ok}"><span class="mark">${c.ok ? '✓' : c.warning ? '!' : '✗'}</span> ${rule}${escape(c.message)}${at}${finding} ${sourceBadge(c.source)}</li>`;
 }
 
 /** "spec §4.12" or "reference add-reaction, level 193", linked to the reference page when there is one. */
@@ -169,6 +175,7 @@ ul.checks{list-style:none;padding-left:.2rem}.check.ok .mark{color:var(--ok)}.ch
 ol.exchanges>li{margin:.5rem 0;padding:.3rem;border-top:1px dashed var(--line)}ol.exchanges>li.flagged{border-left:3px solid var(--bad);background:#fff5f5}.label{font-size:.8rem;font-weight:600;color:#656d76}
 .params table{width:auto}.code.c2{color:var(--ok)}.code.c4,.code.c5{color:var(--bad)}
 .curl{display:flex;gap:.5rem;align-items:flex-start}.curl code{flex:1;background:#f6f8fa;padding:.3rem;word-break:break-all}
+li.finding{margin:.5rem 0}li.finding.schema{border-left:3px solid var(--bad);padding-left:.4rem}
 #rules-table tr.uncovered td:nth-child(4){color:var(--bad)}#rules-table tr.failing td:nth-child(4){color:var(--err)}
 [hidden]{display:none!important}
 `;

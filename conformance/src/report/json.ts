@@ -1,3 +1,4 @@
+import { failingRules, findingsOfRun } from '../findings.js';
 import { TIERS, type RuleCoverage, type RunResult, type ScenarioResult, type ScenarioStatus, type Tier } from '../model.js';
 
 /**
@@ -100,7 +101,13 @@ export function failuresFirst(scenarios: readonly ScenarioResult[]): ScenarioRes
     .map(({ s }) => s);
 }
 
-/** The RunResult as it is, plus the coverage summary (overall and per spec section). */
+/**
+ * The RunResult as it is, what a reader acts on first (the failing rules, the findings) ahead of the
+ * scenarios, plus the coverage summary (overall and per spec section).
+ */
 export function renderJson(run: RunResult): string {
-  return `${JSON.stringify({ ...run, coverage: coverageOf(run.rules) }, null, 2)}\n`;
+  findingsOfRun(run);
+  const { scenarios, rules, findings, ...head } = run;
+  const failing = failingRules(scenarios, rules);
+  return `${JSON.stringify({ ...head, failingRules: failing, findings, scenarios, rules, coverage: coverageOf(rules) }, null, 2)}\n`;
 }

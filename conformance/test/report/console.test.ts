@@ -30,16 +30,33 @@ describe('ConsoleReporter', () => {
 describe('renderConsoleSummary', () => {
   const summary = renderConsoleSummary(fixtureRun());
 
-  it('lists failures with their failing checks and the request, then errors with their reason', () => {
-    expect(summary).toContain('1) FAILED permissions/guest-cannot-subscribe: a guest cannot subscribe <b>others</b>');
+  it('opens with the failing rules, then the findings, then one line per failed scenario', () => {
+    expect(summary).toContain('Failing rules (2):\n  (no rule)');
+    expect(summary).toMatch(/\n {2}R4\.8-1 §4\.8 +1 scenario {2}F1 {2}Guests may not subscribe other users\.\n/);
     expect(summary).toContain(
-      '   ✗ [R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400\n     POST /api/v1/users/me/subscriptions → 200',
+      'F1 [R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400\n   1 scenario, 1 failed check; in POST /api/v1/users/me/subscriptions',
+    );
+    expect(summary).toContain('   e.g. POST /api/v1/users/me/subscriptions → 200 in permissions/guest-cannot-subscribe\n        curl -sS');
+    expect(summary).toContain('F3 (setup) could not set up: create channel failed: 500 <html>oops</html>\n   1 scenario\n');
+    expect(summary).toContain(
+      'Failed scenarios (2; F failed, E error):\n  F permissions/guest-cannot-subscribe  F1, F2\n  E topics/empty-topic  F3\n',
     );
     expect(summary).not.toContain('the channel list is unchanged');
-    expect(summary).toContain(
-      '2) ERROR topics/empty-topic: the empty topic is shown by its display name\n   rules: R4.16-2\n   could not set up:',
+    const order = ['Failing rules', 'Findings:', 'Failed scenarios', 'Skipped:', 'Scenarios:'].map((h) => summary.indexOf(h));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('lists what the key variables of the curl lines shown stand for, and only those', () => {
+    const run = fixtureRun();
+    run.keys = [
+      { variable: 'KEY_guest', role: 'guest', emails: ['guest@demo.teamchat.test'] },
+      { variable: 'KEY_owner', role: 'owner', emails: ['owner@demo.teamchat.test'] },
+    ];
+    const text = renderConsoleSummary(run);
+    expect(text).toContain(
+      "API keys in the curl lines (set each variable to that user's key):\n  $KEY_guest          guest: guest@demo.teamchat.test\n\n",
     );
-    expect(summary.indexOf('1) FAILED')).toBeLessThan(summary.indexOf('2) ERROR'));
+    expect(text).not.toContain('KEY_owner');
   });
 
   it('groups skip reasons and ends with totals and rule coverage', () => {
@@ -55,6 +72,7 @@ describe('renderConsoleSummary', () => {
   it('says nothing about failures when there are none', () => {
     const run = fixtureRun();
     run.scenarios = run.scenarios.filter((s) => s.status === 'passed');
-    expect(renderConsoleSummary(run)).not.toContain('Failures');
+    const text = renderConsoleSummary(run);
+    for (const heading of ['Failing rules', 'Findings', 'Failed scenarios', 'API keys']) expect(text).not.toContain(heading);
   });
 });

@@ -28,6 +28,24 @@ describe('renderHtml', () => {
     expect(html).toContain('could not set up: create channel failed: 500 &lt;html&gt;oops&lt;/html&gt;');
   });
 
+  it('opens with the failing rules and the findings, each linking its scenarios, and what each key variable stands for', () => {
+    const run = fixtureRun();
+    run.keys = [{ variable: 'KEY_guest', role: 'guest', emails: ['guest@demo.teamchat.test'] }];
+    const page = renderHtml(run);
+    const section = page.slice(page.indexOf('<section id="findings">'), page.indexOf('<section id="areas">'));
+    expect(page.indexOf('<section id="findings">')).toBeLessThan(page.indexOf('<section id="scenarios">'));
+    expect(section).toContain(
+      '<tr data-rule="R4.8-1"><td><a href="#rule-R4.8-1" class="rule">R4.8-1</a></td><td>1</td><td><a href="#finding-F1">F1</a></td>',
+    );
+    expect([...section.matchAll(/data-finding-id="(F\d+)"/g)].map((m) => m[1])).toEqual(['F1', 'F2', 'F3']);
+    expect(section).toContain('<a href="#s-1">permissions/guest-cannot-subscribe</a>');
+    expect(section).toContain('could not set up: create channel failed: 500 &lt;html&gt;oops&lt;/html&gt;');
+    expect(section).toContain('<li data-variable="KEY_guest"><code>$KEY_guest</code>: guest (guest@demo.teamchat.test)</li>');
+    // Each failed check and each broken scenario points back at its finding.
+    expect(page).toContain('<a href="#finding-F1" class="finding-ref">F1</a>');
+    expect(page).toContain('<p class="findings">Findings: <a href="#finding-F3">F3</a></p>');
+  });
+
   it('shows target, level, kind, totals and overall coverage in the header', () => {
     expect(html).toContain('data-target="http://127.0.0.1:9991" data-feature-level="412" data-target-kind="mock"');
     for (const [status, n] of [
@@ -78,7 +96,7 @@ describe('renderHtml', () => {
     );
     expect(failed).toContain('<tr><th>principals</th><td><code>[15]</code></td></tr>');
     expect(failed).toContain('{\n  &quot;result&quot;: &quot;success&quot;,\n  &quot;msg&quot;: &quot;&quot;,');
-    expect(failed).toContain(`<code>curl -sS -X POST -u &#39;guest@demo.teamchat.test:&#39;&quot;$API_KEY&quot; --data-urlencode`);
+    expect(failed).toContain(`<code>curl -sS -X POST -u &#39;guest@demo.teamchat.test:&#39;&quot;$KEY_guest&quot; --data-urlencode`);
     expect(failed).toContain('<button type="button" class="copy">Copy</button>');
     expect(scenario('topics/empty-topic')).toContain('<span class="code c5">500</span>');
     // The request a failing check points at is marked; the others are not.

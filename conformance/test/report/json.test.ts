@@ -12,11 +12,23 @@ const rule = (id: string, section: string, passed: string[] = [], failed: string
 });
 
 describe('renderJson', () => {
-  it('is the run as it is, plus rule coverage overall and per spec section', () => {
+  it('is the run as it is, its findings and failing rules first, plus rule coverage overall and per spec section', () => {
     const run = fixtureRun();
     const parsed = JSON.parse(renderJson(run));
-    const { coverage, ...rest } = parsed;
+    const { coverage, failingRules, ...rest } = parsed;
     expect(rest).toEqual(run);
+    const keys = Object.keys(parsed);
+    expect(keys.indexOf('failingRules')).toBeLessThan(keys.indexOf('findings'));
+    expect(keys.indexOf('findings')).toBeLessThan(keys.indexOf('scenarios'));
+    expect(failingRules).toEqual([
+      { rule: null, scenarios: 1, findings: ['F2'] },
+      { rule: 'R4.8-1', section: '4.8', text: expect.any(String), scenarios: 1, findings: ['F1'] },
+    ]);
+    expect(parsed.findings.map((f: { id: string; scenarios: string[] }) => [f.id, f.scenarios])).toEqual([
+      ['F1', ['permissions/guest-cannot-subscribe']],
+      ['F2', ['permissions/guest-cannot-subscribe']],
+      ['F3', ['topics/empty-topic']],
+    ]);
     expect(coverage).toEqual({
       covered: 2,
       total: 7,

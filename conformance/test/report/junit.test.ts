@@ -58,12 +58,13 @@ describe('renderJUnit', () => {
     expect(kinds('channels/update-name')).toEqual([]);
   });
 
-  it('gives a failure the first failing check as message and every failing check in its text', () => {
+  it('gives a failure its findings and the first failing check as message, and every failing check in its text', () => {
     const { cases } = parse();
     const failure = (cases.get('permissions/guest-cannot-subscribe')!.failure as Node[])[0]!;
-    expect(failure['@_message']).toBe('[R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400');
+    expect(failure['@_message']).toBe('F1, F2: [R4.8-1] expected 400 BAD_REQUEST: status 200, expected 400');
     const text = failure['#text']!;
-    expect(text).toContain('[R4.8-1] expected 400 BAD_REQUEST');
+    expect(text).toMatch(/^F1 \[?.*\(1 scenario\(s\)\)\nF2 /);
+    expect(text).toContain('✗ (F1) [R4.8-1] expected 400 BAD_REQUEST');
     // The control character of the second check cannot be carried by XML 1.0: replaced, not fatal.
     expect(text).toContain('does not match the OpenAPI response schema \uFFFD');
     expect(text).not.toContain('the channel list is unchanged');
@@ -72,7 +73,7 @@ describe('renderJUnit', () => {
   it('gives an error its reason and a skip its reason', () => {
     const { cases } = parse();
     expect((cases.get('topics/empty-topic')!.error as Node[])[0]!['@_message']).toBe(
-      'could not set up: create channel failed: 500 <html>oops</html>',
+      'F3: could not set up: create channel failed: 500 <html>oops</html>',
     );
     expect((cases.get('events/queue-expiry')!.skipped as Node[])[0]!['@_message']).toBe('waits in real time: run with --slow');
   });

@@ -15,7 +15,7 @@ const exchange = (over: Partial<Exchange>): Exchange => ({
   headers: { 'content-type': 'application/json' },
   body: { result: 'success', msg: '' },
   ms: 3.4,
-  curl: `curl -sS -X GET -u 'andrew@demo.teamchat.test:'"$API_KEY" 'http://127.0.0.1:9991/api/v1/streams'`,
+  curl: `curl -sS -X GET -u 'andrew@demo.teamchat.test:'"$KEY_member" 'http://127.0.0.1:9991/api/v1/streams'`,
   ...over,
 });
 
@@ -64,7 +64,7 @@ export function fixtureRun(): RunResult {
             params: { subscriptions: '[{"name":"x"}]', principals: '[15]' },
             body: { result: 'success', msg: '', note: HOSTILE },
             ms: 8.1,
-            curl: `curl -sS -X POST -u 'guest@demo.teamchat.test:'"$API_KEY" --data-urlencode 'principals=[15]' 'http://127.0.0.1:9991/api/v1/users/me/subscriptions'`,
+            curl: `curl -sS -X POST -u 'guest@demo.teamchat.test:'"$KEY_guest" --data-urlencode 'principals=[15]' 'http://127.0.0.1:9991/api/v1/users/me/subscriptions'`,
           }),
         ],
         at: 0,
