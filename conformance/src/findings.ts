@@ -169,6 +169,7 @@ export function attachFindings(scenarios: readonly ScenarioResult[]): Finding[] 
       kind: g.cause.kind,
       rule: g.cause.rule,
       title: g.cause.title,
+      ...(first.check?.source ? { source: first.check.source } : {}),
       operations: [...g.where],
       scenarios: broken.sort((a, b) => order.get(a)! - order.get(b)!).map((s) => s.id),
       checks: g.occurrences.filter((o) => o.check).length + g.followers.length,

@@ -81,6 +81,8 @@ export interface Finding {
   rule: string | null;
   /** The cause in one line, IDs and numbers folded. */
   title: string;
+  /** Where the expectation comes from (the spec's § or the reference's page), as its checks say. */
+  source?: Source;
   /** Where it was seen: operation IDs, or method and path with IDs folded. */
   operations: string[];
   /** The scenarios it broke, in run order. */

@@ -139,7 +139,7 @@ describe('teamchat conform --strict-reference', () => {
   it('on: exit 1, the same checks as failures', async () => {
     const r = await conform(['--strict-reference']);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/✗ \[R1-1\] the text of the answer \(reference add-reaction, level 193\)/);
+    expect(r.out).toMatch(/F\d \[R1-1\] the text of the answer \(reference add-reaction, level 193\)/);
     expect(r.out).not.toContain('Warnings');
     expect(r.report).toMatchObject({ strictReference: true, totals: { failed: 1 } });
   });

@@ -142,7 +142,7 @@ function findingLines(findings: readonly Finding[], failed: number): string[] {
   if (findings.length === 0) return [];
   const lines = [`Findings: ${plural(findings.length, 'cause')} behind ${plural(failed, 'failed scenario')}`];
   for (const f of findings.slice(0, SHOWN.findings)) {
-    lines.push(`${f.id} ${f.rule ? `[${f.rule}] ` : `(${f.kind}) `}${clip(f.title, 160)}`);
+    lines.push(`${f.id} ${f.rule ? `[${f.rule}] ` : `(${f.kind}) `}${clip(f.title, 160)}${f.source ? ` (${sourceLabel(f.source)})` : ''}`);
     const where = f.operations.length
       ? `; in ${f.operations.slice(0, SHOWN.operations).join(', ')}${f.operations.length > SHOWN.operations ? ` and ${f.operations.length - SHOWN.operations} more` : ''}`
       : '';

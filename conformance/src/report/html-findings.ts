@@ -1,6 +1,7 @@
 import escape from 'escape-html';
 import { failingRules, findingsOfRun } from '../findings.js';
 import type { Finding, RunResult } from '../model.js';
+import { sourceLabel } from '../provenance.js';
 
 /**
  * The HTML report's first section: the failing rules, then the findings (one per cause, with the
@@ -33,7 +34,7 @@ const link = (id: string): string => `<a href="#finding-${escape(id)}">${escape(
 function findingHtml(f: Finding, ids: Map<string, number>): string {
   const scenarios = f.scenarios.map((id) => `<a href="#s-${ids.get(id) ?? ''}">${escape(id)}</a>`).join(' ');
   return `<li class="finding ${f.kind}" id="finding-${escape(f.id)}" data-finding-id="${escape(f.id)}" data-kind="${f.kind}" data-scenarios="${f.scenarios.length}">
-<div><strong>${escape(f.id)}</strong> ${f.rule ? `<a href="#rule-${escape(f.rule)}" class="rule">${escape(f.rule)}</a> ` : ''}${escape(f.title)}</div>
+<div><strong>${escape(f.id)}</strong> ${f.rule ? `<a href="#rule-${escape(f.rule)}" class="rule">${escape(f.rule)}</a> ` : ''}${escape(f.title)}${f.source ? ` <span class="source ${f.source.kind}" data-source="${f.source.kind}">${escape(sourceLabel(f.source))}</span>` : ''}</div>
 <div class="dim">${f.scenarios.length} scenario(s), ${f.checks} failed check(s)${f.operations.length ? ` · in ${escape(f.operations.join(', '))}` : ''}</div>
 <div class="dim">e.g. ${escape(f.example.request ?? f.example.message)} in <code>${escape(f.example.scenario)}</code></div>
 ${f.example.curl ? `<div class="curl"><code>${escape(f.example.curl)}</code> <button type="button" class="copy">Copy</button></div>` : ''}
