@@ -18,7 +18,8 @@ export type FeatureName =
   | 'no_topic_reads_as_empty'
   | 'channel_delete_permission_groups'
   | 'include_subscribers_partial'
-  | 'get_messages_by_ids';
+  | 'get_messages_by_ids'
+  | 'can_create_topic_group';
 
 /*
  * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations

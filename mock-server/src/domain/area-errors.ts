@@ -133,3 +133,8 @@ export const moveTimeLimitExceeded = (firstAllowed: number | null, total: number
     `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
     { first_message_id_allowed_to_move: firstAllowed, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
   );
+
+/* ---- New topics (companion tier; reference send-message and update-message, feature level 441) ---- */
+
+/** Sending or moving messages to a topic that does not exist, without the channel's can_create_topic_group. */
+export const mayNotCreateTopic = () => badRequest('You do not have permission to create new topics in this channel.');

@@ -3,7 +3,8 @@ import type { MessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { applyEdit, checkChangeAllLimit, messagesToMove } from '../edit-delete/apply-edit.js';
-import { checkEdit } from '../edit-delete/check-edit.js';
+import { checkEdit, unresolvedName } from '../edit-delete/check-edit.js';
+import { checkTopicCreation } from '../topics.js';
 import { topicMoveOf } from '../edit-delete/move-policies.js';
 import { postMoveNotices } from '../edit-delete/notices.js';
 import { clientName, defaultReadBySender, readRecipient } from '../messages/send-request.js';
@@ -52,6 +53,10 @@ export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'u
   const moved = isMove ? messagesToMove(tx.tables, actor.user, plan.message, mode) : [plan.message];
   // Resolving is exempt from the change_all limit (reference).
   if (isMove && mode === 'change_all' && !plan.resolving) checkChangeAllLimit(plan, actor.user, actor.now, moved);
+  // Moving into a topic that does not exist starts it (level 441); resolving or unresolving does not.
+  const pureResolve = plan.resolving && unresolvedName(plan.topic ?? '') === unresolvedName(plan.message.subject);
+  if (isMove && plan.channel && !pureResolve)
+    checkTopicCreation(tx.tables, actor.features, actor.user, plan.destination ?? plan.channel, plan.topic ?? plan.message.subject);
   const topicMove =
     isMove && plan.channel
       ? topicMoveOf(
