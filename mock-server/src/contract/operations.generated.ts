@@ -1360,6 +1360,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user_uploads/{realm_id}/{attachment_id}/{token}/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The realm's ID (first segment of the file's URL). */
+                realm_id: string;
+                /** @description Second segment of the file's URL. */
+                attachment_id: string;
+                /** @description Third segment of the file's URL (its random part). */
+                token: string;
+                /** @description The file's name (last segment of its URL). */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a temporary URL for an uploaded file
+         * @description The file at `/user_uploads/…` (the URL upload-file answered, after `/api/v1`) as a URL that works
+         *     without credentials for 60 seconds of the realm's clock: `/user_uploads/temporary/{token}/{file
+         *     name}`. Only for who may read the file (the uploader, readers of a message referencing it): an
+         *     unknown file is 404, a file the caller may not read 403. After its 60 seconds the URL answers 400
+         *     `Invalid token`; a changed last segment 400 `Invalid filename`; a file deleted since, 404. The
+         *     reference writes the path `/user_uploads/{realm_id_str}/{filename}`, its `filename` being the rest
+         *     of the file's path; its file paths have four segments too, named one by one here.
+         */
+        get: operations["get-file-temporary-url"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/realm/emoji": {
         parameters: {
             query?: never;
@@ -4823,6 +4858,12 @@ export interface components {
         "remove-attachment.parameters": {
             attachment_id: number;
         };
+        "get-file-temporary-url.parameters": {
+            realm_id: string;
+            attachment_id: string;
+            token: string;
+            filename: string;
+        };
         "get-realm-emoji.parameters": Record<string, never>;
         "get-user-groups.parameters": {
             /** @default false */
@@ -7383,6 +7424,57 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-file-temporary-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The realm's ID (first segment of the file's URL). */
+                realm_id: string;
+                /** @description Second segment of the file's URL. */
+                attachment_id: string;
+                /** @description Third segment of the file's URL (its random part). */
+                token: string;
+                /** @description The file's name (last segment of its URL). */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A temporary URL of the file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Relative to the server: /user_uploads/temporary/{token}/{file name}. */
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A file the caller may not read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No such file in the caller's realm (or deleted). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
         };
     };
     "get-realm-emoji": {

@@ -54,6 +54,12 @@ export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found
 
 export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
 
+/** A temporary file URL whose token is not genuine or is older than its 60 seconds (reference). */
+export const invalidFileToken = () => badRequest('Invalid token');
+
+/** A temporary file URL whose last segment is not the file's name (reference). */
+export const invalidFileName = () => badRequest('Invalid filename');
+
 /* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
 
 /** update-message-flags: a flag name the service does not have. */

@@ -245,6 +245,22 @@ export function mayReadAttachment(
   });
 }
 
+/**
+ * A file anyone may read, credentials or not (reference: attachments of web-public channels): a message
+ * that still exists in a web-public channel references it. Whether the realm lets spectators in at all is
+ * the caller's question (routes/uploaded-files.ts).
+ */
+export function webPublicAttachment(
+  tables: Pick<RealmState, 'channels' | 'messages'>,
+  attachment: { message_ids: readonly number[] },
+): boolean {
+  return attachment.message_ids.some((id) => {
+    const message = tables.messages[String(id)];
+    const channel = message?.stream_id == null ? undefined : tables.channels[String(message.stream_id)];
+    return channel?.is_web_public === true;
+  });
+}
+
 /** Deleting an attachment (reference "Delete an attachment"): its uploader only, whatever the role. */
 export function mayDeleteAttachment(user: UserRow, attachment: { owner_id: number }): boolean {
   return attachment.owner_id === user.user_id;
