@@ -156,7 +156,9 @@ export interface paths {
          *     (or their bots'), when in `can_delete_own_message_group` (organization or channel) and within
          *     the organization's delete time limit. Everyone who could see the message receives
          *     `delete_message`. Messages of archived channels cannot be deleted, by any role
-         *     (`Invalid message(s)`).
+         *     (`Invalid message(s)`). The attachments the message linked to no longer list it (GET
+         *     /attachments `messages`; the uploader receives `attachment` / `update`); a file no message
+         *     references any more is readable by its uploader only.
          */
         delete: operations["delete-message"];
         options?: never;
@@ -173,6 +175,12 @@ export interface paths {
          *     and resolutions may post notification-bot messages in the old and new topics. Everyone who can see a changed message receives `update_message`; users who lose
          *     access by a channel move receive `delete_message` instead. Messages of archived channels stay
          *     readable but can no longer be edited, moved or resolved, by any role (`Invalid message(s)`).
+         *     Topic visibility policies (follow, mute, unmute) follow a whole-topic move (`change_all`, or
+         *     any mode that leaves none of the topic's messages the mover may see behind): each user's policy
+         *     goes to the new topic (`user_topic` events, before `update_message`), a merge into a topic with
+         *     messages keeps the more visible policy (followed, unmuted, none, muted), and a user shut out of
+         *     the destination channel loses it. From feature level 441, moving into a topic without messages
+         *     needs the destination channel's `can_create_topic_group` (resolving excepted).
          */
         patch: operations["update-message"];
         trace?: never;
@@ -1157,7 +1165,10 @@ export interface paths {
         /**
          * Get a message's edit history
          * @description The message's versions, oldest first (reference server): the original, then one snapshot per
-         *     edit or move with what it changed. With the organization's
+         *     edit or move with what it changed. `content_html_diff` is the edit's rendering with the words it
+         *     added and removed marked in place, word by word as the reference marks them: `<span
+         *     class="highlight_text_inserted">` first, then `<span class="highlight_text_deleted">`, the whole
+         *     in one `<div>`. With the organization's
          *     `message_edit_history_visibility_policy` `moves`, content edits are left out; with `none` the
          *     history is refused.
          */
@@ -1325,7 +1336,7 @@ export interface paths {
         };
         /**
          * Get attachments
-         * @description The caller's uploaded files, newest first, with the messages referencing them and the realm's space used.
+         * @description The caller's uploaded files, newest first, with the messages referencing them (a deleted message leaves the list) and the realm's space used.
          */
         get: operations["get-attachments"];
         put?: never;
@@ -5131,7 +5142,10 @@ export interface operations {
                  * @description A message ID, or `newest`, `oldest`, `first_unread`. Required unless
                  *     use_first_unread_anchor is true. A negative ID means the oldest message, an ID beyond
                  *     10000000000000000 the newest. `first_unread` without unread messages in the narrow is `newest`
-                 *     (messages of muted channels do not count unless the narrow names a channel).
+                 *     (messages of muted channels do not count unless the narrow names a channel). `date` (with an
+                 *     `anchor_date`, the message sent closest to it) is a pending proposal of the reference server,
+                 *     in none of the feature levels it documents (its published descriptions up to level 450 list
+                 *     only the values above), so it is refused as any other text: `Invalid anchor`.
                  */
                 anchor?: string;
                 /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
