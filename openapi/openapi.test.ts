@@ -227,6 +227,7 @@ const EXPECTED_ROUTES: ReadonlyArray<readonly [string, string, string]> = [
   ['POST', '/api/v1/user_uploads', 'upload-file'],
   ['GET', '/api/v1/attachments', 'get-attachments'],
   ['DELETE', '/api/v1/attachments/{attachment_id}', 'remove-attachment'],
+  ['GET', '/api/v1/user_uploads/{realm_id}/{attachment_id}/{token}/{filename}', 'get-file-temporary-url'],
   // Companion tier, area flags-reactions.
   ['POST', '/api/v1/messages/{message_id}/reactions', 'add-reaction'],
   ['DELETE', '/api/v1/messages/{message_id}/reactions', 'remove-reaction'],

@@ -2,6 +2,7 @@ import type { Scenario } from '../../src/dsl.js';
 import { COMPAT_LOOKUPS } from './compat-lookups.js';
 import { EDIT_DELETE } from './edit-delete.js';
 import { FLAGS_REACTIONS } from './flags-reactions.js';
+import { COMPANION_GAPS } from './gaps.js';
 import { HISTORY } from './history.js';
 import { LIVE } from './live.js';
 
@@ -20,4 +21,5 @@ export const COMPANION: Scenario<any, any>[] = [
   ...FLAGS_REACTIONS,
   ...EDIT_DELETE,
   ...COMPAT_LOOKUPS,
+  ...COMPANION_GAPS,
 ];

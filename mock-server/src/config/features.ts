@@ -24,7 +24,8 @@ export type FeatureName =
   | 'can_mention_many_users_group'
   | 'presence_last_update_id'
   | 'typing_missing_channel_id_text'
-  | 'realm_emoji_still_url';
+  | 'realm_emoji_still_url'
+  | 'can_create_topic_group';
 
 /*
  * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations

@@ -160,7 +160,9 @@ export interface paths {
          *     (or their bots'), when in `can_delete_own_message_group` (organization or channel) and within
          *     the organization's delete time limit. Everyone who could see the message receives
          *     `delete_message`. Messages of archived channels cannot be deleted, by any role
-         *     (`Invalid message(s)`).
+         *     (`Invalid message(s)`). The attachments the message linked to no longer list it (GET
+         *     /attachments `messages`; the uploader receives `attachment` / `update`); a file no message
+         *     references any more is readable by its uploader only.
          */
         delete: operations["delete-message"];
         options?: never;
@@ -179,6 +181,12 @@ export interface paths {
          *     readable but can no longer be edited, moved or resolved, by any role (`Invalid message(s)`).
          *     New content answers to the wildcard-mention policy as send-message does (content sent again
          *     unchanged is not checked).
+         *     Topic visibility policies (follow, mute, unmute) follow a whole-topic move (`change_all`, or
+         *     any mode that leaves none of the topic's messages the mover may see behind): each user's policy
+         *     goes to the new topic (`user_topic` events, before `update_message`), a merge into a topic with
+         *     messages keeps the more visible policy (followed, unmuted, none, muted), and a user shut out of
+         *     the destination channel loses it. From feature level 441, moving into a topic without messages
+         *     needs the destination channel's `can_create_topic_group` (resolving excepted).
          */
         patch: operations["update-message"];
         trace?: never;
@@ -1168,7 +1176,10 @@ export interface paths {
         /**
          * Get a message's edit history
          * @description The message's versions, oldest first (reference server): the original, then one snapshot per
-         *     edit or move with what it changed. With the organization's
+         *     edit or move with what it changed. `content_html_diff` is the edit's rendering with the words it
+         *     added and removed marked in place, word by word as the reference marks them: `<span
+         *     class="highlight_text_inserted">` first, then `<span class="highlight_text_deleted">`, the whole
+         *     in one `<div>`. With the organization's
          *     `message_edit_history_visibility_policy` `moves`, content edits are left out; with `none` the
          *     history is refused.
          */
@@ -1339,7 +1350,7 @@ export interface paths {
         };
         /**
          * Get attachments
-         * @description The caller's uploaded files, newest first, with the messages referencing them and the realm's space used.
+         * @description The caller's uploaded files, newest first, with the messages referencing them (a deleted message leaves the list) and the realm's space used.
          */
         get: operations["get-attachments"];
         put?: never;
@@ -1369,6 +1380,41 @@ export interface paths {
          *     their links). The uploader's queues receive `attachment` / `remove`.
          */
         delete: operations["remove-attachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user_uploads/{realm_id}/{attachment_id}/{token}/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The realm's ID (first segment of the file's URL). */
+                realm_id: string;
+                /** @description Second segment of the file's URL. */
+                attachment_id: string;
+                /** @description Third segment of the file's URL (its random part). */
+                token: string;
+                /** @description The file's name (last segment of its URL). */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a temporary URL for an uploaded file
+         * @description The file at `/user_uploads/…` (the URL upload-file answered, after `/api/v1`) as a URL that works
+         *     without credentials for 60 seconds of the realm's clock: `/user_uploads/temporary/{token}/{file
+         *     name}`. Only for who may read the file (the uploader, readers of a message referencing it): an
+         *     unknown file is 404, a file the caller may not read 403. After its 60 seconds the URL answers 400
+         *     `Invalid token`; a changed last segment 400 `Invalid filename`; a file deleted since, 404. The
+         *     reference writes the path `/user_uploads/{realm_id_str}/{filename}`, its `filename` being the rest
+         *     of the file's path; its file paths have four segments too, named one by one here.
+         */
+        get: operations["get-file-temporary-url"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4937,6 +4983,12 @@ export interface components {
         "remove-attachment.parameters": {
             attachment_id: number;
         };
+        "get-file-temporary-url.parameters": {
+            realm_id: string;
+            attachment_id: string;
+            token: string;
+            filename: string;
+        };
         "get-realm-emoji.parameters": Record<string, never>;
         "get-user-groups.parameters": {
             /** @default false */
@@ -5212,7 +5264,10 @@ export interface operations {
                  * @description A message ID, or `newest`, `oldest`, `first_unread`. Required unless
                  *     use_first_unread_anchor is true. A negative ID means the oldest message, an ID beyond
                  *     10000000000000000 the newest. `first_unread` without unread messages in the narrow is `newest`
-                 *     (messages of muted channels do not count unless the narrow names a channel).
+                 *     (messages of muted channels do not count unless the narrow names a channel). `date` (with an
+                 *     `anchor_date`, the message sent closest to it) is a pending proposal of the reference server,
+                 *     in none of the feature levels it documents (its published descriptions up to level 450 list
+                 *     only the values above), so it is refused as any other text: `Invalid anchor`.
                  */
                 anchor?: string;
                 /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
@@ -7519,6 +7574,57 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    "get-file-temporary-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The realm's ID (first segment of the file's URL). */
+                realm_id: string;
+                /** @description Second segment of the file's URL. */
+                attachment_id: string;
+                /** @description Third segment of the file's URL (its random part). */
+                token: string;
+                /** @description The file's name (last segment of its URL). */
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A temporary URL of the file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        /** @description Relative to the server: /user_uploads/temporary/{token}/{file name}. */
+                        url: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A file the caller may not read. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description No such file in the caller's realm (or deleted). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
         };
     };
     "get-realm-emoji": {

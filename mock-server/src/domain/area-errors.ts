@@ -62,6 +62,12 @@ export const fileNotFound = () => new ApiError(404, 'NOT_FOUND', 'File not found
 
 export const fileForbidden = () => new ApiError(403, 'BAD_REQUEST', 'You are not authorized to view this file.');
 
+/** A temporary file URL whose token is not genuine or is older than its 60 seconds (reference). */
+export const invalidFileToken = () => badRequest('Invalid token');
+
+/** A temporary file URL whose last segment is not the file's name (reference). */
+export const invalidFileName = () => badRequest('Invalid filename');
+
 /* ---- Companion tier, area flags-reactions: the reference server's texts ---------------------------- */
 
 /** update-message-flags: a flag name the service does not have. */
@@ -174,3 +180,8 @@ export const moveTimeLimitExceeded = (firstAllowed: number | null, total: number
     `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`,
     { first_message_id_allowed_to_move: firstAllowed, total_messages_in_topic: total, total_messages_allowed_to_move: allowed },
   );
+
+/* ---- New topics (companion tier; reference send-message and update-message, feature level 441) ---- */
+
+/** Sending or moving messages to a topic that does not exist, without the channel's can_create_topic_group. */
+export const mayNotCreateTopic = () => badRequest('You do not have permission to create new topics in this channel.');

@@ -140,6 +140,16 @@ export function mayPostToChannel(tables: Tables, sender: UserRow, channel: Chann
 }
 
 /**
+ * Starting a new topic (reference can_create_topic_group, feature level 441): the realm's system bots
+ * always; otherwise members of the channel's can_create_topic_group, a bot through its owner too.
+ */
+export function mayCreateTopic(tables: Tables, user: UserRow, channel: ChannelRow): boolean {
+  if (user.is_system_bot || holds(tables, user, channel.can_create_topic_group)) return true;
+  const owner = user.is_bot && user.bot_owner_id !== null ? tables.users[String(user.bot_owner_id)] : undefined;
+  return owner !== undefined && holds(tables, owner, channel.can_create_topic_group);
+}
+
+/**
  * §4.16 message_retention_days: "An organization administrator may edit any property" (C17: the
  * reference server wants an owner; the spec wins). Channel administrators who are not organization
  * administrators may not: retention deletes history, an organization-level decision.
@@ -248,6 +258,22 @@ export function mayReadAttachment(
   return attachment.message_ids.some((id) => {
     const message = tables.messages[String(id)];
     return message !== undefined && messageVisibleTo(tables, user, message);
+  });
+}
+
+/**
+ * A file anyone may read, credentials or not (reference: attachments of web-public channels): a message
+ * that still exists in a web-public channel references it. Whether the realm lets spectators in at all is
+ * the caller's question (routes/uploaded-files.ts).
+ */
+export function webPublicAttachment(
+  tables: Pick<RealmState, 'channels' | 'messages'>,
+  attachment: { message_ids: readonly number[] },
+): boolean {
+  return attachment.message_ids.some((id) => {
+    const message = tables.messages[String(id)];
+    const channel = message?.stream_id == null ? undefined : tables.channels[String(message.stream_id)];
+    return channel?.is_web_public === true;
   });
 }
 

@@ -1,7 +1,9 @@
 import type { Features } from '../config/features.js';
 import type { ClientView } from '../contract/client-view.js';
-import type { ChannelRow, RealmRow, TopicsPolicy } from '../store/state.js';
-import { badRequest } from './errors.js';
+import { topicMessages, type IndexedTables } from '../store/indexes.js';
+import type { ChannelRow, RealmRow, RealmState, TopicsPolicy, UserRow } from '../store/state.js';
+import { badRequest, mayNotCreateTopic } from './errors.js';
+import { mayCreateTopic } from './permissions.js';
 
 /**
  * Topic rules of spec §1 and §3, in one module for every operation that reads or shows a topic
@@ -71,4 +73,22 @@ export function checkEmptyTopicOnlyTransition(topicsOfChannel: Iterable<string>)
     if (topic !== '')
       throw badRequest(`To allow only the ${EMPTY_TOPIC_DISPLAY_NAME} topic, move every message of this channel to it first.`);
   }
+}
+
+/**
+ * Messages arriving in a topic with no message yet (sending, moving) start it: from level 441 that needs
+ * the channel's can_create_topic_group (reference check_for_can_create_topic_group_violation). Whether the
+ * topic exists counts every message of it, seen by the caller or not, as on the reference server; when the
+ * group is everyone nothing is asked.
+ */
+export function checkTopicCreation(
+  tables: RealmState & IndexedTables,
+  features: Features,
+  user: UserRow,
+  channel: ChannelRow,
+  topic: string,
+): void {
+  if (!features.has('can_create_topic_group')) return;
+  if ((topicMessages(tables, channel.stream_id, topic)?.size ?? 0) > 0) return;
+  if (!mayCreateTopic(tables, user, channel)) throw mayNotCreateTopic();
 }

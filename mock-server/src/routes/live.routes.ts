@@ -1,5 +1,6 @@
 import { doSetTypingStatus } from '../domain/live/typing.js';
 import { doUpdatePresence, legacyPresences, PRESENCE_HISTORY_DAYS, userPresence } from '../domain/live/presence.js';
+import { temporaryFileUrl } from '../domain/live/file-tokens.js';
 import { doRemoveAttachment, doUploadFile, listAttachments } from '../domain/live/uploads.js';
 import { refuseBotCallers } from '../domain/users/status.js';
 import { defineAction, defineRoute, type RouteSpec, transactAs } from '../http/define-routes.js';
@@ -30,6 +31,9 @@ const routes: RouteSpec[] = [
     handle: ({ tables, actor }) => listAttachments(tables, actor.user),
   }),
   defineAction('remove-attachment', doRemoveAttachment),
+  defineRoute('get-file-temporary-url', {
+    handle: ({ tables, actor, params, now }) => temporaryFileUrl(tables, actor.realmId, actor.user, now, params),
+  }),
 ];
 
 export default routes;

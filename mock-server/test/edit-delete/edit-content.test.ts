@@ -138,7 +138,10 @@ describe('editing content', () => {
       ['history moved', 'v2', sent + 20, who.member!.user_id],
     ]);
     expect(history[1]).toMatchObject({ prev_content: 'v1', prev_rendered_content: '<p>v1</p>' });
-    expect(history[1]!.content_html_diff).toContain('<p>v2</p>');
+    // Word-level marks inside the new rendering (reference get-message-history).
+    expect(history[1]!.content_html_diff).toBe(
+      '<div><p><span class="highlight_text_inserted">v2</span></p> <p><span class="highlight_text_deleted">v1</span></p></div>',
+    );
     expect(history[2]).toMatchObject({ prev_topic: 'history' });
     expect(history[2]).not.toHaveProperty('prev_content');
 

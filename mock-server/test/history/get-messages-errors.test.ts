@@ -71,6 +71,8 @@ describe('GET /messages errors', () => {
   it.each([
     [{ num_before: 1 }, error("Missing 'anchor' argument.")],
     [{ anchor: 'date', num_before: 1 }, error('Invalid anchor')],
+    // `date` with anchor_date is only a proposal of the reference, in no level it documents (up to 450).
+    [{ anchor: 'date', anchor_date: '2024-01-02T00:00:00.000Z', num_before: 1 }, error('Invalid anchor')],
     [{ anchor: '1.5' }, error('Invalid anchor')],
     [{ anchor: 'newest', num_before: 4000, num_after: 1001 }, error('Too many messages requested (maximum 5000).')],
     [{ anchor: '5', num_before: 1, num_after: 1, include_anchor: false }, error('The anchor can only be excluded at an end of the range')],

@@ -3,7 +3,9 @@ import type { MessageRow } from '../../store/state.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { applyEdit, checkChangeAllLimit, messagesToMove } from '../edit-delete/apply-edit.js';
-import { checkEdit } from '../edit-delete/check-edit.js';
+import { checkEdit, unresolvedName } from '../edit-delete/check-edit.js';
+import { checkTopicCreation } from '../topics.js';
+import { topicMoveOf } from '../edit-delete/move-policies.js';
 import { postMoveNotices } from '../edit-delete/notices.js';
 import { clientName, defaultReadBySender, readRecipient } from '../messages/send-request.js';
 import { checkChannelSend, readContent, sendMessage } from '../messages/send.js';
@@ -32,7 +34,7 @@ export function doSendMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'sen
 /**
  * PATCH /messages/{message_id} (companion tier, area edit-delete): check everything first (the request,
  * permissions, time limits, and for change_all the age of every message that would move), then change
- * the messages and post the notification bot's notices. Returns the reference's answer fields; this
+ * the messages (topic visibility policies follow a whole-topic move) and post the notification bot's notices. Returns the reference's answer fields; this
  * server keeps no upload references, so no upload is ever detached.
  */
 export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'update-message'>): { detached_uploads: never[] } {
@@ -51,7 +53,20 @@ export function doUpdateMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'u
   const moved = isMove ? messagesToMove(tx.tables, actor.user, plan.message, mode) : [plan.message];
   // Resolving is exempt from the change_all limit (reference).
   if (isMove && mode === 'change_all' && !plan.resolving) checkChangeAllLimit(plan, actor.user, actor.now, moved);
-  const after = applyEdit(tx, actor, plan, moved, mode);
+  // Moving into a topic that does not exist starts it (level 441); resolving or unresolving does not.
+  const pureResolve = plan.resolving && unresolvedName(plan.topic ?? '') === unresolvedName(plan.message.subject);
+  if (isMove && plan.channel && !pureResolve)
+    checkTopicCreation(tx.tables, actor.features, actor.user, plan.destination ?? plan.channel, plan.topic ?? plan.message.subject);
+  const topicMove =
+    isMove && plan.channel
+      ? topicMoveOf(
+          tx.tables,
+          plan.message,
+          { streamId: plan.destination?.stream_id ?? plan.channel.stream_id, topic: plan.topic ?? plan.message.subject },
+          moved,
+        )
+      : undefined;
+  const after = applyEdit(tx, actor, plan, moved, mode, topicMove);
   postMoveNotices(tx, actor, plan, after, {
     mode,
     notifyOldThread: params.send_notification_to_old_thread,

@@ -79,8 +79,7 @@ export function mutedTopics(
 /**
  * POST /user_topics. Setting a policy needs content access to the channel (archived channels included:
  * muting a topic there harms nobody); removing one only that the channel exists, so a user who lost
- * access can still clear it (the reference server's rule). Events to the user's queues only: the legacy
- * `muted_topics` with the whole muted list (shaped per client in events/shape.ts), then `user_topic`.
+ * access can still clear it (the reference server's rule). Events to the user's queues only (writePolicy).
  */
 export function setUserTopicPolicy(
   tx: Tx,
@@ -93,27 +92,44 @@ export function setUserTopicPolicy(
   } else {
     channelById(tx.tables, user, p.streamId, { access: 'content', archived: true });
   }
-  const key = rowKey(user.user_id, p.streamId, p.topic);
+  writePolicy(tx, user.user_id, now, { streamId: p.streamId, topic: p.topic, policy: p.policy }, true);
+}
+
+/**
+ * Writes one user's policy for a topic (0: the row goes) and tells that user's queues: the legacy
+ * `muted_topics` with the whole muted list (shaped per client in events/shape.ts) unless `mutedEvent` is
+ * false, then `user_topic`.
+ */
+export function writePolicy(
+  tx: Tx,
+  userId: number,
+  now: number,
+  p: { streamId: number; topic: string; policy: VisibilityPolicy },
+  mutedEvent: boolean,
+): void {
+  const key = rowKey(userId, p.streamId, p.topic);
   if (p.policy === 0) {
     if (tx.tables.user_topics[key]) tx.delete('user_topics', key);
   } else {
     tx.put('user_topics', key, {
-      user_id: user.user_id,
+      user_id: userId,
       stream_id: p.streamId,
       topic_name: p.topic,
       last_updated: now,
       visibility_policy: p.policy,
     });
   }
-  // Both forms now (the rows as of this change); each queue gets the one its empty_topic_name asks for.
-  const muted = {
-    named: mutedTopics(tx.tables, user.user_id, { empty_topic_name: true }),
-    shown: mutedTopics(tx.tables, user.user_id, { empty_topic_name: false }),
-  };
-  tx.emit({ type: 'muted_topics', muted_topics: muted.named }, [user.user_id], (client) => ({
-    type: 'muted_topics',
-    muted_topics: client.empty_topic_name ? muted.named : muted.shown,
-  }));
+  if (mutedEvent) {
+    // Both forms now (the rows as of this change); each queue gets the one its empty_topic_name asks for.
+    const muted = {
+      named: mutedTopics(tx.tables, userId, { empty_topic_name: true }),
+      shown: mutedTopics(tx.tables, userId, { empty_topic_name: false }),
+    };
+    tx.emit({ type: 'muted_topics', muted_topics: muted.named }, [userId], (client) => ({
+      type: 'muted_topics',
+      muted_topics: client.empty_topic_name ? muted.named : muted.shown,
+    }));
+  }
   const event: EventOf<'user_topic'> = {
     type: 'user_topic',
     stream_id: p.streamId,
@@ -121,7 +137,21 @@ export function setUserTopicPolicy(
     last_updated: now,
     visibility_policy: p.policy,
   };
-  tx.emit(event, [user.user_id], (client) => ({ ...event, topic_name: presentTopic(p.topic, client) }));
+  tx.emit(event, [userId], (client) => ({ ...event, topic_name: presentTopic(p.topic, client) }));
+}
+
+/** Each user's policy for one topic (users without one left out), looked up per user by the row's key. */
+export function topicPolicies(
+  tables: Pick<RealmState, 'user_topics' | 'users'>,
+  streamId: number,
+  topic: string,
+): Map<number, VisibilityPolicy> {
+  const out = new Map<number, VisibilityPolicy>();
+  for (const id of Object.keys(tables.users)) {
+    const row = tables.user_topics[rowKey(Number(id), streamId, topic)];
+    if (row) out.set(row.user_id, row.visibility_policy as VisibilityPolicy);
+  }
+  return out;
 }
 
 /** POST /user_topics (companion tier): the topic read as topics are everywhere (§1). */

@@ -15,6 +15,7 @@ import { ignoresMoveTimeLimits } from '../permissions.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
 import { claimAttachments } from '../live/uploads.js';
+import { moveTopicPolicies, type TopicMove } from './move-policies.js';
 
 /**
  * Applying a checked edit (companion tier, area edit-delete): new message rows with their edit_history
@@ -55,7 +56,14 @@ export function checkChangeAllLimit(plan: EditPlan, user: UserRow, now: number, 
   if (allowed.length < moved.length) throw moveTimeLimitExceeded(allowed[0]?.id ?? null, moved.length, allowed.length);
 }
 
-export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: readonly MessageRow[], mode: PropagateMode): MessageRow[] {
+export function applyEdit(
+  tx: Tx,
+  actor: ActorContext,
+  plan: EditPlan,
+  moved: readonly MessageRow[],
+  mode: PropagateMode,
+  topicMove?: TopicMove,
+): MessageRow[] {
   const { message, destination } = plan;
   const tables = tx.tables;
   const now = actor.now;
@@ -108,6 +116,8 @@ export function applyEdit(tx: Tx, actor: ActorContext, plan: EditPlan, moved: re
     claimAttachments(tx, edited);
   }
   if (destination) followChannelMove(tx, after);
+  // Before update_message, as the reference sends them.
+  if (topicMove) moveTopicPolicies(tx, actor.user, now, topicMove, mode);
 
   emitUpdates(tx, actor, plan, mode, after, before);
   if (destination) {

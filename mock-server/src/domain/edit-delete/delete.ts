@@ -4,6 +4,7 @@ import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
 import { messageAudience, visibleMessage } from '../messages/visibility.js';
 import { mayDeleteAnyMessage, mayDeleteOwnMessage, mayModifyMessageInChannel } from '../permissions.js';
+import { detachMessage } from '../live/uploads.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import { editingSettings } from './settings.js';
 
@@ -12,7 +13,8 @@ import { editingSettings } from './settings.js';
  * whoever may delete any message deletes it at any time; otherwise it must be the caller's own (or their
  * bot's), they must be allowed to delete their own messages, and the organization's delete time limit
  * (none by default) must not have passed. The message and its receipts go; everyone who could see it
- * receives `delete_message` (spec §4.21: one message at a time without bulk_message_deletion).
+ * receives `delete_message` (spec §4.21: one message at a time without bulk_message_deletion). Its
+ * attachments no longer list it (area live).
  */
 export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-message'>): void {
   const { user, now } = actor;
@@ -32,6 +34,7 @@ export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'d
     if (limit !== null && now - message.timestamp > limit) throw deleteTimeLimitPassed();
   }
   const audience = messageAudience(tx.tables, message);
+  detachMessage(tx, message);
   tx.delete('messages', message.id);
   tx.delete('user_messages', message.id);
   emitDeletion(tx, [message], audience);

@@ -2,6 +2,7 @@ import type { EditHistoryEntry, MessageRow, RealmState, UserRow } from '../../st
 import { editHistoryDisabled, invalidMessage } from '../errors.js';
 import { visibleMessage } from '../messages/visibility.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
+import { htmlDiff } from './html-diff.js';
 import { historyVisibility } from './settings.js';
 
 /**
@@ -87,14 +88,4 @@ function movesOnly(snapshots: Snapshot[], message: MessageRow): Snapshot[] {
       content: message.content,
       rendered_content: message.rendered_content,
     }));
-}
-
-/**
- * content_html_diff (our choice): the reference marks changed words; here the whole old version marked
- * deleted and the new one inserted, with the web app's classes. A coarse diff, but valid HTML that a
- * client shows the same way.
- */
-function htmlDiff(before: string, after: string): string {
-  if (before === after) return `<div>${after}</div>`;
-  return `<div><div class="highlight_text_deleted">${before}</div><div class="highlight_text_inserted">${after}</div></div>`;
 }

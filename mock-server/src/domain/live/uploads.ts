@@ -133,6 +133,40 @@ export function attachmentByPath(tables: Pick<RealmState, 'attachments'>, realmI
 
 const UPLOAD_LINK = /\/user_uploads\/([^\s()[\]<>"'`]+)/g;
 
+/** The attachments of this realm a text links to, each once. */
+function linkedAttachments(tables: Pick<RealmState, 'attachments'>, realmId: string, text: string): AttachmentRow[] {
+  const found = new Map<number, AttachmentRow>();
+  if (!text.includes('/user_uploads/')) return [];
+  for (const match of text.matchAll(UPLOAD_LINK)) {
+    let path: string;
+    try {
+      path = decodeURIComponent(match[1]!);
+    } catch {
+      continue;
+    }
+    const row = attachmentByPath(tables, realmId, path);
+    if (row) found.set(row.id, row);
+  }
+  return [...found.values()];
+}
+
+/**
+ * A deleted message leaves its attachments' message lists (reference: the attachment is no longer
+ * referenced by it). Only the message's own versions can have claimed a file (sending and content edits
+ * claim), so those are the attachments looked at, never all of them. An attachment left without messages
+ * stays, readable by its uploader only, until the uploader deletes it. The owner's queues receive
+ * `attachment` / `update` with the shorter list.
+ */
+export function detachMessage(tx: Tx, message: MessageRow): void {
+  const texts = [message.content, ...message.edit_history.map((e) => e.prev_content ?? '')].join('\n');
+  for (const row of linkedAttachments(tx.tables, tx.realmId, texts)) {
+    if (!row.message_ids.includes(message.id)) continue;
+    const next = { ...row, message_ids: row.message_ids.filter((id) => id !== message.id) };
+    tx.put('attachments', row.id, next);
+    emitAttachment(tx, row.owner_id, 'update', presentAttachment(tx.tables, next));
+  }
+}
+
 /**
  * Claiming (reference do_claim_attachments): a sent message that links to an upload of this realm
  * records itself on the attachment, which opens the file to everyone who may see the message. Only the
@@ -143,18 +177,8 @@ export function claimAttachments(tx: Tx, message: MessageRow): void {
   if (!message.content.includes('/user_uploads/')) return;
   const sender = tx.tables.users[String(message.sender_id)];
   if (!sender) return;
-  const seen = new Set<number>();
-  for (const match of message.content.matchAll(UPLOAD_LINK)) {
-    let path: string;
-    try {
-      path = decodeURIComponent(match[1]!);
-    } catch {
-      continue;
-    }
-    const row = attachmentByPath(tx.tables, tx.realmId, path);
-    if (!row || seen.has(row.id) || row.message_ids.includes(message.id)) continue;
-    seen.add(row.id);
-    if (!mayReadAttachment(tx.tables, sender, row)) continue;
+  for (const row of linkedAttachments(tx.tables, tx.realmId, message.content)) {
+    if (row.message_ids.includes(message.id) || !mayReadAttachment(tx.tables, sender, row)) continue;
     const next = { ...row, message_ids: [...row.message_ids, message.id].sort((a, b) => a - b) };
     tx.put('attachments', row.id, next);
     emitAttachment(tx, row.owner_id, 'update', presentAttachment(tx.tables, next));

@@ -8,7 +8,7 @@ import { badRequest } from '../errors.js';
 import { renderMessage } from '../markdown.js';
 import { mayPostToChannel, mayReachChannelForSending } from '../permissions.js';
 import { presentMessage } from '../present/messages.js';
-import { checkChannelTopic } from '../topics.js';
+import { checkChannelTopic, checkTopicCreation } from '../topics.js';
 import { claimAttachments } from '../live/uploads.js';
 import { contentFlags } from './content-flags.js';
 import { checkGroupMentions } from './mentions.js';
@@ -47,6 +47,7 @@ export function checkChannelSend(tx: Tx, ctx: SendContext, sender: UserRow, chan
     throw badRequest(`Not authorized to send to channel '${channel.name}'`);
   if (!mayPostToChannel(tx.tables, sender, channel)) throw badRequest('You do not have permission to post in this channel.');
   checkChannelTopic(topic, channel, ctx.realm, ctx.features);
+  checkTopicCreation(tx.tables, ctx.features, sender, channel, topic);
 }
 
 /**
