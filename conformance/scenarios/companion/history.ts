@@ -208,12 +208,12 @@ const errors = scenarios(ERRORS, (row) =>
   }),
 );
 
-/** Reference get-messages: before message_ids (feature level 300) num_before and num_after had no default. */
+/** Reference get-messages: num_before and num_after are required unless message_ids is given. */
 const windowSizesRequired = scenario<undefined, { none: Reply; noAfter: Reply }>({
-  id: 'companion/history/window-sizes-required-below-300',
-  title: 'below feature level 300 GET /messages without num_before or num_after is refused with REQUEST_VARIABLE_MISSING',
+  id: 'companion/history/window-sizes-required',
+  title: 'GET /messages without message_ids and without num_before or num_after is refused with REQUEST_VARIABLE_MISSING',
   rules: ['C.history-19'],
-  requires: { roles: ['member'], level: { below: 'get_messages_by_ids' } },
+  requires: { roles: ['member'] },
   when: async (ctx) => ({
     none: await ctx.as('member').get('/api/v1/messages', { anchor: 'newest' }),
     noAfter: await ctx.as('member').get('/api/v1/messages', { anchor: 'newest', num_before: 1 }),

@@ -12,9 +12,10 @@ const routes: RouteSpec[] = [
     gate: ({ actor, realm }) => {
       if (!actor && !(realm.enable_spectator_access && realm.web_public_streams_enabled)) throw notLoggedIn();
     },
-    handle: ({ tables, actor, params, features }) => {
-      // reference get-messages: before message_ids (feature level 300) the window's sizes had no default.
-      if (!features.has('get_messages_by_ids')) {
+    handle: ({ tables, actor, params }) => {
+      // reference get-messages documents both sizes as required unless message_ids is given, at every level
+      // (its server has read an absent size as 0 since level 300; the published description is followed here).
+      if (params.message_ids === undefined) {
         if (params.num_before === undefined) throw missingArgument('num_before');
         if (params.num_after === undefined) throw missingArgument('num_after');
       }

@@ -55,10 +55,12 @@ describe('zulip-js: compat-lookups (companion tier)', () => {
     expect(missing).toEqual({ result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
   });
 
-  it('lists user groups through callEndpoint', async () => {
-    const res = await (await client('guest')).callEndpoint('/user_groups', 'GET');
+  it('lists user groups through callEndpoint, and a guest gets the refusal as JSON', async () => {
+    const res = await (await client('member')).callEndpoint('/user_groups', 'GET');
     expect(res.result).toBe('success');
     expect((res.user_groups as unknown[]).length).toBeGreaterThan(0);
+    const guest = await (await client('guest')).callEndpoint('/user_groups', 'GET');
+    expect(guest).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'Not allowed for guest users' });
   });
 
   it('adds (multipart POST), lists (users.me.alertWords) and removes (DELETE, query string) alert words', async () => {

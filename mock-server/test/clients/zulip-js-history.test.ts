@@ -28,6 +28,7 @@ describe('zulip-js messages.retrieve against `teamchat serve` (GET /messages)', 
     const byObjects = await client.messages.retrieve({
       anchor: 'newest',
       num_before: 5,
+      num_after: 0,
       narrow: [
         { operator: 'channel', operand: 'home' },
         { operator: 'topic', operand: topic },
@@ -51,13 +52,20 @@ describe('zulip-js messages.retrieve against `teamchat serve` (GET /messages)', 
 
   it('gets the reference errors as JSON it can read', async () => {
     const client = await js.client('member');
-    expect(await client.messages.retrieve({ anchor: 'newest', narrow: [{ operator: 'channel', operand: 'no such place' }] })).toEqual({
+    expect(
+      await client.messages.retrieve({
+        anchor: 'newest',
+        num_before: 1,
+        num_after: 0,
+        narrow: [{ operator: 'channel', operand: 'no such place' }],
+      }),
+    ).toEqual({
       result: 'error',
       code: 'BAD_NARROW',
       msg: 'Invalid narrow operator: unknown channel no such place',
       desc: 'unknown channel no such place',
     });
-    expect(await client.messages.retrieve({ anchor: 'newest', num_before: 5001 })).toEqual({
+    expect(await client.messages.retrieve({ anchor: 'newest', num_before: 5001, num_after: 0 })).toEqual({
       result: 'error',
       code: 'BAD_REQUEST',
       msg: 'Too many messages requested (maximum 5000).',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-server.js';
 import { channelId, error, freshRealm, messages, putRow, tables, useDemo, type Json } from '../messages/support.js';
+import { sized } from './support.js';
 
 /**
  * GET /messages without credentials (reference web-public access): only with a `channels:web-public`
@@ -13,7 +14,7 @@ const WEB_PUBLIC = { operator: 'channels', operand: 'web-public' };
 const NOT_LOGGED_IN = error('Not logged in: API authentication or user session required', 'UNAUTHORIZED');
 
 function anonymous(query: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const q = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const q = Object.fromEntries(Object.entries(sized(query)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   return call(env.server, 'GET', '/api/v1/messages', { query: q, headers });
 }
 

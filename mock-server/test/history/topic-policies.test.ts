@@ -17,7 +17,10 @@ const setPolicy = (as: Who, streamId: number, topic: string, policy: number) =>
 const MUTED = 1;
 const narrowIds = async (as: Who, terms: unknown[]) => {
   const narrow = JSON.stringify(terms);
-  const res = await call(env.server, 'GET', '/api/v1/messages', { as, query: { anchor: 'oldest', num_after: '5000', narrow } });
+  const res = await call(env.server, 'GET', '/api/v1/messages', {
+    as,
+    query: { anchor: 'oldest', num_before: '0', num_after: '5000', narrow },
+  });
   expect(res.status).toBe(200);
   return (res.body.messages as { id: number }[]).map((m) => m.id);
 };

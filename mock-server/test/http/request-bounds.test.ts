@@ -57,7 +57,8 @@ describe('snapshots', () => {
 
 describe('JSON nesting', () => {
   const member = () => credentials(server).member!;
-  const narrow = (value: string) => call(server, 'GET', '/api/v1/messages', { as: member(), query: { anchor: 'newest', narrow: value } });
+  const narrow = (value: string) =>
+    call(server, 'GET', '/api/v1/messages', { as: member(), query: { anchor: 'newest', num_before: '0', num_after: '0', narrow: value } });
 
   it(`a JSON parameter nested deeper than ${MAX_JSON_DEPTH} levels is a 400 naming it`, async () => {
     const deep = await narrow(nested(MAX_JSON_DEPTH + 1));
