@@ -24,7 +24,6 @@ export type FeatureName =
   | 'scheduled_message_failed_field'
   | 'channel_can_remove_subscribers_group_field'
   | 'user_group_can_mention_group_field'
-  | 'channel_weekly_traffic_field'
   | 'server_typing_periods'
   | 'channel_creator_id_field'
   | 'channel_texts'

@@ -5899,6 +5899,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description Only below feature level 208 (reference subscribe, as unsubscribe): a deactivated or unknown
+             *     principal. From level 208 the same cases answer 400 BAD_REQUEST.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedPrincipalError"];
+                };
+            };
         };
     };
     unsubscribe: {
