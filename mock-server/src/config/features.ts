@@ -25,6 +25,7 @@ export type FeatureName =
   | 'channel_can_remove_subscribers_group_field'
   | 'user_group_can_mention_group_field'
   | 'server_typing_periods'
+  | 'typing_direct_message_type'
   | 'channel_creator_id_field'
   | 'channel_texts'
   | 'presence_last_update_id'

@@ -1798,8 +1798,9 @@ export interface components {
         };
         /**
          * @description `typing` start/stop (reference payloads). Direct: `recipients` (every participant, the sender
-         *     included) and `message_type` `direct` (`private` for clients below reference level 174 is not
-         *     emulated). Channel: `message_type` `stream`, `stream_id`, `topic`.
+         *     included) and `message_type` `direct`; the reference answers `private` there below feature level
+         *     215 (`typing_direct_message_type`), which this server does not emulate. Channel: `message_type`
+         *     `stream`, `stream_id`, `topic`.
          */
         TypingEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -1807,7 +1808,7 @@ export interface components {
             /** @enum {unknown} */
             op: "start" | "stop";
             /** @enum {unknown} */
-            message_type: "direct" | "stream";
+            message_type: "direct" | "stream" | "private";
             sender: {
                 user_id?: number;
                 email?: string;
