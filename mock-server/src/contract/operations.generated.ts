@@ -1500,7 +1500,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The answer of GET /messages (reference get-messages), besides the envelope. */
+        /**
+         * @description The answer of GET /messages (reference get-messages), besides the envelope. This server always
+         *     answers found_oldest and history_limited too; they are not required because the reference's own
+         *     documented answer leaves them out.
+         */
         GetMessagesAnswer: {
             /** @description Oldest first. */
             messages: components["schemas"]["HistoryMessage"][];
@@ -1509,11 +1513,11 @@ export interface components {
             /** @description The anchor message matched the narrow and is in `messages`. */
             found_anchor: boolean;
             /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
-            found_oldest: boolean;
+            found_oldest?: boolean;
             /** @description No newer matching message exists (fewer than num_after were found, or the anchor was newest). */
             found_newest: boolean;
             /** @description Older messages are hidden by a plan's history limit; always false on the mock. */
-            history_limited: boolean;
+            history_limited?: boolean;
         };
         /** @description A message of GET /messages; a search adds the highlighted match fields. */
         HistoryMessage: components["schemas"]["Message"] & {
