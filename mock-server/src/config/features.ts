@@ -45,6 +45,7 @@ export type FeatureName =
   | 'channel_can_administer_channel_group_field'
   | 'channel_can_add_subscribers_group_field'
   | 'stream_delete_event_stream_ids'
+  | 'ignored_because_not_subscribed_channels_field'
   | 'channel_can_subscribe_group_field'
   | 'realm_message_edit_history_visibility_policy'
   | 'message_last_moved_timestamp_field'
