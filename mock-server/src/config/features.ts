@@ -57,9 +57,7 @@ export type FeatureName =
   | 'channel_move_messages_groups'
   | 'reminders'
   | 'channel_can_resolve_topics_group_field'
-  | 'channel_topics_policy_empty_topic_only'
-  | 'max_reminder_note_length'
-  | 'user_is_imported_stub_field';
+  | 'channel_topics_policy_empty_topic_only';
 
 /*
  * The names are spelled out rather than taken as `keyof typeof levels.levels` so that the published declarations
