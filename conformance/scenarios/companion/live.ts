@@ -98,8 +98,8 @@ const TYPING = [
     when: (ctx) => ctx.as('member').post('/api/v1/typing', { type: 'stream', op: 'start', topic: 'x' }),
     then(ctx, reply) {
       ctx.expectError('C.live-5', reply, { status: 400, code: 'BAD_REQUEST' });
-      // The text by level: reference set-typing-status, renamed with stream → channel (feature level 248).
-      const renamed = ctx.has('typing_missing_channel_id_text');
+      // The text by level: reference set-typing-status, renamed with the other stream → channel texts (feature level 255).
+      const renamed = ctx.has('channel_texts');
       const msg = renamed ? 'Missing channel ID' : 'Missing stream_id';
       ctx.check(
         'C.live-23',

@@ -1562,7 +1562,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The answer of GET /messages (reference get-messages), besides the envelope. */
+        /**
+         * @description The answer of GET /messages (reference get-messages), besides the envelope. This server always
+         *     answers found_oldest and history_limited too; they are not required because the reference's own
+         *     documented answer leaves them out.
+         */
         GetMessagesAnswer: {
             /** @description Oldest first. */
             messages: components["schemas"]["HistoryMessage"][];
@@ -1571,11 +1575,11 @@ export interface components {
             /** @description The anchor message matched the narrow and is in `messages`. */
             found_anchor: boolean;
             /** @description No older matching message exists (fewer than num_before were found, or the anchor was oldest). */
-            found_oldest: boolean;
+            found_oldest?: boolean;
             /** @description No newer matching message exists (fewer than num_after were found, or the anchor was newest). */
             found_newest: boolean;
             /** @description Older messages are hidden by a plan's history limit; always false on the mock. */
-            history_limited: boolean;
+            history_limited?: boolean;
         };
         /** @description A message of GET /messages; a search adds the highlighted match fields. */
         HistoryMessage: components["schemas"]["Message"] & {
@@ -1895,8 +1899,9 @@ export interface components {
         };
         /**
          * @description `typing` start/stop (reference payloads). Direct: `recipients` (every participant, the sender
-         *     included) and `message_type` `direct` (`private` for clients below reference level 174 is not
-         *     emulated). Channel: `message_type` `stream`, `stream_id`, `topic`.
+         *     included) and `message_type` `direct`; the reference answers `private` there below feature level
+         *     215 (`typing_direct_message_type`), which this server does not emulate. Channel: `message_type`
+         *     `stream`, `stream_id`, `topic`.
          */
         TypingEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -1904,7 +1909,7 @@ export interface components {
             /** @enum {unknown} */
             op: "start" | "stop";
             /** @enum {unknown} */
-            message_type: "direct" | "stream";
+            message_type: "direct" | "stream" | "private";
             sender: {
                 user_id?: number;
                 email?: string;
@@ -5273,15 +5278,15 @@ export interface operations {
                 /** @description Whether the anchor message itself is returned (when it matches). false is allowed only when num_before or num_after is 0. */
                 include_anchor?: boolean;
                 /**
-                 * @description How many matching messages older than the anchor to return at most. Required without `message_ids`
-                 *     (reference get-messages): below feature level 300 its absence answers REQUEST_VARIABLE_MISSING
-                 *     (`Missing 'num_before' argument`); from level 300 the reference documents it as required unless
-                 *     `message_ids` is given, yet its server reads an absent value as 0, and so does this server.
+                 * @description How many matching messages older than the anchor to return at most. Required without `message_ids`,
+                 *     as the reference documents it at every level (get-messages): its absence answers
+                 *     REQUEST_VARIABLE_MISSING (`Missing 'num_before' argument`). The reference's server has read an
+                 *     absent value as 0 since feature level 300; its published description, followed here, says required.
                  */
                 num_before?: number;
                 /**
                  * @description How many matching messages newer than the anchor to return at most; required as `num_before` is
-                 *     (`Missing 'num_after' argument` below feature level 300, else read as 0). num_before + num_after
+                 *     (`Missing 'num_after' argument`). num_before + num_after
                  *     may not exceed 5000.
                  */
                 num_after?: number;
@@ -6085,6 +6090,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description Only below feature level 208 (reference subscribe, as unsubscribe): a deactivated or unknown
+             *     principal. From level 208 the same cases answer 400 BAD_REQUEST.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedPrincipalError"];
+                };
+            };
         };
     };
     unsubscribe: {

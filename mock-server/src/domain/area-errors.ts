@@ -26,7 +26,7 @@ export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${v
 /**
  * set-typing-status without `stream_id` for a channel: `Missing channel ID` (reference set-typing-status), which
  * replaced `Missing stream_id` in the reference's renaming of stream to channel (feature name
- * typing_missing_channel_id_text).
+ * channel_texts).
  */
 export const typingMissingChannel = (renamed: boolean) => badRequest(renamed ? 'Missing channel ID' : 'Missing stream_id');
 

@@ -4,6 +4,7 @@
  * Every factory is imported from here: the error type is in `api-error.ts` and the companion-tier areas'
  * texts in `area-errors.ts`, both re-exported below.
  */
+import type { Features } from '../config/features.js';
 import { ApiError, badRequest } from './api-error.js';
 
 export { ApiError, badRequest, unauthorized, type ErrorCode } from './api-error.js';
@@ -18,6 +19,26 @@ export const missingArgument = (name: string) =>
 
 export const confusingArguments = (a: string, b: string) =>
   new ApiError(400, 'REQUEST_CONFUSING_VAR', `Can't decide between '${a}' and '${b}' arguments`, { var_name1: a, var_name2: b });
+
+/**
+ * Texts the reference server worded with "stream" below feature level 255 (`channel_texts`, reference changelog:
+ * "Stream" renamed "Channel" across its strings). The factories write today's texts; the error handler answers
+ * the older form to a realm below that level, so no call site needs the level.
+ */
+const STREAM_TEXTS: readonly (readonly [RegExp, string])[] = [
+  [/^Channel with ID '(.*)' does not exist$/s, "Stream with ID '$1' does not exist"],
+  [/^Channel '(.*)' does not exist$/s, "Stream '$1' does not exist"],
+  [/^Invalid channel ID$/, 'Invalid stream ID'],
+  [/^Invalid channel name '(.*)'$/s, "Invalid stream name '$1'"],
+];
+
+/** The error as a realm with these features is answered it: the text of its level. */
+export function errorAtLevel(error: ApiError, features: Features): ApiError {
+  if (features.has('channel_texts')) return error;
+  const older = STREAM_TEXTS.find(([modern]) => modern.test(error.message));
+  if (!older) return error;
+  return new ApiError(error.status, error.code, error.message.replace(older[0], older[1]), error.extra, error.headers);
+}
 
 /** §4.1, §4.2: unknown channel by ID. */
 export const streamIdDoesNotExist = (streamId: number) =>

@@ -52,6 +52,8 @@ async function run(
   res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
   const ctx = new Context(app, actor, realmId, tables, Math.floor(nowMs / 1000), String(req.headers['user-agent'] ?? ''), res);
+  // The error handler answers an error's text in the form of the realm's level (domain/errors.ts errorAtLevel).
+  res.locals.features = ctx.features;
   route?.gate?.(ctx);
   const { params, ignored } = readParams(op, { path, body: req.form ?? EMPTY, query: queryValues(req) }, ctx.features.has);
   // Validation comes from the document, so even an operation whose behaviour is still to come

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { ApiError, internalError, stateWriteFailed } from '../domain/errors.js';
+import type { Features } from '../config/features.js';
+import { ApiError, errorAtLevel, internalError, stateWriteFailed } from '../domain/errors.js';
 import { StateWriteFailed } from '../store/errors.js';
 import { bodyErrorToApiError } from './body.js';
 
@@ -55,5 +56,6 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _ne
     res.end();
     return;
   }
-  sendError(res, apiError);
+  const features = res.locals.features as Features | undefined;
+  sendError(res, features ? errorAtLevel(apiError, features) : apiError);
 };

@@ -84,10 +84,10 @@ describe('errors (nothing is sent)', () => {
     expect(seen).toEqual({ member: [], owner: [] });
   });
 
-  it("answers a missing stream_id by the realm's level: 'Missing stream_id' below 248, 'Missing channel ID' from it", async () => {
+  it("answers a missing stream_id by the realm's level: 'Missing stream_id' below 255, 'Missing channel ID' from it", async () => {
     for (const [level, msg] of [
-      [247, 'Missing stream_id'],
-      [248, 'Missing channel ID'],
+      [254, 'Missing stream_id'],
+      [255, 'Missing channel ID'],
     ] as const) {
       const { who } = await freshRealm(env.server, level);
       const res = await call(env.server, 'POST', '/api/v1/typing', { as: who.member!, form: { type: 'stream', op: 'start', topic: 'x' } });
