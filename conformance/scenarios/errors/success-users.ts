@@ -198,6 +198,9 @@ export default [
     when: (ctx, email) =>
       ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name: 'Brand New Person' }),
     async then(ctx, res) {
+      // No operation deletes a user: the new one is deactivated afterwards, as the world had no such user.
+      const created = res.body.user_id;
+      if (isInt(created)) ctx.defer(() => ctx.as('administrator').delete(`/api/v1/users/${created}`));
       ctx.expectSuccess('R4.10-3', res);
       ctx.check('R4.10-3', isInt(res.body.user_id), `user_id ${JSON.stringify(res.body.user_id)}`, res);
       if (!isInt(res.body.user_id)) return;
