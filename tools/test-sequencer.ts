@@ -13,6 +13,7 @@ const LONG = [
   'mock-server/test/events/invariant.test.ts',
   'mock-server/test/conformance/self-test.test.ts',
   'mock-server/test/conformance/world-unchanged.test.ts',
+  'conformance/test/stub-target.test.ts',
   'mock-server/test/http/durability.test.ts',
   'mock-server/test/store/kill.test.ts',
   'mock-server/test/http/garbage.test.ts',

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { isObject } from './answer.js';
 import { DEMO_WORLD_PATH, loadWorld, validateWorld, type World } from './world.js';
 
 export class TargetError extends Error {}
@@ -102,8 +103,6 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
   }
   return isMockStatus(status, text);
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The mock's `GET /__mock/` answer (docs/control-api.md): its envelope with `service` naming teamchat-kit, the
