@@ -179,8 +179,10 @@ export class ScenarioContext {
 
   /** A setup step that must succeed: otherwise the scenario is an error, not a failure. */
   must(reply: Reply, what: string): Reply {
-    if (reply.status !== 200 || reply.body.result !== 'success')
-      throw new SetupError(`${what} failed: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 200 || reply.body.result !== 'success') {
+      const request = this.env.requestOf?.(reply.index);
+      throw new SetupError(`${what} failed: ${request ? `${request} answered ` : ''}${reply.status} ${reply.text.slice(0, 200)}`);
+    }
     return reply;
   }
 

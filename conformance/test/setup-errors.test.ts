@@ -22,7 +22,9 @@ beforeAll(async () => {
           ? { result: 'success', msg: '', queue_id: null, service_feature_level: 333 }
           : req.url === '/api/v1/users'
             ? { result: 'success', msg: '', members: null }
-            : { result: 'success', msg: '' };
+            : req.url?.includes('probe=')
+              ? { result: 'error', code: 'BAD_REQUEST', msg: 'nope' }
+              : { result: 'success', msg: '' };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });
@@ -67,6 +69,26 @@ describe('a step that needs a field of an answer (ctx.need)', () => {
     expect(result).toMatchObject({
       status: 'error',
       reason: 'when: GET /api/v1/users answered 200 with `members` null, not an array of objects',
+    });
+  });
+});
+
+describe('a setup step that must succeed (ctx.must)', () => {
+  it('names the request with what it answered', async () => {
+    const result = await run(
+      scenario({
+        id: 'x/must',
+        title: 'reads a user that must be there',
+        rules: ['R1-1'],
+        given: async (ctx) => ctx.must(await ctx.as('administrator').get('/api/v1/users/5', { probe: 'x' }), 'read user 5'),
+        when: (ctx) => ctx.as('member').get('/api/v1/users/me'),
+        then: (ctx, res) => void ctx.expectSuccess('R1-1', res),
+      }),
+    );
+    expect(result).toMatchObject({
+      status: 'error',
+      reason:
+        'could not set up: read user 5 failed: GET /api/v1/users/5?probe=x answered 200 {"result":"error","code":"BAD_REQUEST","msg":"nope"}',
     });
   });
 });
