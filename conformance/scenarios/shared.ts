@@ -1,5 +1,5 @@
 import type { Params, Reply } from '../src/client.js';
-import { SetupError, type Actor, type ScenarioContext } from '../src/context.js';
+import type { Actor, ScenarioContext } from '../src/context.js';
 import type { WorldRole } from '../src/world.js';
 
 /** Reading JSON answers in scenarios of every area: objects, lists of objects and integers, tolerant of wrong shapes (the checks report those). */
@@ -21,7 +21,7 @@ export function parsedCheck(ctx: ScenarioContext, answered: boolean, ok: boolean
 /** One channel as an administrator sees it (GET /api/v1/streams/{id}, a companion operation). */
 export async function readChannel(ctx: ScenarioContext, streamId: number): Promise<Obj> {
   const res = ctx.must(await ctx.as('administrator').get(`/api/v1/streams/${streamId}`), `read channel ${streamId}`);
-  return res.body.stream as Obj;
+  return ctx.need(res, 'stream', 'object');
 }
 
 export interface OwnChannel {
@@ -51,8 +51,7 @@ export async function ownChannel(
   if (opts.inviteOnly) params.invite_only = true;
   ctx.must(await ctx.as(creator).post('/api/v1/users/me/subscriptions', params), `create channel ${name}`);
   const found = ctx.must(await ctx.as(creator).get('/api/v1/get_stream_id', { stream: name }), `find channel ${name}`);
-  const id = found.body.stream_id;
-  if (!isInt(id)) throw new SetupError(`get_stream_id answered ${JSON.stringify(id)} for the new channel`);
+  const id = ctx.need(found, 'stream_id', 'integer');
   ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${id}`));
   return { name, stream_id: id };
 }
@@ -75,8 +74,7 @@ export async function ownUser(ctx: ScenarioContext, label: string): Promise<{ us
     await ctx.as('administrator').post('/api/v1/users', { email, password: 'a-Long-and-unusual-passw0rd!', full_name }),
     `create the user ${full_name}`,
   );
-  if (!isInt(res.body.user_id)) throw new SetupError('creating a user returned no user_id');
-  const id = res.body.user_id;
+  const id = ctx.need(res, 'user_id', 'integer');
   ctx.defer(() => ctx.as('owner').delete(`/api/v1/users/${id}`));
   return { user_id: id, email, full_name };
 }
@@ -117,8 +115,7 @@ export interface Queue {
 export async function openQueue(ctx: ScenarioContext, who: WorldRole, params: Params = {}): Promise<Queue> {
   const actor = ctx.as(who);
   const reply = ctx.must(await actor.post('/api/v1/register', params), `register as ${who}`);
-  const id = reply.body.queue_id;
-  if (typeof id !== 'string') throw new SetupError(`register as ${who} returned queue_id ${JSON.stringify(id)}`);
+  const id = ctx.need(reply, 'queue_id', 'string');
   ctx.defer(() => actor.delete('/api/v1/events', { queue_id: id }));
   return { actor, id, lastEventId: typeof reply.body.last_event_id === 'number' ? reply.body.last_event_id : -1, reply };
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { fieldProblem, isKind, type FieldKind, type FieldKinds } from './answer.js';
 import type { ApiClient, Credentials, FilePart, Params, Reply } from './client.js';
 import type { Check } from './model.js';
 import { levelOf, type FeatureName } from './openapi.js';
@@ -64,6 +65,8 @@ export interface ContextEnv {
   realmId: string | null;
   runPrefix: string;
   slow: boolean;
+  /** "GET /api/v1/users": the request of an exchange of the scenario's record, by its index. */
+  requestOf?(index: number): string | undefined;
 }
 
 /** Everything a scenario's given / when / then sees. */
@@ -126,8 +129,7 @@ export class ScenarioContext {
    */
   async serverTime(): Promise<number> {
     const res = await this.snapshot('member', { event_types: ['presence'], fetch_event_types: ['presence'] });
-    if (typeof res.body.server_timestamp !== 'number') throw new SetupError('register did not return server_timestamp');
-    return Math.floor(res.body.server_timestamp);
+    return Math.floor(this.need(res, 'server_timestamp', 'number'));
   }
 
   /** Registers as a role for the initial state (§4.21) and deletes the queue at once: a snapshot, no queue left behind. */
@@ -234,8 +236,22 @@ export class ScenarioContext {
 
   /** A setup step that must succeed: otherwise the scenario is an error, not a failure. */
   must(reply: Reply, what: string): Reply {
-    if (reply.status !== 200 || reply.body.result !== 'success')
-      throw new SetupError(`${what} failed: ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 200 || reply.body.result !== 'success') {
+      const request = this.env.requestOf?.(reply.index);
+      throw new SetupError(`${what} failed: ${request ? `${request} answered ` : ''}${reply.status} ${reply.text.slice(0, 200)}`);
+    }
     return reply;
+  }
+
+  /**
+   * A field a step goes on to use, of the kind it reads: otherwise a SetupError that says what the server
+   * answered ("GET /api/v1/users answered 200 without `members`"), so the scenario is an `error` naming the
+   * answer, never a JavaScript error. The call under test is judged by checks; this is for everything else.
+   */
+  need<K extends FieldKind>(reply: Reply, key: string, kind: K): FieldKinds[K] {
+    const value = reply.body[key];
+    if (isKind(value, kind)) return value;
+    const request = this.env.requestOf?.(reply.index) ?? 'the request';
+    throw new SetupError(`${request} answered ${reply.status} ${fieldProblem(value, key, kind)}`);
   }
 }

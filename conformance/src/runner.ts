@@ -234,6 +234,7 @@ async function runAdmitted(
       realmId: realm?.realmId ?? (opts.target.control ? 'demo' : null),
       runPrefix: prefix,
       slow: opts.slow,
+      requestOf: (i) => (exchanges[i] ? `${exchanges[i].method} ${exchanges[i].path}` : undefined),
     });
     const given = s.given ? await phase('given', () => s.given!(ctx!)) : undefined;
     const result = await phase('when', () => s.when(ctx!, given));
@@ -241,13 +242,13 @@ async function runAdmitted(
   } catch (e) {
     const err = e as Error & { phase?: string };
     gone = isTransportError(err) && (await reach.isGone(err));
-    if (e instanceof SetupError || e instanceof TargetError || err.phase === 'given' || isTransportError(err)) {
-      status = 'error';
-      reason = isTransportError(err) ? `the target did not answer: ${err.message}` : `could not set up: ${err.message}`;
-    } else {
-      status = 'failed';
-      reason = `${err.phase ?? 'run'}: ${err.message}`;
-    }
+    status = 'error';
+    const during = err.phase === undefined || err.phase === 'given' ? 'could not set up' : err.phase;
+    if (isTransportError(err)) reason = `the target did not answer: ${err.message}`;
+    else if (e instanceof SetupError || e instanceof TargetError) reason = `${during}: ${err.message}`;
+    // Scenario code throws nothing else on purpose: anything else is an answer it could not read. Named by
+    // that answer, never by the JavaScript error it caused (a stub answering `{}` must not read as a crash).
+    else reason = `${during}: ${unreadable(exchanges)}`;
   } finally {
     // Undoing changes on a target that went away would only add a failed request per change.
     if (!gone) await ctx?.cleanup();
@@ -272,8 +273,7 @@ async function runAdmitted(
     ]);
     if (left.length > 0) {
       const note = `left the world's shared fixtures changed and could not put them back: ${left.join('; ')}`;
-      if (status === 'failed') reason = `${reason}; ${note}`;
-      else [status, reason] = ['error', note];
+      [status, reason] = ['error', reason ? `${reason}; ${note}` : note];
     }
   }
   // Answers are judged by the schema of the level the scenario ran at (its realm's, else the target's).
@@ -293,9 +293,18 @@ async function phase<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
     return await fn();
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    if (!(err instanceof SetupError)) (err as Error & { phase?: string }).phase ??= name;
+    (err as Error & { phase?: string }).phase ??= name;
     throw err;
   }
+}
+
+/** What a scenario could not go on from: the last answer it had, in a few words. */
+function unreadable(exchanges: readonly Exchange[]): string {
+  const last = exchanges.at(-1);
+  if (!last) return 'the scenario stopped before its first request (a fault of the suite: please report it)';
+  const body = typeof last.body === 'string' ? last.body : (JSON.stringify(last.body) ?? '');
+  const shown = body.length > 160 ? `${body.slice(0, 157)}...` : body;
+  return `the scenario could not use the answers it got (the last: ${last.method} ${last.path} answered ${last.status} ${shown})`;
 }
 
 /** Rule coverage: a rule counts as covered when at least one passing scenario made a passing check of it. */

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { isObject } from './answer.js';
 import { DEMO_WORLD_PATH, loadWorld, validateWorld, type World } from './world.js';
 
 export class TargetError extends Error {}
@@ -49,7 +50,12 @@ export class Target {
       featureLevel === undefined ? {} : { feature_level: featureLevel },
     );
     const world = await validateWorld(body.world, 'control API realm');
-    return { realmId: body.realm_id as string, world, featureLevel: body.feature_level as number };
+    const { realm_id: realmId, feature_level: level } = body;
+    if (typeof realmId !== 'string' || typeof level !== 'number')
+      throw new TargetError(
+        `control API POST /__mock/realms answered without realm_id or feature_level: ${JSON.stringify(body).slice(0, 300)}`,
+      );
+    return { realmId, world, featureLevel: level };
   }
 
   async deleteRealm(realmId: string): Promise<void> {
@@ -65,6 +71,8 @@ export class Target {
 /**
  * Whether the target offers the mock's control API. A mock listening beyond loopback guards it with a
  * token (401 without the right one): that is a setup mistake to name, not a server without control.
+ * Anything else counts only when `/__mock/` answers as the mock does (`isMockStatus`): a server whose
+ * catch-all answers 200 there is a server, and the suite never asks it for realms or a world file.
  */
 async function hasControlApi(base: string, token: string | undefined): Promise<boolean> {
   let status: number;
@@ -74,6 +82,7 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
       method: 'GET',
       headers: { ...bearer(token), ...CONTROL_HEADER },
       headersTimeout: 10_000,
+      bodyTimeout: 10_000,
     });
     status = res.statusCode;
     text = await res.body.text();
@@ -92,7 +101,31 @@ async function hasControlApi(base: string, token: string | undefined): Promise<b
         : `the target's control API needs its token: pass --control-token <token> or set TEAMCHAT_CONTROL_TOKEN`,
     );
   }
-  return status === 200 && text.trimStart().startsWith('{');
+  return isMockStatus(status, text);
+}
+
+/**
+ * The mock's `GET /__mock/` answer (docs/control-api.md): its envelope with `service` naming teamchat-kit, the
+ * realms (each with its ID and feature level) and the server clock. All of it, so that no catch-all passes.
+ */
+export function isMockStatus(status: number, text: string): boolean {
+  if (status !== 200) return false;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isObject(body) || body.result !== 'success') return false;
+  const { service, realms, clock } = body;
+  return (
+    typeof service === 'string' &&
+    service.startsWith('teamchat-kit ') &&
+    Array.isArray(realms) &&
+    realms.every((r) => isObject(r) && typeof r.realm_id === 'string' && Number.isInteger(r.feature_level)) &&
+    isObject(clock) &&
+    typeof clock.server_now === 'number'
+  );
 }
 
 const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
@@ -122,18 +155,77 @@ async function controlJson(
   }
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new TargetError(`control API ${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // Not a JSON object: below.
+  }
+  if (!isObject(answer))
+    throw new TargetError(`control API ${method} ${path} answered ${res.statusCode} without a JSON object: ${text.slice(0, 300)}`);
+  return answer;
+}
+
+/** An answer to one of the probes below: its status, content type and JSON body (null when not a JSON object). */
+interface Probed {
+  status: number;
+  type: string;
+  body: Record<string, unknown> | null;
+  text: string;
+}
+
+/** Every answer of the API is its JSON envelope (spec §1, §7): an object whose `result` is success or error. */
+const isEnvelope = (a: Probed): boolean => a.body !== null && (a.body.result === 'success' || a.body.result === 'error');
+
+/** "501 text/html", "200 application/json, not the API's envelope": what a probe got, in a few words. */
+function answered(a: Probed): string {
+  const type = a.type.split(';')[0]!.trim() || 'without a content type';
+  return `${a.status} ${type}${a.body !== null && !isEnvelope(a) ? ", not the API's envelope" : ''}`;
+}
+
+async function probe(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<Probed> {
+  let res;
+  try {
+    res = await request(url, { ...init, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  } catch (e) {
+    throw new TargetError(`cannot reach ${new URL(url).origin}: ${(e as Error).message}`);
+  }
+  const text = await res.body.text();
+  let body: Record<string, unknown> | null = null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isObject(parsed)) body = parsed;
+  } catch {
+    // Not JSON: `answered` says what it was.
+  }
+  const type = res.headers['content-type'];
+  return { status: res.statusCode, type: Array.isArray(type) ? type.join(', ') : (type ?? ''), body, text };
 }
 
 /**
- * What to do when register does not work: the commonest mistakes get a precise hint (a target URL with
- * the API's own prefix, a server that is not a Team Chat server, the demo's credentials sent to a real one).
+ * Why register as the world's member failed, as one line that names the cause: a target URL with the API's own
+ * prefix, a target that does not speak the API at all (register and the anonymous GET /api/v1/server_settings both
+ * answer something other than the envelope: a 501 page, a 404, HTML), or an answer of the API refusing the
+ * credentials. The world file is named only when credentials are what failed.
  */
-function registerHint(base: string, status: number, worldPath: string | undefined): string {
-  if (/\/api\/v1$/.test(new URL(base).pathname)) return 'drop the /api/v1 suffix from the target URL: the suite adds it';
-  if (status === 404) return 'the target has no POST /api/v1/register: give the base URL of a Team Chat server';
-  if (worldPath) return `check the credentials in ${worldPath}`;
-  return "no --world file was given, so the demo realm's credentials were sent: pass --world FILE describing the target";
+async function registerFailure(base: string, register: Probed, worldPath: string | undefined): Promise<string> {
+  if (/\/api\/v1$/.test(new URL(base).pathname))
+    return `${base} ends with the API's own prefix: drop the /api/v1 suffix from the target URL: the suite adds it`;
+  if (!isEnvelope(register)) {
+    const settings = await probe(`${base}/api/v1/server_settings`, { method: 'GET' });
+    if (!isEnvelope(settings))
+      return `the target at ${base} does not answer the Team Chat API (POST /api/v1/register answered ${answered(register)}; GET /api/v1/server_settings answered ${answered(settings)})`;
+    return `POST ${base}/api/v1/register answered ${answered(register)}, though GET /api/v1/server_settings answers the API's envelope`;
+  }
+  const refusal = `register as the world's member failed (${register.status}): ${register.text.slice(0, 300)}`;
+  // Spec §5: a request the server cannot authenticate is a 401; anything else is the target's own answer.
+  if (register.status === 401) {
+    return worldPath
+      ? `${refusal}; check the credentials in ${worldPath}`
+      : `${refusal}; no --world file was given, so the demo realm's credentials were sent: pass --world FILE describing the target`;
+  }
+  if (register.status === 404) return `${refusal}; the target has no POST /api/v1/register: give the base URL of a Team Chat server`;
+  return refusal;
 }
 
 /** Spec §4.21: register always returns service_feature_level; the queue it makes is deleted at once. */
@@ -141,29 +233,13 @@ async function readFeatureLevel(base: string, world: World, worldPath: string | 
   const who = world.credentials.member;
   const authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
   const form = new URLSearchParams({ event_types: '["drafts"]', fetch_event_types: '[]' }).toString();
-  let res;
-  try {
-    res = await request(`${base}/api/v1/register`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form,
-    });
-  } catch (e) {
-    throw new TargetError(`cannot reach ${base}: ${(e as Error).message}`);
-  }
-  const text = await res.body.text();
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw new TargetError(
-      `${base}/api/v1/register did not answer JSON (status ${res.statusCode}); ${registerHint(base, res.statusCode, worldPath)}`,
-    );
-  }
-  if (body.result !== 'success')
-    throw new TargetError(
-      `register as the world's member failed (${res.statusCode}): ${text.slice(0, 300)}; ${registerHint(base, res.statusCode, worldPath)}`,
-    );
+  const register = await probe(`${base}/api/v1/register`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
+  const body = register.body;
+  if (body === null || body.result !== 'success') throw new TargetError(await registerFailure(base, register, worldPath));
   if (typeof body.queue_id === 'string') {
     await request(`${base}/api/v1/events?${new URLSearchParams({ queue_id: body.queue_id })}`, {
       method: 'DELETE',

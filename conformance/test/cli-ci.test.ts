@@ -114,6 +114,16 @@ describe('a run that cannot start', () => {
     },
   );
 
+  it('against a target that does not speak the API: one line saying so, exit 2, no hint about world files', async () => {
+    const { url } = await serve((_req, res) => res.writeHead(501, { 'content-type': 'text/html' }).end('<h1>Not Implemented</h1>'));
+    expect(await conform(url, [okAt('fake/ok')])).toBe(2);
+    expect(err.join('')).toBe(
+      `teamchat conform: the target at ${url} does not answer the Team Chat API (POST /api/v1/register answered 501 text/html; GET /api/v1/server_settings answered 501 text/html)\n`,
+    );
+    expect((await readJson()).stopped).toMatchObject({ kind: 'not-started' });
+    expect(out.join('') + err.join('')).not.toContain('--world');
+  });
+
   it('refused credentials: the hint names the world file given, or says none was', async () => {
     const { url } = await serve((_req, res) => json(res, 401, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' }));
     expect(await conform(url, [okAt('fake/ok')], ['--world', 'fixtures/world.demo.json'])).toBe(2);

@@ -211,7 +211,7 @@ export default [
           .post('/api/v1/messages', { type: 'direct', to: [ctx.user('member_2').user_id], content: ctx.unique('just between us') }),
         'send a direct message',
       );
-      return res.body.id as number;
+      return ctx.need(res, 'id', 'integer');
     },
     async then(ctx, id, q) {
       const got = await eventsUntil(ctx, 'member_2', q.recipient, (events) => hasMessage(events, id));

@@ -199,7 +199,7 @@ const starred = scenario({
       await me.post('/api/v1/messages', { type: 'private', to: [ctx.user('member_2').user_id], content: ctx.unique('star') }),
       'send',
     );
-    const id = sent.body.id as number;
+    const id = ctx.need(sent, 'id', 'integer');
     const flag = (op: string) => me.post('/api/v1/messages/flags', { messages: [id], op, flag: 'starred' });
     ctx.defer(() => flag('remove'));
     ctx.must(await flag('add'), 'star the message');

@@ -1,5 +1,5 @@
 import type { Reply } from '../../src/client.js';
-import { SetupError, type ScenarioContext } from '../../src/context.js';
+import type { ScenarioContext } from '../../src/context.js';
 import { asArray, asObject, isInt, ownChannel, openQueue, type Obj, type Queue } from '../shared.js';
 
 /**
@@ -25,8 +25,7 @@ export async function ownMessages(ctx: ScenarioContext, label: string, count = 1
         .post('/api/v1/messages', { type: 'stream', to: channel.stream_id, topic, content: `Message ${i} of ${label}.` }),
       'send a message',
     );
-    if (!isInt(res.body.id)) throw new SetupError('sending a message returned no id');
-    ids.push(res.body.id);
+    ids.push(ctx.need(res, 'id', 'integer'));
   }
   return { streamId: channel.stream_id, ids };
 }

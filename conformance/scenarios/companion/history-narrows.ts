@@ -88,7 +88,7 @@ const directMessages = scenario({
         .post('/api/v1/messages', { type: 'direct', to: [ctx.user('member_2').user_id], content: ctx.unique('history dm') }),
       'send a direct message',
     );
-    return res.body.id as number;
+    return ctx.need(res, 'id', 'integer');
   },
   async when(ctx, id) {
     const anchor = String(id);

@@ -1,7 +1,7 @@
 import type { Params, Reply } from '../../src/client.js';
-import { SetupError, type ScenarioContext } from '../../src/context.js';
+import type { ScenarioContext } from '../../src/context.js';
 import type { WorldRole } from '../../src/world.js';
-import { asArray, isInt, ownChannel, type Obj, type OwnChannel } from '../shared.js';
+import { asArray, ownChannel, type Obj, type OwnChannel } from '../shared.js';
 
 /** Helpers of the history scenarios (companion tier, GET /messages) only. */
 
@@ -11,8 +11,7 @@ export async function sendTo(ctx: ScenarioContext, role: WorldRole, streamId: nu
     await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }),
     `send to channel ${streamId}`,
   );
-  if (!isInt(res.body.id)) throw new SetupError('no message id in the send answer');
-  return res.body.id;
+  return ctx.need(res, 'id', 'integer');
 }
 
 /** A public channel of the scenario's own with `count` messages of `sender` under one topic; their IDs, ascending. */

@@ -7,7 +7,8 @@ import { snapshotOf } from './support.js';
  * (string)", by an organization administrator. The field comes from register's custom_profile_fields
  * (a short-text field, type 1, takes any short string); a server without that key in the snapshot is
  * read through the users' profile_data instead, and the value is then one another user already holds
- * in that field (valid for the field, whatever its type). No field at all: a setup error.
+ * in that field (valid for the field, whatever its type). No field at all: a setup error. The member's
+ * value is put back afterwards.
  */
 
 interface Plan {
@@ -40,13 +41,32 @@ async function planChange(ctx: ScenarioContext): Promise<Plan> {
   throw new SetupError('the realm has no custom profile field to update');
 }
 
+/**
+ * Plans the change and puts the member's value back afterwards, whatever happens: the world's member keeps the
+ * profile the world file found (an absent value is removed again with "", which the reference reads as "none").
+ */
+async function planAndRestore(ctx: ScenarioContext): Promise<Plan> {
+  const plan = await planChange(ctx);
+  const me = ctx.user('member').user_id;
+  const was = (await profileOf(ctx, me))[String(plan.field)]?.value;
+  const value = typeof was === 'string' ? was : '';
+  ctx.defer(async () =>
+    ctx.must(
+      await ctx.as('administrator').patch(`/api/v1/users/${me}`, { profile_data: [{ id: plan.field, value }] }),
+      `put back the member's value of field ${plan.field}`,
+    ),
+  );
+  return plan;
+}
+
 export default scenario<Plan>({
   id: 'coverage/update-user-profile-data',
   title: "an administrator updates a member's custom profile field through profile_data",
   rules: ['R4.7-9'],
   requires: { roles: ['administrator', 'member'] },
+  // Runs only with --allow-destructive on real servers: a run cut short before its clean-up leaves the value changed.
   destructive: true,
-  given: planChange,
+  given: planAndRestore,
   when: (ctx, p) => ctx.as('administrator').patch(`/api/v1/users/${ctx.user('member').user_id}`, { profile_data: [{ id: p.field, value: p.value }] }),
   async then(ctx, res, p) {
     ctx.expectSuccess('R4.7-9', res);

@@ -82,10 +82,11 @@ export default [
       );
       ctx.defer(() => ctx.as('administrator').delete(`/api/v1/realm/filters/${String(added.body.id)}`));
       // A later event for both queues: once it arrives, the linkifier event would have too.
-      ctx.must(
+      const marker = ctx.must(
         await ctx.as('member').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: ctx.unique('marker') }] }),
         'create a marker draft',
       );
+      for (const id of ctx.need(marker, 'ids', 'array')) ctx.defer(() => ctx.as('member').delete(`/api/v1/drafts/${String(id)}`));
       return added;
     },
     async then(ctx, _res, q) {

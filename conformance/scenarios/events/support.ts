@@ -1,5 +1,5 @@
 import type { Params, Reply } from '../../src/client.js';
-import type { Actor, ScenarioContext } from '../../src/context.js';
+import { SetupError, type Actor, type ScenarioContext } from '../../src/context.js';
 import type { Queue } from '../shared.js';
 import type { WorldRole } from '../../src/world.js';
 
@@ -63,7 +63,7 @@ export const messageEvent = (id: number) => (e: Event) => e.type === 'message' &
 /** Sends a message now (setup): returns its ID. */
 export async function send(ctx: ScenarioContext, who: WorldRole, params: Params): Promise<number> {
   const reply = ctx.must(await ctx.as(who).post('/api/v1/messages', params), `send a message as ${who}`);
-  return reply.body.id as number;
+  return ctx.need(reply, 'id', 'integer');
 }
 
 /** A channel message to a world channel, under a unique topic unless one is given. */
@@ -77,7 +77,9 @@ export async function createDraft(ctx: ScenarioContext, who: WorldRole, content:
     await ctx.as(who).post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content }] }),
     `create a draft as ${who}`,
   );
-  const id = (reply.body.ids as number[])[0]!;
+  const [id] = ctx.need(reply, 'ids', 'array');
+  if (typeof id !== 'number' || !Number.isInteger(id))
+    throw new SetupError(`POST /api/v1/drafts answered ids ${JSON.stringify(reply.body.ids)}, without the new draft's ID`);
   ctx.defer(() => ctx.as(who).delete(`/api/v1/drafts/${id}`));
   return id;
 }

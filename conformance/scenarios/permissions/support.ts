@@ -10,7 +10,7 @@ import type { WorldRole } from '../../src/world.js';
 /** One user as an administrator sees it (GET /api/v1/users/{id}, a companion operation). */
 export async function readUser(ctx: ScenarioContext, userId: number): Promise<Record<string, unknown>> {
   const res = ctx.must(await ctx.as('administrator').get(`/api/v1/users/${userId}`), `read user ${userId}`);
-  return res.body.user as Record<string, unknown>;
+  return ctx.need(res, 'user', 'object');
 }
 
 export { readChannel } from '../shared.js';

@@ -22,8 +22,8 @@ export const protectedHistory = (world: World) => need(world.messages.protected_
 /** realm_empty_topic_display_name as register returns it (§1); never hard-coded. */
 export async function displayName(ctx: ScenarioContext): Promise<string> {
   const res = await snapshot(ctx, 'member', { event_types: ['realm'], fetch_event_types: ['realm'] });
-  const name = res.body.realm_empty_topic_display_name;
-  if (typeof name !== 'string' || name === '') throw new SetupError('register returned no realm_empty_topic_display_name');
+  const name = ctx.need(res, 'realm_empty_topic_display_name', 'string');
+  if (name === '') throw new SetupError('POST /api/v1/register answered an empty realm_empty_topic_display_name');
   return name;
 }
 
@@ -37,8 +37,7 @@ export function removeLater(ctx: ScenarioContext, role: WorldRole, reply: Reply)
 export async function schedule(ctx: ScenarioContext, role: WorldRole, params: Params): Promise<number> {
   const res = ctx.must(await ctx.as(role).post('/api/v1/scheduled_messages', params), 'create a scheduled message');
   removeLater(ctx, role, res);
-  if (!isInt(res.body.scheduled_message_id)) throw new SetupError('no scheduled_message_id in the answer');
-  return res.body.scheduled_message_id;
+  return ctx.need(res, 'scheduled_message_id', 'integer');
 }
 
 /**
@@ -77,8 +76,7 @@ export async function send(
     await ctx.as(role).post('/api/v1/messages', { type: 'stream', to: streamId, topic, content }),
     `send to channel ${streamId}`,
   );
-  if (!isInt(res.body.id)) throw new SetupError('no message id in the send answer');
-  return res.body.id;
+  return ctx.need(res, 'id', 'integer');
 }
 
 /** The caller's flags on a message (§4.3). */

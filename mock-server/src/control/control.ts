@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import { cacheFor } from '../config/cache.js';
 import { fixturesDirOf } from '../config/config.js';
+import { SERVICE_VERSION } from '../config/version.js';
 import { CURRENT_FEATURE_LEVEL } from '../config/features.js';
 import type { EmittedEvent } from '../contract/event-types.js';
 import { badRequest, jsonTooDeep, realmNotFound, tooManyRealms } from '../domain/errors.js';
@@ -235,6 +236,8 @@ export class Control {
     (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
     return {
+      // Names the mock, so a client tells its control API from a server that answers anything under /__mock/.
+      service: SERVICE_VERSION,
       realms: this.listRealms(),
       clock: this.clock(),
       queues: this.app.queues.size,
