@@ -207,7 +207,7 @@ describe('the request log of a serve process', () => {
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^teamchat-kit mock server listening on http:\/\/127\.0\.0\.1:\d+\n/);
     const [request, shutdown, ...rest] = jsonLines(stdout);
-    expect(request).toMatchObject({ method: 'GET', path: '/api/v1/users/me', status: 401, user: null, error: { code: 'UNAUTHORIZED' } });
+    expect(request).toMatchObject({ method: 'GET', path: '/api/v1/users/me', status: 401, user: null, error: { code: 'INVALID_API_KEY' } });
     expect(shutdown).toMatchObject({ signal: 'SIGTERM', state: 'memory', msg: 'teamchat serve: stopped on SIGTERM; state: memory' });
     expect(rest).toEqual([]);
   });
@@ -226,7 +226,7 @@ describe('the request log of a serve process', () => {
     const { code, stdout } = await serveOnce(['--log-format', 'pretty']);
     expect(code).toBe(0);
     expect(jsonLines(stdout)).toEqual([]);
-    expect(stdout).toMatch(/\] INFO: - - GET \/api\/v1\/users\/me 401 [\d.]+ms UNAUTHORIZED: /);
+    expect(stdout).toMatch(/\] INFO: - - GET \/api\/v1\/users\/me 401 [\d.]+ms INVALID_API_KEY: Malformed API key/);
     expect(stdout).toMatch(/\] INFO: teamchat serve: stopped on SIGTERM; state: memory\n$/);
   });
 });

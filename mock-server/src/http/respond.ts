@@ -56,6 +56,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _ne
     res.end();
     return;
   }
-  const features = res.locals.features as Features | undefined;
+  // Unset before the pipeline knew the realm (and in a bare response): the current texts.
+  const features = res.locals?.features as Features | undefined;
   sendError(res, features ? errorAtLevel(apiError, features) : apiError);
 };

@@ -9,7 +9,7 @@ import { tables } from '../helpers/harness.js';
 export const ACTIVE_ROLES = ['owner', 'administrator', 'moderator', 'member', 'guest', 'bot'] as const;
 
 export const unauthorizedError = (msg: string) => ({ result: 'error', msg, code: 'UNAUTHORIZED' });
-export const DEACTIVATED_401 = unauthorizedError('Account is deactivated');
+export const DEACTIVATED_401 = { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' };
 export const NOT_LOGGED_IN = unauthorizedError('Not logged in: API authentication or user session required');
 export const INCORRECT = unauthorizedError('Your username or password is incorrect');
 export const missing = (name: string) => ({
