@@ -55,7 +55,7 @@ beforeAll(async () => {
   const member = await connect({ username: who.email, apiKey: who.api_key, realm: proxy.url });
   await session(member, credentials(server).owner!.user_id);
   const stranger = await connect({ username: who.email, apiKey: 'x'.repeat(32), realm: proxy.url });
-  expect(await stranger.messages.render({ content: 'x' })).toMatchObject({ code: 'UNAUTHORIZED' });
+  expect(await stranger.messages.render({ content: 'x' })).toMatchObject({ code: 'INVALID_API_KEY', msg: 'Invalid API key' });
   run = await proxy.stop();
 }, 60_000);
 afterAll(async () => {
