@@ -1,9 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/api.js';
 import { loadRules } from '../src/catalogue.js';
 import { main } from '../src/cli.js';
@@ -15,21 +13,8 @@ import { runScenarios } from '../src/runner.js';
 import { selectRun } from '../src/selection.js';
 import { Target } from '../src/target.js';
 import { SCENARIOS } from '../scenarios/index.js';
+import { fakeApi, useLoopbackServer } from './helpers/loopback.js';
 import { parseChoices } from '../src/cli.js';
-
-/** A tiny target (node:http, never the mock): no control API, a register with a level, two answers. */
-function fakeTarget(req: IncomingMessage, res: ServerResponse): void {
-  const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  req.resume();
-  req.on('end', () => {
-    const path = req.url!.split('?')[0];
-    if (req.method === 'POST' && path === '/api/v1/register')
-      return json(200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
-    if (req.method === 'DELETE' && path === '/api/v1/events') return json(200, { result: 'success', msg: '' });
-    if (path === '/api/v1/fake/ok') return json(200, { result: 'success', msg: '', value: 42 });
-    return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
-  });
-}
 
 const CATALOGUE: RuleDef[] = [
   { id: 'R1-1', section: '1', area: 'conventions', text: 'The fake endpoint answers 42.', source: { kind: 'spec', section: '1' } },
@@ -54,19 +39,12 @@ const beyondSpec = scenario({
   },
 });
 
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  server = createServer(fakeTarget);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const fake = useLoopbackServer(fakeApi());
 
 describe("the runner's verdict on failed reference-only checks", () => {
   const run = async (strictReference: boolean) =>
     runScenarios({
-      target: await Target.connect(url),
+      target: await Target.connect(fake.url),
       scenarios: [beyondSpec],
       catalogue: CATALOGUE,
       schemas: await ResponseSchemas.load(),
@@ -112,7 +90,7 @@ describe('teamchat conform --strict-reference', () => {
     const out: string[] = [];
     const err: string[] = [];
     try {
-      const code = await main(['--target', url, '--reporter', 'console,json,junit', '--report-dir', dir, ...args], {
+      const code = await main(['--target', fake.url, '--reporter', 'console,json,junit', '--report-dir', dir, ...args], {
         scenarios: [beyondSpec],
         catalogue: CATALOGUE,
         stdout: { write: (t: string) => out.push(t) },
@@ -189,7 +167,7 @@ describe('the library and the CLI share their choices and defaults', () => {
   });
 
   it('runConformance takes the tiers: a filter outside the tier selects nothing', async () => {
-    await expect(runConformance({ target: url, grep: /^conventions\//, tiers: ['companion'] })).rejects.toThrow(
+    await expect(runConformance({ target: fake.url, grep: /^conventions\//, tiers: ['companion'] })).rejects.toThrow(
       /no scenario matches the filters \(\d+ scenarios in --tier companion, \d+ in all\)/,
     );
   });

@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main, type CliDeps } from '../src/cli.js';
 import { ApiClient } from '../src/client.js';
 import { scenario } from '../src/dsl.js';
@@ -12,6 +11,7 @@ import { ResponseSchemas } from '../src/openapi.js';
 import { runScenarios } from '../src/runner.js';
 import { failureLimit, NOT_RUN_MAX_FAILURES } from '../src/stopped.js';
 import { Target } from '../src/target.js';
+import { useLoopbackServer } from './helpers/loopback.js';
 import { junitSchemaErrors } from './report/junit-schema.js';
 
 /**
@@ -42,14 +42,7 @@ const failing = (n: number) =>
   });
 const FAILING = [1, 2, 3, 4, 5].map(failing);
 
-let server: Server;
-let url: string;
-beforeAll(async () => {
-  server = createServer(fakeTarget);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const fake = useLoopbackServer(fakeTarget);
 
 async function conform(args: string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'conform-verdicts-'));
@@ -62,7 +55,7 @@ async function conform(args: string[]) {
     stderr: { write: (s: string) => err.push(s) },
   };
   try {
-    const code = await main(['conform', '--target', url, '--report-dir', dir, '--workers', '1', ...args], deps);
+    const code = await main(['conform', '--target', fake.url, '--report-dir', dir, '--workers', '1', ...args], deps);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
     return { code, report, junit, out: out.join(''), err: err.join('') };
@@ -109,12 +102,12 @@ describe('--max-failures and --bail', () => {
       stdout: { write: () => true },
       stderr: { write: (s: string) => err.push(s) },
     };
-    expect(await main(['conform', '--target', url, '--max-failures', '0'], deps)).toBe(2);
+    expect(await main(['conform', '--target', fake.url, '--max-failures', '0'], deps)).toBe(2);
     expect(err.join('')).toContain('--max-failures');
   });
 
   it('the library takes the same limit (runConformance passes failureLimit of its options to the runner)', async () => {
-    const target = await Target.connect(url);
+    const target = await Target.connect(fake.url);
     const run = await runScenarios({
       target,
       scenarios: FAILING,
@@ -136,15 +129,15 @@ describe('--max-failures and --bail', () => {
 describe('curl lines name the user whose key they need', () => {
   it('takes the key from $KEY_<role>, records the e-mail, and never holds the key', async () => {
     const exchanges: Exchange[] = [];
-    const client = new ApiClient(url, (x) => exchanges.push(x) - 1);
+    const client = new ApiClient(fake.url, (x) => exchanges.push(x) - 1);
     const secret = 'Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz';
     await client.call('POST', '/api/v1/fake/ok', { content: 'hi' }, { role: 'member_2', email: 'maribel@example.com', api_key: secret });
     await client.call('GET', '/api/v1/fake/ok', { anchor: 'newest' }, { role: 'some role', email: 'x@example.com', api_key: secret });
     await client.call('GET', '/api/v1/fake/ok');
     expect(exchanges.map((x) => x.curl)).toEqual([
-      `curl -sS -X POST -u 'maribel@example.com:'"$KEY_member_2" --data-urlencode 'content=hi' '${url}/api/v1/fake/ok'`,
-      `curl -sS -X GET -u 'x@example.com:'"$KEY_some_role" '${url}/api/v1/fake/ok?anchor=newest'`,
-      `curl -sS -X GET '${url}/api/v1/fake/ok'`,
+      `curl -sS -X POST -u 'maribel@example.com:'"$KEY_member_2" --data-urlencode 'content=hi' '${fake.url}/api/v1/fake/ok'`,
+      `curl -sS -X GET -u 'x@example.com:'"$KEY_some_role" '${fake.url}/api/v1/fake/ok?anchor=newest'`,
+      `curl -sS -X GET '${fake.url}/api/v1/fake/ok'`,
     ]);
     expect(exchanges.map((x) => x.user)).toEqual(['maribel@example.com', 'x@example.com', undefined]);
     expect(JSON.stringify(exchanges)).not.toContain(secret);
