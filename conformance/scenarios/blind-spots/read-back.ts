@@ -21,7 +21,7 @@ interface Row {
   what: string;
   rule: string;
   destructive?: boolean;
-  /** The update exists only from this level. */
+  /** The update, or the field it is read back through, exists only from this level (skipped below it). */
   from?: FeatureName;
   create(ctx: ScenarioContext): Promise<Setup>;
   /** The new value the update sets (unique to the run). */
@@ -33,10 +33,18 @@ interface Row {
 
 const find = (list: unknown, key: string, id: unknown) => asArray(list).find((x) => x[key] === id);
 
-const channelRow = (key: string, param: string, field: string, rule: string, value: (ctx: ScenarioContext) => Param): Row => ({
+const channelRow = (
+  key: string,
+  param: string,
+  field: string,
+  rule: string,
+  value: (ctx: ScenarioContext) => Param,
+  from?: FeatureName,
+): Row => ({
   key: `channel-${key}`,
   what: `a channel's ${field}`,
   rule,
+  ...(from ? { from } : {}),
   value,
   async create(ctx) {
     const ch = await ownChannel(ctx, 'member', `read back ${key}`, { description: 'first' });
@@ -55,7 +63,8 @@ const channelRow = (key: string, param: string, field: string, rule: string, val
 const ROWS: Row[] = [
   channelRow('description', 'description', 'description', 'R4.16-6', (ctx) => textOf(ctx, 'described', 40)),
   channelRow('name', 'new_name', 'name', 'R4.16-7', (ctx) => textOf(ctx, 'renamed', 40)),
-  channelRow('topics-policy', 'topics_policy', 'topics_policy', 'R4.16-15', () => 'disable_empty_topic'),
+  // Channel objects carry topics_policy from level 392 only (reference get-streams).
+  channelRow('topics-policy', 'topics_policy', 'topics_policy', 'R4.16-15', () => 'disable_empty_topic', 'channel_topics_policy_field'),
   // The member who made it stays subscribed, so every read still sees the channel once it is private.
   channelRow('privacy', 'is_private', 'invite_only', 'R4.16-8', () => true),
   {
@@ -157,6 +166,8 @@ const ROWS: Row[] = [
     key: 'navigation-view',
     what: "a custom navigation view's name",
     rule: 'R4.12-1',
+    // register's navigation_views key and the views themselves came at level 390 (reference register-queue).
+    from: 'navigation_views',
     async create(ctx) {
       const fragment = `narrow/search/${ctx.unique('blind view').replace(/[^A-Za-z0-9]+/g, '-')}`;
       ctx.must(

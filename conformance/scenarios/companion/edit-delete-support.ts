@@ -17,3 +17,17 @@ export async function ownMessage(ctx: ScenarioContext, label: string, content = 
   const id = await send(ctx, 'member', { type: 'stream', to: channel.stream_id, topic, content });
   return { channel, topic, id };
 }
+
+/**
+ * Below level 365 messages carry no last_moved_timestamp (reference get-messages), so a moved message
+ * must not show one; what last_edit_timestamp said about moves then is not checked.
+ */
+export function movedBelowLevel(ctx: ScenarioContext, after: Reply): void {
+  const m = message(after);
+  ctx.check(
+    'R2.5-9',
+    !Object.hasOwn(m, 'last_moved_timestamp'),
+    `a moved message below level 365 has no last_moved_timestamp: ${JSON.stringify(m.last_moved_timestamp)}`,
+    after,
+  );
+}
