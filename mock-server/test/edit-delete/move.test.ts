@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexOf } from '../../src/store/indexes.js';
 import { error, observeEvents, success, tables, useTestRealm } from '../helpers/harness.js';
+import { freshRealm } from '../messages/support.js';
 import { advance, CHANNEL, fetchMessage, messageRow, patchMessage, post, setEditing } from './support.js';
 
 /** PATCH /messages/{id} moving topics and channels (companion tier, area edit-delete; reference update-message). */
@@ -18,6 +19,26 @@ const notices = (realm: string, streamId: number, topic: string) => {
     .filter((m) => m.sender_id === t.realm.realm.notification_bot_id)
     .map((m) => m.content);
 };
+
+describe('a move below feature level 365 (reference get-messages: before last_moved_timestamp)', () => {
+  it('is told by last_edit_timestamp, as any edit was; from 365 by last_moved_timestamp only', async () => {
+    for (const level of [364, 365]) {
+      const { realm, who } = await freshRealm(env.server, level);
+      const id = await post(env.server, who.member!, CHANNEL.public, 'ships', 'a');
+      await advance(env.server, realm, 5);
+      expect((await patchMessage(env.server, who.member!, id, { topic: 'boats', propagate_mode: 'change_one' })).body).toEqual(OK);
+      const moved = (await fetchMessage(env.server, who.member!, id)).body.message as Record<string, unknown>;
+      const at = messageRow(env.server, realm, id)!.timestamp + 5;
+      if (level === 364) {
+        expect(moved.last_edit_timestamp).toBe(at);
+        expect(moved).not.toHaveProperty('last_moved_timestamp');
+      } else {
+        expect(moved.last_moved_timestamp).toBe(at);
+        expect(moved).not.toHaveProperty('last_edit_timestamp');
+      }
+    }
+  });
+});
 
 describe('moving to another topic', () => {
   it('moves one, later or all messages of the topic, sets last_moved_timestamp (R2.5-9) and keeps the indexes right', async () => {

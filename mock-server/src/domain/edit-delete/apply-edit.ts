@@ -102,8 +102,10 @@ export function applyEdit(
       entry.topic = plan.topic;
       next.subject = plan.topic;
     }
-    // §2.5 last_moved_timestamp: resolving or unresolving does not count as a move.
+    // §2.5 last_moved_timestamp: resolving or unresolving does not count as a move. Before the field (reference
+    // get-messages, feature level 365) a move was an edit like any other: last_edit_timestamp told it.
     if (isMove && !plan.resolveOnly) next.last_moved_timestamp = now;
+    if (isMove && !actor.features.has('message_last_moved_timestamp_field')) next.last_edit_timestamp = now;
     next.edit_history = [entry, ...m.edit_history];
     tx.put('messages', m.id, next);
     after.push(next);
