@@ -41,7 +41,8 @@ const foldersArchived = scenario({
   id: 'coverage/channel-folders-carry-is-archived',
   title: "register's channel_folders carry each folder's archived state (is_archived)",
   rules: ['R3-6'],
-  requires: { roles: ['member'] },
+  // Folders came at level 389 (channel_folders): an older server has none to show.
+  requires: { roles: ['member'], level: { from: 'channel_folders' } },
   when: async (ctx) => (await snapshotOf(ctx, 'member', ['channel_folders'])).body,
   then(ctx, body) {
     const folders = body.channel_folders as Record<string, unknown>[] | undefined;

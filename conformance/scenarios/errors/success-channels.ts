@@ -1,6 +1,7 @@
 import type { ScenarioContext } from '../../src/context.js';
 import { SetupError } from '../../src/context.js';
 import { scenario } from '../../src/dsl.js';
+import { channelHas, expectChannelFieldsAbsent } from '../level-fields.js';
 import { parsedCheck } from '../shared.js';
 import { asArray, expectFields, type FieldType, isGroupValue, isInt } from './support.js';
 
@@ -113,8 +114,8 @@ export default [
         res,
       );
       ctx.check('R4.15-2', res.body.result === 'success', 'no parameter is required', res);
-      // Fields that came with later levels (§9): is_archived from 315, the delete-permission groups from 407.
-      const fields: Record<string, FieldType> = {
+      // Fields that came with later levels (§9 and the reference's marks): only those of the scenario's level.
+      const allFields: Record<string, FieldType> = {
         stream_id: 'integer',
         name: 'string',
         description: 'string',
@@ -135,11 +136,14 @@ export default [
         can_remove_subscribers_group: 'group',
         can_administer_channel_group: 'group',
         can_move_messages_out_of_channel_group: 'group',
-        ...(ctx.has('archived_channels') ? { is_archived: 'boolean' } : {}),
-        ...(ctx.has('channel_delete_permission_groups')
-          ? { can_delete_any_message_group: 'group', can_delete_own_message_group: 'group' }
-          : {}),
+        is_archived: 'boolean',
+        can_delete_any_message_group: 'group',
+        can_delete_own_message_group: 'group',
       };
+      const fields = Object.fromEntries(Object.entries(allFields).filter(([f]) => channelHas(ctx, f)));
+      // The delete-permission groups are a §9 level: checked below under R9-11.
+      const marked = Object.keys(allFields).filter((f) => !f.startsWith('can_delete_'));
+      expectChannelFieldsAbsent(ctx, 'R4.15-12', marked, list, 'listed channels', res);
       const bad = list.find((c) => !expectFields(ctx, 'R4.15-12', c, fields, `channel ${String(c.stream_id)}`));
       ctx.check(
         'R4.15-12',
@@ -148,12 +152,13 @@ export default [
         res,
       );
       const every = (f: (c: Record<string, unknown>) => boolean) => list.length > 0 && list.every(f);
-      ctx.check(
-        'R2.2-1',
-        every((c) => c.creator_id === null || isInt(c.creator_id)),
-        'creator_id integer or null',
-        res,
-      );
+      if (channelHas(ctx, 'creator_id'))
+        ctx.check(
+          'R2.2-1',
+          every((c) => c.creator_id === null || isInt(c.creator_id)),
+          'creator_id integer or null',
+          res,
+        );
       ctx.check('R2.2-2', pub?.invite_only === false, 'invite_only false for the public channel', res);
       ctx.check(
         'R2.2-3',
@@ -177,42 +182,47 @@ export default [
         'message_retention_days null, -1 or days',
         res,
       );
-      ctx.check(
-        'R2.2-6',
-        every((c) => POLICIES.includes(c.topics_policy as string)),
-        'topics_policy one of the four values',
-        res,
-      );
-      ctx.check(
-        'R3-3',
-        every((c) => POLICIES.includes(c.topics_policy as string)),
-        'every channel in one of the four topics_policy states',
-        res,
-      );
+      if (channelHas(ctx, 'topics_policy')) {
+        ctx.check(
+          'R2.2-6',
+          every((c) => POLICIES.includes(c.topics_policy as string)),
+          'topics_policy one of the four values',
+          res,
+        );
+        ctx.check(
+          'R3-3',
+          every((c) => POLICIES.includes(c.topics_policy as string)),
+          'every channel in one of the four topics_policy states',
+          res,
+        );
+      }
       ctx.check(
         'R2.2-7',
         isInt(pub?.first_message_id) && (pub.first_message_id as number) <= ctx.world.messages.channel.id,
         'first_message_id of a channel with history',
         res,
       );
-      ctx.check(
-        'R2.2-8',
-        every((c) => c.folder_id === null || isInt(c.folder_id)),
-        'folder_id integer or null',
-        res,
-      );
-      ctx.check(
-        'R2.2-9',
-        every((c) => isGroupValue(c.can_remove_subscribers_group)),
-        'can_remove_subscribers_group on every channel',
-        res,
-      );
-      ctx.check(
-        'R2.2-10',
-        every((c) => isGroupValue(c.can_administer_channel_group)),
-        'can_administer_channel_group on every channel',
-        res,
-      );
+      if (channelHas(ctx, 'folder_id'))
+        ctx.check(
+          'R2.2-8',
+          every((c) => c.folder_id === null || isInt(c.folder_id)),
+          'folder_id integer or null',
+          res,
+        );
+      if (channelHas(ctx, 'can_remove_subscribers_group'))
+        ctx.check(
+          'R2.2-9',
+          every((c) => isGroupValue(c.can_remove_subscribers_group)),
+          'can_remove_subscribers_group on every channel',
+          res,
+        );
+      if (channelHas(ctx, 'can_administer_channel_group'))
+        ctx.check(
+          'R2.2-10',
+          every((c) => isGroupValue(c.can_administer_channel_group)),
+          'can_administer_channel_group on every channel',
+          res,
+        );
       if (ctx.has('channel_delete_permission_groups'))
         ctx.check(
           'R2.2-11',
@@ -223,7 +233,7 @@ export default [
       else
         ctx.check(
           'R9-11',
-          every((c) => c.can_delete_any_message_group === undefined),
+          every((c) => c.can_delete_any_message_group === undefined && c.can_delete_own_message_group === undefined),
           'below level 407 no channel-level delete-permission groups',
           res,
         );

@@ -1,6 +1,7 @@
 import { SetupError, type ScenarioContext } from '../../src/context.js';
 import type { Params } from '../../src/client.js';
 import { scenario, scenarios } from '../../src/dsl.js';
+import { expectAbsentBelow } from '../level-fields.js';
 import { R } from './rules.js';
 import { asArray } from './support.js';
 
@@ -109,6 +110,8 @@ export default [
         `channels shown: ${JSON.stringify(streams.map((s) => [s.name, s.is_web_public]))}`,
         res,
       );
+      // Folders came at level 389: an older server has no channel_folders key (nor folder_id) to show.
+      if (expectAbsentBelow(ctx, R.channelFolders, 'channel_folders', 'channel_folders', [res.body], 'register answers', res)) return;
       const holding = new Set<unknown>(streams.map((s) => s.folder_id).filter((f) => f !== null && f !== undefined));
       const others = asArray(res.body.channel_folders)
         .filter((f) => !holding.has(f.id))

@@ -1,5 +1,7 @@
 import type { Reply } from '../../src/client.js';
+import type { ScenarioContext } from '../../src/context.js';
 import { scenario, scenarios } from '../../src/dsl.js';
+import { levelOf, type FeatureName } from '../../src/openapi.js';
 import { R } from './rules.js';
 import { createDraft, eventsUntil, has, openQueue, registerOnce } from './support.js';
 
@@ -10,16 +12,21 @@ import { createDraft, eventsUntil, has, openQueue, registerOnce } from './suppor
  * Unsupported event types are ignored; event_types decides what the queue receives (§6.6).
  */
 
-/** The state keys of the spec's response table and the type name that fetches each. */
-const KEYS = [
+/**
+ * The state keys of the spec's response table, the type name that fetches each, and the level the reference
+ * server added it at (openapi/feature-levels.json): a server announcing an older level has no such key.
+ */
+const KEYS: readonly { type: string; key: string; rule: string; feature?: FeatureName }[] = [
   { type: 'recent_private_conversations', key: 'recent_private_conversations', rule: R.recentPrivateConversations },
-  { type: 'navigation_views', key: 'navigation_views', rule: R.navigationViews },
-  { type: 'saved_snippets', key: 'saved_snippets', rule: R.savedSnippets },
+  { type: 'navigation_views', key: 'navigation_views', rule: R.navigationViews, feature: 'navigation_views' },
+  { type: 'saved_snippets', key: 'saved_snippets', rule: R.savedSnippets, feature: 'saved_snippets' },
   { type: 'subscription', key: 'subscriptions', rule: R.subscriptions },
-  { type: 'channel_folders', key: 'channel_folders', rule: R.channelFolders },
-] as const;
+  { type: 'channel_folders', key: 'channel_folders', rule: R.channelFolders, feature: 'channel_folders' },
+];
 
 const keysPresent = (res: Reply) => KEYS.filter((k) => has(res.body, k.key)).map((k) => k.key);
+/** Whether the scenario's level knows the key at all. */
+const keyExists = (ctx: ScenarioContext, k: (typeof KEYS)[number]) => k.feature === undefined || ctx.has(k.feature);
 
 export default [
   scenario({
@@ -74,8 +81,16 @@ export default [
       },
       then(ctx, { named, other }) {
         ctx.expectSuccess(k.rule, named);
-        ctx.expectEqual(k.rule, keysPresent(named), [k.key], `state keys with fetch_event_types ["${k.type}"]`, named);
-        ctx.check(k.rule, Array.isArray(named.body[k.key]), `${k.key} is an array`, named);
+        if (keyExists(ctx, k)) {
+          ctx.expectEqual(k.rule, keysPresent(named), [k.key], `state keys with fetch_event_types ["${k.type}"]`, named);
+          ctx.check(k.rule, Array.isArray(named.body[k.key]), `${k.key} is an array`, named);
+        } else {
+          // Older than the key: the type is one the server does not support, so it is ignored (§4.21).
+          const level = levelOf(k.feature!);
+          ctx.expectEqual(k.rule, keysPresent(named), [], `below level ${level} state keys with fetch_event_types ["${k.type}"]`, named, {
+            reference: { level },
+          });
+        }
         ctx.expectEqual(k.rule, keysPresent(other), [], 'state keys with fetch_event_types ["drafts"]', other);
       },
     }),
@@ -89,11 +104,12 @@ export default [
     then(ctx, res) {
       ctx.expectSuccess(R.registerAllOptional, res);
       ctx.check(R.registerSnapshot, typeof res.body.queue_id === 'string', 'a queue was allocated', res);
+      // Every key the scenario's level knows (the level a key came with is in KEYS).
       ctx.expectEqual(
         R.fetchEventTypes,
         keysPresent(res),
-        KEYS.map((k) => k.key),
-        'state keys',
+        KEYS.filter((k) => keyExists(ctx, k)).map((k) => k.key),
+        `state keys at level ${ctx.level}`,
         res,
       );
       const unread = has(res.body, 'unread_msgs');
@@ -122,10 +138,12 @@ export default [
     title: 'fetch_event_types, when given, decides the snapshot instead of event_types',
     rules: [R.fetchEventTypes],
     requires: { roles: ['member'] },
-    when: (ctx) => registerOnce(ctx, ctx.as('member'), { event_types: ['saved_snippets'], fetch_event_types: ['navigation_views'] }),
+    // recent_private_conversations is a key of every level, so the override is checked at every level.
+    when: (ctx) =>
+      registerOnce(ctx, ctx.as('member'), { event_types: ['saved_snippets'], fetch_event_types: ['recent_private_conversations'] }),
     then(ctx, res) {
       ctx.expectSuccess(R.fetchEventTypes, res);
-      ctx.expectEqual(R.fetchEventTypes, keysPresent(res), ['navigation_views'], 'state keys', res);
+      ctx.expectEqual(R.fetchEventTypes, keysPresent(res), ['recent_private_conversations'], 'state keys', res);
     },
   }),
   scenario({
