@@ -153,7 +153,8 @@ export default [
     id: 'topics/policy-unknown-value-refused',
     title: 'an unknown topics_policy value is refused and changes nothing',
     rules: ['R4.16-15'],
-    requires: { roles: ['administrator'], channels: ['public'] },
+    // Older servers know no topics_policy parameter: they would ignore it, not refuse it.
+    requires: { roles: ['administrator'], channels: ['public'], level: { from: 'channel_topics_policy_field' } },
     given: async (ctx) => (await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id))?.topics_policy,
     when: (ctx) =>
       ctx.as('administrator').patch(`/api/v1/streams/${ctx.channel('public').stream_id}`, { topics_policy: 'only_on_tuesdays' }),
@@ -171,7 +172,7 @@ export default [
     id: 'topics/policy-empty-topic-only-refused-with-named-topics',
     title: 'empty_topic_only is refused for a channel with messages in named topics',
     rules: ['R3-8'],
-    requires: { roles: ['administrator'], channels: ['public'] },
+    requires: { roles: ['administrator'], channels: ['public'], level: { from: 'channel_topics_policy_empty_topic_only' } },
     isolated: true,
     async given(ctx) {
       const before = await channelInfo(ctx, 'administrator', ctx.channel('public').stream_id);
@@ -194,7 +195,7 @@ export default [
     id: 'topics/policy-empty-topic-only-accepted-when-all-empty',
     title: 'empty_topic_only is accepted for a channel whose messages are all in the empty topic',
     rules: ['R3-8'],
-    requires: { roles: ['administrator'], channels: ['empty_topic_only'] },
+    requires: { roles: ['administrator'], channels: ['empty_topic_only'], level: { from: 'channel_topics_policy_empty_topic_only' } },
     isolated: true,
     // The world's empty_topic_only channel holds only empty-topic messages: move it away, then back.
     given: (ctx) => setPolicy(ctx, ctx.channel('empty_topic_only').stream_id, 'allow_empty_topic'),
@@ -240,7 +241,7 @@ export default [
     id: 'topics/policy-new-channel-inherits',
     title: 'a new channel created without topics_policy gets inherit',
     rules: ['R3-8'],
-    requires: { roles: ['member'] },
+    requires: { roles: ['member'], level: { from: 'channel_topics_policy_field' } },
     isolated: true,
     given: (ctx) => ctx.unique('fresh'),
     async when(ctx, name) {
