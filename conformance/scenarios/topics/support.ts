@@ -27,6 +27,13 @@ export async function displayName(ctx: ScenarioContext): Promise<string> {
   return name;
 }
 
+/**
+ * The display name where the server has one; below level 334 (empty_topic_name) there is no empty topic
+ * and register sends no realm_empty_topic_display_name, so checks of the name itself do not apply.
+ */
+export const displayNameIfAny = async (ctx: ScenarioContext): Promise<string | undefined> =>
+  ctx.has('empty_topic_name') ? displayName(ctx) : undefined;
+
 /** Deletes a scheduled message after the scenario when a creation answered its ID. */
 export function removeLater(ctx: ScenarioContext, role: WorldRole, reply: Reply): void {
   const id = reply.body.scheduled_message_id;
