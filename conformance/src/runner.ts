@@ -222,7 +222,9 @@ async function runAdmitted(
   try {
     ownRealm = Boolean(opts.target.control && (s.isolated || s.destructive || s.requires?.control));
     const level = realmLevel(s);
-    if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level));
+    // A realm of its own is at the level the scenario needs, else at the target's: a run against a server at 300
+    // tests every scenario at 300, the isolated ones included.
+    if (ownRealm) realm = await phase('given', () => opts.target.createRealm(level ?? opts.target.featureLevel));
     else if (opts.target.control && level !== undefined) realm = await phase('given', () => shared.get(level));
     if (!ownRealm && runsAlone(s, opts.target.control))
       fixtures = await phase('given', () => readFixtures(opts.target.baseUrl, realm?.world ?? opts.target.world));

@@ -20,7 +20,7 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { setting: 'can_administer_channel_group', rule: 'R4.16-18' },
+  { setting: 'can_administer_channel_group', rule: 'R4.16-18', level: 'channel_can_administer_channel_group_field' },
   { setting: 'can_delete_any_message_group', rule: 'R4.16-19', level: 'channel_delete_permission_groups' },
   { setting: 'can_delete_own_message_group', rule: 'R4.16-20', level: 'channel_delete_permission_groups' },
 ];
@@ -57,7 +57,7 @@ const oldMatching = scenario<OldGiven>({
   id: 'coverage/group-setting-old-matching',
   title: 'an update whose old is the current value succeeds and the channel shows the new value',
   rules: ['R1-12', 'R4.16-18'],
-  requires: { roles: ['administrator', 'member'], channels: ['public'] },
+  requires: { roles: ['administrator', 'member'], channels: ['public'], level: { from: 'channel_can_administer_channel_group_field' } },
   isolated: true,
   async given(ctx) {
     const current = (await readChannel(ctx, ctx.channel('public').stream_id)).can_administer_channel_group;

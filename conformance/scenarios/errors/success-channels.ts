@@ -327,7 +327,7 @@ export default [
     rules: ['R3-7', 'R4.16-13', 'R3-1'],
     isolated: true,
     destructive: true,
-    requires: { roles: ['administrator'], channels: ['archived'] },
+    requires: { roles: ['administrator'], channels: ['archived'], level: { from: 'archived_channels' } },
     given(ctx) {
       // Archive it again afterwards (real servers keep what scenarios change).
       ctx.defer(() => ctx.as('administrator').delete(`/api/v1/streams/${ctx.channel('archived').stream_id}`));

@@ -70,7 +70,8 @@ const allowed = [
     id: 'permissions/unarchive-channel-by-administrator',
     title: 'an administrator unarchives an archived channel (is_archived true)',
     rules: ['R3-7', 'R4.16-13'],
-    requires: { roles: ['administrator'], channels: ['archived'] },
+    // Archived channels and is_archived came at level 315 (spec §9).
+    requires: { roles: ['administrator'], channels: ['archived'], level: { from: 'archived_channels' } },
     destructive: true,
     when: (ctx) => ctx.as('administrator').patch(`/api/v1/streams/${id(ctx, 'archived')}`, { is_archived: true }),
     async then(ctx, res) {
