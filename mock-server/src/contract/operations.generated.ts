@@ -2115,6 +2115,11 @@ export interface components {
             /** @constant */
             code?: "INVALID_API_KEY";
         };
+        /** @description Code AUTHENTICATION_FAILED (401) of fetch-api-key for a user name and password that match no account (reference error classes). */
+        AuthenticationFailedError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "AUTHENTICATION_FAILED";
+        };
         /** @description Code USER_DEACTIVATED (401) for the key of a deactivated account (reference rest-error-handling). */
         UserDeactivatedError: components["schemas"]["ErrorEnvelope"] & {
             /** @constant */
@@ -7093,13 +7098,13 @@ export interface operations {
                     "application/json": components["schemas"]["RequestVariableMissingError"];
                 };
             };
-            /** @description Wrong user name or password, or a deactivated account. */
+            /** @description Wrong user name or password, or a deactivated account (reference fetch-api-key and its error classes). */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
+                    "application/json": components["schemas"]["AuthenticationFailedError"] | components["schemas"]["UserDeactivatedError"] | components["schemas"]["RealmDeactivatedError"];
                 };
             };
         };

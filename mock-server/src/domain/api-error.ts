@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'REQUEST_CONFUSING_VAR'
   | 'UNAUTHORIZED'
   | 'INVALID_API_KEY'
+  | 'AUTHENTICATION_FAILED'
   | 'USER_DEACTIVATED'
   | 'REALM_DEACTIVATED'
   | 'RATE_LIMIT_HIT'
@@ -58,5 +59,7 @@ export const unauthorized = (msg: string) => new ApiError(401, 'UNAUTHORIZED', m
  * error classes): the codes below, all HTTP 401 at every level this server emulates (the deactivation codes
  * were 403 only before feature level 76). The reference sends no challenge with these; HTTP wants one on a 401.
  */
-export const credentialsRefused = (code: 'INVALID_API_KEY' | 'USER_DEACTIVATED' | 'REALM_DEACTIVATED', msg: string) =>
-  new ApiError(401, code, msg, {}, CHALLENGE);
+export const credentialsRefused = (
+  code: 'INVALID_API_KEY' | 'AUTHENTICATION_FAILED' | 'USER_DEACTIVATED' | 'REALM_DEACTIVATED',
+  msg: string,
+) => new ApiError(401, code, msg, {}, CHALLENGE);

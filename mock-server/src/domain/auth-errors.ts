@@ -11,6 +11,9 @@ export const malformedApiKey = () => credentialsRefused('INVALID_API_KEY', 'Malf
 /** No user has the key, or the user name of the header is not the key owner's email. */
 export const invalidApiKey = () => credentialsRefused('INVALID_API_KEY', 'Invalid API key');
 
+/** fetch-api-key: no account of the realm matches the user name and the password (reference AuthenticationFailedError). */
+export const authenticationFailed = () => credentialsRefused('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+
 /** The key's account is deactivated (checked after the organization). */
 export const userDeactivated = () => credentialsRefused('USER_DEACTIVATED', 'Account is deactivated');
 

@@ -8,7 +8,7 @@ import type { Features } from '../config/features.js';
 import { ApiError, badRequest } from './api-error.js';
 
 export { ApiError, badRequest, unauthorized, type ErrorCode } from './api-error.js';
-export { malformedApiKey, invalidApiKey, userDeactivated, realmDeactivated } from './auth-errors.js';
+export { malformedApiKey, invalidApiKey, authenticationFailed, userDeactivated, realmDeactivated } from './auth-errors.js';
 export * from './area-errors.js';
 
 /** Missing scheduled message, draft or saved snippet: HTTP 404 with code BAD_REQUEST (reference §7). */

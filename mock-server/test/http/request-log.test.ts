@@ -79,7 +79,7 @@ describe('debug: bodies with credentials redacted', () => {
     await vi.waitFor(() => expect(lines(out)).toHaveLength(3));
     const [fetchKey, me, control] = lines(out) as Array<Record<string, Record<string, Record<string, unknown>>>>;
     expect(fetchKey!.req!.body).toEqual({ username: member.email, password: REDACTED });
-    expect(fetchKey!.res!.body).toMatchObject({ result: 'error', code: 'UNAUTHORIZED' });
+    expect(fetchKey!.res!.body).toMatchObject({ result: 'error', code: 'AUTHENTICATION_FAILED' });
     expect(me!.req!.headers).toMatchObject({ authorization: REDACTED });
     expect(me!.req!.query).toEqual({ api_key: REDACTED });
     expect(me!.res!.body).toMatchObject({ result: 'success', user_id: member.user_id });

@@ -37,7 +37,7 @@ describe('who gets a key', () => {
   });
 });
 
-describe('refusals: 401 UNAUTHORIZED with a WWW-Authenticate challenge', () => {
+describe('refusals: 401 AUTHENTICATION_FAILED or USER_DEACTIVATED with a WWW-Authenticate challenge', () => {
   it.each([
     ['a wrong password', () => ({ username: env.who.member!.email, password: `${DEMO_PASSWORD}x` }), INCORRECT],
     ['an unknown user name', () => ({ username: 'nobody@example.com', password: DEMO_PASSWORD }), INCORRECT],

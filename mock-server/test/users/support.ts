@@ -11,7 +11,7 @@ export const ACTIVE_ROLES = ['owner', 'administrator', 'moderator', 'member', 'g
 export const unauthorizedError = (msg: string) => ({ result: 'error', msg, code: 'UNAUTHORIZED' });
 export const DEACTIVATED_401 = { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' };
 export const NOT_LOGGED_IN = unauthorizedError('Not logged in: API authentication or user session required');
-export const INCORRECT = unauthorizedError('Your username or password is incorrect');
+export const INCORRECT = { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' };
 export const missing = (name: string) => ({
   result: 'error',
   msg: `Missing '${name}' argument`,

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { indexOf, type IndexedTables } from '../../store/indexes.js';
-import { unauthorized } from '../errors.js';
+import { authenticationFailed, userDeactivated } from '../errors.js';
 import { verifyPassword } from '../passwords.js';
 
 /**
@@ -21,14 +21,14 @@ export function newApiKey(): string {
 }
 
 /** One text for an unknown user name and a wrong password, so the answer does not say which (the text is ours). */
-const incorrect = () => unauthorized('Your username or password is incorrect');
+const incorrect = authenticationFailed;
 
 /**
  * POST /fetch_api_key, in the realm the request addresses (anonymous requests pick it by Host,
  * http/pipeline.ts). Checks in the reference server's order: an empty password matches nothing; the
  * user name is a delivery email of the realm, compared case-insensitively; bots (system bots included)
  * log in with keys only, so they never match; a deactivated account is told so before the password is
- * checked (the reference server does the same, 401 `Account is deactivated` as in §5); an account
+ * checked (the reference server does the same: 401 USER_DEACTIVATED `Account is deactivated`); an account
  * without a password, or a wrong password, does not match.
  */
 export function fetchApiKey(
@@ -40,7 +40,7 @@ export function fetchApiKey(
   const id = indexOf(tables).people.withDeliveryEmail(username)[0];
   const user = id === undefined ? undefined : tables.users[String(id)];
   if (!user || user.is_bot) throw incorrect();
-  if (!user.is_active) throw unauthorized('Account is deactivated');
+  if (!user.is_active) throw userDeactivated();
   if (user.password_hash === null || !verifyPassword(password, user.password_hash)) throw incorrect();
   // `email` is the API email, the user name of Basic authentication with this key.
   return { api_key: user.api_key, email: user.email, user_id: user.user_id };
