@@ -41,10 +41,22 @@ export const STOPPED_MS = 150;
 /** After this many failures (or a crash, or a hang) the run stops: what follows would only repeat them. */
 const MAX_FAILURES = 10;
 
+/**
+ * The server refuses a large body it will not use without reading it (credentials are checked before the body) and
+ * closes after its answer; while the client is still sending, TCP may then reset the connection before the client
+ * reads that answer (EPIPE, ECONNRESET). Not a failure: the health request after every case still proves the server
+ * alive.
+ */
+const EARLY_REFUSAL_BYTES = 64 * 1024;
+function refusedWhileSending(c: WireCase, answer: RawAnswer): boolean {
+  const sent = c.chunks.reduce((n, chunk) => n + chunk.length, 0);
+  return answer.outcome === 'error' && (answer.error === 'EPIPE' || answer.error === 'ECONNRESET') && sent > EARLY_REFUSAL_BYTES;
+}
+
 /** Judges one case's answer; the reasons it fails, none when it passes. */
 export function judge(c: WireCase, answer: RawAnswer): string[] {
   // A whole request is owed an answer; a body that stops may be waited for or cut, as the server decides.
-  if (answer.outcome !== 'answered') return c.stops ? [] : [describeAnswer(answer)];
+  if (answer.outcome !== 'answered') return c.stops || refusedWhileSending(c, answer) ? [] : [describeAnswer(answer)];
   const problems: string[] = [];
   if (answer.status >= 500 || answer.status < 100) problems.push(`status ${answer.status}`);
   if (!isJson(answer)) problems.push('an answer that is not JSON');

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoAccounts, runWireFuzz, WireFuzz, type FuzzAccounts } from '../../../bench/wire-fuzz.js';
+import { demoAccounts, judge, runWireFuzz, WireFuzz, type FuzzAccounts } from '../../../bench/wire-fuzz.js';
 import { built, cleanUp, proxy, scratch, serve, type Program } from './spawned.js';
 
 /**
@@ -26,6 +26,16 @@ beforeAll(async () => {
   accounts = await demoAccounts(server.url);
 }, 240_000);
 afterAll(cleanUp);
+
+describe('judging one case', () => {
+  const reset = { outcome: 'error', error: 'EPIPE', status: 0, headers: {}, body: '', ms: 4 } as const;
+  const sending = (bytes: number) => ({ n: 1, name: 'x', chunks: [Buffer.alloc(bytes)], stops: false });
+
+  it('takes a reset while a large body is still being sent for a refusal, and a reset of a small request for a failure', () => {
+    expect(judge(sending(600_000), reset)).toEqual([]);
+    expect(judge(sending(1_000), reset)).toEqual([expect.stringContaining('no answer (error: EPIPE)')]);
+  });
+});
 
 describe('the seeded wire fuzzer', () => {
   it('makes the same cases from the same seed', () => {
