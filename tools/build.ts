@@ -163,7 +163,10 @@ function typecheck(): void {
 
 async function main(): Promise<void> {
   if (!process.argv.includes('--bundle-only')) {
-    await rm(dist, { recursive: true, force: true });
+    // Only the declarations are emptied first (tsc would leave a removed module's behind). The bundles, Redoc's
+    // script and the shipped products are replaced file by file, so a server or test reading dist/ while a build
+    // runs never finds it gone.
+    await rm(join(dist, 'types'), { recursive: true, force: true });
     typecheck();
   }
   await bundle();
