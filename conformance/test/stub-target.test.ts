@@ -13,8 +13,8 @@ import { SCENARIOS } from '../scenarios/index.js';
  * success envelope: register works, nothing else holds a field. Every scenario must end with a verdict a server
  * implementer can read: no JavaScript error text anywhere in the results, and every scenario that could not go
  * on names the answer it stopped at (ctx.need, ctx.must, a SetupError), never the runner's fallback for a
- * throw it did not expect. Most of the run's wall time is scenarios waiting a few seconds for events that never
- * come (events/support.ts eventsUntil), so it runs many workers; it takes little CPU.
+ * throw it did not expect. An event poll answered without an `events` list is not waited on again
+ * (events/support.ts eventsUntil), so the run takes a few seconds.
  */
 const JS_ERROR =
   /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not defined|Cannot convert|Unexpected token|JSON at position|Maximum call stack|Invalid array length|TypeError|RangeError|SyntaxError|ReferenceError/;

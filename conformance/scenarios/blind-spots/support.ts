@@ -62,7 +62,8 @@ export async function eventsUntil(
 ): Promise<{ reply: Reply; events: Obj[] }> {
   for (let i = 0; ; i++) {
     const got = await eventsNow(ctx, role, queueId);
-    if (until(got.events) || i >= 15) return got;
+    // An answer without an `events` list is not "nothing yet": polling again would change nothing.
+    if (until(got.events) || i >= 15 || !Array.isArray(got.reply.body.events)) return got;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -50,7 +50,8 @@ export async function eventsUntil(
     reply = await fetchNow(q);
     const events = eventsOf(reply);
     const found = events.find(match);
-    if (found || reply.status !== 200) return { reply, events, found };
+    // An answer without an `events` list is not "nothing yet": waiting for more of it would change nothing.
+    if (found || reply.status !== 200 || !Array.isArray(reply.body.events)) return { reply, events, found };
   }
   return { reply: reply!, events: eventsOf(reply!), found: undefined };
 }
