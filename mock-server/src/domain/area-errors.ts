@@ -25,10 +25,10 @@ export const typingMissing = (what: string, verb = 'Missing') => badRequest(`${v
 
 /**
  * set-typing-status without `stream_id` for a channel: `Missing channel ID` (reference set-typing-status), which
- * replaced `Missing stream_id` in the reference's renaming of stream to channel (feature name
- * channel_texts).
+ * replaced `Missing stream_id` in the reference's renaming of stream to channel (channel_texts: the error handler
+ * answers the older text below it, errors.ts `errorAtLevel`).
  */
-export const typingMissingChannel = (renamed: boolean) => badRequest(renamed ? 'Missing channel ID' : 'Missing stream_id');
+export const typingMissingChannel = () => badRequest('Missing channel ID');
 
 export const typingDisabled = (kind: string) => badRequest(`User has disabled typing notifications for ${kind}`);
 

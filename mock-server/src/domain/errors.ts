@@ -30,6 +30,7 @@ const STREAM_TEXTS: readonly (readonly [RegExp, string])[] = [
   [/^Channel '(.*)' does not exist$/s, "Stream '$1' does not exist"],
   [/^Invalid channel ID$/, 'Invalid stream ID'],
   [/^Invalid channel name '(.*)'$/s, "Invalid stream name '$1'"],
+  [/^Missing channel ID$/, 'Missing stream_id'],
 ];
 
 /** The error as a realm with these features is answered it: the text of its level. */

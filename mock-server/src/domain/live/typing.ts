@@ -41,7 +41,7 @@ export function doSetTypingStatus(tx: Tx, actor: ActorContext, p: ParamsOf<'set-
   const sender = actor.user;
   if (p.type === 'stream' || p.type === 'channel') {
     // The reference's order: stream_id, topic, the sender's setting, then channel access and posting rights.
-    if (p.stream_id === undefined) throw typingMissingChannel(actor.features.has('channel_texts'));
+    if (p.stream_id === undefined) throw typingMissingChannel();
     if (p.topic === undefined) throw typingMissing('topic');
     if (!settingOn(sender, 'send_stream_typing_notifications')) throw typingDisabled('stream messages');
     const channel = channelById(tx.tables, sender, p.stream_id, { access: 'content', archived: false });
