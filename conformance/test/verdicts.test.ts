@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { ResponseSchemas } from '../src/openapi.js';
 import { runScenarios } from '../src/runner.js';
 import { failureLimit, NOT_RUN_MAX_FAILURES } from '../src/stopped.js';
 import { Target } from '../src/target.js';
-import { useLoopbackServer } from './helpers/loopback.js';
+import { fakeApi, useLoopbackServer } from './helpers/loopback.js';
 import { junitSchemaErrors } from './report/junit-schema.js';
 
 /**
@@ -19,18 +18,6 @@ import { junitSchemaErrors } from './report/junit-schema.js';
  * stop at a failure limit (`--bail`, `--max-failures`, the library's options) and curl lines that name the
  * user whose key they need.
  */
-function fakeTarget(req: IncomingMessage, res: ServerResponse): void {
-  const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  req.resume();
-  req.on('end', () => {
-    const path = req.url!.split('?')[0];
-    if (req.method === 'POST' && path === '/api/v1/register')
-      return json(200, { result: 'success', msg: '', queue_id: 'q-1', last_event_id: -1, service_feature_level: 333 });
-    if (path === '/api/v1/fake/ok') return json(200, { result: 'success', msg: '' });
-    return json(404, { result: 'error', msg: 'Not found', code: 'NOT_FOUND' });
-  });
-}
-
 const CATALOGUE: RuleDef[] = [{ id: 'R1-2', section: '1', area: 'conventions', text: 'An unknown path is an error.' }];
 const failing = (n: number) =>
   scenario({
@@ -42,7 +29,7 @@ const failing = (n: number) =>
   });
 const FAILING = [1, 2, 3, 4, 5].map(failing);
 
-const fake = useLoopbackServer(fakeTarget);
+const fake = useLoopbackServer(fakeApi());
 
 async function conform(args: string[]) {
   const dir = await mkdtemp(join(tmpdir(), 'conform-verdicts-'));
