@@ -121,6 +121,20 @@ export const basicAuthRequired = () => badRequest('This endpoint requires HTTP b
 export const stateWriteFailed = () =>
   new ApiError(503, 'STATE_WRITE_FAILED', 'The change could not be saved; the mock server stopped accepting writes.');
 
+/**
+ * Rate limiting (reference: rest-error-handling, RateLimitedError in zerver/lib/exceptions.py): 429 RATE_LIMIT_HIT,
+ * the seconds until the client may send again as `retry-after` in the body and as the `Retry-After` header, both
+ * the same number (the reference writes the header from the same float, so it may have a fraction).
+ */
+export const rateLimitHit = (secondsToFreedom: number) =>
+  new ApiError(
+    429,
+    'RATE_LIMIT_HIT',
+    'API usage exceeded rate limit',
+    { 'retry-after': secondsToFreedom },
+    { 'Retry-After': String(secondsToFreedom) },
+  );
+
 /** Anything unforeseen. Never expected: every foreseeable error has a factory above. */
 export const internalError = () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
 
