@@ -7,3 +7,4 @@ export { createMockServer, type MockServer, type StartHooks } from './app.js';
 export { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
+export type { RealmActivation, RestartResult, SilenceResult } from './control/server-events.js';

@@ -1,6 +1,8 @@
 import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
 import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
+
+export type { RealmActivation, RestartResult, SilenceResult };
 import type { CreateRealmOptions, RealmExport } from './realms.js';
 
 /**
