@@ -9,3 +9,4 @@ export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
 export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from './faults/rules.js';
 export type { ErrorOptions, FaultMatch, LatencyOptions, MockFaults, PhasedMatch } from './mock-faults.js';
+export type { RealmActivation, RestartResult, SilenceResult } from './control/server-events.js';
