@@ -22,6 +22,7 @@ import { loadOperations } from './http/openapi.js';
 import { ownerOnly } from './http/owner-guard.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
+import { RequestJournal } from './http/request-journal.js';
 import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
 import { servedContractRouter } from './http/served-contract.js';
 import { continueIfExpected, listen, startGate } from './http/server.js';
@@ -33,6 +34,7 @@ import { memoryPersistence } from './store/persistence.js';
 import { acquireStateLock, type StateLock } from './store/state-lock.js';
 import { Store } from './store/store.js';
 import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
+import { mockRequests, type MockRequests } from './mock-requests.js';
 
 /**
  * The composition root (ARCHITECTURE §3): config → store, clock, indexes → express app.
@@ -44,6 +46,10 @@ export interface MockServer {
   app: RequestListener;
   context: AppContext;
   control: Control;
+  /** What the default realm (or a named one) received: the request journal (mock-requests.ts). */
+  requests: MockRequests['requests'];
+  /** Asserts a request was received (or exactly `times`); throws a field-by-field difference otherwise. */
+  expectRequest: MockRequests['expectRequest'];
   close(): Promise<void>;
 }
 
@@ -140,6 +146,7 @@ async function assemble(
     queues: new QueueRegistry(clock, config.maxQueuesPerUser),
     scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath, cacheFor(config)),
+    requests: new RequestJournal(store, clock),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).
@@ -158,7 +165,8 @@ async function assemble(
     ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: guards.owner })
     : null);
   const app = buildExpressApp(context, control, inspector, guards);
-  return { url: context.baseUrl, app, context, control, close };
+  const journal = mockRequests(control, config.defaultRealm);
+  return { url: context.baseUrl, app, context, control, close, requests: journal.requests, expectRequest: journal.expectRequest };
 }
 
 interface ExpressGuards {

@@ -7,3 +7,7 @@ export { createMockServer, type MockServer, type StartHooks } from './app.js';
 export { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
+export type { ExpectedRequest, RequestFilter } from './control/request-match.js';
+export type { RequestList } from './control/requests.js';
+export type { JournalEntry } from './http/request-journal.js';
+export type { ExpectRequestOptions, MockRequests } from './mock-requests.js';

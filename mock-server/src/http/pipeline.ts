@@ -48,6 +48,7 @@ async function run(
   // For the request log (http/request-log.ts): who asked, once known.
   res.locals.realmId = realmId;
   res.locals.user = actor?.user.email;
+  app.requests.record(op, actor, realmId, req, res);
   const nowMs = app.clock.realmNowMs(realmId);
   res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
