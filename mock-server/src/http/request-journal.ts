@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Request, Response } from 'express';
 import { isSecretName } from '../../../cli/secret-names.js';
 import type { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
@@ -24,6 +24,23 @@ export const JOURNAL_CAPACITY = 1000;
 
 /** A body above this size is not kept: the entry says so instead of listing its parameters. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * What the journal reads of a request and its answer (express's Request and Response have it), named here so that
+ * the published declarations (`MockServer.context`) need no @types/express.
+ */
+interface SentRequest {
+  method: string;
+  originalUrl: string;
+  headers: IncomingHttpHeaders;
+  form?: Record<string, string> | undefined;
+}
+interface Answer {
+  statusCode: number;
+  writableFinished: boolean;
+  locals: Record<string, unknown>;
+  once(event: 'close', listener: () => void): unknown;
+}
 
 /** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
 export interface RequestSummary {
@@ -69,7 +86,7 @@ class Recorded implements RequestSummary {
     readonly user_id: number | null,
     readonly user: string | null,
     readonly url: string,
-    readonly headers: Request['headers'],
+    readonly headers: IncomingHttpHeaders,
     /** null: the body was larger than JOURNAL_BODY_BYTES (its size is in `bodyBytes`). */
     readonly form: Record<string, string> | null,
     readonly bodyBytes: number,
@@ -106,7 +123,7 @@ export class RequestJournal {
   }
 
   /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
-  record(op: OperationSpec, actor: Actor | null, realmId: string, req: Request, res: Response): void {
+  record(op: OperationSpec, actor: Actor | null, realmId: string, req: SentRequest, res: Answer): void {
     let ring = this.#rings.get(realmId);
     if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0 }));
     const bodyBytes = bodySize(req);
@@ -172,7 +189,7 @@ export class RequestJournal {
  * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form
  * holds (rare, so the loop is paid only then).
  */
-function bodySize(req: Request): number {
+function bodySize(req: SentRequest): number {
   const declared = req.headers['content-length'];
   if (declared !== undefined && req.headers['content-encoding'] === undefined) return Number(declared) || 0;
   let size = 0;
@@ -219,7 +236,7 @@ function pathValues(op: OperationSpec, path: string): Record<string, unknown> {
   return out;
 }
 
-function shownHeaders(headers: Request['headers']): Record<string, string | string[]> {
+function shownHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || isSecretName(name)) continue;
