@@ -10,7 +10,10 @@ import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
+import type { RateLimitSetting } from '../config/config.js';
+import type { RateLimitState } from '../faults/rate-limit.js';
 import { listQueues, type QueueSummary } from './queues.js';
+import { changeRateLimit, rateLimitOf } from './rate-limit.js';
 import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.js';
 import { Snapshots } from './snapshots.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
@@ -188,6 +191,14 @@ export class Control {
 
   queues(realmId: string): QueueSummary[] {
     return listQueues(this.app, realmId);
+  }
+
+  rateLimit(realmId: string): RateLimitState {
+    return rateLimitOf(this.app, realmId);
+  }
+
+  setRateLimit(realmId: string, setting: RateLimitSetting | null): RateLimitState {
+    return changeRateLimit(this.app, realmId, setting);
   }
 
   listSnapshots(realmId: string): string[] {
