@@ -2108,6 +2108,15 @@ export interface components {
             code?: "UNAUTHORIZED";
         };
         /**
+         * @description Code RATE_LIMIT_HIT (429): too many requests (reference RateLimitedError). `retry-after` is the number of
+         *     seconds to wait, the same as the Retry-After header.
+         */
+        RateLimitError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "RATE_LIMIT_HIT";
+            "retry-after": number;
+        };
+        /**
          * @description Code INVALID_API_KEY (401): a malformed key, an unknown key, or a key presented with another user's
          *     email (reference rest-error-handling; the spec states no code).
          */
@@ -5067,6 +5076,29 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"] | components["schemas"]["InvalidApiKeyError"] | components["schemas"]["UserDeactivatedError"] | components["schemas"]["RealmDeactivatedError"];
             };
         };
+        /**
+         * @description The caller's rate limit is spent, on every operation a caller authenticates to. The spec is silent; this is
+         *     the reference server's answer (its RateLimitedError, rest-error-handling and http-headers pages): HTTP 429,
+         *     code RATE_LIMIT_HIT, `retry-after` the seconds until a request is admitted again (a number that may have
+         *     a fraction), the same number as the `Retry-After` header. Nothing of the request ran. A server limits only
+         *     if configured to (the mock: `--rate-limit`, or per realm through its control API).
+         */
+        RateLimited: {
+            headers: {
+                /** @description Seconds to wait before the next request, as in the body's `retry-after`. */
+                "Retry-After"?: string;
+                /** @description The limit's number of requests per window (also sent on every admitted answer). */
+                "X-RateLimit-Limit"?: string;
+                /** @description Requests left in the window; 0 here. */
+                "X-RateLimit-Remaining"?: string;
+                /** @description UNIX time (whole seconds) at which the caller could send a full burst again. */
+                "X-RateLimit-Reset"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitError"];
+            };
+        };
         /** @description No stored view of the caller has this fragment (code NOT_FOUND). */
         NavigationViewNotFound: {
             headers: {
@@ -5136,6 +5168,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-scheduled-message": {
@@ -5183,6 +5216,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-scheduled-message": {
@@ -5217,6 +5251,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-scheduled-message": {
@@ -5265,6 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-messages": {
@@ -5351,6 +5387,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "send-message": {
@@ -5389,6 +5426,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-message": {
@@ -5437,6 +5475,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-message": {
@@ -5462,6 +5501,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message": {
@@ -5503,6 +5543,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "report-message": {
@@ -5533,6 +5574,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "render-message": {
@@ -5571,6 +5613,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-topic-as-read": {
@@ -5598,6 +5641,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-status": {
@@ -5625,6 +5669,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-status": {
@@ -5660,6 +5705,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-status-for-user": {
@@ -5690,6 +5736,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-drafts": {
@@ -5714,6 +5761,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-drafts": {
@@ -5751,6 +5799,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-draft": {
@@ -5776,6 +5825,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-draft": {
@@ -5815,6 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-users": {
@@ -5852,6 +5903,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-user": {
@@ -5889,6 +5941,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-own-user": {
@@ -5913,6 +5966,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user": {
@@ -5953,6 +6007,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "deactivate-user": {
@@ -5983,6 +6038,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-user": {
@@ -6013,6 +6069,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-subscriptions": {
@@ -6048,6 +6105,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     subscribe: {
@@ -6107,6 +6165,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedPrincipalError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     unsubscribe: {
@@ -6159,6 +6218,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedPrincipalError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-subscription-settings": {
@@ -6186,6 +6246,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream-topics": {
@@ -6231,6 +6292,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-streams": {
@@ -6286,6 +6348,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream-id": {
@@ -6321,6 +6384,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream": {
@@ -6359,6 +6423,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "archive-stream": {
@@ -6384,6 +6449,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-stream": {
@@ -6414,6 +6480,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-navigation-views": {
@@ -6437,6 +6504,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-navigation-view": {
@@ -6464,6 +6532,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-navigation-view": {
@@ -6484,6 +6553,7 @@ export interface operations {
             200: components["responses"]["Success"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NavigationViewNotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-navigation-view": {
@@ -6518,6 +6588,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NavigationViewNotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-saved-snippets": {
@@ -6541,6 +6612,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-saved-snippet": {
@@ -6578,6 +6650,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-saved-snippet": {
@@ -6603,6 +6676,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-saved-snippet": {
@@ -6642,6 +6716,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-linkifiers": {
@@ -6665,6 +6740,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "reorder-linkifiers": {
@@ -6692,6 +6768,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-linkifiers-legacy": {
@@ -6719,6 +6796,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-linkifier": {
@@ -6756,6 +6834,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-linkifier": {
@@ -6781,6 +6860,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-linkifier": {
@@ -6811,6 +6891,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-reminders": {
@@ -6834,6 +6915,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-message-reminder": {
@@ -6871,6 +6953,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-reminder": {
@@ -6896,6 +6979,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "register-queue": {
@@ -6931,6 +7015,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-events": {
@@ -6991,6 +7076,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-queue": {
@@ -7018,6 +7104,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-server-settings": {
@@ -7137,6 +7224,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-reaction": {
@@ -7167,6 +7255,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message-flags": {
@@ -7202,6 +7291,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-all-as-read": {
@@ -7226,6 +7316,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-stream-as-read": {
@@ -7253,6 +7344,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message-flags-for-narrow": {
@@ -7288,6 +7380,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-message-history": {
@@ -7329,6 +7422,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-realm": {
@@ -7366,6 +7460,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "set-typing-status": {
@@ -7393,6 +7488,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-presence": {
@@ -7441,6 +7537,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-presence": {
@@ -7478,6 +7575,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-presence": {
@@ -7506,6 +7604,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "upload-file": {
@@ -7546,6 +7645,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-attachments": {
@@ -7571,6 +7671,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-attachment": {
@@ -7596,6 +7697,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-file-temporary-url": {
@@ -7647,6 +7749,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-realm-emoji": {
@@ -7670,6 +7773,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-groups": {
@@ -7705,6 +7809,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-alert-words": {
@@ -7726,6 +7831,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-alert-words": {
@@ -7761,6 +7867,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-alert-words": {
@@ -7796,6 +7903,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-bot-storage": {
@@ -7831,6 +7939,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-bot-storage": {
@@ -7858,6 +7967,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-bot-storage": {
@@ -7885,6 +7995,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-user-topic": {
@@ -7912,6 +8023,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
 }
