@@ -168,6 +168,20 @@ describe('POST /__mock/realms/{id}/users/{user_id}/api-key', () => {
   });
 });
 
+describe('ControlClient', () => {
+  it('has each call with the in-process names and answers', async () => {
+    const client = new ControlClient(env.server.url);
+    expect(await client.deactivateUser(env.realm, U.member)).toEqual({ ...credential(U.member), is_active: false });
+    expect(await client.reactivateUser(env.realm, U.member)).toEqual({ ...credential(U.member), is_active: true });
+    expect(await client.deactivateRealm(env.realm)).toEqual({ realm_id: env.realm, deactivated: true });
+    expect((await me(env.who.owner!)).body.code).toBe('REALM_DEACTIVATED');
+    await client.reactivateRealm(env.realm);
+    const silence = await client.silence(env.realm, { seconds: 5, user_id: U.member });
+    expect(silence).toMatchObject({ realm_id: env.realm, user_id: U.member, silences: [{ user_id: U.member }] });
+    expect((await client.silence(env.realm, { seconds: 0 })).silences).toEqual([]);
+  });
+});
+
 async function untilWaiting(queueId: string, who: Cred): Promise<void> {
   for (let i = 0; i < 400; i++) {
     if (env.server.context.queues.get(queueId, env.realm, who.user_id).waiter !== null) return;
