@@ -4,6 +4,7 @@ import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
 import type { FaultRules } from './faults/rules.js';
 import type { ApiKeyIndex } from './http/auth.js';
+import type { RequestJournal } from './http/request-journal.js';
 import type { OperationSpec } from './http/openapi.js';
 import type { Store } from './store/store.js';
 
@@ -20,6 +21,8 @@ export interface AppContext {
   operations: OperationSpec[];
   /** Fault rules per realm (control API "Fault rules"); `active` is false while no realm has one. */
   faults: FaultRules;
+  /** Per realm, the last API requests, for tests to assert on (control/requests.ts). */
+  requests: RequestJournal;
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;
 }

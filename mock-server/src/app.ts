@@ -23,6 +23,7 @@ import { loadOperations } from './http/openapi.js';
 import { ownerOnly } from './http/owner-guard.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
+import { RequestJournal } from './http/request-journal.js';
 import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
 import { servedContractRouter } from './http/served-contract.js';
 import { continueIfExpected, listen, startGate } from './http/server.js';
@@ -35,6 +36,7 @@ import { acquireStateLock, type StateLock } from './store/state-lock.js';
 import { Store } from './store/store.js';
 import { MockFaults } from './mock-faults.js';
 import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
+import { mockRequests, type MockRequests } from './mock-requests.js';
 
 /**
  * The composition root (ARCHITECTURE §3): config → store, clock, indexes → express app.
@@ -48,6 +50,10 @@ export interface MockServer {
   control: Control;
   /** Fault rules on the default realm or a named one (README "Testing your client's failure handling"). */
   faults: MockFaults;
+  /** What the default realm (or a named one) received: the request journal (mock-requests.ts). */
+  requests: MockRequests['requests'];
+  /** Asserts a request was received (or exactly `times`); throws a field-by-field difference otherwise. */
+  expectRequest: MockRequests['expectRequest'];
   close(): Promise<void>;
 }
 
@@ -146,6 +152,7 @@ async function assemble(
     scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath, cacheFor(config)),
     faults: new FaultRules(store),
+    requests: new RequestJournal(store, clock),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).
@@ -164,7 +171,17 @@ async function assemble(
     ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: guards.owner })
     : null);
   const app = buildExpressApp(context, control, inspector, guards);
-  return { url: context.baseUrl, app, context, control, faults: new MockFaults(control, config.defaultRealm), close };
+  const journal = mockRequests(control, config.defaultRealm);
+  return {
+    url: context.baseUrl,
+    app,
+    context,
+    control,
+    faults: new MockFaults(control, config.defaultRealm),
+    requests: journal.requests,
+    expectRequest: journal.expectRequest,
+    close,
+  };
 }
 
 interface ExpressGuards {

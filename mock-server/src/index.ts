@@ -9,3 +9,7 @@ export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
 export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from './faults/rules.js';
 export type { ErrorOptions, FaultMatch, LatencyOptions, MockFaults, PhasedMatch } from './mock-faults.js';
+export type { ExpectedRequest, RequestFilter } from './control/request-match.js';
+export type { RequestList } from './control/requests.js';
+export type { JournalEntry } from './http/request-journal.js';
+export type { ExpectRequestOptions, MockRequests } from './mock-requests.js';

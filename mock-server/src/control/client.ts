@@ -3,6 +3,8 @@ import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
 import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
 import type { CreateRealmOptions, RealmExport } from './realms.js';
+import { checkExpectation, type ExpectedRequest, type RequestFilter } from './request-match.js';
+import type { RequestList } from './requests.js';
 
 /**
  * The HTTP client of the control API (`import { ControlClient } from 'teamchat-kit/control'`): for a test
@@ -10,8 +12,9 @@ import type { CreateRealmOptions, RealmExport } from './realms.js';
  * where the in-process `mock.control` is out of reach. Its methods have the names and arguments of `Control`,
  * so code moves between the two by changing one line; each answers what the in-process method returns.
  *
- * It imports the server's types only (`import type`): the compiled entry loads nothing of the mock, no
- * dependency either (Node's global fetch), so a client-only consumer pays for none of it.
+ * It imports the server's types only (`import type`), and at run time only the journal's pure matcher
+ * (request-match.ts): the compiled entry loads nothing of the mock, no dependency either (Node's global fetch),
+ * so a client-only consumer pays for none of it.
  */
 
 export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from '../faults/rules.js';
@@ -223,6 +226,29 @@ export class ControlClient {
   /** Long-polls of the realm (or one user) get no answer and no heartbeat for `seconds` of realm time (0 lifts it). */
   silence(realmId: string, options: { seconds: number; user_id?: number }): Promise<SilenceResult> {
     return this.#call('POST', `${realm(realmId)}/silence`, options);
+  }
+
+  /** The realm's request journal: `{ requests, count }`, filtered (every field given must match). */
+  requests(realmId: string, filter: RequestFilter = {}): Promise<RequestList> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(filter)) if (value !== undefined) query.set(name, String(value));
+    const text = query.toString();
+    return this.#call('GET', `${realm(realmId)}/requests${text ? `?${text}` : ''}`);
+  }
+
+  async clearRequests(realmId: string): Promise<void> {
+    await this.#call('DELETE', `${realm(realmId)}/requests`);
+  }
+
+  /**
+   * The journaled requests matching `expected` (at least one, or exactly `times`); otherwise throws an Error naming
+   * the closest request and how it differs, field by field. Matched here, on the realm's whole journal.
+   */
+  async expectRequest(realmId: string, expected: ExpectedRequest, options: { times?: number } = {}): Promise<RequestList['requests']> {
+    const { requests } = await this.requests(realmId);
+    const { matched, failure } = checkExpectation(requests, expected, options.times);
+    if (failure !== null) throw new Error(failure);
+    return matched;
   }
 
   async #call<T>(method: Method, path: string, body?: object): Promise<T> {

@@ -62,6 +62,11 @@ export function controlRouter(control: Control, token?: string, alsoAllowed?: (r
     control.deleteSnapshot(realm(req), String(req.params.name));
     return {};
   });
+  route('get', '/realms/:realm/requests', (req) => control.requests(realm(req), req.query as Record<string, unknown>));
+  route('delete', '/realms/:realm/requests', (req) => {
+    control.clearRequests(realm(req));
+    return {};
+  });
   route('post', '/realms/:realm/events', (req) => control.injectEvent(realm(req), json(req, 'event'), json(req, 'user_ids')));
   route('get', '/realms/:realm/faults', (req) => ({ faults: control.faults(realm(req)) }));
   route('post', '/realms/:realm/faults', (req) => control.addFault(realm(req), req.body as FaultRuleInput));

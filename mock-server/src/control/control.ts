@@ -16,6 +16,8 @@ import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.j
 import { Snapshots } from './snapshots.js';
 import * as serverEvents from './server-events.js';
 import { credentialOf, type Credential } from './server-events.js';
+import { clearRequests, listRequests, type RequestList } from './requests.js';
+import type { RequestFilter } from './request-match.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
 /**
@@ -249,6 +251,15 @@ export class Control {
 
   deleteSnapshot(realmId: string, name: string): void {
     this.#snapshots.delete(realmId, name);
+  }
+
+  /** The realm's request journal, filtered (control/requests.ts). */
+  requests(realmId: string, filter: RequestFilter = {}): RequestList {
+    return listRequests(this.app, realmId, filter);
+  }
+
+  clearRequests(realmId: string): void {
+    clearRequests(this.app, realmId);
   }
 
   async #install(

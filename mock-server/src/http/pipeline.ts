@@ -49,6 +49,7 @@ async function run(
   // For the request log (http/request-log.ts): who asked, once known.
   res.locals.realmId = realmId;
   res.locals.user = actor?.user.email;
+  app.requests.record(op, actor, realmId, req, res);
   if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
   const nowMs = app.clock.realmNowMs(realmId);
   res.setHeader('Date', httpDate(nowMs));

@@ -1,0 +1,234 @@
+import { performance } from 'node:perf_hooks';
+import type { Request, Response } from 'express';
+import { isSecretName } from '../../../cli/secret-names.js';
+import type { Clock } from '../clock/clock.js';
+import type { Store } from '../store/store.js';
+import type { Actor } from './auth.js';
+import type { OperationSpec, ParamSpec } from './openapi.js';
+import { redacted, redactedUrl, safeDecode } from './request-log.js';
+
+/**
+ * The request journal (docs/control-api.md "Request journal"): per realm, the last JOURNAL_CAPACITY API requests
+ * the pipeline took up, for a test to assert what its app sent (`mock.requests`, `mock.expectRequest`,
+ * `GET /__mock/realms/{id}/requests`).
+ *
+ * Always on, so it must cost next to nothing: per request one small object in a ring and one 'close' listener
+ * (status, time and injected fault once the answer is out). It keeps references to what the request already
+ * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
+ *
+ * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
+ * realm owns them. Credentials are never shown: secret-named headers are left out, secret-named parameters are
+ * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
+ */
+export const JOURNAL_CAPACITY = 1000;
+
+/** A body above this size is not kept: the entry says so instead of listing its parameters. */
+export const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
+export interface RequestSummary {
+  /** Unique within the server's life, rising. */
+  id: number;
+  /** Realm time the request was taken up, UNIX seconds with a millisecond fraction. */
+  at: number;
+  operation: string;
+  method: string;
+  /** The caller's user ID and email; null when anonymous. */
+  user_id: number | null;
+  user: string | null;
+  /** null: no answer yet (a waiting long-poll), or the client went away before it. */
+  status: number | null;
+  /** From the pipeline taking the request up to the answer's end; null while there is none. */
+  ms: number | null;
+  /** What a fault rule did to the exchange (`rate_limit`, `latency 500ms`, …), null when none did. */
+  injected: string | null;
+}
+
+export interface JournalEntry extends RequestSummary {
+  /** The URL's path as sent, without its query string. */
+  path: string;
+  /** Path, query and body parameters as sent (body over query), JSON-typed ones decoded; credentials `[redacted]`. */
+  params: Record<string, unknown>;
+  /** The request's headers but credentials (Authorization, Cookie, any secret name), names lower-case. */
+  headers: Record<string, string | string[]>;
+  /** Why parameters are missing (a body over JOURNAL_BODY_BYTES), else null. */
+  note: string | null;
+}
+
+/** One journaled request as kept: summary fields, plus references decoded only when read. */
+class Recorded implements RequestSummary {
+  status: number | null = null;
+  ms: number | null = null;
+  injected: string | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly at: number,
+    readonly op: OperationSpec,
+    readonly method: string,
+    readonly user_id: number | null,
+    readonly user: string | null,
+    readonly url: string,
+    readonly headers: Request['headers'],
+    /** null: the body was larger than JOURNAL_BODY_BYTES (its size is in `bodyBytes`). */
+    readonly form: Record<string, string> | null,
+    readonly bodyBytes: number,
+  ) {}
+
+  get operation(): string {
+    return this.op.operationId;
+  }
+}
+
+/** A journaled request as kept (its summary fields readable); `RequestJournal.present` shows it. */
+export type JournaledRequest = Recorded;
+
+/** A realm's ring: the newest JOURNAL_CAPACITY requests, overwritten oldest first. */
+interface Ring {
+  items: Recorded[];
+  /** Where the next one goes once the ring is full. */
+  next: number;
+}
+
+export class RequestJournal {
+  readonly #rings = new Map<string, Ring>();
+  #nextId = 1;
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    readonly capacity = JOURNAL_CAPACITY,
+  ) {
+    // A realm created, reset, restored or deleted starts a new history: the old one is freed with it.
+    store.watch((change) => {
+      if (change.table === null) this.#rings.delete(change.realm);
+    });
+  }
+
+  /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
+  record(op: OperationSpec, actor: Actor | null, realmId: string, req: Request, res: Response): void {
+    let ring = this.#rings.get(realmId);
+    if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0 }));
+    const bodyBytes = bodySize(req);
+    const entry = new Recorded(
+      this.#nextId++,
+      this.clock.realmNowMs(realmId) / 1000,
+      op,
+      req.method,
+      actor?.user.user_id ?? null,
+      actor?.user.email ?? null,
+      req.originalUrl,
+      req.headers,
+      bodyBytes > JOURNAL_BODY_BYTES ? null : (req.form ?? null),
+      bodyBytes,
+    );
+    if (ring.items.length < this.capacity) ring.items.push(entry);
+    else {
+      ring.items[ring.next] = entry;
+      ring.next = (ring.next + 1) % this.capacity;
+    }
+    const started = performance.now();
+    res.once('close', () => {
+      entry.status = res.writableFinished ? res.statusCode : null;
+      entry.ms = Math.round((performance.now() - started) * 10) / 10;
+      entry.injected = (res.locals.injected as string | undefined) ?? null;
+    });
+  }
+
+  /** The realm's journaled requests, oldest first (summaries: `present` makes the full entry). */
+  list(realmId: string): JournaledRequest[] {
+    const ring = this.#rings.get(realmId);
+    if (!ring) return [];
+    return ring.items.length < this.capacity ? [...ring.items] : [...ring.items.slice(ring.next), ...ring.items.slice(0, ring.next)];
+  }
+
+  clear(realmId: string): void {
+    this.#rings.delete(realmId);
+  }
+
+  /** The entry as shown: parameters decoded, credentials left out or redacted. */
+  present(r: JournaledRequest): JournalEntry {
+    const [path = '', query = ''] = splitOnce(r.url, '?');
+    const note = r.form === null ? `a body of ${r.bodyBytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})` : null;
+    return {
+      id: r.id,
+      at: r.at,
+      operation: r.operation,
+      method: r.method,
+      path,
+      user_id: r.user_id,
+      user: r.user,
+      params: redacted(paramsOf(r.op, path, query, r.form)) as Record<string, unknown>,
+      headers: shownHeaders(r.headers),
+      status: r.status,
+      ms: r.ms,
+      injected: r.injected,
+      note,
+    };
+  }
+}
+
+/**
+ * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form
+ * holds (rare, so the loop is paid only then).
+ */
+function bodySize(req: Request): number {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && req.headers['content-encoding'] === undefined) return Number(declared) || 0;
+  let size = 0;
+  for (const key in req.form) size += key.length + req.form[key]!.length + 2;
+  return size;
+}
+
+/** What the client sent by name: path values, then the query, then the body (which wins, as http/params.ts reads). */
+function paramsOf(op: OperationSpec, path: string, query: string, form: Record<string, string> | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  Object.assign(out, pathValues(op, path));
+  if (query) for (const [key, value] of new URLSearchParams(query)) out[key] = decoded(specOf(op, key), value);
+  if (form) for (const key in form) out[key] = decoded(specOf(op, key), form[key]!);
+  return out;
+}
+
+function specOf(op: OperationSpec, name: string): ParamSpec | undefined {
+  return op.params.find((p) => p.name === name || p.aliases.includes(name));
+}
+
+/** JSON-typed parameters (lists, integers, booleans, …) as their values; text, and what does not parse, as sent. */
+function decoded(spec: ParamSpec | undefined, text: string): unknown {
+  if (!spec?.json) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The operation's path parameters, read off the URL by its template (`/messages/{message_id}`). */
+function pathValues(op: OperationSpec, path: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!op.path.includes('{')) return out;
+  const template = op.path.replace(/^\/api\/v1/, '').split('/');
+  const sent = path.replace(/^\/*api\/v1/i, '').split('/');
+  template.forEach((segment, i) => {
+    const name = /^\{(.+)\}$/.exec(segment)?.[1];
+    if (name === undefined || sent[i] === undefined) return;
+    const spec = specOf(op, name);
+    const raw = spec?.allowSlashes ? sent.slice(i).join('/') : sent[i];
+    out[name] = decoded(spec, safeDecode(raw.replace(/\+/g, '%2B')));
+  });
+  return out;
+}
+
+function shownHeaders(headers: Request['headers']): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || isSecretName(name)) continue;
+    out[name] = name === 'referer' && typeof value === 'string' ? redactedUrl(value) : value;
+  }
+  return out;
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}
