@@ -3,6 +3,7 @@ import type { Scheduler } from './delivery/scheduler.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
 import type { FaultRules } from './faults/rules.js';
+import type { RateLimits } from './faults/rate-limit.js';
 import type { ApiKeyIndex } from './http/auth.js';
 import type { RequestJournal } from './http/request-journal.js';
 import type { OperationSpec } from './http/openapi.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   faults: FaultRules;
   /** Per realm, the last API requests, for tests to assert on (control/requests.ts). */
   requests: RequestJournal;
+  /** Per-realm rate limits, off unless configured (faults/rate-limit.ts). */
+  rateLimits: RateLimits;
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;
 }

@@ -6,7 +6,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from './app-context.js';
 import { Clock } from './clock/clock.js';
 import { cacheDirOf, cacheFor } from './config/cache.js';
-import { controlExposure, DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
+import { controlExposure, DEFAULT_CONFIG, rateLimitProblem, type ServerConfig } from './config/config.js';
 import { Control } from './control/control.js';
 import { ensureDefaultRealm } from './control/default-realm.js';
 import { Scheduler } from './delivery/scheduler.js';
@@ -14,6 +14,7 @@ import { controlRouter } from './control/control.routes.js';
 import { pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
+import { RateLimits } from './faults/rate-limit.js';
 import { QueueRegistry } from './events/registry.js';
 import { FaultRules } from './faults/rules.js';
 import { ApiKeyIndex } from './http/auth.js';
@@ -79,6 +80,8 @@ export async function createMockServer(options: Partial<ServerConfig> = {}, hook
   config.cacheDir = cacheDirOf(config);
   const exposure = controlExposure(config);
   if (exposure) throw new Error(exposure);
+  const rateLimit = config.rateLimit && rateLimitProblem(config.rateLimit);
+  if (rateLimit) throw new Error(rateLimit);
   // Made before anything is opened: a malformed origin is refused with nothing to undo.
   const guards = { cors: corsLayer(config.corsOrigins), owner: ownerOnly({ host: config.host, allowHosts: config.allowHosts }) };
   const lock = config.statePath === null ? null : await lockState(config.statePath);
@@ -153,6 +156,7 @@ async function assemble(
     operations: await loadOperations(config.openapiPath, cacheFor(config)),
     faults: new FaultRules(store),
     requests: new RequestJournal(store, clock),
+    rateLimits: new RateLimits(clock, config.rateLimit),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).
@@ -160,6 +164,8 @@ async function assemble(
     dispatch(context.queues, store.realm(realmId), realmId, events, seq);
     endQueuesOfDeactivated(context.queues, realmId, events);
   });
+  // A realm created, replaced (reset, restored) or deleted starts without rate-limit history or a rule of its own.
+  store.watch((change) => change.table === null && context.rateLimits.forgetRealm(change.realm));
   const control = new Control(context);
   // Realms restored from the state file catch up on what fell due while the server was down, before
   // anything else runs; from then on the scheduler follows every change.

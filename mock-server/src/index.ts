@@ -4,7 +4,7 @@
  * move without breaking importers. README "Programmatic API" shows the use.
  */
 export { createMockServer, type MockServer, type StartHooks } from './app.js';
-export { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
+export { DEFAULT_CONFIG, REFERENCE_RATE_LIMIT, type RateLimitSetting, type ServerConfig } from './config/config.js';
 export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
 export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from './faults/rules.js';
@@ -13,3 +13,4 @@ export type { ExpectedRequest, RequestFilter } from './control/request-match.js'
 export type { RequestList } from './control/requests.js';
 export type { JournalEntry } from './http/request-journal.js';
 export type { ExpectRequestOptions, MockRequests } from './mock-requests.js';
+export type { RateLimitState } from './faults/rate-limit.js';

@@ -97,6 +97,44 @@ export interface ServerConfig {
    * --log-level and --log-format). Absent: no request log, and no cost per request.
    */
   requestLog?: Logger;
+  /**
+   * The reference server's per-user rate limit, for every realm unless the control API sets a realm's own
+   * (faults/rate-limit.ts): null (the default) for none, so no answer carries `X-RateLimit-*` headers.
+   */
+  rateLimit: RateLimitSetting | null;
+}
+
+/** A budget of `requests` per user in any window of `seconds` (realm time). */
+export interface RateLimitSetting {
+  requests: number;
+  seconds: number;
+}
+
+/** The reference server's default rule (zproject/default_settings.py `api_by_user`: 200 requests per 60 s). */
+export const REFERENCE_RATE_LIMIT: RateLimitSetting = Object.freeze({ requests: 200, seconds: 60 });
+
+/** Bounds of a setting: a user's window keeps at most `requests` times, so the cap bounds its memory. */
+export const MAX_RATE_LIMIT_REQUESTS = 10_000;
+export const MAX_RATE_LIMIT_SECONDS = 86_400;
+
+/** Why a rate-limit setting is refused (a sentence naming the way out), or null. */
+export function rateLimitProblem(setting: { requests?: unknown; seconds?: unknown }): string | null {
+  const { requests, seconds } = setting;
+  if (!Number.isSafeInteger(requests) || (requests as number) < 1 || (requests as number) > MAX_RATE_LIMIT_REQUESTS)
+    return `The rate limit's requests must be a whole number from 1 to ${MAX_RATE_LIMIT_REQUESTS}.`;
+  if (!Number.isSafeInteger(seconds) || (seconds as number) < 1 || (seconds as number) > MAX_RATE_LIMIT_SECONDS)
+    return `The rate limit's seconds must be a whole number from 1 to ${MAX_RATE_LIMIT_SECONDS}.`;
+  return null;
+}
+
+/** `N/S` (`--rate-limit 200/60`): N requests per S seconds; throws an Error whose message says what to pass. */
+export function parseRateLimit(text: string): RateLimitSetting {
+  const match = /^(\d{1,9})\/(\d{1,9})$/.exec(text.trim());
+  if (!match) throw new Error(`A rate limit is N/S, N requests per S seconds (the reference's default: 200/60).`);
+  const setting = { requests: Number(match[1]), seconds: Number(match[2]) };
+  const problem = rateLimitProblem(setting);
+  if (problem) throw new Error(problem);
+  return setting;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -117,6 +155,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   bodyTimeoutMs: 60_000,
   maxPendingUploads: 8,
   maxPendingUploadsPerUser: 4,
+  rateLimit: null,
 };
 
 /** Where request-named fixture files are read from (see `fixturesDir`). */

@@ -1,4 +1,6 @@
 import type { FaultRule, FaultRuleInput } from '../faults/rules.js';
+import type { RateLimitSetting } from '../config/config.js';
+import type { RateLimitState } from '../faults/rate-limit.js';
 import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
 import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
@@ -29,6 +31,8 @@ export type ServerStatus = ReturnType<Control['status']>;
 export type ServerClock = Exclude<ReturnType<Control['clock']>, { realm_id: string }>;
 /** A realm's clock: the server's, plus the realm's time (`now`) and its offset from the server's. */
 export type RealmClock = Extract<ReturnType<Control['clock']>, { realm_id: string }>;
+
+export type { RateLimitSetting, RateLimitState };
 
 /** What `POST /__mock/realms` reads (`replace` is the in-process API's alone). */
 export type CreateRealmParams = Omit<CreateRealmOptions, 'replace'>;
@@ -149,6 +153,16 @@ export class ControlClient {
   /** The realm's live event queues with their pending events (the oldest 20 each); what the inspector shows. */
   async queues(realmId: string): Promise<QueueSummary[]> {
     return (await this.#call<{ queues: QueueSummary[] }>('GET', `${realm(realmId)}/queues`)).queues;
+  }
+
+  /** The realm's rate limit: its rule (null: none), whether it is the server's or its own, the 429s answered. */
+  rateLimit(realmId: string): Promise<RateLimitState> {
+    return this.#call('GET', `${realm(realmId)}/rate-limit`);
+  }
+
+  /** Gives the realm its own rule (`null`: none) until it is reset; every user's window starts afresh. */
+  setRateLimit(realmId: string, setting: RateLimitSetting | null): Promise<RateLimitState> {
+    return this.#call('PUT', `${realm(realmId)}/rate-limit`, setting === null ? { off: true } : setting);
   }
 
   async listSnapshots(realmId: string): Promise<string[]> {

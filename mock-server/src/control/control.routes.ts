@@ -6,6 +6,7 @@ import { ownerMutation } from '../http/owner-guard.js';
 import { sendJson } from '../http/respond.js';
 import type { FaultRuleInput } from '../faults/rules.js';
 import type { Control } from './control.js';
+import { rateLimitFromWire } from './rate-limit.js';
 
 /**
  * The control API under /__mock/ (off with --no-control). Bodies are JSON only, and a call that changes
@@ -54,6 +55,10 @@ export function controlRouter(control: Control, token?: string, alsoAllowed?: (r
   route('get', '/realms/:realm/clock', (req) => control.clock(realm(req)));
   route('put', '/realms/:realm/clock', (req) => control.setRealmTime(realm(req), required(int(req, 'now'), 'now')));
   route('post', '/realms/:realm/clock/advance', (req) => control.advanceRealm(realm(req), required(num(req, 'seconds'), 'seconds')));
+  route('get', '/realms/:realm/rate-limit', (req) => control.rateLimit(realm(req)));
+  route('put', '/realms/:realm/rate-limit', (req) =>
+    control.setRateLimit(realm(req), rateLimitFromWire(raw(req, 'off'), int(req, 'requests'), int(req, 'seconds'))),
+  );
   route('get', '/realms/:realm/queues', (req) => ({ queues: control.queues(realm(req)) }));
   route('get', '/realms/:realm/snapshots', (req) => ({ snapshots: control.listSnapshots(realm(req)) }));
   route('post', '/realms/:realm/snapshots', (req) => control.saveSnapshot(realm(req), required(str(req, 'name'), 'name')));

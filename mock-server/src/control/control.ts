@@ -11,7 +11,10 @@ import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
 import type { RealmState } from '../store/state.js';
+import type { RateLimitSetting } from '../config/config.js';
+import type { RateLimitState } from '../faults/rate-limit.js';
 import { listQueues, type QueueSummary } from './queues.js';
+import { changeRateLimit, rateLimitOf } from './rate-limit.js';
 import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.js';
 import { Snapshots } from './snapshots.js';
 import * as serverEvents from './server-events.js';
@@ -177,6 +180,14 @@ export class Control {
 
   queues(realmId: string): QueueSummary[] {
     return listQueues(this.app, realmId);
+  }
+
+  rateLimit(realmId: string): RateLimitState {
+    return rateLimitOf(this.app, realmId);
+  }
+
+  setRateLimit(realmId: string, setting: RateLimitSetting | null): RateLimitState {
+    return changeRateLimit(this.app, realmId, setting);
   }
 
   listSnapshots(realmId: string): string[] {

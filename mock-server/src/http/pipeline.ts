@@ -7,6 +7,7 @@ import { applyFaults } from '../faults/effects.js';
 import { authenticate, notLoggedIn, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
 import { pruneForLevel } from './level-fields.js';
+import { limitRate } from './limit-rate.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
 import { httpDate, sendJson } from './respond.js';
@@ -18,6 +19,7 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  * The whole life of an API request, in order (Prism's readable pipeline, Fastify's lifecycle):
  *   0 path shape        an integer path segment that is not one names no resource: 404
  *   1 authenticate      HTTP Basic → Actor, or anonymous where the operation allows it (§5)
+ *     rate limit        only where a rule is set (http/limit-rate.ts): headers, or a 429 that ends the request
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
  *   4 handle            the route's one call into the domain
@@ -51,6 +53,7 @@ async function run(
   res.locals.user = actor?.user.email;
   app.requests.record(op, actor, realmId, req, res);
   if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
+  if (app.rateLimits.active && limitRate(app, op, actor, realmId, res)) return;
   const nowMs = app.clock.realmNowMs(realmId);
   res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
