@@ -252,7 +252,7 @@ function checkPath(value: unknown): string {
     !value.startsWith('/') ||
     value.length > 1000 ||
     /[?#\s]/.test(value) ||
-    value.indexOf('*') < value.length - 1
+    value.slice(0, -1).includes('*')
   )
     throw badRequest("path must start with '/' (a path under /api/v1, or the full path), without a query; only a trailing '*' (a prefix).");
   return /^\/api\/v1(\/|\*?$)/.test(value) ? value : `/api/v1${value}`;

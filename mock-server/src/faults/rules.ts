@@ -142,6 +142,11 @@ export class FaultRules {
     };
   }
 
+  /** Latency and trickle timers in flight (each owned by an answer still on its way). */
+  get waiting(): number {
+    return this.#timers.size;
+  }
+
   /** The server closes: pending timers and every rule go. */
   close(): void {
     for (const timer of this.#timers) clearTimeout(timer);
