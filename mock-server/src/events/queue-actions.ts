@@ -118,6 +118,8 @@ export async function doGetEvents(actor: QueueActor & { user: UserRow }, params:
     if (queue.answeredAtEnd) return { events: [...queue.events] };
     queues.get(queueId, realmId, user.user_id);
     queues.touch(queue);
+    // Ended by a newer poll of the queue during a silence: nothing gets through, not even the queued events.
+    if (queues.silenced(queue)) return { events: [] };
   }
   return { events: [...queue.events] };
 }

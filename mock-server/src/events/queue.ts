@@ -27,10 +27,10 @@ export class EventQueue {
   /** Realm time of the last fetch or poll end: the 10-minute idle rule (§6.2) counts from here. */
   lastActivity: number;
   /**
-   * The long-poll waiting on this queue, if any: told of each new event (`event`; it may keep waiting, in a
-   * silence) and of the queue's end or a newer poll (`end`: it answers).
+   * The long-poll waiting on this queue, if any: told of each new event (`event`; in a silence it keeps
+   * waiting), of a silence's end (`resume`) and of the queue's end or a newer poll (`end`: it answers).
    */
-  waiter: ((why: 'event' | 'end') => void) | null = null;
+  waiter: ((why: 'event' | 'resume' | 'end') => void) | null = null;
   /**
    * Ended by a restart of the queues: a long-poll waiting then is answered with what the queue holds, as the
    * reference server finishes a queue's handler before it drops the queue; the next poll is BAD_EVENT_QUEUE_ID.

@@ -124,20 +124,24 @@ export class QueueRegistry {
     // poll is left without a waker or a heartbeat.
     queue.waiter?.('end');
     return new Promise((resolve) => {
-      // A silent network sends no heartbeat either: the beat is skipped and tried again a minute later.
-      const beat = () => {
-        if (this.silenced(queue)) cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, beat);
+      // In a silence no heartbeat goes out; one that fell due meanwhile goes out when it ends ('resume').
+      let missedHeartbeat = false;
+      const cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, () => {
+        if (this.silenced(queue)) missedHeartbeat = true;
         else queue.push({ type: 'heartbeat' });
-      };
-      let cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, beat);
+      });
       const finish = () => {
         cancelHeartbeat();
         signal.removeEventListener('abort', onAbort);
         if (queue.waiter === waiter) queue.waiter = null;
         resolve();
       };
-      const waiter = (why: 'event' | 'end') => {
-        if (why === 'event' && this.silenced(queue)) return;
+      const waiter = (why: 'event' | 'resume' | 'end') => {
+        if (why !== 'end' && this.silenced(queue)) return;
+        if (why === 'resume' && queue.events.length === 0) {
+          if (missedHeartbeat) queue.push({ type: 'heartbeat' });
+          return;
+        }
         finish();
       };
       const onAbort = () => finish();
@@ -155,10 +159,13 @@ export class QueueRegistry {
     for (const queue of [...this.#queues.values()]) this.delete(queue);
   }
 
-  /** A silence ended: the waiting polls it covered that have events are answered (others wait for more, or a heartbeat). */
+  /**
+   * A silence ended: the waiting polls it covered get their queued events, or the heartbeat that fell due
+   * during it; the others go on waiting for an event or their heartbeat.
+   */
   #afterSilence(realmId: string, userId: number | null): void {
     const queues = userId === null ? this.queuesOf(realmId, null) : (this.#byRealm.get(realmId)?.get(userId) ?? []);
-    for (const queue of [...queues]) if (queue.events.length > 0) queue.waiter?.('event');
+    for (const queue of [...queues]) queue.waiter?.('resume');
   }
 
   #expired(queue: EventQueue): boolean {

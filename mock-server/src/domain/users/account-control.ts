@@ -15,10 +15,12 @@ import { activeUserIds } from './lookup.js';
 /**
  * Reactivation (reference do_reactivate_user): is_active true, then `realm_user` / update
  * `{user_id, is_active: true}` to every active user, `realm_bot` / update `{user_id, is_active: true}` to a
- * bot's owner and the human administrators, and `peer_add` on each of the account's channels that is not
- * archived, to everyone who may know its subscribers (the undoing of deactivation's `peer_remove`).
- * Left out, because this server does not model them: `realm_export_consent` (admins) and `user_group` /
- * add_members (group members here never lose a deactivated user, so there is nothing to add back).
+ * bot's owner and the human administrators, and `peer_add` on each of the account's channels to everyone who
+ * may know its subscribers: the undoing of deactivation's `peer_remove`, which names archived channels too,
+ * so here they get their `peer_add` as well (the reference skips them, leaving its clients' subscriber lists
+ * of archived channels short). Left out, because this server does not model them: `realm_export_consent`
+ * (admins) and `user_group` / add_members (group members here never lose a deactivated user). Like the
+ * reference, nothing re-announces the user's presence or status, which register shows again.
  * The reference server takes an active user too and sends the events again; here that is refused.
  */
 export function reactivateAccount(ctx: EmitContext, target: UserRow): void {
@@ -32,7 +34,7 @@ export function reactivateAccount(ctx: EmitContext, target: UserRow): void {
   const channelIds = [...indexOf(tx.tables).people.subscribedChannels(target.user_id)].sort((a, b) => a - b);
   for (const id of channelIds) {
     const channel = tx.tables.channels[String(id)];
-    if (channel && !channel.is_archived) emitPeers(ctx, 'peer_add', channel, [target.user_id]);
+    if (channel) emitPeers(ctx, 'peer_add', channel, [target.user_id]);
   }
 }
 
