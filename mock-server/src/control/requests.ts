@@ -1,7 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import { badRequest, realmNotFound } from '../domain/errors.js';
-import type { JournalEntry } from '../http/request-journal.js';
-import { matchesFilter, type RequestFilter } from './request-match.js';
+import type { JournalEntry, RequestSummary } from '../http/request-journal.js';
+import { sameUser, type RequestFilter } from './request-match.js';
 
 /**
  * `GET` and `DELETE /__mock/realms/{id}/requests` (`Control.requests`, `Control.clearRequests`): the realm's
@@ -28,6 +28,23 @@ export function listRequests(app: AppContext, realmId: string, raw: RequestFilte
 export function clearRequests(app: AppContext, realmId: string): void {
   if (!app.store.realm(realmId)) throw realmNotFound(realmId);
   app.requests.clear(realmId);
+}
+
+/** Every field given must match. */
+function matchesFilter(r: RequestSummary, f: RequestFilter): boolean {
+  return (
+    (f.operation === undefined || r.operation === f.operation) &&
+    (f.user === undefined || sameUser(r, f.user)) &&
+    (f.method === undefined || r.method === f.method.toUpperCase()) &&
+    (f.status === undefined || sameStatus(r.status, f.status)) &&
+    (f.since === undefined || r.at >= f.since) &&
+    (f.until === undefined || r.at <= f.until)
+  );
+}
+
+function sameStatus(status: number | null, wanted: number | string): boolean {
+  if (status === null) return false;
+  return typeof wanted === 'number' ? status === wanted : String(status)[0] === wanted[0];
 }
 
 /** The filter's values checked (numbers may come as text from a query string); unknown names are refused too. */
