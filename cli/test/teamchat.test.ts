@@ -56,6 +56,13 @@ describe('usage errors', () => {
       "teamchat serve: option '--log-format <format>' argument 'xml' is invalid. Allowed choices are pretty, json.",
       'teamchat serve',
     ],
+    [
+      ['serve', '--rate-limit', 'fast'],
+      "teamchat serve: option '--rate-limit [N/S]' argument 'fast' is invalid. A rate limit is N/S, N requests per S seconds (the reference's default: 200/60).",
+      'teamchat serve',
+    ],
+    [['serve', '--rate-limit', '0/60'], "The rate limit's requests must be a whole number from 1 to 10000.", 'teamchat serve'],
+    [['serve', '--rate-limit', '200/0'], "The rate limit's seconds must be a whole number from 1 to 86400.", 'teamchat serve'],
     [['serve', '--frobnicate'], "teamchat serve: unknown option '--frobnicate'", 'teamchat serve'],
     [
       ['conform', '--workers', 'x', '--reporter', 'console'],
@@ -101,6 +108,9 @@ describe('usage errors', () => {
     );
     expect(help).toContain(
       '--log-format <format> request log format (default: pretty on a terminal, else json) (choices: "pretty", "json")',
+    );
+    expect(help).toContain(
+      '--rate-limit [N/S] limit each user to N requests per S seconds, as the reference server does (no value: 200/60; default: no limit)',
     );
   });
 });

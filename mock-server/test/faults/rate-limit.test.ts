@@ -20,7 +20,7 @@ const limits = (r: Reply) => ({
   reset: r.headers['x-ratelimit-reset'],
 });
 const me = (s: MockServer, who: Who) => call(s, 'GET', '/api/v1/users/me', { as: who });
-const realmNow = (s: MockServer) => s.control.clock('demo').now;
+const realmNow = (s: MockServer) => s.context.clock.now('demo');
 const advance = (s: MockServer, seconds: number) => s.control.advanceRealm('demo', seconds);
 
 describe('a realm limited to 3 requests per 10 seconds (serve --rate-limit 3/10)', () => {
