@@ -61,9 +61,10 @@ describe.skipIf(!version)(
       channel = created.world.channels.public.name;
     });
 
-    it('call_on_each_event after a restart registers a new queue and receives the next message', async () => {
+    // Each test starts an interpreter: generous bounds for a busy machine.
+    it('call_on_each_event after a restart registers a new queue and receives the next message', { timeout: 30_000 }, async () => {
       const client = python(member, 'events', 'after the restart');
-      await until(() => mock.control.queues(realm).some((q) => q.user_id === member.user_id && q.waiting), 'the first long-poll');
+      await until(() => mock.control.queues(realm).some((q) => q.user_id === member.user_id && q.waiting), 'the first long-poll', 15_000);
       mock.control.restartQueues(realm, { user_id: member.user_id });
       const registered = () => journal({ operation: 'register-queue', user: member.email }).filter((r) => r.status === 200);
       await until(() => registered().length === 2 || undefined, 'the second register');
@@ -81,23 +82,31 @@ describe.skipIf(!version)(
       expect(polls[0]!.headers['user-agent']).toMatch(/^ZulipPython\//);
     });
 
-    it('send_message through a 502 rule for the next 2 sends: retried after 1 s each, it succeeds (3 requests)', async () => {
-      mock.faults.add({ operation: 'send-message', times: 2, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
-      const client = python(member, 'send', JSON.stringify({ type: 'stream', to: channel, topic: 'proxy', content: 'through the proxy' }));
-      expect(await client.exited()).toBe(0);
-      expect(client.lines).toMatchObject([{ result: 'success', id: expect.any(Number) }]);
-      const sent = journal({ operation: 'send-message' });
-      expect(sent.map((r) => [r.status, r.injected])).toEqual([
-        [502, 'bad_gateway'],
-        [502, 'bad_gateway'],
-        [200, null],
-      ]);
-      // Its retries add dont_block=true (meant for long-polls; the mock ignores it on a send, as the reference does).
-      expect(sent.map((r) => r.params.dont_block)).toEqual([undefined, 'true', 'true']);
-      expect(sent.every((r) => r.params.content === 'through the proxy')).toBe(true);
-    });
+    it(
+      'send_message through a 502 rule for the next 2 sends: retried after 1 s each, it succeeds (3 requests)',
+      { timeout: 30_000 },
+      async () => {
+        mock.faults.add({ operation: 'send-message', times: 2, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
+        const client = python(
+          member,
+          'send',
+          JSON.stringify({ type: 'stream', to: channel, topic: 'proxy', content: 'through the proxy' }),
+        );
+        expect(await client.exited()).toBe(0);
+        expect(client.lines).toMatchObject([{ result: 'success', id: expect.any(Number) }]);
+        const sent = journal({ operation: 'send-message' });
+        expect(sent.map((r) => [r.status, r.injected])).toEqual([
+          [502, 'bad_gateway'],
+          [502, 'bad_gateway'],
+          [200, null],
+        ]);
+        // Its retries add dont_block=true (meant for long-polls; the mock ignores it on a send, as the reference does).
+        expect(sent.map((r) => r.params.dont_block)).toEqual([undefined, 'true', 'true']);
+        expect(sent.every((r) => r.params.content === 'through the proxy')).toBe(true);
+      },
+    );
 
-    it('a rate_limit rule: send_message returns the 429 answer to the caller (no wait, no retry)', async () => {
+    it('a rate_limit rule: send_message returns the 429 answer to the caller (no wait, no retry)', { timeout: 30_000 }, async () => {
       mock.faults.add({ operation: 'send-message', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 7 } }, realm);
       const client = python(member, 'send', JSON.stringify({ type: 'stream', to: channel, topic: 'limits', content: 'too soon' }));
       expect(await client.exited()).toBe(0);
