@@ -50,7 +50,7 @@ export class MockFaults {
   ) {}
 
   /** A rule in the wire form; answers it as stored (its `id` removes it). */
-  add(rule: FaultRuleInput, realmId = this.defaultRealm): FaultRule {
+  add(rule: FaultRuleInput, realmId = this.defaultRealm): Promise<FaultRule> {
     return this.control.addFault(realmId, rule);
   }
 
@@ -67,34 +67,34 @@ export class MockFaults {
   }
 
   /** 429 RATE_LIMIT_HIT as the reference answers it, `retry-after` in the body and the header (default 1 s). */
-  rateLimit(options: PhasedMatch & { retryAfter?: number } = {}): FaultRule {
+  rateLimit(options: PhasedMatch & { retryAfter?: number } = {}): Promise<FaultRule> {
     const { retryAfter, ...match } = options;
     return this.#add(match, { type: 'preset', preset: 'rate_limit', ...(retryAfter === undefined ? {} : { retry_after: retryAfter }) });
   }
 
   /** 500 with the reference's body for a request that raised (`{"result":"error","msg":"Internal server error"}`). */
-  serverError(options: PhasedMatch = {}): FaultRule {
+  serverError(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'preset', preset: 'server_error' });
   }
 
   /** 502 as nginx answers it when the application server is down: an HTML page. */
-  badGateway(options: PhasedMatch = {}): FaultRule {
+  badGateway(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'preset', preset: 'bad_gateway' });
   }
 
   /** 503 as nginx answers it: an HTML page. */
-  serviceUnavailable(options: PhasedMatch = {}): FaultRule {
+  serviceUnavailable(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'preset', preset: 'service_unavailable' });
   }
 
   /** Any error in the API's envelope. */
-  error(options: ErrorOptions): FaultRule {
+  error(options: ErrorOptions): Promise<FaultRule> {
     const { status, code, msg, fields, ...match } = options;
     return this.#add(match, { type: 'error', msg, ...defined({ status, code, fields }) });
   }
 
   /** The answer waits (wall time): `ms`, uniform `minMs`–`maxMs`, or log-normal `medianMs` and `sigma`. */
-  latency(options: LatencyOptions): FaultRule {
+  latency(options: LatencyOptions): Promise<FaultRule> {
     if ('ms' in options) {
       const { ms, ...match } = options;
       return this.#add(match, { type: 'latency', ms });
@@ -108,32 +108,32 @@ export class MockFaults {
   }
 
   /** The headers at once, the body spread over `ms`. */
-  trickle(options: FaultMatch & { ms: number }): FaultRule {
+  trickle(options: FaultMatch & { ms: number }): Promise<FaultRule> {
     const { ms, ...match } = options;
     return this.#add(match, { type: 'trickle', ms });
   }
 
   /** The connection is reset (TCP RST): the client's read fails with ECONNRESET. */
-  reset(options: PhasedMatch = {}): FaultRule {
+  reset(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'reset' });
   }
 
   /** The connection is closed without an answer. */
-  close(options: PhasedMatch = {}): FaultRule {
+  close(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'close' });
   }
 
   /** The headers and half of the body, then the connection closes. */
-  truncate(options: PhasedMatch = {}): FaultRule {
+  truncate(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'truncate' });
   }
 
   /** Bytes that are not HTTP, then the connection closes. */
-  garbage(options: PhasedMatch = {}): FaultRule {
+  garbage(options: PhasedMatch = {}): Promise<FaultRule> {
     return this.#add(options, { type: 'garbage' });
   }
 
-  #add(options: PhasedMatch, effect: FaultRuleInput['effect']): FaultRule {
+  #add(options: PhasedMatch, effect: FaultRuleInput['effect']): Promise<FaultRule> {
     const { realmId, ...match } = options;
     return this.add({ ...defined(match), effect }, realmId);
   }

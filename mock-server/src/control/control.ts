@@ -255,7 +255,7 @@ export class Control {
   }
 
   /** Fault rules (faults/rules.ts): what the realm's requests meet until the rules expire or are removed. */
-  addFault = (realmId: string, rule: FaultRuleInput): FaultRule => this.app.faults.add(realmId, rule, this.app.operations);
+  addFault = (realmId: string, rule: FaultRuleInput): Promise<FaultRule> => this.app.faults.add(realmId, rule, this.app.operations);
   faults = (realmId: string): FaultRule[] => this.app.faults.list(realmId);
   removeFault = (realmId: string, ruleId: string): void => this.app.faults.remove(realmId, ruleId);
   clearFaults = (realmId: string): { removed: number } => this.app.faults.clear(realmId);

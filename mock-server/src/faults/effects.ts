@@ -64,6 +64,11 @@ function intercept(res: Response, replace: (end: End, args: unknown[]) => void):
 function act(decision: Decision, req: Request, res: Response, end: End, body: Buffer | null): void {
   const { effect } = decision;
   const socket = req.socket;
+  // An answer whose head already went out (no route streams today) cannot be replaced: the connection ends instead.
+  if (res.headersSent && effect.type !== 'reset' && effect.type !== 'garbage') {
+    socket.destroy();
+    return;
+  }
   switch (effect.type) {
     case 'preset':
     case 'error':

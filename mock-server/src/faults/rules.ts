@@ -1,8 +1,8 @@
-import { generateMersenne53Randomizer, type Randomizer } from '@faker-js/faker';
 import { ROLE } from '../contract/roles.js';
 import { faultRuleNotFound, realmNotFound, tooManyFaultRules } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import type { UserRow } from '../store/state.js';
+import type { seeded as Seeded } from './random.js';
 import { checkRule, MAX_FAULT_MS, type FaultRule, type FaultRuleInput, type NormalEffect } from './rule-input.js';
 
 export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from './rule-input.js';
@@ -10,12 +10,20 @@ export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, N
 /** Rules of one realm at once (design: every one is tried on each request of the realm). */
 export const MAX_FAULT_RULES = 100;
 
+/** A seeded generator of numbers in [0, 1) (random.ts). */
+export interface Random {
+  next(): number;
+}
+
+/** The generators' module, imported once the first rule is added (random.ts says why). */
+let generators: Promise<{ seeded: typeof Seeded }> | null = null;
+
 /** A rule with what it needs at run time: its own generator, so each rule's draws repeat from its seed. */
 interface Held {
   rule: FaultRule;
   /** The rule's path without its trailing `*`, and whether it is a prefix. */
   pathPrefix: string | null;
-  random: Randomizer;
+  random: Random;
 }
 
 /** What a rule did to one request: its effect, the latency drawn for it, and the label the logs show. */
@@ -26,7 +34,7 @@ export interface Decision {
   /** The wait of a latency or trickle effect, drawn now. */
   ms: number;
   label: string;
-  random: Randomizer;
+  random: Random;
 }
 
 /** What a request offers for matching (an express request fits); `path` is read only when a rule has one. */
@@ -58,7 +66,9 @@ export class FaultRules {
   }
 
   /** Checks, normalises and stores a rule; answers it as stored. Bad input stores nothing. */
-  add(realmId: string, input: FaultRuleInput | unknown, operations: readonly { operationId: string }[]): FaultRule {
+  async add(realmId: string, input: FaultRuleInput | unknown, operations: readonly { operationId: string }[]): Promise<FaultRule> {
+    const { seeded } = await (generators ??= import('./random.js'));
+    // Looked up after the wait: the realm may have gone meanwhile, and the checks and the cap then run in one go.
     const tables = this.store.realm(realmId);
     if (!tables) throw realmNotFound(realmId);
     const spec = checkRule(input, {
@@ -72,7 +82,7 @@ export class FaultRules {
     if (realm.rules.length >= MAX_FAULT_RULES) throw tooManyFaultRules(MAX_FAULT_RULES);
     const rule: FaultRule = { id: `f${realm.nextId++}`, ...spec, matched: 0, applied: 0, remaining: spec.times };
     const prefix = rule.path?.endsWith('*') ? rule.path.slice(0, -1) : null;
-    realm.rules.push({ rule, pathPrefix: prefix, random: generateMersenne53Randomizer(rule.seed) });
+    realm.rules.push({ rule, pathPrefix: prefix, random: seeded(rule.seed) });
     this.#realms.set(realmId, realm);
     this.#count++;
     this.active = true;
@@ -189,7 +199,7 @@ function matches(held: Held, operationId: string, req: Matchable, user: UserRow 
 }
 
 /** The wait of a latency or trickle effect, from the rule's generator (so a seed repeats the sequence). */
-function waitOf(effect: NormalEffect, random: Randomizer): number {
+function waitOf(effect: NormalEffect, random: Random): number {
   if (effect.type === 'trickle') return effect.ms;
   if (effect.type !== 'latency') return 0;
   switch (effect.distribution) {

@@ -29,7 +29,7 @@ const sendMessage = (content: string, signal?: AbortSignal) =>
 
 describe("answers in the API's own form", () => {
   it('rate_limit: 429 RATE_LIMIT_HIT with retry-after in the body and the Retry-After header, as the reference', async () => {
-    server.faults.rateLimit({ operation: 'get-own-user', retryAfter: 2.5 });
+    await server.faults.rateLimit({ operation: 'get-own-user', retryAfter: 2.5 });
     const answer = await me();
     expect(answer.status).toBe(429);
     expect(answer.headers['retry-after']).toBe('2.5');
@@ -38,7 +38,7 @@ describe("answers in the API's own form", () => {
   });
 
   it('server_error: 500 with the reference body of a request that raised (no code)', async () => {
-    server.faults.serverError({ operation: 'get-own-user' });
+    await server.faults.serverError({ operation: 'get-own-user' });
     const answer = await me();
     expect(answer.status).toBe(500);
     expect(answer.headers['content-type']).toBe('application/json');
@@ -46,8 +46,8 @@ describe("answers in the API's own form", () => {
   });
 
   it('bad_gateway and service_unavailable: nginx HTML pages, not JSON', async () => {
-    server.faults.badGateway({ operation: 'get-own-user', times: 1 });
-    server.faults.serviceUnavailable({ operation: 'get-own-user', times: 1 });
+    await server.faults.badGateway({ operation: 'get-own-user', times: 1 });
+    await server.faults.serviceUnavailable({ operation: 'get-own-user', times: 1 });
     const bad = await me();
     expect(bad.status).toBe(502);
     expect(bad.headers['content-type']).toBe('text/html');
@@ -64,7 +64,7 @@ describe("answers in the API's own form", () => {
   });
 
   it('error: any status, code, msg and extra fields in the envelope', async () => {
-    server.faults.error({
+    await server.faults.error({
       operation: 'get-own-user',
       status: 403,
       code: 'USER_DEACTIVATED',
@@ -78,11 +78,11 @@ describe("answers in the API's own form", () => {
 
   it('phase before: the request does not run; phase after: it runs (the write happens), then its answer is replaced', async () => {
     const before = messageCount();
-    server.faults.serverError({ operation: 'send-message', times: 1 });
+    await server.faults.serverError({ operation: 'send-message', times: 1 });
     expect((await sendMessage('not sent')).status).toBe(500);
     expect(messageCount()).toBe(before);
 
-    server.faults.serverError({ operation: 'send-message', phase: 'after', times: 1 });
+    await server.faults.serverError({ operation: 'send-message', phase: 'after', times: 1 });
     const replaced = await sendMessage('sent, answer lost');
     expect(replaced.status).toBe(500);
     expect(replaced.body).toEqual({ result: 'error', msg: 'Internal server error' });
@@ -94,7 +94,7 @@ describe("answers in the API's own form", () => {
 
 describe('latency and trickle (wall time)', () => {
   it("fixed latency: the answer comes no sooner than ms, and is the request's own", async () => {
-    server.faults.latency({ operation: 'get-own-user', ms: 300 });
+    await server.faults.latency({ operation: 'get-own-user', ms: 300 });
     const started = performance.now();
     const answer = await me();
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
@@ -103,13 +103,13 @@ describe('latency and trickle (wall time)', () => {
   });
 
   it('uniform and log-normal latency wait at least their lower bound', async () => {
-    const uniform = server.faults.latency({ operation: 'get-own-user', minMs: 150, maxMs: 250, times: 1 });
+    const uniform = await server.faults.latency({ operation: 'get-own-user', minMs: 150, maxMs: 250, times: 1 });
     expect(uniform.effect).toEqual({ type: 'latency', distribution: 'uniform', min_ms: 150, max_ms: 250 });
     let started = performance.now();
     expect((await me()).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(150);
     // sigma 0: every draw is the median.
-    server.faults.latency({ operation: 'get-own-user', medianMs: 200, sigma: 0, times: 1 });
+    await server.faults.latency({ operation: 'get-own-user', medianMs: 200, sigma: 0, times: 1 });
     started = performance.now();
     expect((await me()).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(200);
@@ -117,7 +117,7 @@ describe('latency and trickle (wall time)', () => {
 
   it('latency: the request runs at once, only its answer waits; a client that leaves frees the timer', async () => {
     const before = messageCount();
-    server.faults.latency({ operation: 'send-message', ms: 60_000 });
+    await server.faults.latency({ operation: 'send-message', ms: 60_000 });
     const leave = new AbortController();
     const sending = sendMessage('written before the answer', leave.signal).catch((e: unknown) => e);
     await expect.poll(messageCount, { timeout: 5_000 }).toBe(before + 1);
@@ -129,7 +129,7 @@ describe('latency and trickle (wall time)', () => {
 
   it('trickle: the headers, then the body in pieces over ms, Content-Length kept', async () => {
     const plain = parseAnswer((await rawGet(server, '/api/v1/users/me', member)).bytes);
-    server.faults.trickle({ operation: 'get-own-user', ms: 600 });
+    await server.faults.trickle({ operation: 'get-own-user', ms: 600 });
     const started = performance.now();
     const fate = await rawGet(server, '/api/v1/users/me', member);
     expect(performance.now() - started).toBeGreaterThanOrEqual(600);
@@ -144,21 +144,21 @@ describe('latency and trickle (wall time)', () => {
 
 describe('wire faults, as a raw socket sees them', () => {
   it('reset: the connection is reset (ECONNRESET), nothing answered', async () => {
-    server.faults.reset({ operation: 'get-own-user' });
+    await server.faults.reset({ operation: 'get-own-user' });
     const fate = await rawGet(server, '/api/v1/users/me', member);
     expect(fate.error).toBe('ECONNRESET');
     expect(fate.bytes.length).toBe(0);
   });
 
   it('close: the connection ends cleanly without a byte', async () => {
-    server.faults.close({ operation: 'get-own-user' });
+    await server.faults.close({ operation: 'get-own-user' });
     const fate = await rawGet(server, '/api/v1/users/me', member);
     expect(fate.error).toBeNull();
     expect(fate.bytes.length).toBe(0);
   });
 
   it('truncate: the headers promise the whole body, half of it comes, then the connection ends', async () => {
-    server.faults.truncate({ operation: 'get-own-user', phase: 'after' });
+    await server.faults.truncate({ operation: 'get-own-user', phase: 'after' });
     const fate = await rawGet(server, '/api/v1/users/me', member);
     const answer = parseAnswer(fate.bytes);
     expect(answer.status).toBe(200);
@@ -168,14 +168,14 @@ describe('wire faults, as a raw socket sees them', () => {
   });
 
   it('truncate before the request runs: half of an empty success', async () => {
-    server.faults.truncate({ operation: 'get-own-user' });
+    await server.faults.truncate({ operation: 'get-own-user' });
     const answer = parseAnswer((await rawGet(server, '/api/v1/users/me', member)).bytes);
     expect(answer.headers['content-length']).toBe('29');
     expect(answer.body.toString()).toBe('{"result":"suc');
   });
 
   it('garbage: bytes that are not HTTP, then the connection ends', async () => {
-    server.faults.garbage({ operation: 'get-own-user' });
+    await server.faults.garbage({ operation: 'get-own-user' });
     const fate = await rawGet(server, '/api/v1/users/me', member);
     expect(fate.bytes.length).toBe(64);
     expect(fate.bytes[0]).toBe(0);
@@ -184,7 +184,7 @@ describe('wire faults, as a raw socket sees them', () => {
 
   it('reset after the request ran: the write happened, the client never hears of it', async () => {
     const before = messageCount();
-    server.faults.reset({ operation: 'send-message', phase: 'after' });
+    await server.faults.reset({ operation: 'send-message', phase: 'after' });
     const lost = await sendMessage('sent, connection reset').then(
       () => null,
       (e: unknown) => e as Error & { code?: string },
@@ -197,7 +197,7 @@ describe('wire faults, as a raw socket sees them', () => {
 describe('timers have an owner', () => {
   it("the server's close clears a pending latency timer", async () => {
     const own = await startTestServer();
-    own.faults.latency({ operation: 'get-own-user', ms: 60_000 });
+    await own.faults.latency({ operation: 'get-own-user', ms: 60_000 });
     const pending = call(own, 'GET', '/api/v1/users/me', { as: credentials(own).member! }).catch((e: unknown) => e);
     await expect.poll(() => own.context.faults.waiting, { timeout: 5_000 }).toBe(1);
     await own.close();

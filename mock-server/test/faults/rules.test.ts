@@ -30,7 +30,7 @@ async function statuses(n: number, as: Who = who.member!): Promise<number[]> {
 
 describe('how long a rule applies', () => {
   it('times: the next N matching requests, then the rule is gone', async () => {
-    const rule = server.faults.rateLimit({ operation: 'get-own-user', times: 2 });
+    const rule = await server.faults.rateLimit({ operation: 'get-own-user', times: 2 });
     expect(rule).toMatchObject({ id: 'f1', times: 2, remaining: 2, matched: 0, applied: 0 });
     expect(await statuses(3)).toEqual([429, 429, 200]);
     expect(server.faults.list()).toEqual([]);
@@ -38,8 +38,8 @@ describe('how long a rule applies', () => {
   });
 
   it('remove: a removed rule stops at once; the others stay', async () => {
-    const a = server.faults.rateLimit({ operation: 'get-own-user' });
-    const b = server.faults.serverError({ operation: 'send-message' });
+    const a = await server.faults.rateLimit({ operation: 'get-own-user' });
+    const b = await server.faults.serverError({ operation: 'send-message' });
     expect(await me()).toBe(429);
     server.faults.remove(a.id);
     expect(await me()).toBe(200);
@@ -48,7 +48,7 @@ describe('how long a rule applies', () => {
   });
 
   it('counters: matched counts every matching request, applied the ones changed', async () => {
-    server.faults.rateLimit({ operation: 'get-own-user', every: 2 });
+    await server.faults.rateLimit({ operation: 'get-own-user', every: 2 });
     await statuses(5);
     expect(server.faults.list()[0]).toMatchObject({ matched: 5, applied: 2, remaining: null });
   });
@@ -56,49 +56,49 @@ describe('how long a rule applies', () => {
 
 describe('which requests', () => {
   it('every: the every-th matching request', async () => {
-    server.faults.rateLimit({ operation: 'get-own-user', every: 3 });
+    await server.faults.rateLimit({ operation: 'get-own-user', every: 3 });
     expect(await statuses(6)).toEqual([200, 200, 429, 200, 200, 429]);
   });
 
   it('probability with a seed: the same seed gives the same sequence', async () => {
-    server.faults.rateLimit({ operation: 'get-own-user', probability: 0.5, seed: 7 });
+    await server.faults.rateLimit({ operation: 'get-own-user', probability: 0.5, seed: 7 });
     const first = await statuses(16);
     server.faults.clear();
-    server.faults.rateLimit({ operation: 'get-own-user', probability: 0.5, seed: 7 });
+    await server.faults.rateLimit({ operation: 'get-own-user', probability: 0.5, seed: 7 });
     expect(await statuses(16)).toEqual(first);
     // Both outcomes occur (a generator stuck on one would pass the line above).
     expect(new Set(first)).toEqual(new Set([200, 429]));
   });
 
   it('user by email or ID, and role by name', async () => {
-    server.faults.rateLimit({ user: who.member!.email.toUpperCase(), operation: 'get-own-user', times: 1 });
+    await server.faults.rateLimit({ user: who.member!.email.toUpperCase(), operation: 'get-own-user', times: 1 });
     expect(await me(who.owner)).toBe(200);
     expect(await me(who.member)).toBe(429);
-    server.faults.rateLimit({ user: who.owner!.user_id });
+    await server.faults.rateLimit({ user: who.owner!.user_id });
     expect(await me(who.member)).toBe(200);
     expect(await me(who.owner)).toBe(429);
     server.faults.clear();
-    server.faults.rateLimit({ role: 'guest' });
+    await server.faults.rateLimit({ role: 'guest' });
     expect(await me(who.member)).toBe(200);
     expect(await me(who.guest)).toBe(429);
   });
 
   it('method and path: exact, or a prefix with a trailing *', async () => {
-    server.faults.rateLimit({ method: 'get', path: '/users/*' });
+    await server.faults.rateLimit({ method: 'get', path: '/users/*' });
     expect(await me()).toBe(429);
     expect((await call(server, 'GET', '/api/v1/users', { as: who.member })).status).toBe(200);
     server.faults.clear();
-    server.faults.rateLimit({ path: '/api/v1/users' });
+    await server.faults.rateLimit({ path: '/api/v1/users' });
     expect((await call(server, 'GET', '/api/v1/users', { as: who.member })).status).toBe(429);
     expect(await me()).toBe(200);
     server.faults.clear();
-    server.faults.rateLimit({ method: 'POST', path: '/users/*' });
+    await server.faults.rateLimit({ method: 'POST', path: '/users/*' });
     expect(await me()).toBe(200);
   });
 
   it('rules are tried in order and the first that applies decides; other realms are not touched', async () => {
-    server.faults.serverError({ operation: 'get-own-user', every: 2 });
-    server.faults.rateLimit({ operation: 'get-own-user' });
+    await server.faults.serverError({ operation: 'get-own-user', every: 2 });
+    await server.faults.rateLimit({ operation: 'get-own-user' });
     expect(await statuses(2)).toEqual([429, 500]);
     const other = await server.control.createRealm({ realm_id: 'faults-other' });
     const stranger = other.world.credentials.member as Who;
@@ -152,7 +152,7 @@ describe('the wire form is checked, field by field', () => {
   });
 
   it(`at most ${MAX_FAULT_RULES} rules per realm`, async () => {
-    for (let i = 0; i < MAX_FAULT_RULES; i++) server.faults.latency({ operation: 'send-message', ms: 1 });
+    for (let i = 0; i < MAX_FAULT_RULES; i++) await server.faults.latency({ operation: 'send-message', ms: 1 });
     const answer = await callControl(server, 'POST', '/__mock/realms/demo/faults', { effect: { type: 'reset' } });
     expect(answer.status).toBe(400);
     expect(answer.body.msg).toBe(`Too many fault rules (limit: ${MAX_FAULT_RULES}); remove some first.`);
@@ -163,16 +163,16 @@ describe('the wire form is checked, field by field', () => {
 describe('rules go with their realm', () => {
   it("reset, snapshot restore and delete clear the realm's rules", async () => {
     await server.control.createRealm({ realm_id: 'faults-life' });
-    server.faults.rateLimit({ realmId: 'faults-life' });
+    await server.faults.rateLimit({ realmId: 'faults-life' });
     await server.control.resetRealm('faults-life');
     expect(server.faults.list('faults-life')).toEqual([]);
 
     server.control.saveSnapshot('faults-life', 'clean');
-    server.faults.rateLimit({ realmId: 'faults-life' });
+    await server.faults.rateLimit({ realmId: 'faults-life' });
     await server.control.restoreSnapshot('faults-life', 'clean');
     expect(server.faults.list('faults-life')).toEqual([]);
 
-    server.faults.rateLimit({ realmId: 'faults-life' });
+    await server.faults.rateLimit({ realmId: 'faults-life' });
     await server.control.deleteRealm('faults-life');
     expect(server.context.faults.active).toBe(false);
     await server.control.createRealm({ realm_id: 'faults-life' });
@@ -219,7 +219,7 @@ describe('the control API and its client', () => {
   });
 
   it("the inspector's capture marks what a rule did", async () => {
-    server.faults.rateLimit({ operation: 'get-own-user', times: 1 });
+    await server.faults.rateLimit({ operation: 'get-own-user', times: 1 });
     expect(await me()).toBe(429);
     // The capture's exchanges by ID (they count up from 1): a bounded search for the refused request.
     let found: Record<string, unknown> | undefined;
@@ -241,8 +241,8 @@ describe('the request log', () => {
     });
     try {
       const member = credentials(logged).member!;
-      logged.faults.serverError({ operation: 'get-own-user', times: 1 });
-      logged.faults.close({ operation: 'get-own-user', times: 1 });
+      await logged.faults.serverError({ operation: 'get-own-user', times: 1 });
+      await logged.faults.close({ operation: 'get-own-user', times: 1 });
       expect((await call(logged, 'GET', '/api/v1/users/me', { as: member })).status).toBe(500);
       await call(logged, 'GET', '/api/v1/users/me', { as: member }).catch(() => null);
       expect((await call(logged, 'GET', '/api/v1/users/me', { as: member })).status).toBe(200);
