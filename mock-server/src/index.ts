@@ -14,3 +14,4 @@ export type { RequestList } from './control/requests.js';
 export type { JournalEntry } from './http/request-journal.js';
 export type { ExpectRequestOptions, MockRequests } from './mock-requests.js';
 export type { RateLimitState } from './faults/rate-limit.js';
+export type { RealmActivation, RestartResult, SilenceResult } from './control/server-events.js';

@@ -4,6 +4,8 @@ import type { RateLimitState } from '../faults/rate-limit.js';
 import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
 import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
+
+export type { RealmActivation, RestartResult, SilenceResult };
 import type { CreateRealmOptions, RealmExport } from './realms.js';
 import { checkExpectation, type ExpectedRequest, type RequestFilter } from './request-match.js';
 import type { RequestList } from './requests.js';

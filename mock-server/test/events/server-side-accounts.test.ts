@@ -118,6 +118,13 @@ describe('POST /__mock/realms/{id}/deactivate and /reactivate', () => {
     expect(await control('/reactivate')).toMatchObject({ status: 400, body: error('The organization is not deactivated.') });
   });
 
+  it('takes no order a page of another site could send: a bodiless POST without X-Teamchat-Control changes nothing', async () => {
+    const res = await call(env.server, 'POST', `/__mock/realms/${env.realm}/deactivate`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.body.result).toBe('error');
+    expect((await me(env.who.owner!)).status).toBe(200);
+  });
+
   it('a reset brings an active organization back', async () => {
     await env.server.control.deactivateRealm(env.realm);
     await env.restore();
