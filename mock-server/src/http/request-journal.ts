@@ -17,7 +17,7 @@ import { redacted, redactedUrl, safeDecode } from './request-log.js';
  * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
- * realm owns them. Credentials are never shown: secret-named headers are left out, secret-named parameters are
+ * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user. Credentials are never shown: secret-named headers are left out, secret-named parameters are
  * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
  */
 export const JOURNAL_CAPACITY = 1000;
@@ -68,7 +68,7 @@ export interface JournalEntry extends RequestSummary {
   params: Record<string, unknown>;
   /** The request's headers but credentials (Authorization, Cookie, any secret name), names lower-case. */
   headers: Record<string, string | string[]>;
-  /** Why parameters are missing (a body over JOURNAL_BODY_BYTES), else null. */
+  /** Why body parameters are missing (a body over JOURNAL_BODY_BYTES, or one refused unread), else null. */
   note: string | null;
 }
 
@@ -166,7 +166,7 @@ export class RequestJournal {
   /** The entry as shown: parameters decoded, credentials left out or redacted. */
   present(r: JournaledRequest): JournalEntry {
     const [path = '', query = ''] = splitOnce(r.url, '?');
-    const note = r.form === null ? `a body of ${r.bodyBytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})` : null;
+    const note = r.form !== null || r.bodyBytes === 0 ? null : r.bodyBytes > JOURNAL_BODY_BYTES ? tooLarge(r.bodyBytes) : NOT_READ;
     return {
       id: r.id,
       at: r.at,
@@ -184,6 +184,10 @@ export class RequestJournal {
     };
   }
 }
+
+const tooLarge = (bytes: number) => `a body of ${bytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})`;
+/** A request refused before its body was read (a deactivated account: http/router.ts checkBeforeBody). */
+const NOT_READ = 'the body was not read: the request was refused before it';
 
 /**
  * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form
