@@ -1,5 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Request, Response } from 'express';
 import { isSecretName } from '../../../cli/secret-names.js';
 import type { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
@@ -17,13 +17,30 @@ import { redacted, redactedUrl, safeDecode } from './request-log.js';
  * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
- * realm owns them. Credentials are never shown: secret-named headers are left out, secret-named parameters are
+ * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user. Credentials are never shown: secret-named headers are left out, secret-named parameters are
  * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
  */
 export const JOURNAL_CAPACITY = 1000;
 
 /** A body above this size is not kept: the entry says so instead of listing its parameters. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * What the journal reads of a request and its answer (express's Request and Response have it), named here so that
+ * the published declarations (`MockServer.context`) need no @types/express.
+ */
+interface SentRequest {
+  method: string;
+  originalUrl: string;
+  headers: IncomingHttpHeaders;
+  form?: Record<string, string> | undefined;
+}
+interface Answer {
+  statusCode: number;
+  writableFinished: boolean;
+  locals: Record<string, unknown>;
+  once(event: 'close', listener: () => void): unknown;
+}
 
 /** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
 export interface RequestSummary {
@@ -51,7 +68,7 @@ export interface JournalEntry extends RequestSummary {
   params: Record<string, unknown>;
   /** The request's headers but credentials (Authorization, Cookie, any secret name), names lower-case. */
   headers: Record<string, string | string[]>;
-  /** Why parameters are missing (a body over JOURNAL_BODY_BYTES), else null. */
+  /** Why body parameters are missing (a body over JOURNAL_BODY_BYTES, or one refused unread), else null. */
   note: string | null;
 }
 
@@ -69,7 +86,7 @@ class Recorded implements RequestSummary {
     readonly user_id: number | null,
     readonly user: string | null,
     readonly url: string,
-    readonly headers: Request['headers'],
+    readonly headers: IncomingHttpHeaders,
     /** null: the body was larger than JOURNAL_BODY_BYTES (its size is in `bodyBytes`). */
     readonly form: Record<string, string> | null,
     readonly bodyBytes: number,
@@ -106,7 +123,7 @@ export class RequestJournal {
   }
 
   /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
-  record(op: OperationSpec, actor: Actor | null, realmId: string, req: Request, res: Response): void {
+  record(op: OperationSpec, actor: Actor | null, realmId: string, req: SentRequest, res: Answer): void {
     let ring = this.#rings.get(realmId);
     if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0 }));
     const bodyBytes = bodySize(req);
@@ -149,7 +166,7 @@ export class RequestJournal {
   /** The entry as shown: parameters decoded, credentials left out or redacted. */
   present(r: JournaledRequest): JournalEntry {
     const [path = '', query = ''] = splitOnce(r.url, '?');
-    const note = r.form === null ? `a body of ${r.bodyBytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})` : null;
+    const note = r.form !== null || r.bodyBytes === 0 ? null : r.bodyBytes > JOURNAL_BODY_BYTES ? tooLarge(r.bodyBytes) : NOT_READ;
     return {
       id: r.id,
       at: r.at,
@@ -168,11 +185,15 @@ export class RequestJournal {
   }
 }
 
+const tooLarge = (bytes: number) => `a body of ${bytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})`;
+/** A request refused before its body was read (a deactivated account: http/router.ts checkBeforeBody). */
+const NOT_READ = 'the body was not read: the request was refused before it';
+
 /**
  * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form
  * holds (rare, so the loop is paid only then).
  */
-function bodySize(req: Request): number {
+function bodySize(req: SentRequest): number {
   const declared = req.headers['content-length'];
   if (declared !== undefined && req.headers['content-encoding'] === undefined) return Number(declared) || 0;
   let size = 0;
@@ -219,7 +240,7 @@ function pathValues(op: OperationSpec, path: string): Record<string, unknown> {
   return out;
 }
 
-function shownHeaders(headers: Request['headers']): Record<string, string | string[]> {
+function shownHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || isSecretName(name)) continue;
