@@ -411,6 +411,18 @@ describe('team-chat.openapi.yaml', () => {
     });
     expect(rest).not.toMatch(/zulip_/);
   });
+
+  it("answers the reference's shared 429 wherever a caller's rate limit applies: every operation that takes credentials", () => {
+    const rateLimited = { $ref: '#/components/responses/RateLimited' };
+    for (const op of operations) {
+      const security = (op.operation.security ?? [{ basicAuth: [] }]) as Record<string, unknown>[];
+      const takesCredentials = security.some((r) => Object.keys(r).length > 0);
+      // server_settings is answered outside the reference's authenticated dispatch: never limited there.
+      const limited = takesCredentials && op.operation.operationId !== 'get-server-settings';
+      const responses = asObject(op.operation.responses, op.path);
+      expect(responses['429'], `${op.method} ${op.path}`).toEqual(limited ? rateLimited : undefined);
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -50,4 +50,37 @@ describe('the proxy judge on the reference answers', () => {
     expect(answer(400, 'Insufficient permission').findings.map((f) => f.rule)).toContain('R7-1');
     expect(answer(403, 'The request body could not be read.').findings.map((f) => f.rule)).toContain('R7-1');
   });
+
+  it("takes the reference's rate-limit answer on any operation a caller authenticates to, fraction and all", () => {
+    const limited = (method: string, path: string) =>
+      judge.judge(
+        {
+          method,
+          path,
+          params: {},
+          status: 429,
+          body: { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': 0.873 },
+        },
+        412,
+      );
+    for (const [method, path] of [
+      ['GET', '/api/v1/users/me'],
+      ['POST', '/api/v1/messages'],
+      ['GET', '/api/v1/events'],
+      ['POST', '/api/v1/register'],
+    ] as const)
+      expect(limited(method, path).findings, `${method} ${path}`).toEqual([]);
+    // Without its seconds it is not the reference's answer.
+    const bare = judge.judge(
+      {
+        method: 'GET',
+        path: '/api/v1/users/me',
+        params: {},
+        status: 429,
+        body: { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT' },
+      },
+      412,
+    );
+    expect(bare.findings.map((f) => f.message).join('\n')).toMatch(/retry-after/);
+  });
 });

@@ -2108,6 +2108,15 @@ export interface components {
             code?: "UNAUTHORIZED";
         };
         /**
+         * @description Code RATE_LIMIT_HIT (429): too many requests (reference RateLimitedError). `retry-after` is the number of
+         *     seconds to wait, the same as the Retry-After header.
+         */
+        RateLimitError: components["schemas"]["ErrorEnvelope"] & {
+            /** @constant */
+            code?: "RATE_LIMIT_HIT";
+            "retry-after": number;
+        };
+        /**
          * @description Code INVALID_API_KEY (401): a malformed key, an unknown key, or a key presented with another user's
          *     email (reference rest-error-handling; the spec states no code).
          */
@@ -5096,6 +5105,29 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"] | components["schemas"]["InvalidApiKeyError"] | components["schemas"]["UserDeactivatedError"] | components["schemas"]["RealmDeactivatedError"];
             };
         };
+        /**
+         * @description The caller's rate limit is spent, on every operation a caller authenticates to. The spec is silent; this is
+         *     the reference server's answer (its RateLimitedError, rest-error-handling and http-headers pages): HTTP 429,
+         *     code RATE_LIMIT_HIT, `retry-after` the seconds until a request is admitted again (a number that may have
+         *     a fraction), the same number as the `Retry-After` header. Nothing of the request ran. A server limits only
+         *     if configured to (the mock: `--rate-limit`, or per realm through its control API).
+         */
+        RateLimited: {
+            headers: {
+                /** @description Seconds to wait before the next request, as in the body's `retry-after`. */
+                "Retry-After"?: string;
+                /** @description The limit's number of requests per window (also sent on every admitted answer). */
+                "X-RateLimit-Limit"?: string;
+                /** @description Requests left in the window; 0 here. */
+                "X-RateLimit-Remaining"?: string;
+                /** @description UNIX time (whole seconds) at which the caller could send a full burst again. */
+                "X-RateLimit-Reset"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitError"];
+            };
+        };
         /** @description No stored view of the caller has this fragment (code NOT_FOUND). */
         NavigationViewNotFound: {
             headers: {
@@ -5165,6 +5197,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-scheduled-message": {
@@ -5212,6 +5245,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-scheduled-message": {
@@ -5246,6 +5280,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-scheduled-message": {
@@ -5294,6 +5329,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-messages": {
@@ -5380,6 +5416,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "send-message": {
@@ -5418,6 +5455,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-message": {
@@ -5466,6 +5504,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-message": {
@@ -5491,6 +5530,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message": {
@@ -5532,6 +5572,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "report-message": {
@@ -5562,6 +5603,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "render-message": {
@@ -5600,6 +5642,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-topic-as-read": {
@@ -5627,6 +5670,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-status": {
@@ -5654,6 +5698,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-status": {
@@ -5689,6 +5734,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-status-for-user": {
@@ -5719,6 +5765,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-drafts": {
@@ -5743,6 +5790,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-drafts": {
@@ -5780,6 +5828,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-draft": {
@@ -5805,6 +5854,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-draft": {
@@ -5844,6 +5894,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-users": {
@@ -5881,6 +5932,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-user": {
@@ -5918,6 +5970,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-own-user": {
@@ -5942,6 +5995,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user": {
@@ -5982,6 +6036,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "deactivate-user": {
@@ -6012,6 +6067,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-user": {
@@ -6042,6 +6098,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-subscriptions": {
@@ -6077,6 +6134,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     subscribe: {
@@ -6136,6 +6194,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedPrincipalError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     unsubscribe: {
@@ -6188,6 +6247,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedPrincipalError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-subscription-settings": {
@@ -6215,6 +6275,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream-topics": {
@@ -6260,6 +6321,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-streams": {
@@ -6315,6 +6377,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream-id": {
@@ -6350,6 +6413,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-stream": {
@@ -6388,6 +6452,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "archive-stream": {
@@ -6413,6 +6478,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-stream": {
@@ -6443,6 +6509,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-navigation-views": {
@@ -6466,6 +6533,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-navigation-view": {
@@ -6493,6 +6561,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-navigation-view": {
@@ -6513,6 +6582,7 @@ export interface operations {
             200: components["responses"]["Success"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NavigationViewNotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-navigation-view": {
@@ -6547,6 +6617,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NavigationViewNotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-saved-snippets": {
@@ -6570,6 +6641,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-saved-snippet": {
@@ -6607,6 +6679,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-saved-snippet": {
@@ -6632,6 +6705,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "edit-saved-snippet": {
@@ -6671,6 +6745,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-linkifiers": {
@@ -6694,6 +6769,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "reorder-linkifiers": {
@@ -6721,6 +6797,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-linkifiers-legacy": {
@@ -6748,6 +6825,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-linkifier": {
@@ -6785,6 +6863,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-linkifier": {
@@ -6810,6 +6889,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-linkifier": {
@@ -6840,6 +6920,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-reminders": {
@@ -6863,6 +6944,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "create-message-reminder": {
@@ -6900,6 +6982,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-reminder": {
@@ -6925,6 +7008,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "register-queue": {
@@ -6960,6 +7044,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-events": {
@@ -7020,6 +7105,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "delete-queue": {
@@ -7047,6 +7133,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-server-settings": {
@@ -7166,6 +7253,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-reaction": {
@@ -7196,6 +7284,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message-flags": {
@@ -7231,6 +7320,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-all-as-read": {
@@ -7255,6 +7345,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "mark-stream-as-read": {
@@ -7282,6 +7373,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-message-flags-for-narrow": {
@@ -7317,6 +7409,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-message-history": {
@@ -7358,6 +7451,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-realm": {
@@ -7395,6 +7489,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "set-typing-status": {
@@ -7422,6 +7517,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-presence": {
@@ -7470,6 +7566,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-presence": {
@@ -7507,6 +7604,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-presence": {
@@ -7535,6 +7633,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "upload-file": {
@@ -7575,6 +7674,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-attachments": {
@@ -7600,6 +7700,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-attachment": {
@@ -7625,6 +7726,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-file-temporary-url": {
@@ -7676,6 +7778,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-realm-emoji": {
@@ -7699,6 +7802,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-user-groups": {
@@ -7734,6 +7838,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-alert-words": {
@@ -7755,6 +7860,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "add-alert-words": {
@@ -7790,6 +7896,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-alert-words": {
@@ -7825,6 +7932,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "get-bot-storage": {
@@ -7860,6 +7968,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-bot-storage": {
@@ -7887,6 +7996,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "remove-bot-storage": {
@@ -7914,6 +8024,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     "update-user-topic": {
@@ -7941,6 +8052,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
 }

@@ -18,7 +18,7 @@ import type { RateLimitSetting } from '../config/config.js';
  * - zerver/decorator.py `authenticated_rest_api_view`: the limit applies after authentication and before the
  *   view, to every /api request with credentials (so a refused key gets no headers, a refused parameter does);
  *   zerver/lib/rest.py lets no anonymous /api request through rest_dispatch, so anonymous requests are not
- *   limited here either.
+ *   limited here either; zerver/views/auth.py `api_get_server_settings` is outside it, never limited.
  * - zproject/default_settings.py: the default rule is 200 requests per 60 s (config.ts REFERENCE_RATE_LIMIT);
  *   api_docs/http-headers.md documents the three headers and that default.
  * - zproject/computed_settings.py `RATE_LIMITING_DOMAINS_FOR_TORNADO`: the event queue's GET and DELETE /events

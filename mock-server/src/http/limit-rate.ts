@@ -13,7 +13,7 @@ import { httpDate, sendError } from './respond.js';
  * answered 429 here and nothing else of it runs. True when it answered.
  */
 export function limitRate(app: AppContext, op: OperationSpec, actor: Actor | null, realmId: string, res: Response): boolean {
-  if (!actor) return false;
+  if (!actor || op.operationId === SERVER_SETTINGS) return false;
   const verdict = app.rateLimits.take(realmId, actor.user.user_id, bucketOf(op));
   if (!verdict) return false;
   res.setHeader('X-RateLimit-Limit', String(verdict.limit));
@@ -25,6 +25,12 @@ export function limitRate(app: AppContext, op: OperationSpec, actor: Actor | nul
   sendError(res, rateLimitHit(verdict.retryAfter));
   return true;
 }
+
+/**
+ * The reference serves server_settings outside its REST dispatch (zerver/views/auth.py `api_get_server_settings`:
+ * no authentication decorator, so no rate limit), even to a caller that sends credentials.
+ */
+const SERVER_SETTINGS = 'get-server-settings';
 
 /** The reference's Tornado process serves the event queue's GET and DELETE /events, with buckets of its own. */
 const EVENT_QUEUE_OPERATIONS: ReadonlySet<string> = new Set(['get-events', 'delete-queue']);

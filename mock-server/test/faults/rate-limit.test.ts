@@ -106,7 +106,7 @@ describe('a realm limited to 3 requests per 10 seconds (serve --rate-limit 3/10)
     expect(deleted.headers['x-ratelimit-remaining']).toBe('1');
   });
 
-  it('limits no request it cannot attribute to a user: refused credentials, anonymous calls', async () => {
+  it('limits no request the reference leaves alone: refused credentials, anonymous calls, server_settings', async () => {
     server = await startTestServer({ rateLimit: { requests: 1, seconds: 10 } });
     const { member } = credentials(server);
     const refused = await me(server, { email: member!.email, api_key: 'x'.repeat(32) });
@@ -115,7 +115,11 @@ describe('a realm limited to 3 requests per 10 seconds (serve --rate-limit 3/10)
     const anonymous = await call(server, 'GET', '/api/v1/server_settings');
     expect(anonymous.status).toBe(200);
     expect(anonymous.headers['x-ratelimit-limit']).toBeUndefined();
-    // Neither spent the member's one request.
+    // The reference serves server_settings without its REST dispatch: not limited even with credentials.
+    const settings = await call(server, 'GET', '/api/v1/server_settings', { as: member! });
+    expect(settings.status).toBe(200);
+    expect(settings.headers['x-ratelimit-limit']).toBeUndefined();
+    // None of them spent the member's one request.
     expect((await me(server, member!)).status).toBe(200);
   });
 
