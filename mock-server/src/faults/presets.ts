@@ -1,4 +1,4 @@
-import { injectedError, rateLimitHit, referenceServerError } from '../domain/errors.js';
+import { injectedError, rateLimitHit, referenceServerError, type ApiError } from '../domain/errors.js';
 import type { NormalEffect } from './rule-input.js';
 
 /**
@@ -38,7 +38,7 @@ export function answerOf(effect: Extract<NormalEffect, { type: 'preset' | 'error
 }
 
 /** An API error in the catalogue's envelope (ApiError.body()), with its headers, as the error handler writes it. */
-function apiErrorAnswer(error: ReturnType<typeof rateLimitHit>): Answer {
+function apiErrorAnswer(error: ApiError): Answer {
   return { status: error.status, headers: { ...error.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(error.body()) };
 }
 

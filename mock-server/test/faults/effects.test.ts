@@ -206,3 +206,22 @@ describe('timers have an owner', () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe('a reset in the middle of a long-poll', () => {
+  it('the poll waits, its answer is replaced by a reset, and the unacknowledged event comes again on the next poll', async () => {
+    const registered = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["message"]' } });
+    const queue = { queue_id: registered.body.queue_id as string, last_event_id: '-1' };
+    await server.faults.reset({ operation: 'get-events', phase: 'after', times: 1 });
+    const polling = call(server, 'GET', '/api/v1/events', { as: member, query: queue }).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    const other = credentials(server).owner!;
+    await call(server, 'POST', '/api/v1/messages', { as: other, form: { type: 'stream', to: '51', topic: 'poll', content: 'wake up' } });
+    expect((await polling)?.code).toBe('ECONNRESET');
+    const again = await call(server, 'GET', '/api/v1/events', { as: member, query: { ...queue, dont_block: 'true' } });
+    expect(again.status).toBe(200);
+    const events = again.body.events as { type: string; message?: { content: string } }[];
+    expect(events.some((e) => e.type === 'message' && e.message?.content.includes('wake up'))).toBe(true);
+  });
+});
