@@ -45,7 +45,7 @@ export interface RealmRow {
   size?: { messages: number; users: number; channels: number };
   /**
    * The organization is deactivated: every key of it answers REALM_DEACTIVATED (reference rest-error-handling).
-   * Absent means active; nothing in the API sets it yet (tests set the row).
+   * Absent means active; only the control API sets it (deactivateRealm: domain/organization.ts).
    */
   deactivated?: boolean;
   /** Unauthenticated register is allowed (spec §5, C21) and web-public channels are readable. */
