@@ -39,7 +39,7 @@ interface Answer {
   statusCode: number;
   writableFinished: boolean;
   locals: Record<string, unknown>;
-  once(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
 }
 
 /** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
@@ -145,7 +145,8 @@ export class RequestJournal {
       ring.next = (ring.next + 1) % this.capacity;
     }
     const started = performance.now();
-    res.once('close', () => {
+    // `on`, not `once` (which wraps the listener): 'close' is emitted once per answer anyway.
+    res.on('close', () => {
       entry.status = res.writableFinished ? res.statusCode : null;
       entry.ms = Math.round((performance.now() - started) * 10) / 10;
       entry.injected = (res.locals.injected as string | undefined) ?? null;
