@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongFirstSequencer from './tools/test-sequencer.js';
 
@@ -24,8 +25,18 @@ const NOT_QUICK = [
 ];
 
 export default defineConfig({
+  // The documentation's examples (docs/examples/, shown in the README) import the package by name, as its users
+  // do: here the name is the sources, so the examples run on every test run without a build.
+  resolve: { alias: [{ find: /^teamchat-kit$/, replacement: fileURLToPath(new URL('./mock-server/src/index.ts', import.meta.url)) }] },
   test: {
-    include: ['cli/**/*.test.ts', 'mock-server/**/*.test.ts', 'conformance/**/*.test.ts', 'openapi/**/*.test.ts', 'fixtures/**/*.test.ts'],
+    include: [
+      'cli/**/*.test.ts',
+      'mock-server/**/*.test.ts',
+      'conformance/**/*.test.ts',
+      'openapi/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+      'docs/examples/*.test.ts',
+    ],
     exclude: [...configDefaults.exclude, ...(quick ? NOT_QUICK : [])],
     // One module graph per worker, not per file: the dereferenced document, the compiled validators, the demo
     // realm's template and faker load once per worker (importing them again in each of ~200 files was most of

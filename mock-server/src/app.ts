@@ -178,8 +178,16 @@ async function assemble(
     : null);
   const app = buildExpressApp(context, control, inspector, guards);
   const journal = mockRequests(control, config.defaultRealm);
-  const faults = new MockFaults(control, config.defaultRealm);
-  return { url: context.baseUrl, app, context, control, faults, close, requests: journal.requests, expectRequest: journal.expectRequest };
+  return {
+    url: context.baseUrl,
+    app,
+    context,
+    control,
+    faults: new MockFaults(control, config.defaultRealm),
+    requests: journal.requests,
+    expectRequest: journal.expectRequest,
+    close,
+  };
 }
 
 interface ExpressGuards {

@@ -1,4 +1,12 @@
-import { basicAuthRequired, invalidApiKey, malformedApiKey, realmDeactivated, unauthorized, userDeactivated } from '../domain/errors.js';
+import {
+  ApiError,
+  basicAuthRequired,
+  invalidApiKey,
+  malformedApiKey,
+  realmDeactivated,
+  unauthorized,
+  userDeactivated,
+} from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import type { State, UserRow } from '../store/state.js';
 
@@ -72,6 +80,19 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
   if (store.realm(owner.realmId)?.realm.realm.deactivated === true) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
   return { realmId: owner.realmId, user };
+}
+
+/**
+ * Who an Authorization header names when `authenticate` refused it for a deactivated account or organization (the
+ * header was decoded and its key found by then): the request journal shows such attempts in their realm. null
+ * for every other refusal, whose credentials name no one.
+ */
+export function refusedCaller(header: string | undefined, error: unknown, store: Store, keys: ApiKeyIndex): Actor | null {
+  if (!(error instanceof ApiError) || (error.code !== 'USER_DEACTIVATED' && error.code !== 'REALM_DEACTIVATED')) return null;
+  const credentials = header === undefined ? undefined : keys.decoded.get(header);
+  const owner = credentials && keys.lookup(credentials.key);
+  const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;
+  return owner && user ? { realmId: owner.realmId, user } : null;
 }
 
 interface Credentials {

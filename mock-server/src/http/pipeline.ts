@@ -4,7 +4,7 @@ import { features, type Features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import { applyFaults } from '../faults/effects.js';
-import { authenticate, notLoggedIn, type Actor } from './auth.js';
+import { authenticate, notLoggedIn, refusedCaller, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
 import { pruneForLevel } from './level-fields.js';
 import { limitRate } from './limit-rate.js';
@@ -86,7 +86,15 @@ const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);
 /** Steps 0 and 1: the path's shape, then the caller (null: anonymous, where the operation allows it). */
 export function checkCaller(app: AppContext, op: OperationSpec, req: Request, path: RawValues): Actor | null {
   checkPathShape(op, path);
-  const actor = authenticate(req.headers.authorization, app.store, app.keys);
+  let actor: Actor | null;
+  try {
+    actor = authenticate(req.headers.authorization, app.store, app.keys);
+  } catch (error) {
+    // A deactivated account's or organization's key still names its realm: the realm's journal shows the attempt.
+    const refused = refusedCaller(req.headers.authorization, error, app.store, app.keys);
+    if (refused && req.res) app.requests.record(op, refused, refused.realmId, req, req.res);
+    throw error;
+  }
   if (!actor && !op.anonymous) throw notLoggedIn();
   return actor;
 }

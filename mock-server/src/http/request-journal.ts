@@ -17,7 +17,7 @@ import { redacted, redactedUrl, safeDecode } from './request-log.js';
  * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
- * realm owns them. Credentials are never shown: secret-named headers are left out, secret-named parameters are
+ * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user. Credentials are never shown: secret-named headers are left out, secret-named parameters are
  * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
  */
 export const JOURNAL_CAPACITY = 1000;
@@ -39,7 +39,7 @@ interface Answer {
   statusCode: number;
   writableFinished: boolean;
   locals: Record<string, unknown>;
-  once(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
 }
 
 /** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
@@ -68,7 +68,7 @@ export interface JournalEntry extends RequestSummary {
   params: Record<string, unknown>;
   /** The request's headers but credentials (Authorization, Cookie, any secret name), names lower-case. */
   headers: Record<string, string | string[]>;
-  /** Why parameters are missing (a body over JOURNAL_BODY_BYTES), else null. */
+  /** Why body parameters are missing (a body over JOURNAL_BODY_BYTES, or one refused unread), else null. */
   note: string | null;
 }
 
@@ -145,7 +145,8 @@ export class RequestJournal {
       ring.next = (ring.next + 1) % this.capacity;
     }
     const started = performance.now();
-    res.once('close', () => {
+    // `on`, not `once` (which wraps the listener): 'close' is emitted once per answer anyway.
+    res.on('close', () => {
       entry.status = res.writableFinished ? res.statusCode : null;
       entry.ms = Math.round((performance.now() - started) * 10) / 10;
       entry.injected = (res.locals.injected as string | undefined) ?? null;
@@ -166,7 +167,7 @@ export class RequestJournal {
   /** The entry as shown: parameters decoded, credentials left out or redacted. */
   present(r: JournaledRequest): JournalEntry {
     const [path = '', query = ''] = splitOnce(r.url, '?');
-    const note = r.form === null ? `a body of ${r.bodyBytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})` : null;
+    const note = r.form !== null || r.bodyBytes === 0 ? null : r.bodyBytes > JOURNAL_BODY_BYTES ? tooLarge(r.bodyBytes) : NOT_READ;
     return {
       id: r.id,
       at: r.at,
@@ -184,6 +185,10 @@ export class RequestJournal {
     };
   }
 }
+
+const tooLarge = (bytes: number) => `a body of ${bytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})`;
+/** A request refused before its body was read (a deactivated account: http/router.ts checkBeforeBody). */
+const NOT_READ = 'the body was not read: the request was refused before it';
 
 /**
  * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form

@@ -105,6 +105,22 @@ describe('what a client sent', () => {
     expect(server.requests().map((r) => [r.operation, r.status, r.user])).toEqual([['send-message', 400, member.email]]);
   });
 
+  it("a deactivated account's or organization's requests are journaled in its realm, refused before the body", async () => {
+    expect((await call(server, 'DELETE', `/api/v1/users/${member.user_id}`, { as: owner })).status).toBe(200);
+    expect((await directMessage(member, 'still here?')).body.code).toBe('USER_DEACTIVATED');
+    // Refused before its body is read (http/router.ts checkBeforeBody): no anonymous operation shares the path.
+    const typing = await call(server, 'POST', '/api/v1/typing', { as: member, form: { op: 'start', to: `[${owner.user_id}]` } });
+    expect(typing.body.code).toBe('USER_DEACTIVATED');
+    await server.context.store.transact('demo', (tx) => tx.put('realm', 'realm', { ...tx.tables.realm.realm, deactivated: true }));
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: owner })).body.code).toBe('REALM_DEACTIVATED');
+    expect(server.requests({ status: 401 })).toMatchObject([
+      { operation: 'send-message', user: member.email, params: { content: 'still here?' }, note: null },
+      { operation: 'set-typing-status', user: member.email, params: {}, note: 'the body was not read: the request was refused before it' },
+      { operation: 'get-own-user', user: owner.email, params: {}, note: null },
+    ]);
+    expect(server.requests({ operation: 'set-typing-status' })[0]!.params).toEqual({});
+  });
+
   it('anonymous requests are journaled in the realm they reached, with no user', async () => {
     await call(server, 'GET', '/api/v1/server_settings');
     expect(server.requests()).toMatchObject([{ operation: 'get-server-settings', user_id: null, user: null, status: 200 }]);
