@@ -5,7 +5,7 @@ import { sendWithRetry } from './send-with-retry.js'; // the app's code under te
 it('waits out a rate limit, then sends the message once more', async () => {
   const mock = await createMockServer({ port: 0, statePath: null });
   try {
-    mock.faults.rateLimit({ operation: 'send-message', retryAfter: 3, times: 1 }); // the next send gets a 429
+    await mock.faults.rateLimit({ operation: 'send-message', retryAfter: 3, times: 1 }); // the next send: 429
     const { email, api_key } = mock.control.world('demo').credentials.member;
     const waited: number[] = []; // the app's sleep, recorded instead of slept
     const message = { type: 'stream', to: 'home', topic: 'retry', content: 'hello' };
