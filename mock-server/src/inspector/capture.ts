@@ -28,6 +28,11 @@ export interface ExchangeSummary {
   validation: boolean;
   /** The parameter an error names (`var_name`), when it names one. */
   var_name: string | null;
+  /**
+   * What a fault rule did to this exchange (`rate_limit`, `latency 500ms`, `reset`, …: the pipeline's
+   * `res.locals.injected`), null for an answer the API made by itself; the page marks such rows.
+   */
+  injected: string | null;
 }
 
 export interface Exchange extends ExchangeSummary {
@@ -135,6 +140,7 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
         msg: error?.msg ?? null,
         validation: status === 400 && VALIDATION.test(error?.code ?? ''),
         var_name: error?.var_name ?? null,
+        injected: (res.locals.injected as string | undefined) ?? null,
         query: capped(query, log.bodyCap),
         requestType: headerText(req.headers['content-type']),
         requestBody: { text: requestText === null ? null : capped(requestText, log.bodyCap), length: requestText?.length ?? 0 },

@@ -18,6 +18,7 @@ const exchange = (over: Partial<Exchange> = {}): Omit<Exchange, 'id'> => ({
   msg: null,
   validation: false,
   var_name: null,
+  injected: null,
   query: '',
   requestType: null,
   requestBody: { text: null, length: 0 },
