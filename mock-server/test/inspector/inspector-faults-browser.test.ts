@@ -1,0 +1,163 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockServer } from '../../src/app.js';
+import { chromiumPath } from '../../../tools/chromium.js';
+import { call, callControl, startTestServer } from '../helpers/test-server.js';
+
+/**
+ * The inspector's fault rules panel in Chromium (one page, one server): a rule made through the control API shows,
+ * the form adds one (which the control API then lists), a rule's button removes it, "remove all" empties the list,
+ * and an answer a rate_limit rule made is marked "injected: rate_limit" in the log and the detail view. Nothing
+ * is loaded from another origin, and the page's calls are never refused.
+ */
+let server: MockServer;
+let browser: Browser;
+let page: Page;
+const outside: string[] = [];
+const errors: string[] = [];
+const refused: string[] = [];
+let member: { email: string; api_key: string };
+
+interface Rule {
+  id: string;
+  operation: string | null;
+  times: number | null;
+  remaining: number | null;
+  effect: Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  member = server.control.credentials('demo').find((c) => c.email.startsWith('andrew@'))!;
+  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
+  const context = await browser.newContext();
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === server.url) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
+  await page.goto(`${server.url}/`);
+  await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor();
+  await panel().locator('> summary').click();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const panel = () => page.locator('[data-testid="faults-demo"]');
+const ruleRow = (id: string) => panel().locator(`[data-testid="fault-rule"][data-rule="${id}"]`);
+const status = () => page.locator('[data-testid="realm-status-demo"]');
+
+/** Forgets the refusals and console errors the test caused on purpose (and no others). */
+function forgive(url: RegExp, consoleText: RegExp): void {
+  const keep = (list: string[], drop: (entry: string) => boolean) => list.splice(0, list.length, ...list.filter((e) => !drop(e)));
+  keep(refused, (entry) => entry.startsWith('400 ') && url.test(entry));
+  keep(errors, (entry) => consoleText.test(entry));
+}
+
+/** The realm's rules as the control API lists them. */
+async function listed(): Promise<Rule[]> {
+  const res = await call(server, 'GET', '/__mock/realms/demo/faults');
+  expect(res.status).toBe(200);
+  return res.body.faults as Rule[];
+}
+
+describe("the inspector's fault rules panel", () => {
+  it('shows a rule made through the control API', async () => {
+    const made = await callControl(server, 'POST', '/__mock/realms/demo/faults', {
+      operation: 'get-own-user',
+      role: 'guest',
+      effect: { type: 'preset', preset: 'server_error' },
+    });
+    expect(made.status).toBe(200);
+    const id = made.body.id as string;
+    await ruleRow(id).waitFor({ timeout: 5_000 });
+    const text = await ruleRow(id).innerText();
+    for (const part of ['get-own-user', 'guests', 'server_error', 'applied 0']) expect(text).toContain(part);
+    expect(await panel().locator('> summary').innerText()).toBe('Fault rules (1)');
+  });
+
+  it('adds a rule with the form, which the control API then lists', async () => {
+    const before = (await listed()).map((r) => r.id);
+    await page.locator('[data-testid="fault-operation-demo"]').fill('get-subscriptions');
+    await page.locator('[data-testid="fault-effect-demo"]').selectOption('rate_limit');
+    await page.locator('[data-testid="fault-retry_after-demo"]').fill('7');
+    await page.locator('[data-testid="fault-times-demo"]').fill('1');
+    // Fields of other effects are hidden; the rate limit's own is shown.
+    expect(await page.locator('[data-testid="fault-retry_after-demo"]').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid="fault-code-demo"]').isVisible()).toBe(false);
+    await page.locator('[data-testid="fault-add-demo"]').click();
+    await expect.poll(async () => (await listed()).length, { timeout: 5_000 }).toBe(before.length + 1);
+    const added = (await listed()).find((r) => !before.includes(r.id))!;
+    expect(added).toMatchObject({
+      operation: 'get-subscriptions',
+      times: 1,
+      remaining: 1,
+      effect: { type: 'preset', preset: 'rate_limit', retry_after: 7 },
+    });
+    await ruleRow(added.id).waitFor({ timeout: 5_000 });
+    expect(await ruleRow(added.id).innerText()).toContain('rate_limit (retry after 7 s)');
+    expect(await status().innerText()).toBe(`rule ${added.id} added`);
+  });
+
+  it("shows the server's refusal of a bad rule, and stores nothing", async () => {
+    const before = await listed();
+    await page.locator('[data-testid="fault-operation-demo"]').fill('no-such-operation');
+    await page.locator('[data-testid="fault-add-demo"]').click();
+    await expect.poll(() => status().innerText(), { timeout: 5_000 }).toMatch(/^BAD_REQUEST: .*no-such-operation/);
+    expect(await listed()).toEqual(before);
+    // That 400 was the point (Chromium also reports it on the console): only it is forgiven.
+    forgive(/\/__mock\/realms\/demo\/faults$/, /status of 400/);
+  });
+
+  it('removes a rule with its button', async () => {
+    const [first] = await listed();
+    await page.locator(`[data-testid="fault-remove-demo-${first!.id}"]`).click();
+    await expect.poll(async () => (await listed()).map((r) => r.id), { timeout: 5_000 }).not.toContain(first!.id);
+    await ruleRow(first!.id).waitFor({ state: 'detached', timeout: 5_000 });
+  });
+
+  it('marks the answer a rate_limit rule made: "injected: rate_limit" in the log row and the detail', async () => {
+    const res = await call(server, 'GET', '/api/v1/users/me/subscriptions', { as: member });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ code: 'RATE_LIMIT_HIT', 'retry-after': 7 });
+    const row = page.locator('[data-testid="log-row"]', { hasText: '/api/v1/users/me/subscriptions' }).first();
+    await row.waitFor({ timeout: 5_000 });
+    expect(await row.locator('[data-testid="injected"]').innerText()).toBe('injected: rate_limit');
+    await row.click();
+    await page.locator('[data-testid="detail-injected"]').waitFor();
+    expect(await page.locator('[data-testid="detail-injected"]').innerText()).toContain('injected: rate_limit');
+    // The rule applied its one time and is gone, from the page too.
+    expect(await listed()).toEqual([]);
+    await panel().locator('> summary', { hasText: 'Fault rules (0)' }).waitFor({ timeout: 5_000 });
+    // The next request is the API's own answer, not marked.
+    expect((await call(server, 'GET', '/api/v1/users/me/subscriptions', { as: member })).status).toBe(200);
+    const rows = page.locator('[data-testid="log-row"]', { hasText: '/api/v1/users/me/subscriptions' });
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBe(2);
+    expect(await rows.first().locator('[data-testid="injected"]').count()).toBe(0);
+  });
+
+  it('"Remove all" removes every rule of the realm', async () => {
+    for (const operation of ['send-message', 'get-messages']) {
+      await callControl(server, 'POST', '/__mock/realms/demo/faults', { operation, effect: { type: 'reset' } });
+    }
+    await panel().locator('> summary', { hasText: 'Fault rules (2)' }).waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="faults-clear-demo"]').click();
+    await expect.poll(async () => (await listed()).length, { timeout: 5_000 }).toBe(0);
+    await panel().locator('> summary', { hasText: 'Fault rules (0)' }).waitFor({ timeout: 5_000 });
+    expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
