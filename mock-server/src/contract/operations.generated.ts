@@ -3243,7 +3243,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description One element of GET /events' `events`. The generic Event is the fallback for types not described here (user_group's other ops, for example). */
-        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | components["schemas"]["RealmUpdateEvent"] | components["schemas"]["RealmUpdateDictEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | (components["schemas"]["Event"] & unknown & unknown);
+        AnyEvent: components["schemas"]["Heartbeat"] | components["schemas"]["MessageEvent"] | components["schemas"]["ScheduledMessagesAddEvent"] | components["schemas"]["ScheduledMessagesUpdateEvent"] | components["schemas"]["ScheduledMessagesRemoveEvent"] | components["schemas"]["RemindersAddEvent"] | components["schemas"]["RemindersRemoveEvent"] | components["schemas"]["DraftsAddEvent"] | components["schemas"]["DraftsUpdateEvent"] | components["schemas"]["DraftsRemoveEvent"] | components["schemas"]["UserStatusEvent"] | components["schemas"]["UserSettingsUpdateEvent"] | components["schemas"]["UpdateGlobalNotificationsEvent"] | components["schemas"]["UpdateDisplaySettingsEvent"] | components["schemas"]["PresenceEvent"] | components["schemas"]["UserGroupMembersEvent"] | components["schemas"]["RealmUserAddEvent"] | components["schemas"]["RealmUserRemoveEvent"] | components["schemas"]["RealmUserUpdateEvent"] | components["schemas"]["SubscriptionAddEvent"] | components["schemas"]["SubscriptionRemoveEvent"] | components["schemas"]["SubscriptionUpdateEvent"] | components["schemas"]["SubscriptionPeerAddEvent"] | components["schemas"]["SubscriptionPeerRemoveEvent"] | components["schemas"]["StreamCreateEvent"] | components["schemas"]["StreamDeleteEvent"] | components["schemas"]["StreamUpdateEvent"] | components["schemas"]["DefaultStreamsEvent"] | components["schemas"]["RealmLinkifiersEvent"] | components["schemas"]["SavedSnippetsAddEvent"] | components["schemas"]["SavedSnippetsUpdateEvent"] | components["schemas"]["SavedSnippetsRemoveEvent"] | components["schemas"]["NavigationViewAddEvent"] | components["schemas"]["NavigationViewUpdateEvent"] | components["schemas"]["NavigationViewRemoveEvent"] | components["schemas"]["UpdateMessageFlagsAddEvent"] | components["schemas"]["UpdateMessageFlagsRemoveEvent"] | components["schemas"]["ReactionEvent"] | components["schemas"]["DeleteMessageEvent"] | components["schemas"]["TypingEvent"] | components["schemas"]["AttachmentEvent"] | components["schemas"]["UpdateMessageEvent"] | components["schemas"]["AlertWordsEvent"] | components["schemas"]["UserTopicEvent"] | components["schemas"]["MutedTopicsEvent"] | components["schemas"]["RealmUpdateEvent"] | components["schemas"]["RealmUpdateDictEvent"] | components["schemas"]["RealmDeactivatedEvent"] | components["schemas"]["RealmBotUpdateEvent"] | components["schemas"]["UserGroupUpdateEvent"] | components["schemas"]["UserGroupRemoveEvent"] | (components["schemas"]["Event"] & unknown & unknown & unknown);
         /** @description One organization setting changed (the reference server's realm / update). */
         RealmUpdateEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -3263,6 +3263,35 @@ export interface components {
             property: string;
             data: {
                 [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The organization was deactivated (the reference server's realm / deactivated): sent to every active
+         *     user, so that waiting long-polls end; from then on every request of its users answers
+         *     REALM_DEACTIVATED. Only the control API deactivates an organization here.
+         */
+        RealmDeactivatedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "realm";
+            /** @constant */
+            op: "deactivated";
+            /** @description The organization's ID. This server's are strings (as in its upload paths); the reference server's are integers. */
+            realm_id: string | number;
+        };
+        /**
+         * @description One change of a bot (the reference server's realm_bot / update), to its owner and the organization's
+         *     human administrators: `bot` holds user_id plus what changed (api_key after the key was regenerated,
+         *     is_active after the bot was reactivated).
+         */
+        RealmBotUpdateEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "realm_bot";
+            /** @constant */
+            op: "update";
+            bot: {
+                user_id: number;
+                api_key?: string;
+                is_active?: boolean;
             };
         };
         /** @description Sent when no other event arrived for 60 seconds, so long-polls end well inside client timeouts. */
@@ -7919,4 +7948,4 @@ type WithRequired<T, K extends keyof T> = T & {
     [P in K]-?: T[P];
 };
 export type AnonymousOperationId = "fetch-api-key" | "get-messages" | "get-server-settings" | "register-queue";
-export type EventSchemaName = "Heartbeat" | "MessageEvent" | "ScheduledMessagesAddEvent" | "ScheduledMessagesUpdateEvent" | "ScheduledMessagesRemoveEvent" | "RemindersAddEvent" | "RemindersRemoveEvent" | "DraftsAddEvent" | "DraftsUpdateEvent" | "DraftsRemoveEvent" | "UserStatusEvent" | "UserSettingsUpdateEvent" | "UpdateGlobalNotificationsEvent" | "UpdateDisplaySettingsEvent" | "PresenceEvent" | "UserGroupMembersEvent" | "RealmUserAddEvent" | "RealmUserRemoveEvent" | "RealmUserUpdateEvent" | "SubscriptionAddEvent" | "SubscriptionRemoveEvent" | "SubscriptionUpdateEvent" | "SubscriptionPeerAddEvent" | "SubscriptionPeerRemoveEvent" | "StreamCreateEvent" | "StreamDeleteEvent" | "StreamUpdateEvent" | "DefaultStreamsEvent" | "RealmLinkifiersEvent" | "SavedSnippetsAddEvent" | "SavedSnippetsUpdateEvent" | "SavedSnippetsRemoveEvent" | "NavigationViewAddEvent" | "NavigationViewUpdateEvent" | "NavigationViewRemoveEvent" | "UpdateMessageFlagsAddEvent" | "UpdateMessageFlagsRemoveEvent" | "ReactionEvent" | "DeleteMessageEvent" | "TypingEvent" | "AttachmentEvent" | "UpdateMessageEvent" | "AlertWordsEvent" | "UserTopicEvent" | "MutedTopicsEvent" | "RealmUpdateEvent" | "RealmUpdateDictEvent" | "UserGroupUpdateEvent" | "UserGroupRemoveEvent";
+export type EventSchemaName = "Heartbeat" | "MessageEvent" | "ScheduledMessagesAddEvent" | "ScheduledMessagesUpdateEvent" | "ScheduledMessagesRemoveEvent" | "RemindersAddEvent" | "RemindersRemoveEvent" | "DraftsAddEvent" | "DraftsUpdateEvent" | "DraftsRemoveEvent" | "UserStatusEvent" | "UserSettingsUpdateEvent" | "UpdateGlobalNotificationsEvent" | "UpdateDisplaySettingsEvent" | "PresenceEvent" | "UserGroupMembersEvent" | "RealmUserAddEvent" | "RealmUserRemoveEvent" | "RealmUserUpdateEvent" | "SubscriptionAddEvent" | "SubscriptionRemoveEvent" | "SubscriptionUpdateEvent" | "SubscriptionPeerAddEvent" | "SubscriptionPeerRemoveEvent" | "StreamCreateEvent" | "StreamDeleteEvent" | "StreamUpdateEvent" | "DefaultStreamsEvent" | "RealmLinkifiersEvent" | "SavedSnippetsAddEvent" | "SavedSnippetsUpdateEvent" | "SavedSnippetsRemoveEvent" | "NavigationViewAddEvent" | "NavigationViewUpdateEvent" | "NavigationViewRemoveEvent" | "UpdateMessageFlagsAddEvent" | "UpdateMessageFlagsRemoveEvent" | "ReactionEvent" | "DeleteMessageEvent" | "TypingEvent" | "AttachmentEvent" | "UpdateMessageEvent" | "AlertWordsEvent" | "UserTopicEvent" | "MutedTopicsEvent" | "RealmUpdateEvent" | "RealmUpdateDictEvent" | "RealmDeactivatedEvent" | "RealmBotUpdateEvent" | "UserGroupUpdateEvent" | "UserGroupRemoveEvent";

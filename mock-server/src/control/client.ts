@@ -1,5 +1,6 @@
 import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
+import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
 import type { CreateRealmOptions, RealmExport } from './realms.js';
 
 /**
@@ -165,6 +166,42 @@ export class ControlClient {
   /** Delivers an event to users' queues as a committed change would (default: every active user). */
   injectEvent(realmId: string, event: InjectedEvent, userIds?: number[]): Promise<{ user_ids: number[] }> {
     return this.#call('POST', `${realm(realmId)}/events`, userIds === undefined ? { event } : { event, user_ids: userIds });
+  }
+
+  /**
+   * Drops the realm's event queues (or one user's) as a restart that loses them: a waiting long-poll is answered
+   * with what its queue held, the next poll gets BAD_EVENT_QUEUE_ID.
+   */
+  restartQueues(realmId: string, options: { user_id?: number } = {}): Promise<RestartResult> {
+    return this.#call('POST', `${realm(realmId)}/restart`, options);
+  }
+
+  /** As DELETE /users/{id} (its bots too; any account, bots included): its next request answers USER_DEACTIVATED. */
+  deactivateUser(realmId: string, userId: number): Promise<Credential> {
+    return this.#call('POST', `${realm(realmId)}/users/${userId}/deactivate`);
+  }
+
+  reactivateUser(realmId: string, userId: number): Promise<Credential> {
+    return this.#call('POST', `${realm(realmId)}/users/${userId}/reactivate`);
+  }
+
+  /** A new API key for the user (answered); the old one answers INVALID_API_KEY. */
+  rotateApiKey(realmId: string, userId: number): Promise<Credential> {
+    return this.#call('POST', `${realm(realmId)}/users/${userId}/api-key`);
+  }
+
+  /** Every key of the realm answers REALM_DEACTIVATED until it is reactivated. */
+  deactivateRealm(realmId: string): Promise<RealmActivation> {
+    return this.#call('POST', `${realm(realmId)}/deactivate`);
+  }
+
+  reactivateRealm(realmId: string): Promise<RealmActivation> {
+    return this.#call('POST', `${realm(realmId)}/reactivate`);
+  }
+
+  /** Long-polls of the realm (or one user) get no answer and no heartbeat for `seconds` of realm time (0 lifts it). */
+  silence(realmId: string, options: { seconds: number; user_id?: number }): Promise<SilenceResult> {
+    return this.#call('POST', `${realm(realmId)}/silence`, options);
   }
 
   async #call<T>(method: Method, path: string, body?: object): Promise<T> {

@@ -62,6 +62,16 @@ export function controlRouter(control: Control, token?: string, alsoAllowed?: (r
     return {};
   });
   route('post', '/realms/:realm/events', (req) => control.injectEvent(realm(req), json(req, 'event'), json(req, 'user_ids')));
+  // Server-side events on demand (control/server-events.ts).
+  route('post', '/realms/:realm/restart', (req) => control.restartQueues(realm(req), { user_id: int(req, 'user_id') }));
+  route('post', '/realms/:realm/users/:user_id/deactivate', (req) => control.deactivateUser(realm(req), pathUserId(req)));
+  route('post', '/realms/:realm/users/:user_id/reactivate', (req) => control.reactivateUser(realm(req), pathUserId(req)));
+  route('post', '/realms/:realm/users/:user_id/api-key', (req) => control.rotateApiKey(realm(req), pathUserId(req)));
+  route('post', '/realms/:realm/deactivate', (req) => control.deactivateRealm(realm(req)));
+  route('post', '/realms/:realm/reactivate', (req) => control.reactivateRealm(realm(req)));
+  route('post', '/realms/:realm/silence', (req) =>
+    control.silence(realm(req), { seconds: required(num(req, 'seconds'), 'seconds'), user_id: int(req, 'user_id') }),
+  );
   route('get', '/clock', () => control.clock());
   route('post', '/clock/advance', (req) => control.advanceServer(required(num(req, 'seconds'), 'seconds')));
   router.use((_req, _res, next) => next(pathNotFound()));
@@ -86,6 +96,12 @@ function requireToken(token: string, alsoAllowed?: (req: Request) => boolean): e
 }
 
 const realm = (req: Request) => String(req.params.realm);
+
+function pathUserId(req: Request): number {
+  const segment = String(req.params.user_id);
+  if (!/^[0-9]{1,15}$/.test(segment)) throw badRequest('user_id is not an integer');
+  return Number(segment);
+}
 
 function raw(req: Request, name: string): unknown {
   const json = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;

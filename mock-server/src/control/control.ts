@@ -13,6 +13,8 @@ import type { RealmState } from '../store/state.js';
 import { listQueues, type QueueSummary } from './queues.js';
 import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.js';
 import { Snapshots } from './snapshots.js';
+import * as serverEvents from './server-events.js';
+import { credentialOf, type Credential } from './server-events.js';
 import { checkSize, instantiateFixture, REALM_ID, type CreateRealmOptions, type RealmExport } from './realms.js';
 
 /**
@@ -33,15 +35,7 @@ export interface RealmSummary {
   users: number;
 }
 
-export interface Credential {
-  user_id: number;
-  email: string;
-  api_key: string;
-  full_name: string;
-  role: number;
-  is_bot: boolean;
-  is_active: boolean;
-}
+export type { Credential } from './server-events.js';
 
 /** An injected event's JSON text at most: the API's request body limit. */
 const MAX_EVENT_CHARS = BODY_LIMIT_BYTES;
@@ -127,15 +121,7 @@ export class Control {
   credentials(realmId: string): Credential[] {
     return Object.values(this.#tables(realmId).users)
       .filter((u) => !u.is_system_bot)
-      .map((u) => ({
-        user_id: u.user_id,
-        email: u.email,
-        api_key: u.api_key,
-        full_name: u.full_name,
-        role: u.role,
-        is_bot: u.is_bot,
-        is_active: u.is_active,
-      }));
+      .map(credentialOf);
   }
 
   world(realmId: string) {
@@ -231,6 +217,15 @@ export class Control {
     return { user_ids: audience };
   }
 
+  // Server-side events on demand (control/server-events.ts).
+  restartQueues = (realmId: string, options?: { user_id?: number }) => serverEvents.restartQueues(this.app, realmId, options);
+  deactivateUser = (realmId: string, userId: number) => serverEvents.deactivateUser(this.app, realmId, userId);
+  reactivateUser = (realmId: string, userId: number) => serverEvents.reactivateUser(this.app, realmId, userId);
+  deactivateRealm = (realmId: string) => serverEvents.deactivateRealm(this.app, realmId);
+  reactivateRealm = (realmId: string) => serverEvents.reactivateRealm(this.app, realmId);
+  rotateApiKey = (realmId: string, userId: number) => serverEvents.rotateApiKey(this.app, realmId, userId);
+  silence = (realmId: string, options: { seconds: number; user_id?: number }) => serverEvents.silence(this.app, realmId, options);
+
   status() {
     // With --expose-gc (the benchmark) measure live memory, not garbage awaiting collection.
     (globalThis as { gc?: () => void }).gc?.();
@@ -281,6 +276,7 @@ export class Control {
   /** A realm replaced or removed is a new server to its clients: they get BAD_EVENT_QUEUE_ID and re-register. */
   #endQueues(realmId: string): void {
     this.app.queues.dropRealm(realmId);
+    this.app.queues.silences.clear(realmId);
   }
 
   #tables(realmId: string): RealmState {

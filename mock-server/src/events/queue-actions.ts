@@ -110,9 +110,12 @@ export async function doGetEvents(actor: QueueActor & { user: UserRow }, params:
   const queue = queues.get(queueId, realmId, user.user_id);
   queue.acknowledge(params.last_event_id);
   queues.touch(queue);
-  if (queue.events.length === 0 && !params.dont_block) {
+  // In a silence (control API) a long-poll waits even with events queued: they go out when it ends.
+  if ((queue.events.length === 0 || queues.silenced(queue)) && !params.dont_block) {
     await queues.wait(queue, signal);
-    // The queue may have ended while we waited (realm reset, user deactivated).
+    // The queue may have ended while we waited: a restart answers with what it held (the next poll is
+    // BAD_EVENT_QUEUE_ID); a realm reset or a deactivated user ends it with BAD_EVENT_QUEUE_ID now.
+    if (queue.answeredAtEnd) return { events: [...queue.events] };
     queues.get(queueId, realmId, user.user_id);
     queues.touch(queue);
   }

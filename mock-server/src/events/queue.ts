@@ -26,8 +26,16 @@ export class EventQueue {
   nextId = 0;
   /** Realm time of the last fetch or poll end: the 10-minute idle rule (§6.2) counts from here. */
   lastActivity: number;
-  /** The long-poll waiting on this queue, if any: woken by the next event. */
-  waiter: (() => void) | null = null;
+  /**
+   * The long-poll waiting on this queue, if any: told of each new event (`event`; it may keep waiting, in a
+   * silence) and of the queue's end or a newer poll (`end`: it answers).
+   */
+  waiter: ((why: 'event' | 'end') => void) | null = null;
+  /**
+   * Ended by a restart of the queues: a long-poll waiting then is answered with what the queue holds, as the
+   * reference server finishes a queue's handler before it drops the queue; the next poll is BAD_EVENT_QUEUE_ID.
+   */
+  answeredAtEnd = false;
   cancelExpiry: (() => void) | null = null;
 
   constructor(
@@ -44,9 +52,7 @@ export class EventQueue {
 
   push(event: WireEvent): void {
     this.events.push({ ...event, id: this.nextId++ });
-    const wake = this.waiter;
-    this.waiter = null;
-    wake?.();
+    this.waiter?.('event');
   }
 
   /**

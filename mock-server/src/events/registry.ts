@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import { DEFAULT_CONFIG } from '../config/config.js';
 import { badEventQueueId, tooManyQueues } from '../domain/errors.js';
 import { EventQueue, type QueueDescriptor } from './queue.js';
+import { Silences } from './silences.js';
 
 /** Spec §6.2, §8: a queue unused for ten minutes is garbage-collected. */
 export const QUEUE_IDLE_SECONDS = 600;
@@ -18,6 +19,8 @@ export class QueueRegistry {
   #queues = new Map<string, EventQueue>();
   /** The same queues by realm, then user: the dispatcher's audience and the per-user cap without a scan. */
   #byRealm = new Map<string, Map<number, Set<EventQueue>>>();
+  /** Silent networks (control API): long-polls they cover wait without answers or heartbeats. */
+  readonly silences: Silences;
 
   constructor(
     private readonly clock: Clock,
@@ -27,7 +30,9 @@ export class QueueRegistry {
      * cap, register answers a clear error instead (`tooManyQueues`).
      */
     readonly maxPerUser = DEFAULT_CONFIG.maxQueuesPerUser,
-  ) {}
+  ) {
+    this.silences = new Silences(clock, (realmId, userId) => this.#afterSilence(realmId, userId));
+  }
 
   get size(): number {
     return this.#queues.size;
@@ -64,7 +69,8 @@ export class QueueRegistry {
     this.#scheduleExpiry(queue);
   }
 
-  delete(queue: EventQueue): void {
+  /** `answerWaiting`: a waiting long-poll gets what the queue holds instead of BAD_EVENT_QUEUE_ID (a restart). */
+  delete(queue: EventQueue, answerWaiting = false): void {
     queue.cancelExpiry?.();
     queue.cancelExpiry = null;
     if (!this.#queues.delete(queue.id)) return;
@@ -73,9 +79,8 @@ export class QueueRegistry {
     own?.delete(queue);
     if (own?.size === 0) users!.delete(queue.userId);
     if (users?.size === 0) this.#byRealm.delete(queue.realmId);
-    const wake = queue.waiter;
-    queue.waiter = null;
-    wake?.();
+    queue.answeredAtEnd = answerWaiting;
+    queue.waiter?.('end');
   }
 
   /** Queues of these users in this realm (the dispatcher's audience). */
@@ -90,15 +95,24 @@ export class QueueRegistry {
     return this.#byRealm.get(realmId)?.get(userId)?.size ?? 0;
   }
 
-  /** A deleted or replaced realm's queues end (its clients re-register). */
-  dropRealm(realmId: string): void {
+  /** A deleted or replaced realm's queues end (its clients re-register); returns how many. */
+  dropRealm(realmId: string, answerWaiting = false): number {
     // Collected first: deleting changes the index being walked.
-    for (const queue of [...this.queuesOf(realmId, null)]) this.delete(queue);
+    const queues = [...this.queuesOf(realmId, null)];
+    for (const queue of queues) this.delete(queue, answerWaiting);
+    return queues.length;
   }
 
-  /** A deactivated user's queues end. */
-  dropUser(realmId: string, userId: number): void {
-    for (const queue of [...(this.#byRealm.get(realmId)?.get(userId) ?? [])]) this.delete(queue);
+  /** A deactivated user's queues end; returns how many. */
+  dropUser(realmId: string, userId: number, answerWaiting = false): number {
+    const queues = [...(this.#byRealm.get(realmId)?.get(userId) ?? [])];
+    for (const queue of queues) this.delete(queue, answerWaiting);
+    return queues.length;
+  }
+
+  /** A silence covers the queue: its long-polls wait even with events queued. */
+  silenced(queue: EventQueue): boolean {
+    return this.silences.covers(queue.realmId, queue.userId);
   }
 
   /**
@@ -108,19 +122,26 @@ export class QueueRegistry {
   wait(queue: EventQueue, signal: AbortSignal): Promise<void> {
     // One poll per queue: a new one answers the previous (which returns what the queue holds), so no
     // poll is left without a waker or a heartbeat.
-    const previous = queue.waiter;
-    queue.waiter = null;
-    previous?.();
+    queue.waiter?.('end');
     return new Promise((resolve) => {
-      const cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, () => queue.push({ type: 'heartbeat' }));
+      // A silent network sends no heartbeat either: the beat is skipped and tried again a minute later.
+      const beat = () => {
+        if (this.silenced(queue)) cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, beat);
+        else queue.push({ type: 'heartbeat' });
+      };
+      let cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, beat);
       const finish = () => {
         cancelHeartbeat();
         signal.removeEventListener('abort', onAbort);
-        if (queue.waiter === finish) queue.waiter = null;
+        if (queue.waiter === waiter) queue.waiter = null;
         resolve();
       };
+      const waiter = (why: 'event' | 'end') => {
+        if (why === 'event' && this.silenced(queue)) return;
+        finish();
+      };
       const onAbort = () => finish();
-      queue.waiter = finish;
+      queue.waiter = waiter;
       // A waiting client is active: the idle timer restarts when the poll ends.
       queue.cancelExpiry?.();
       queue.cancelExpiry = null;
@@ -130,7 +151,14 @@ export class QueueRegistry {
 
   /** Stops every timer and wakes every waiter (server shutdown). */
   closeAll(): void {
+    this.silences.clearAll();
     for (const queue of [...this.#queues.values()]) this.delete(queue);
+  }
+
+  /** A silence ended: the waiting polls it covered that have events are answered (others wait for more, or a heartbeat). */
+  #afterSilence(realmId: string, userId: number | null): void {
+    const queues = userId === null ? this.queuesOf(realmId, null) : (this.#byRealm.get(realmId)?.get(userId) ?? []);
+    for (const queue of [...queues]) if (queue.events.length > 0) queue.waiter?.('event');
   }
 
   #expired(queue: EventQueue): boolean {

@@ -19,12 +19,25 @@ import { ROLE } from '../../contract/roles.js';
  */
 export function doDeactivateUser(tx: Tx, actor: ActorContext, params: ParamsOf<'deactivate-user'>): void {
   const target = checkDeactivation(tx, actor.user, params.user_id);
-  const ctx: EmitContext = { tx, features: actor.features, now: actor.now };
-  // The reference server deactivates the user's bots with them, the bots first (so no bot is left
-  // active behind a deactivated owner); each bot gets the same events as a deactivated user.
-  const bots = Object.values(tx.tables.users).filter((u) => u.is_bot && u.is_active && u.bot_owner_id === target.user_id);
+  deactivateAccount({ tx, features: actor.features, now: actor.now }, target);
+}
+
+/**
+ * What deactivation does once allowed (the API's action, and the control API's, which has no caller):
+ * the reference server deactivates a user's bots with them, the bots first (so no bot is left active
+ * behind a deactivated owner); each bot gets the same events as a deactivated user.
+ */
+export function deactivateAccount(ctx: EmitContext, target: UserRow): void {
+  const bots = target.is_bot
+    ? []
+    : Object.values(ctx.tx.tables.users).filter((u) => u.is_bot && u.is_active && u.bot_owner_id === target.user_id);
   for (const bot of bots) deactivateOne(ctx, bot);
   deactivateOne(ctx, target);
+}
+
+/** Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner). */
+export function refuseOnlyOwner(tx: Tx, target: UserRow): void {
+  if (target.role === ROLE.owner && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
 }
 
 function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
@@ -33,8 +46,7 @@ function checkDeactivation(tx: Tx, caller: UserRow, userId: number): UserRow {
   // Spec §4.17, §5: administrators only; C10: `Insufficient permission`, not the reference's text.
   if (!may.mayAdministerUsers(caller)) throw insufficientPermission();
   if (!may.mayDeactivateUser(caller, target)) throw mustBeOwner();
-  // Spec §4.17 "BAD_REQUEST when the target is the only organization owner" (the only active human owner).
-  if (target.role === ROLE.owner && isOnlyOwner(tx.tables, target)) throw badRequest('Cannot deactivate the only organization owner');
+  refuseOnlyOwner(tx, target);
   return target;
 }
 
