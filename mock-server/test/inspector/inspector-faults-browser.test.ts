@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
+import { ROLE } from '../../src/contract/roles.js';
 import { chromiumPath } from '../../../tools/chromium.js';
 import { call, callControl, startTestServer } from '../helpers/test-server.js';
 
@@ -8,7 +9,8 @@ import { call, callControl, startTestServer } from '../helpers/test-server.js';
  * The inspector's fault rules panel in Chromium (one page, one server): a rule made through the control API shows,
  * the form adds one (which the control API then lists), a rule's button removes it, "remove all" empties the list,
  * and an answer a rate_limit rule made is marked "injected: rate_limit" in the log and the detail view. Nothing
- * is loaded from another origin, and the page's calls are never refused.
+ * is loaded from another origin, and the page's calls are never refused. Then the server-side event buttons: each
+ * does what the control API's call does, seen through the API as a client would see it.
  */
 let server: MockServer;
 let browser: Browser;
@@ -156,6 +158,92 @@ describe("the inspector's fault rules panel", () => {
     await page.locator('[data-testid="faults-clear-demo"]').click();
     await expect.poll(async () => (await listed()).length, { timeout: 5_000 }).toBe(0);
     await panel().locator('> summary', { hasText: 'Fault rules (0)' }).waitFor({ timeout: 5_000 });
+    expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("the inspector's server-side event buttons", () => {
+  const events = () => page.locator('[data-testid="events-demo"]');
+  const credentialsPanel = () => page.locator('[data-testid="credentials-demo"]');
+
+  beforeAll(async () => {
+    await events().locator('> summary').click();
+    await credentialsPanel().locator('> summary').click();
+    await credentialsPanel().locator('pre', { hasText: member.email }).waitFor({ timeout: 5_000 });
+  });
+
+  it("Restart queues drops the realm's event queues: the next poll gets BAD_EVENT_QUEUE_ID", async () => {
+    const registered = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["message"]' } });
+    const queueId = registered.body.queue_id as string;
+    await page.locator('[data-testid="queues-demo"] summary', { hasText: 'Event queues (1)' }).waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="restart-demo"]').click();
+    await expect.poll(() => server.control.queues('demo').length, { timeout: 5_000 }).toBe(0);
+    expect(await status().innerText()).toBe('1 event queue was dropped');
+    const poll = await call(server, 'GET', '/api/v1/events', { as: member, query: { queue_id: queueId, last_event_id: '-1' } });
+    expect(poll.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
+  });
+
+  it('Rotate API key gives the user a new key, shown in the credentials; the old one is refused', async () => {
+    const who = server.control.credentials('demo').find((c) => c.email === member.email)!;
+    await page.locator(`[data-testid="rotate-key-demo-${who.user_id}"]`).click();
+    await expect
+      .poll(() => server.control.credentials('demo').find((c) => c.user_id === who.user_id)!.api_key, { timeout: 5_000 })
+      .not.toBe(who.api_key);
+    const fresh = server.control.credentials('demo').find((c) => c.user_id === who.user_id)!;
+    await credentialsPanel().locator('pre', { hasText: fresh.api_key }).waitFor({ timeout: 5_000 });
+    const old = await call(server, 'GET', '/api/v1/users/me', { as: { email: who.email, api_key: who.api_key } });
+    expect(old.body).toMatchObject({ result: 'error', code: 'INVALID_API_KEY' });
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: fresh })).status).toBe(200);
+    member = fresh;
+  });
+
+  it('Deactivate and Reactivate a user', async () => {
+    const other = server.control
+      .credentials('demo')
+      .find((c) => c.is_active && !c.is_bot && c.role === ROLE.member && c.email !== member.email)!;
+    await page.locator(`[data-testid="deactivate-user-demo-${other.user_id}"]`).click();
+    await expect
+      .poll(() => server.control.credentials('demo').find((c) => c.user_id === other.user_id)!.is_active, { timeout: 5_000 })
+      .toBe(false);
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: other })).body).toMatchObject({ code: 'USER_DEACTIVATED' });
+    await page.locator(`[data-testid="reactivate-user-demo-${other.user_id}"]`).click();
+    await expect
+      .poll(() => server.control.credentials('demo').find((c) => c.user_id === other.user_id)!.is_active, { timeout: 5_000 })
+      .toBe(true);
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: other })).status).toBe(200);
+  });
+
+  it('Deactivate and Reactivate the realm', async () => {
+    await page.locator('[data-testid="deactivate-realm-demo"]').click();
+    await status().filter({ hasText: 'realm deactivated' }).waitFor({ timeout: 5_000 });
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: member })).body).toMatchObject({ code: 'REALM_DEACTIVATED' });
+    await page.locator('[data-testid="reactivate-realm-demo"]').click();
+    await status().filter({ hasText: 'realm reactivated' }).waitFor({ timeout: 5_000 });
+    expect((await call(server, 'GET', '/api/v1/users/me', { as: member })).status).toBe(200);
+  });
+
+  it("Silence holds the realm's long-polls, events included, for the seconds given (realm time)", async () => {
+    const registered = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["message"]' } });
+    const queueId = registered.body.queue_id as string;
+    await page.locator('[data-testid="silence-seconds-demo"]').fill('45');
+    await page.locator('[data-testid="silence-demo"]').click();
+    await status().filter({ hasText: 'long-polls silent for 45 s' }).waitFor({ timeout: 5_000 });
+    const poll = call(server, 'GET', '/api/v1/events', { as: member, query: { queue_id: queueId, last_event_id: '-1' } });
+    const queue = () => server.control.queues('demo').find((q) => q.queue_id === queueId)!;
+    await expect.poll(() => queue().waiting, { timeout: 5_000 }).toBe(true);
+    const other = server.control.credentials('demo').find((c) => c.is_active && !c.is_bot && c.email !== member.email)!;
+    const sent = await call(server, 'POST', '/api/v1/messages', {
+      as: other,
+      form: { type: 'stream', to: 'home', topic: 'silence', content: 'held back' },
+    });
+    expect(sent.status).toBe(200);
+    // The event waits in the queue and the poll stays open: without the silence it would have been answered.
+    expect(queue()).toMatchObject({ pending: 1, waiting: true });
+    await server.control.advanceRealm('demo', 45);
+    const answered = await poll;
+    expect(answered.body).toMatchObject({ result: 'success', events: [expect.objectContaining({ type: 'message' })] });
     expect(outside).toEqual([]);
     expect(refused).toEqual([]);
     expect(errors).toEqual([]);

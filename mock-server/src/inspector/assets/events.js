@@ -33,8 +33,8 @@ export function realmEvents(realm) {
         `restart-${id}`,
         'Restart queues',
         action(id, async () => {
-          await control('POST', `${path}/restart`, {});
-          return "the realm's event queues were dropped";
+          const { queues } = await control('POST', `${path}/restart`, {});
+          return `${queues ?? 'the'} event queue${queues === 1 ? ' was' : 's were'} dropped`;
         }),
         'Drops every event queue of the realm, as a server restart does: the next poll gets BAD_EVENT_QUEUE_ID.',
       ),
