@@ -57,9 +57,15 @@ module.exports = {
       'Realm generation builds rows with domain code.',
     ),
     layer(
+      'faults-below-http',
+      'faults/',
+      ['faults', 'domain', 'store', 'config', 'clock', 'contract'],
+      'Fault rules and rate limits decide what a request meets before it runs; http/ and control/ call them.',
+    ),
+    layer(
       'http-below-routes',
       'http/',
-      ['http', 'domain', 'store', 'config', 'clock', 'contract'],
+      ['http', 'faults', 'domain', 'store', 'config', 'clock', 'contract'],
       'The HTTP layer turns requests into typed calls; it never imports a route or event code.',
     ),
     layer(
@@ -71,7 +77,7 @@ module.exports = {
     layer(
       'control-beside-http',
       'control/',
-      ['control', 'http', 'events', 'delivery', 'fixtures', 'domain', 'store', 'config', 'clock', 'contract'],
+      ['control', 'http', 'faults', 'events', 'delivery', 'fixtures', 'domain', 'store', 'config', 'clock', 'contract'],
       'The control API drives realms and clocks; no layer imports it but app.ts.',
     ),
     layer(

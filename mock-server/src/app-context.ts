@@ -2,6 +2,7 @@ import type { Clock } from './clock/clock.js';
 import type { Scheduler } from './delivery/scheduler.js';
 import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
+import type { FaultRules } from './faults/rules.js';
 import type { ApiKeyIndex } from './http/auth.js';
 import type { OperationSpec } from './http/openapi.js';
 import type { Store } from './store/store.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   /** Delivery of scheduled messages and reminders on the realm clocks (spec §3, §4.19). */
   scheduler: Scheduler;
   operations: OperationSpec[];
+  /** Fault rules per realm (control API "Fault rules"); `active` is false while no realm has one. */
+  faults: FaultRules;
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;
 }

@@ -15,6 +15,7 @@ import { pathNotFound } from './domain/errors.js';
 import { holdRealmPatterns, releaseRealmPatterns, trackLinkifierPatterns } from './domain/markdown/linkifier-patterns.js';
 import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { QueueRegistry } from './events/registry.js';
+import { FaultRules } from './faults/rules.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
 import { corsLayer } from './http/cors.js';
@@ -32,6 +33,7 @@ import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { acquireStateLock, type StateLock } from './store/state-lock.js';
 import { Store } from './store/store.js';
+import { MockFaults } from './mock-faults.js';
 import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
 
 /**
@@ -44,6 +46,8 @@ export interface MockServer {
   app: RequestListener;
   context: AppContext;
   control: Control;
+  /** Fault rules on the default realm or a named one (README "Testing your client's failure handling"). */
+  faults: MockFaults;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}, hook
       try {
         if (context) {
           context.queues.closeAll();
+          context.faults.close();
           context.scheduler.stop();
           await context.scheduler.settled();
           context.clock.stop();
@@ -140,6 +145,7 @@ async function assemble(
     queues: new QueueRegistry(clock, config.maxQueuesPerUser),
     scheduler: new Scheduler(store, clock),
     operations: await loadOperations(config.openapiPath, cacheFor(config)),
+    faults: new FaultRules(store),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).
@@ -163,7 +169,7 @@ async function assemble(
       })
     : null);
   const app = buildExpressApp(context, control, inspector, guards);
-  return { url: context.baseUrl, app, context, control, close };
+  return { url: context.baseUrl, app, context, control, faults: new MockFaults(control, config.defaultRealm), close };
 }
 
 interface ExpressGuards {

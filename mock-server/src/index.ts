@@ -7,3 +7,5 @@ export { createMockServer, type MockServer, type StartHooks } from './app.js';
 export { DEFAULT_CONFIG, type ServerConfig } from './config/config.js';
 export { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './config/features.js';
 export type { Control, Credential, RealmSummary } from './control/control.js';
+export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from './faults/rules.js';
+export type { ErrorOptions, FaultMatch, LatencyOptions, MockFaults, PhasedMatch } from './mock-faults.js';

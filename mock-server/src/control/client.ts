@@ -1,3 +1,4 @@
+import type { FaultRule, FaultRuleInput } from '../faults/rules.js';
 import type { Control, Credential, RealmSummary } from './control.js';
 import type { QueueSummary } from './queues.js';
 import type { RealmActivation, RestartResult, SilenceResult } from './server-events.js';
@@ -12,6 +13,8 @@ import type { CreateRealmOptions, RealmExport } from './realms.js';
  * It imports the server's types only (`import type`): the compiled entry loads nothing of the mock, no
  * dependency either (Node's global fetch), so a client-only consumer pays for none of it.
  */
+
+export type { FaultEffect, FaultPhase, FaultPreset, FaultRule, FaultRuleInput, NormalEffect, WireFault } from '../faults/rules.js';
 
 /** A realm with its users' credentials and the world file the conformance suite reads. */
 export type RealmDetails = ReturnType<Control['describe']>;
@@ -202,6 +205,24 @@ export class ControlClient {
   /** Long-polls of the realm (or one user) get no answer and no heartbeat for `seconds` of realm time (0 lifts it). */
   silence(realmId: string, options: { seconds: number; user_id?: number }): Promise<SilenceResult> {
     return this.#call('POST', `${realm(realmId)}/silence`, options);
+  }
+
+  /** Adds a fault rule to the realm (control API "Fault rules"); answers it as stored, with its ID. */
+  addFault(realmId: string, rule: FaultRuleInput): Promise<FaultRule> {
+    return this.#call('POST', `${realm(realmId)}/faults`, rule);
+  }
+
+  /** The realm's fault rules in the order they are tried, with their counters. */
+  async faults(realmId: string): Promise<FaultRule[]> {
+    return (await this.#call<{ faults: FaultRule[] }>('GET', `${realm(realmId)}/faults`)).faults;
+  }
+
+  async removeFault(realmId: string, ruleId: string): Promise<void> {
+    await this.#call('DELETE', `${realm(realmId)}/faults/${encodeURIComponent(ruleId)}`);
+  }
+
+  clearFaults(realmId: string): Promise<{ removed: number }> {
+    return this.#call('DELETE', `${realm(realmId)}/faults`);
   }
 
   async #call<T>(method: Method, path: string, body?: object): Promise<T> {

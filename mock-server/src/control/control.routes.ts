@@ -4,6 +4,7 @@ import { badRequest, controlTokenRequired, jsonTooDeep, missingArgument, pathNot
 import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
 import { ownerMutation } from '../http/owner-guard.js';
 import { sendJson } from '../http/respond.js';
+import type { FaultRuleInput } from '../faults/rules.js';
 import type { Control } from './control.js';
 
 /**
@@ -72,6 +73,13 @@ export function controlRouter(control: Control, token?: string, alsoAllowed?: (r
   route('post', '/realms/:realm/silence', (req) =>
     control.silence(realm(req), { seconds: required(num(req, 'seconds'), 'seconds'), user_id: int(req, 'user_id') }),
   );
+  route('get', '/realms/:realm/faults', (req) => ({ faults: control.faults(realm(req)) }));
+  route('post', '/realms/:realm/faults', (req) => control.addFault(realm(req), req.body as FaultRuleInput));
+  route('delete', '/realms/:realm/faults', (req) => control.clearFaults(realm(req)));
+  route('delete', '/realms/:realm/faults/:rule', (req) => {
+    control.removeFault(realm(req), String(req.params.rule));
+    return {};
+  });
   route('get', '/clock', () => control.clock());
   route('post', '/clock/advance', (req) => control.advanceServer(required(num(req, 'seconds'), 'seconds')));
   router.use((_req, _res, next) => next(pathNotFound()));

@@ -5,6 +5,7 @@ import { SERVICE_VERSION } from '../config/version.js';
 import { CURRENT_FEATURE_LEVEL } from '../config/features.js';
 import type { EmittedEvent } from '../contract/event-types.js';
 import { badRequest, jsonTooDeep, realmNotFound, tooManyRealms } from '../domain/errors.js';
+import type { FaultRule, FaultRuleInput } from '../faults/rules.js';
 import type { RealmSize } from '../fixtures/size.js';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
@@ -239,6 +240,12 @@ export class Control {
       memory: { rss: memory.rss, heap_used: memory.heapUsed },
     };
   }
+
+  /** Fault rules (faults/rules.ts): what the realm's requests meet until the rules expire or are removed. */
+  addFault = (realmId: string, rule: FaultRuleInput): FaultRule => this.app.faults.add(realmId, rule, this.app.operations);
+  faults = (realmId: string): FaultRule[] => this.app.faults.list(realmId);
+  removeFault = (realmId: string, ruleId: string): void => this.app.faults.remove(realmId, ruleId);
+  clearFaults = (realmId: string): { removed: number } => this.app.faults.clear(realmId);
 
   deleteSnapshot(realmId: string, name: string): void {
     this.#snapshots.delete(realmId, name);

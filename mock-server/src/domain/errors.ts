@@ -5,7 +5,7 @@
  * texts in `area-errors.ts`, both re-exported below.
  */
 import type { Features } from '../config/features.js';
-import { ApiError, badRequest } from './api-error.js';
+import { ApiError, badRequest, type ErrorCode } from './api-error.js';
 
 export { ApiError, badRequest, unauthorized, type ErrorCode } from './api-error.js';
 export { malformedApiKey, invalidApiKey, authenticationFailed, userDeactivated, realmDeactivated } from './auth-errors.js';
@@ -134,6 +134,31 @@ export const rateLimitHit = (secondsToFreedom: number) =>
     { 'retry-after': secondsToFreedom },
     { 'Retry-After': String(secondsToFreedom) },
   );
+
+/**
+ * An error answer a fault rule injects (control API "Fault rules"): any status from 400 to 599 and any upper-case
+ * code a test names, so a client can be shown errors of its own choosing in the API's envelope. The rule's
+ * validation (faults/rules.ts) keeps `code` an identifier and `fields` clear of result/msg/code.
+ */
+export const injectedError = (status: number, code: string, msg: string, fields: Record<string, unknown>) =>
+  // The code is the test's, not the catalogue's: the union names what this server answers by itself.
+  new ApiError(status, code as ErrorCode, msg, fields);
+
+/**
+ * What the reference answers an API request whose handler raised (zerver/middleware.py JsonErrorHandler:
+ * `json_response(res_type="error", msg="Internal server error", status=500)`): the envelope without a `code`.
+ * Only a fault rule sends it; the mock's own unforeseen errors answer `internalError()`.
+ */
+export const referenceServerError = (): { status: 500; body: { result: 'error'; msg: string } } => ({
+  status: 500,
+  body: { result: 'error', msg: 'Internal server error' },
+});
+
+/** Fault rules of one realm at once: each is checked on every request of the realm. */
+export const tooManyFaultRules = (limit: number) => badRequest(`Too many fault rules (limit: ${limit}); remove some first.`);
+
+export const faultRuleNotFound = (realmId: string, ruleId: string) =>
+  new ApiError(404, 'NOT_FOUND', `No fault rule '${ruleId}' in realm '${realmId}'.`);
 
 /** Anything unforeseen. Never expected: every foreseeable error has a factory above. */
 export const internalError = () => new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');

@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context.js';
 import { features, type Features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
+import { applyFaults } from '../faults/effects.js';
 import { authenticate, notLoggedIn, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
 import { pruneForLevel } from './level-fields.js';
@@ -48,6 +49,7 @@ async function run(
   // For the request log (http/request-log.ts): who asked, once known.
   res.locals.realmId = realmId;
   res.locals.user = actor?.user.email;
+  if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
   const nowMs = app.clock.realmNowMs(realmId);
   res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.

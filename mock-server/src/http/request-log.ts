@@ -9,7 +9,7 @@ import { isSecretName } from '../../../cli/secret-names.js';
  *
  * Fields of every line: realm, user (the caller's email; null when anonymous or refused), method, path
  * (no query string: GET parameters can carry an `api_key`), status, ms; an error answer adds `error`
- * (its `code` and `msg`). When the logger's level is debug, the line also has `req` (headers, query,
+ * (its `code` and `msg`), an exchange a fault rule changed adds `injected` (what it did). When the logger's level is debug, the line also has `req` (headers, query,
  * body) and `res` (body), with every credential replaced by `[redacted]`.
  */
 export function requestLog(logger: Logger): (req: Request, res: Response, next: NextFunction) => void {
@@ -38,6 +38,8 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
         ms: Math.round((performance.now() - started) * 10) / 10,
       };
       if (error) line.error = error;
+      // What a fault rule did to the exchange (faults/effects.ts), so an injected failure is never taken for a real one.
+      if (res.locals.injected !== undefined) line.injected = res.locals.injected;
       if (debug) {
         line.req = {
           headers: redactedHeaders(req.headers),
@@ -45,7 +47,8 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
         };
         line.res = redacted({ body: answer ?? null });
       }
-      const level = status >= 500 ? 'error' : 'info';
+      // A 5xx of the mock's own is a bug; one a fault rule asked for is not.
+      const level = status >= 500 && line.injected === undefined ? 'error' : 'info';
       logger[level](line, summary(line, error));
     });
     next();
@@ -55,8 +58,9 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
 /** The human line (pino's `msg`, what the pretty format shows): "demo iago@… GET /api/v1/users 200 3.2ms". */
 function summary(line: Record<string, unknown>, error: { code: unknown; msg: unknown } | undefined): string {
   const who = `${line.realm ?? '-'} ${line.user ?? '-'}`;
-  const status = line.status ?? 'closed by the client';
-  const tail = error ? ` ${String(error.code)}: ${String(error.msg)}` : '';
+  const status = line.status ?? (line.injected === undefined ? 'closed by the client' : 'no answer');
+  let tail = error ? ` ${String(error.code)}: ${String(error.msg)}` : '';
+  if (line.injected !== undefined) tail += ` (injected: ${String(line.injected)})`;
   return `${who} ${String(line.method)} ${String(line.path)} ${String(status)} ${String(line.ms)}ms${tail}`;
 }
 

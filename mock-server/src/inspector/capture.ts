@@ -28,10 +28,7 @@ export interface ExchangeSummary {
   validation: boolean;
   /** The parameter an error names (`var_name`), when it names one. */
   var_name: string | null;
-  /**
-   * What a fault rule did to this exchange (`rate_limit`, `latency 500ms`, `reset`, …: the pipeline's
-   * `res.locals.injected`), null for an answer the API made by itself; the page marks such rows.
-   */
+  /** What a fault rule did to the exchange (`rate_limit`, `latency 500ms`, `reset`, …), or null. */
   injected: string | null;
 }
 
