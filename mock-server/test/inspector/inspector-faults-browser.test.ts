@@ -110,7 +110,7 @@ describe("the inspector's fault rules panel", () => {
     });
     await ruleRow(added.id).waitFor({ timeout: 5_000 });
     expect(await ruleRow(added.id).innerText()).toContain('rate_limit (retry after 7 s)');
-    expect(await status().innerText()).toBe(`rule ${added.id} added`);
+    await expect.poll(() => status().innerText(), { timeout: 5_000 }).toBe(`rule ${added.id} added`);
   });
 
   it("shows the server's refusal of a bad rule, and stores nothing", async () => {
@@ -180,7 +180,8 @@ describe("the inspector's server-side event buttons", () => {
     await page.locator('[data-testid="queues-demo"] summary', { hasText: 'Event queues (1)' }).waitFor({ timeout: 5_000 });
     await page.locator('[data-testid="restart-demo"]').click();
     await expect.poll(() => server.control.queues('demo').length, { timeout: 5_000 }).toBe(0);
-    expect(await status().innerText()).toBe('1 event queue was dropped');
+    // The page writes its status line once the answer reaches it, which may be after the server dropped the queues.
+    await expect.poll(() => status().innerText(), { timeout: 5_000 }).toBe('1 event queue was dropped');
     const poll = await call(server, 'GET', '/api/v1/events', { as: member, query: { queue_id: queueId, last_event_id: '-1' } });
     expect(poll.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
   });

@@ -139,10 +139,15 @@ const who = (r) => (given(r.user) ? `user ${r.user}` : given(r.role) ? `${r.role
 
 function trigger(r) {
   const parts = [];
-  if (given(r.every) && r.every > 1) parts.push(`every ${r.every}th`);
+  if (given(r.every) && r.every > 1) parts.push(`every ${ordinal(r.every)}`);
   if (given(r.probability)) parts.push(`p ${r.probability}${given(r.seed) ? ` (seed ${r.seed})` : ''}`);
   if (given(r.times)) parts.push(`${r.times} times`);
   return parts.length ? parts.join(', ') : 'every request';
+}
+
+function ordinal(n) {
+  const tens = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${tens ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th')}`;
 }
 
 /** An effect in a few words: `rate_limit (retry after 2 s)`, `latency uniform 100–900 ms`, `error 400 BAD_REQUEST`. */
@@ -155,7 +160,10 @@ export function effectText(r) {
   else if (e.type === 'latency' && e.distribution === 'lognormal') text = `latency log-normal ${e.median_ms} ms σ ${e.sigma}`;
   else if (e.type === 'latency' || e.type === 'trickle') text = `${e.type} ${e.ms} ms`;
   else text = String(e.type ?? '?');
-  return r.phase === 'after' ? `${text}, after the request ran` : text;
+  // The phase tells an answer or wire fault made before the request ran from one that replaced its answer; a
+  // latency or trickle delays the API's own answer either way.
+  const delays = e.type === 'latency' || e.type === 'trickle';
+  return r.phase === 'after' && !delays ? `${text}, after the request ran` : text;
 }
 
 const counts = (r) => `${r.applied ?? 0}${given(r.remaining) ? ` · ${r.remaining} left` : ''}`;
