@@ -91,11 +91,27 @@ describe("the inspector's fault rules panel", () => {
   });
 
   it('adds a rule with the form, which the control API then lists', async () => {
+    const field = (name: string) => page.locator(`[data-testid="fault-${name}-demo"]`);
+    await field('operation').fill('get-subscriptions');
+    await field('effect').selectOption('rate_limit');
+    await field('retry_after').fill('7');
+    await field('times').fill('1');
+    // The realms column is redrawn when a push changes it (here a rule made and removed elsewhere): what is typed
+    // in the form, and where the caret is, stay.
+    const passing = await callControl(server, 'POST', '/__mock/realms/demo/faults', {
+      operation: 'get-messages',
+      effect: { type: 'close' },
+    });
+    await ruleRow(passing.body.id as string).waitFor({ timeout: 5_000 });
+    await callControl(server, 'DELETE', `/__mock/realms/demo/faults/${passing.body.id as string}`);
+    await ruleRow(passing.body.id as string).waitFor({ state: 'detached', timeout: 5_000 });
+    expect([await field('operation').inputValue(), await field('effect').inputValue(), await field('retry_after').inputValue()]).toEqual([
+      'get-subscriptions',
+      'rate_limit',
+      '7',
+    ]);
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('fault-times');
     const before = (await listed()).map((r) => r.id);
-    await page.locator('[data-testid="fault-operation-demo"]').fill('get-subscriptions');
-    await page.locator('[data-testid="fault-effect-demo"]').selectOption('rate_limit');
-    await page.locator('[data-testid="fault-retry_after-demo"]').fill('7');
-    await page.locator('[data-testid="fault-times-demo"]').fill('1');
     // Fields of other effects are hidden; the rate limit's own is shown.
     expect(await page.locator('[data-testid="fault-retry_after-demo"]').isVisible()).toBe(true);
     expect(await page.locator('[data-testid="fault-code-demo"]').isVisible()).toBe(false);
