@@ -25,7 +25,7 @@ export function realmEvents(realm) {
   return h(
     'details',
     { class: 'events', open: state.openDetails.has(key), dataset: { key, testid: `events-${id}` } },
-    h('summary', {}, 'Server-side events', realm.deactivated ? h('span', { class: 'badge down' }, ' (realm deactivated)') : null),
+    h('summary', {}, 'Server-side events'),
     h(
       'div',
       { class: 'row' },
