@@ -212,7 +212,7 @@ function ruleForm(realmId) {
       field('retry after (s)', number('retry_after', { min: '0' }), 'rate_limit'),
       field('status', number('status', { min: '400', max: '599', value: '400' }), 'error'),
       field('code', input('code', { value: 'BAD_REQUEST', size: '14' }), 'error'),
-      field('msg', input('msg', { size: '18' }), 'error'),
+      field('msg', input('msg', { size: '18', placeholder: 'the answer’s msg' }), 'error'),
       field('distribution', distribution, 'latency'),
       field('ms', number('ms', { min: '0', value: '500' }), 'latency-fixed trickle'),
       field('min ms', number('min_ms', { min: '0', value: '100' }), 'latency-uniform'),
