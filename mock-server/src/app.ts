@@ -174,7 +174,12 @@ async function assemble(
   await ensureDefaultRealm(control, context);
 
   const inspector = (made.inspector = config.control
-    ? createInspector(control, { token: config.controlToken, reportDir: config.reportDir, ownerOnly: guards.owner })
+    ? createInspector(control, {
+        token: config.controlToken,
+        reportDir: config.reportDir,
+        ownerOnly: guards.owner,
+        operations: context.operations,
+      })
     : null);
   const app = buildExpressApp(context, control, inspector, guards);
   const journal = mockRequests(control, config.defaultRealm);

@@ -9,8 +9,8 @@ import { DEMO_REALM_EPOCH } from '../../mock-server/src/fixtures/demo-realm.js';
 /**
  * The README's picture of the inspector (docs/inspector.png) and the browser test's artefact
  * (reports/inspector.png) are made by this code: a mock with a frozen clock at the demo epoch, a little traffic
- * of the kinds the page tells apart (successes, a refused login, two validation errors, an event waiting in a
- * queue), then the page with a validation error opened. Regenerate the README's with
+ * of the kinds the page tells apart (successes, a refused login, two validation errors, a rate limit a fault rule
+ * injected, an event waiting in a queue), then the page with a validation error opened. Regenerate the README's with
  * `npx tsx tools/screenshots/inspector.ts` (writes docs/inspector.png; another path as the first argument).
  */
 export const VIEWPORT = { width: 1400, height: 900 };
@@ -43,6 +43,9 @@ export async function stageTraffic(server: MockServer): Promise<void> {
   await api(server, member, 'GET', '/users/me');
   await api(server, member, 'POST', '/register', { event_types: '["message"]' });
   await api(server, other, 'POST', '/messages', { type: 'stream', to: 'home', topic: 'release', content: 'Ready for review' });
+  await api(server, member, 'GET', '/streams');
+  // One answer made by a fault rule (the log marks it "injected: rate_limit"); the rule ends with it.
+  server.control.addFault('demo', { operation: 'get-streams', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 2 } });
   await api(server, member, 'GET', '/streams');
   await api(server, { email: member.email, api_key: 'not-a-key' }, 'GET', '/users/me');
   await api(server, member, 'POST', '/messages', { type: 'stream', to: 'home', topic: 'release' });

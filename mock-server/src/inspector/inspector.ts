@@ -22,6 +22,7 @@ import { viewOf } from './view.js';
  * - GET /__inspector/feed    server-sent events (feed.ts)
  * - GET /__inspector/exchanges/:id   one exchange with its bodies, redacted (view.ts)
  * - GET /__inspector/report/:file    the latest conformance report's files (state.ts REPORT_FILES)
+ * - GET /__inspector/operations      the document's operations, for the fault rule form's choices
  * With a control token, everything but the static files needs the session (session.ts). Whatever the token, every
  * route answers only the developer's Host and the page's own Origin (http/owner-guard.ts), as the control API does.
  */
@@ -47,6 +48,8 @@ export interface InspectorOptions {
    * them in front of /__inspector/ and /__mock/.
    */
   ownerOnly?: RequestHandler;
+  /** The API's operations (the loaded OpenAPI document): the page offers them when a fault rule is made. */
+  operations?: readonly { operationId: string; method: string; path: string }[];
 }
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -59,6 +62,8 @@ const STATIC = new Map([
   ['common.js', 'application/javascript'],
   ['log.js', 'application/javascript'],
   ['realms.js', 'application/javascript'],
+  ['faults.js', 'application/javascript'],
+  ['events.js', 'application/javascript'],
   ['inspector.css', 'text/css'],
 ]);
 
@@ -108,6 +113,11 @@ export function createInspector(control: Control, options: InspectorOptions = {}
     const exchange = log.get(Number(req.params.id));
     if (!exchange) return next(exchangeNotFound(String(req.params.id)));
     sendJson(res, 200, { result: 'success', msg: '', exchange: viewOf(exchange) });
+  });
+  // Built once: the document does not change while the server runs.
+  const operations = (options.operations ?? []).map(({ operationId, method, path }) => ({ operation: operationId, method, path }));
+  router.get(`${INSPECTOR_PREFIX}/operations`, guarded, (_req, res) => {
+    sendJson(res, 200, { result: 'success', msg: '', operations });
   });
   router.get(`${INSPECTOR_PREFIX}/report/:file`, guarded, (req, res, next) => {
     const file = String(req.params.file);

@@ -6,13 +6,14 @@ import { redacted } from '../http/request-log.js';
 
 /**
  * What the inspector page shows besides the request log, pushed on its feed (feed.ts): the server clock, every
- * realm (feature level, realm time, snapshots, live event queues with their pending events) and which files of
+ * realm (feature level, realm time, snapshots, live event queues with their pending events, fault rules with their
+ * counts: at most 100 per realm, so the page follows them without asking) and which files of
  * the latest conformance report exist. Credentials are not in it: the page asks the control API for a realm's
  * when it shows them, so the feed never streams API keys. Queue events pass the request log's redaction too.
  */
 export interface InspectorState {
   clock: { mode: string; server_now: number };
-  realms: (RealmSummary & { snapshots: string[]; queues: QueueSummary[] })[];
+  realms: (RealmSummary & { snapshots: string[]; queues: QueueSummary[]; faults: ReturnType<Control['faults']> })[];
   report: { dir: string; files: { name: string; url: string; modified: number; bytes: number }[] };
 }
 
@@ -26,6 +27,7 @@ export function inspectorState(control: Control, reportDir: string): InspectorSt
       ...realm,
       snapshots: control.listSnapshots(realm.realm_id),
       queues: redacted(control.queues(realm.realm_id)) as QueueSummary[],
+      faults: control.faults(realm.realm_id),
     })),
     report: { dir: reportDir, files: REPORT_FILES.flatMap((name) => reportFile(reportDir, name)) },
   };

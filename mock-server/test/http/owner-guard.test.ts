@@ -96,6 +96,7 @@ describe('the Host rule (DNS rebinding)', () => {
       ['/__inspector/feed', {}],
       ['/__inspector/inspector.js', {}],
       ['/__inspector/exchanges/1', {}],
+      ['/__inspector/operations', {}],
       ['/__MOCK/realms', {}],
     ] as const) {
       const res = await call(server, 'GET', path, { headers: { ...headers, ...foreign } });
@@ -164,6 +165,7 @@ describe('the Origin rule', () => {
     expect(write.status).toBe(403);
     expect(realms()).not.toContain('from-evil');
     expect((await call(server, 'GET', '/__mock/', { headers: { origin: 'null' } })).status).toBe(403);
+    expect((await call(server, 'GET', '/__inspector/operations', { headers: evil })).status).toBe(403);
     const own = await callControl(server, 'POST', '/__mock/realms/demo/clock/advance', { seconds: 1 }, { headers: { origin: server.url } });
     expect(own.status).toBe(200);
   });

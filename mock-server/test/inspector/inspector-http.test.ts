@@ -30,7 +30,8 @@ describe('GET /', () => {
     expect(res.text).toContain('<script type="module" src="/__inspector/inspector.js">');
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    for (const file of ['inspector.js', 'inspector.css']) expect((await call(server, 'GET', `/__inspector/${file}`)).status).toBe(200);
+    for (const file of ['inspector.js', 'faults.js', 'events.js', 'inspector.css'])
+      expect((await call(server, 'GET', `/__inspector/${file}`)).status).toBe(200);
   });
 
   it('keeps the JSON stub for curl (*/*), scripts (no Accept) and JSON clients', async () => {
@@ -130,6 +131,17 @@ describe('the request capture', () => {
     } finally {
       feed.close();
     }
+  });
+});
+
+describe('GET /__inspector/operations', () => {
+  it("lists the document's operations for the fault rule form", async () => {
+    const res = await call(server, 'GET', '/__inspector/operations');
+    expect(res.status).toBe(200);
+    const operations = res.body.operations as { operation: string; method: string; path: string }[];
+    expect(operations).toContainEqual({ operation: 'send-message', method: 'POST', path: '/api/v1/messages' });
+    expect(operations).toContainEqual({ operation: 'get-own-user', method: 'GET', path: '/api/v1/users/me' });
+    expect(new Set(operations.map((o) => o.operation)).size).toBe(operations.length);
   });
 });
 

@@ -45,7 +45,12 @@ describe('without the token', () => {
   });
 
   it('the feed, the exchanges and the report answer 401 JSON', async () => {
-    for (const path of ['/__inspector/feed', '/__inspector/exchanges/1', '/__inspector/report/conformance.html']) {
+    for (const path of [
+      '/__inspector/feed',
+      '/__inspector/exchanges/1',
+      '/__inspector/report/conformance.html',
+      '/__inspector/operations',
+    ]) {
       const res = await call(server, 'GET', path);
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ result: 'error', code: 'UNAUTHORIZED' });

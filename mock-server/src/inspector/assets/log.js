@@ -1,5 +1,6 @@
 // The request log of the inspector page: rows from the feed's exchanges, the filter, and the clicked exchange's
-// bodies (GET /__inspector/exchanges/:id), validation errors and the parameters they name highlighted.
+// bodies (GET /__inspector/exchanges/:id), validation errors and the parameters they name highlighted, answers a
+// fault rule made (or delayed, or cut) marked "injected: …" with the rule's label.
 import { $, h, state } from './common.js';
 
 /** Rows kept on the page, as the server's ring buffer (capture.ts). */
@@ -9,15 +10,19 @@ export const MAX_ROWS = 500;
 function shown(x) {
   if ($('errors-only').checked && !(x.status === null || x.status >= 400)) return false;
   const words = $('filter').value.toLowerCase().split(/\s+/).filter(Boolean);
-  const hay = `${x.method} ${x.path} ${x.realm ?? ''} ${x.user ?? ''} ${x.status ?? ''} ${x.code ?? ''} ${x.msg ?? ''}`.toLowerCase();
+  const hay =
+    `${x.method} ${x.path} ${x.realm ?? ''} ${x.user ?? ''} ${x.status ?? ''} ${x.code ?? ''} ${x.msg ?? ''} ${injectedText(x)}`.toLowerCase();
   return words.every((w) => hay.includes(w));
 }
+
+const injectedText = (x) => (x.injected ? `injected: ${x.injected}` : '');
 
 function logRow(x) {
   const error = x.code ? `${x.code}: ${x.msg ?? ''}` : '';
   const cls = [
     x.status === null ? 'gone' : x.status >= 500 ? 'fail' : x.status >= 400 ? 'warn' : 'ok',
     x.validation ? 'validation' : '',
+    x.injected ? 'injected' : '',
     state.selected === x.id ? 'selected' : '',
   ];
   return h(
@@ -36,7 +41,13 @@ function logRow(x) {
     h('td', {}, x.user ?? ''),
     h('td', {}, x.status ?? 'gone'),
     h('td', { class: 'num' }, x.ms),
-    h('td', { class: 'error' }, error),
+    h(
+      'td',
+      { class: 'error' },
+      x.injected ? h('span', { class: 'injected-mark', dataset: { testid: 'injected' } }, injectedText(x)) : null,
+      x.injected && error ? ' ' : null,
+      error,
+    ),
   );
 }
 
@@ -95,6 +106,14 @@ function exchangeDetail(x) {
         '×',
       ),
     ),
+    x.injected
+      ? h(
+          'p',
+          { class: 'injected-banner', dataset: { testid: 'detail-injected' } },
+          h('span', { class: 'injected-mark' }, injectedText(x)),
+          ' this answer was made or changed by a fault rule, not by the API.',
+        )
+      : null,
     x.code
       ? h(
           'p',

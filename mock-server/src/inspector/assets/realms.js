@@ -1,23 +1,26 @@
-// The realms column of the inspector page: feature level, realm time, clock/reset/snapshot buttons, credentials
-// and event queues of each realm, redrawn when a state push of the feed changes them (realm times alone are updated
+// The realms column of the inspector page: feature level, realm time, clock/reset/snapshot buttons, credentials,
+// event queues, fault rules (faults.js) and server-side events (events.js) of each realm, redrawn when a state push of the feed changes them (realm times alone are updated
 // in place, so a push during a click or while typing does not replace the element under the pointer or caret).
 import { $, action, control, h, isoTime, realmNow, state } from './common.js';
+import { queueRestart, realmEvents, userEvents } from './events.js';
+import { faultsPanel, keepPanels } from './faults.js';
 
 export function renderRealms() {
   const realms = $('realms');
   const active = document.activeElement;
   const open = active?.closest?.('[data-realm]')?.dataset.realm;
-  // Inputs keep what the user typed across pushes of the feed.
-  const typed = Object.fromEntries(
-    [...realms.querySelectorAll('input[name]')].map((i) => [`${i.closest('[data-realm]').dataset.realm}/${i.name}`, i.value]),
-  );
+  // Inputs keep what the user typed across pushes of the feed (the fault rule forms are kept whole: faults.js).
+  const inputs = () => [...realms.querySelectorAll('input[name]')].filter((i) => !i.closest('.faults'));
+  const typed = Object.fromEntries(inputs().map((i) => [`${i.closest('[data-realm]').dataset.realm}/${i.name}`, i.value]));
   state.openDetails = new Set([...realms.querySelectorAll('details[data-key]')].filter((d) => d.open).map((d) => d.dataset.key));
+  keepPanels(state.realms.map((realm) => realm.realm_id));
   realms.replaceChildren(...state.realms.map(realmCard));
-  for (const input of realms.querySelectorAll('input[name]')) {
+  for (const input of inputs()) {
     const key = `${input.closest('[data-realm]').dataset.realm}/${input.name}`;
     if (key in typed) input.value = typed[key];
   }
-  if (open && active.name) realms.querySelector(`[data-realm="${CSS.escape(open)}"] input[name="${CSS.escape(active.name)}"]`)?.focus();
+  // Moving or replacing the focused field blurs it: give the focus back (an input, or a select of a rule form).
+  if (open && active.name) realms.querySelector(`[data-realm="${CSS.escape(open)}"] [name="${CSS.escape(active.name)}"]`)?.focus();
   $('server-clock').textContent = state.clock ? `server clock ${state.clock.mode}, ${isoTime(state.clock.server_now)}` : '';
 }
 
@@ -129,12 +132,16 @@ function realmCard(realm) {
     h('p', { class: 'status', role: 'status', dataset: { realmStatus: id, testid: `realm-status-${id}` } }, state.status.get(id) ?? ''),
     credentialsBlock(id),
     queuesBlock(realm),
+    faultsPanel(realm),
+    realmEvents(realm),
   );
 }
 
 /**
  * A realm's users with copyable credentials, asked of the control API once when first opened (the feed never
- * carries API keys) and kept until the realm is reset or restored, so pushes of the feed cause no calls.
+ * carries API keys) and kept until the realm is reset or restored, so pushes of the feed cause no calls; asked
+ * again on a `reload` event (events.js: a user's key rotated, a user deactivated or reactivated). Deactivated
+ * users are listed with their Reactivate button only.
  */
 function credentialsBlock(realmId) {
   const key = `credentials/${realmId}`;
@@ -145,7 +152,7 @@ function credentialsBlock(realmId) {
   );
   const body = h('div', {});
   details.append(body);
-  const show = (credentials) => body.replaceChildren(...credentials.filter((c) => c.is_active).map(credentialRow));
+  const show = (credentials) => body.replaceChildren(...credentials.map((c) => credentialRow(realmId, c)));
   const load = async () => {
     if (state.credentials.has(realmId)) return show(state.credentials.get(realmId));
     body.replaceChildren(h('p', { class: 'muted' }, 'loading…'));
@@ -158,11 +165,25 @@ function credentialsBlock(realmId) {
     }
   };
   details.addEventListener('toggle', () => details.open && void load());
+  details.addEventListener('reload', () => {
+    state.credentials.delete(realmId);
+    if (details.open) void load();
+  });
   if (details.open) void load();
   return details;
 }
 
-function credentialRow(c) {
+function credentialRow(realmId, c) {
+  if (!c.is_active)
+    return h(
+      'div',
+      { class: 'credential inactive' },
+      h('strong', {}, c.full_name),
+      ' ',
+      h('code', {}, c.email),
+      ' (deactivated)',
+      userEvents(realmId, c),
+    );
   const site = window.location.origin;
   const zuliprc = `[api]\nemail=${c.email}\nkey=${c.api_key}\nsite=${site}\n`;
   const curl = `curl -sSu '${c.email}:${c.api_key}' ${site}/api/v1/users/me`;
@@ -187,6 +208,7 @@ function credentialRow(c) {
     c.is_bot ? ' (bot)' : '',
     h('div', { class: 'row' }, copy(zuliprc, 'copy zuliprc'), copy(curl, 'copy curl')),
     h('pre', { class: 'copyable' }, curl),
+    userEvents(realmId, c),
   );
 }
 
@@ -216,6 +238,7 @@ function queuesBlock(realm) {
           `types: ${q.event_types?.join(', ') ?? 'all'} · last event ${q.last_event_id} · active ${isoTime(q.last_activity)}`,
         ),
         h('pre', {}, q.events.length === 0 ? '(none pending)' : q.events.map((e) => JSON.stringify(e)).join('\n')),
+        queueRestart(realm.realm_id, q),
       ),
     ),
   );
