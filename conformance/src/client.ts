@@ -29,9 +29,27 @@ export interface Credentials {
   api_key: string;
 }
 
-/** How many times a 429 is retried after its Retry-After; then the 429 stands. */
-const RATE_LIMIT_RETRIES = 5;
+/** How many times a 429 is retried after its Retry-After; then the 429 stands (and is judged like any answer). */
+export const RATE_LIMIT_RETRIES = 5;
+/** The longest one Retry-After is waited, in seconds: a bounded run even against a server asking for more. */
 const MAX_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * How long a good client waits after a 429 before sending the request again: the `Retry-After` header's seconds
+ * (the reference sends a float: `1.523`), else the body's `retry-after`, else 1 s; at most 30 s.
+ */
+export function rateLimitWaitMs(headers: Record<string, string | string[] | undefined>, text: string): number {
+  const header = headers['retry-after'];
+  let seconds = Number(Array.isArray(header) ? header[0] : header);
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    try {
+      seconds = Number((JSON.parse(text) as Record<string, unknown>)['retry-after']);
+    } catch {
+      seconds = Number.NaN;
+    }
+  }
+  return Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds : 1, MAX_RETRY_AFTER_SECONDS) * 1000;
+}
 
 /**
  * Speaks the API the way spec §1 says: form fields for POST, PATCH and DELETE, the query string for
@@ -73,9 +91,10 @@ export class ApiClient {
       const text = await res.body.text();
       const ms = performance.now() - started;
       const replyHeaders = redactHeaders(res.headers);
+      // A rate limit is the server protecting itself, not an answer to judge: wait as asked and send it again.
+      // Only the answer that stands is recorded.
       if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES) {
-        const wait = Math.min(Number(replyHeaders['retry-after'] ?? '1') || 1, MAX_RETRY_AFTER_SECONDS);
-        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        await new Promise((resolve) => setTimeout(resolve, rateLimitWaitMs(replyHeaders, text)));
         continue;
       }
       let parsed: unknown = text;

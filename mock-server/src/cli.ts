@@ -17,7 +17,7 @@ import {
 } from '../../cli/common.js';
 import { onInterrupt } from '../../cli/signals.js';
 import { createMockServer, type MockServer } from './app.js';
-import { DEFAULT_CONFIG, parseRateLimit, REFERENCE_RATE_LIMIT, type RateLimitSetting, type ServerConfig } from './config/config.js';
+import { DEFAULT_CONFIG, parseRateLimit, REFERENCE_RATE_LIMIT, type ServerConfig } from './config/config.js';
 import { CURRENT_FEATURE_LEVEL } from './config/features.js';
 import { canonicalOrigin } from './http/cors.js';
 import { DEMO_SIZE, MAX_SIZE, sizeProblem, type RealmSize } from './fixtures/size.js';
@@ -45,15 +45,6 @@ function parseFixture(text: string): string {
   }
   if (!isFile) throw new InvalidArgumentError(`${text} is not a file: pass demo or the path of a realm export file.`);
   return text;
-}
-
-/** `--rate-limit [N/S]`: N requests per S seconds per user; without a value, the reference's 200/60. */
-function parseRateLimitOption(text: string): RateLimitSetting {
-  try {
-    return parseRateLimit(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }
 
 /** `--allow-host`, repeatable: a DNS name as it stands in a Host header (without a port). */
@@ -161,7 +152,7 @@ function serveCommand(io: Io, done: (code: number) => void): Command {
     .option(
       '--rate-limit [N/S]',
       `limit each user to N requests per S seconds, as the reference server does (no value: ${REFERENCE_RATE_LIMIT.requests}/${REFERENCE_RATE_LIMIT.seconds}; default: no limit)`,
-      parseRateLimitOption,
+      (text: string) => parseRateLimit(text, InvalidArgumentError),
     )
     .addOption(
       new Option('--log-level <level>', 'request log: silent (none), info (a line per request), debug (with bodies, credentials redacted)')

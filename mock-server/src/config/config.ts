@@ -127,13 +127,16 @@ export function rateLimitProblem(setting: { requests?: unknown; seconds?: unknow
   return null;
 }
 
-/** `N/S` (`--rate-limit 200/60`): N requests per S seconds; throws an Error whose message says what to pass. */
-export function parseRateLimit(text: string): RateLimitSetting {
+/**
+ * `N/S` (`--rate-limit 200/60`): N requests per S seconds. Throws `Refusal` (the CLI's usage error) whose message
+ * says what to pass.
+ */
+export function parseRateLimit(text: string, Refusal: new (message: string) => Error = Error): RateLimitSetting {
   const match = /^(\d{1,9})\/(\d{1,9})$/.exec(text.trim());
-  if (!match) throw new Error(`A rate limit is N/S, N requests per S seconds (the reference's default: 200/60).`);
+  if (!match) throw new Refusal(`A rate limit is N/S, N requests per S seconds (the reference's default: 200/60).`);
   const setting = { requests: Number(match[1]), seconds: Number(match[2]) };
   const problem = rateLimitProblem(setting);
-  if (problem) throw new Error(problem);
+  if (problem) throw new Refusal(problem);
   return setting;
 }
 
