@@ -5,7 +5,7 @@ import zulip from 'zulip-js';
 import type { MockServer } from '../../src/app.js';
 import { Clock } from '../../src/clock/clock.js';
 import type { OperationSpec } from '../../src/http/openapi.js';
-import { JOURNAL_BODY_BYTES, JOURNAL_CAPACITY, RequestJournal } from '../../src/http/request-journal.js';
+import { JOURNAL_BODY_BUDGET, JOURNAL_BODY_BYTES, JOURNAL_CAPACITY, RequestJournal } from '../../src/http/request-journal.js';
 import type { Store } from '../../src/store/store.js';
 import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
 import { basic, call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
@@ -209,6 +209,24 @@ describe('life with the realm', () => {
   });
 });
 
+/** A journal of its own (`capacity` entries) fed fake requests, with the store's watchers it registered. */
+function fakeJournal(capacity: number) {
+  const watchers: ((change: { table: string | null; realm: string }) => void)[] = [];
+  const store = { watch: (w: (typeof watchers)[number]) => watchers.push(w) } as unknown as Store;
+  const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH), capacity);
+  const op = { operationId: 'get-own-user', path: '/api/v1/users/me', params: [] } as unknown as OperationSpec;
+  const responses: (EventEmitter & { statusCode: number; writableFinished: boolean; locals: Record<string, unknown> })[] = [];
+  const record = (n: number, bodyBytes = 0) => {
+    const headers = bodyBytes === 0 ? {} : { 'content-length': String(bodyBytes) };
+    const req = { method: 'GET', originalUrl: `/api/v1/users/me?n=${n}`, headers, form: bodyBytes === 0 ? {} : { field: String(n) } };
+    const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+    responses.push(res);
+    journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response);
+  };
+  const shown = () => journal.list('r').map((r) => journal.present(r));
+  return { journal, watchers, responses, record, shown };
+}
+
 describe('the ring', () => {
   it('the server keeps the newest 1,000 per realm', () => {
     expect(server.context.requests.capacity).toBe(JOURNAL_CAPACITY);
@@ -216,18 +234,8 @@ describe('the ring', () => {
   });
 
   it('overwrites the oldest once full, and fills status, time and the injected fault when the answer ends', () => {
-    const watchers: ((change: { table: string | null; realm: string }) => void)[] = [];
-    const store = { watch: (w: (typeof watchers)[number]) => watchers.push(w) } as unknown as Store;
-    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH), 3);
-    const op = { operationId: 'get-own-user', path: '/api/v1/users/me', params: [] } as unknown as OperationSpec;
-    const responses: (EventEmitter & { statusCode: number; writableFinished: boolean; locals: Record<string, unknown> })[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const req = { method: 'GET', originalUrl: `/api/v1/users/me?n=${i}`, headers: {}, form: {} } as unknown as Request;
-      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
-      responses.push(res);
-      journal.record(op, null, 'r', req, res as unknown as Response);
-    }
-    const shown = () => journal.list('r').map((r) => journal.present(r));
+    const { journal, watchers, responses, record, shown } = fakeJournal(3);
+    for (let n = 1; n <= 5; n++) record(n);
     expect(shown().map((e) => e.params.n)).toEqual(['3', '4', '5']);
     expect(shown().map((e) => e.status)).toEqual([null, null, null]);
 
@@ -246,5 +254,23 @@ describe('the ring', () => {
     expect(journal.list('r')).toHaveLength(3);
     watchers.forEach((w) => w({ table: null, realm: 'r' }));
     expect(journal.list('r')).toEqual([]);
+  });
+
+  it("keeps bodies up to the realm's budget; entries beyond it keep a note until older bodies leave the ring", () => {
+    const { record, shown } = fakeJournal(300);
+    const size = 60 * 1024;
+    const fit = Math.floor(JOURNAL_BODY_BUDGET / size);
+    for (let n = 1; n <= fit + 2; n++) record(n, size);
+    const notes = shown().map((e) => e.note);
+    expect(notes.slice(0, fit)).toEqual(Array.from({ length: fit }, () => null));
+    expect(notes.slice(fit)).toEqual(
+      [1, 2].map(() => `not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes of bodies already`),
+    );
+    expect(shown()[0]!.params).toEqual({ n: '1', field: '1' });
+    expect(shown()[fit]!.params).toEqual({ n: String(fit + 1) }); // the query's, not the body's
+    // Once the kept bodies have left the ring, bodies are kept again.
+    for (let n = 0; n < 300; n++) record(1000 + n);
+    record(2000, size);
+    expect(shown().at(-1)).toMatchObject({ params: { n: '2000', field: '2000' }, note: null });
   });
 });
