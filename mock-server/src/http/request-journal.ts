@@ -17,8 +17,10 @@ import { redacted, redactedUrl, safeDecode } from './request-log.js';
  * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
- * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user. Credentials are never shown: secret-named headers are left out, secret-named parameters are
- * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
+ * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user.
+ *
+ * Credentials are never shown: secret-named headers are left out, secret-named parameters are `[redacted]`
+ * (http/request-log.ts, cli/secret-names.ts).
  */
 export const JOURNAL_CAPACITY = 1000;
 
