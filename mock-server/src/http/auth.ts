@@ -1,12 +1,4 @@
-import {
-  ApiError,
-  basicAuthRequired,
-  invalidApiKey,
-  malformedApiKey,
-  realmDeactivated,
-  unauthorized,
-  userDeactivated,
-} from '../domain/errors.js';
+import { basicAuthRequired, invalidApiKey, malformedApiKey, realmDeactivated, unauthorized, userDeactivated } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import type { State, UserRow } from '../store/state.js';
 
@@ -88,7 +80,8 @@ export function authenticate(header: string | undefined, store: Store, keys: Api
  * for every other refusal, whose credentials name no one.
  */
 export function refusedCaller(header: string | undefined, error: unknown, store: Store, keys: ApiKeyIndex): Actor | null {
-  if (!(error instanceof ApiError) || (error.code !== 'USER_DEACTIVATED' && error.code !== 'REALM_DEACTIVATED')) return null;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'USER_DEACTIVATED' && code !== 'REALM_DEACTIVATED') return null;
   const credentials = header === undefined ? undefined : keys.decoded.get(header);
   const owner = credentials && keys.lookup(credentials.key);
   const user = owner ? store.realm(owner.realmId)?.users[owner.userId] : undefined;

@@ -17,13 +17,21 @@ import { redacted, redactedUrl, safeDecode } from './request-log.js';
  * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
- * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user. Credentials are never shown: secret-named headers are left out, secret-named parameters are
- * `[redacted]` (http/request-log.ts, cli/secret-names.ts).
+ * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user.
+ *
+ * Credentials are never shown: secret-named headers are left out, secret-named parameters are `[redacted]`
+ * (http/request-log.ts, cli/secret-names.ts).
  */
 export const JOURNAL_CAPACITY = 1000;
 
 /** A body above this size is not kept: the entry says so instead of listing its parameters. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * The bodies a realm's journal keeps, together, at most (a realm's clients could otherwise make it hold 1,000 ×
+ * 64 KiB); beyond it an entry keeps a note, until older entries leave the ring.
+ */
+export const JOURNAL_BODY_BUDGET = 8 * 1024 * 1024;
 
 /**
  * What the journal reads of a request and its answer (express's Request and Response have it), named here so that
@@ -68,7 +76,7 @@ export interface JournalEntry extends RequestSummary {
   params: Record<string, unknown>;
   /** The request's headers but credentials (Authorization, Cookie, any secret name), names lower-case. */
   headers: Record<string, string | string[]>;
-  /** Why body parameters are missing (a body over JOURNAL_BODY_BYTES, or one refused unread), else null. */
+  /** Why body parameters are missing (a body over JOURNAL_BODY_BYTES, the realm's JOURNAL_BODY_BUDGET spent, a body refused unread). */
   note: string | null;
 }
 
@@ -87,9 +95,11 @@ class Recorded implements RequestSummary {
     readonly user: string | null,
     readonly url: string,
     readonly headers: IncomingHttpHeaders,
-    /** null: the body was larger than JOURNAL_BODY_BYTES (its size is in `bodyBytes`). */
+    /** null: not kept (`note` says why), or no body. */
     readonly form: Record<string, string> | null,
-    readonly bodyBytes: number,
+    /** What the kept form counts against the realm's JOURNAL_BODY_BUDGET. */
+    readonly keptBytes: number,
+    readonly note: string | null,
   ) {}
 
   get operation(): string {
@@ -105,6 +115,8 @@ interface Ring {
   items: Recorded[];
   /** Where the next one goes once the ring is full. */
   next: number;
+  /** The kept bodies' bytes, at most JOURNAL_BODY_BUDGET. */
+  bytes: number;
 }
 
 export class RequestJournal {
@@ -125,8 +137,10 @@ export class RequestJournal {
   /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
   record(op: OperationSpec, actor: Actor | null, realmId: string, req: SentRequest, res: Answer): void {
     let ring = this.#rings.get(realmId);
-    if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0 }));
+    if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0, bytes: 0 }));
     const bodyBytes = bodySize(req);
+    const note = bodyBytes === 0 ? null : noteOn(bodyBytes, req.form, ring.bytes);
+    const keptBytes = note === null ? bodyBytes : 0;
     const entry = new Recorded(
       this.#nextId++,
       this.clock.realmNowMs(realmId) / 1000,
@@ -136,11 +150,14 @@ export class RequestJournal {
       actor?.user.email ?? null,
       req.originalUrl,
       req.headers,
-      bodyBytes > JOURNAL_BODY_BYTES ? null : (req.form ?? null),
-      bodyBytes,
+      note === null ? (req.form ?? null) : null,
+      keptBytes,
+      note,
     );
+    ring.bytes += keptBytes;
     if (ring.items.length < this.capacity) ring.items.push(entry);
     else {
+      ring.bytes -= ring.items[ring.next]!.keptBytes;
       ring.items[ring.next] = entry;
       ring.next = (ring.next + 1) % this.capacity;
     }
@@ -167,7 +184,6 @@ export class RequestJournal {
   /** The entry as shown: parameters decoded, credentials left out or redacted. */
   present(r: JournaledRequest): JournalEntry {
     const [path = '', query = ''] = splitOnce(r.url, '?');
-    const note = r.form !== null || r.bodyBytes === 0 ? null : r.bodyBytes > JOURNAL_BODY_BYTES ? tooLarge(r.bodyBytes) : NOT_READ;
     return {
       id: r.id,
       at: r.at,
@@ -181,14 +197,19 @@ export class RequestJournal {
       status: r.status,
       ms: r.ms,
       injected: r.injected,
-      note,
+      note: r.note,
     };
   }
 }
 
-const tooLarge = (bytes: number) => `a body of ${bytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})`;
-/** A request refused before its body was read (a deactivated account: http/router.ts checkBeforeBody). */
-const NOT_READ = 'the body was not read: the request was refused before it';
+/** Why a body of `bytes` is not kept, or null when it is (made only for the rare body that is not). */
+function noteOn(bytes: number, form: Record<string, string> | undefined, realmBytes: number): string | null {
+  if (bytes > JOURNAL_BODY_BYTES) return `a body of ${bytes} bytes: its parameters were not kept (limit: ${JOURNAL_BODY_BYTES})`;
+  // A request refused before its body was read (a deactivated account: http/router.ts checkBeforeBody).
+  if (form === undefined) return 'the body was not read: the request was refused before it';
+  if (realmBytes + bytes > JOURNAL_BODY_BUDGET) return `not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes of bodies already`;
+  return null;
+}
 
 /**
  * The body's size: its declared length, or for a body of no stated length (chunked) or compressed, what the form

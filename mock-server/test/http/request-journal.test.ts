@@ -1,19 +1,14 @@
-import { EventEmitter } from 'node:events';
-import type { Request, Response } from 'express';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import zulip from 'zulip-js';
 import type { MockServer } from '../../src/app.js';
-import { Clock } from '../../src/clock/clock.js';
-import type { OperationSpec } from '../../src/http/openapi.js';
-import { JOURNAL_BODY_BYTES, JOURNAL_CAPACITY, RequestJournal } from '../../src/http/request-journal.js';
-import type { Store } from '../../src/store/store.js';
+import { JOURNAL_BODY_BYTES, JOURNAL_CAPACITY } from '../../src/http/request-journal.js';
 import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
 import { basic, call, credentials, startTestServer, type Who } from '../helpers/test-server.js';
 
 /**
  * The request journal (http/request-journal.ts) through the library API: what a client sent, decoded and without
- * credentials, its filters, its bound and its life with the realm. expectRequest and the control API:
- * request-journal-expect.test.ts.
+ * credentials, its filters and its life with the realm. The ring's bounds: request-journal-ring.test.ts;
+ * expectRequest and the control API: request-journal-expect.test.ts.
  */
 
 let server: MockServer;
@@ -121,6 +116,22 @@ describe('what a client sent', () => {
     expect(server.requests({ operation: 'set-typing-status' })[0]!.params).toEqual({});
   });
 
+  it('a waiting long-poll shows no status yet; a client that leaves gets none, but a time', async () => {
+    const queue = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["message"]' } });
+    const leave = new AbortController();
+    const poll = call(server, 'GET', '/api/v1/events', {
+      as: member,
+      query: { queue_id: String(queue.body.queue_id), last_event_id: '-1' },
+      signal: leave.signal,
+    }).catch(() => 'left');
+    await vi.waitFor(() => expect(server.requests({ operation: 'get-events' })).toHaveLength(1));
+    expect(server.requests({ operation: 'get-events' })[0]).toMatchObject({ status: null, ms: null });
+    leave.abort();
+    expect(await poll).toBe('left');
+    await vi.waitFor(() => expect(server.requests({ operation: 'get-events' })[0]!.ms).not.toBeNull());
+    expect(server.requests({ operation: 'get-events' })[0]!.status).toBeNull();
+  });
+
   it('anonymous requests are journaled in the realm they reached, with no user', async () => {
     await call(server, 'GET', '/api/v1/server_settings');
     expect(server.requests()).toMatchObject([{ operation: 'get-server-settings', user_id: null, user: null, status: 200 }]);
@@ -209,42 +220,7 @@ describe('life with the realm', () => {
   });
 });
 
-describe('the ring', () => {
-  it('the server keeps the newest 1,000 per realm', () => {
-    expect(server.context.requests.capacity).toBe(JOURNAL_CAPACITY);
-    expect(JOURNAL_CAPACITY).toBe(1000);
-  });
-
-  it('overwrites the oldest once full, and fills status, time and the injected fault when the answer ends', () => {
-    const watchers: ((change: { table: string | null; realm: string }) => void)[] = [];
-    const store = { watch: (w: (typeof watchers)[number]) => watchers.push(w) } as unknown as Store;
-    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH), 3);
-    const op = { operationId: 'get-own-user', path: '/api/v1/users/me', params: [] } as unknown as OperationSpec;
-    const responses: (EventEmitter & { statusCode: number; writableFinished: boolean; locals: Record<string, unknown> })[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const req = { method: 'GET', originalUrl: `/api/v1/users/me?n=${i}`, headers: {}, form: {} } as unknown as Request;
-      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
-      responses.push(res);
-      journal.record(op, null, 'r', req, res as unknown as Response);
-    }
-    const shown = () => journal.list('r').map((r) => journal.present(r));
-    expect(shown().map((e) => e.params.n)).toEqual(['3', '4', '5']);
-    expect(shown().map((e) => e.status)).toEqual([null, null, null]);
-
-    responses[4]!.locals.injected = 'rate_limit';
-    responses[4]!.statusCode = 429;
-    responses[4]!.emit('close');
-    responses[3]!.writableFinished = false; // the client went away first
-    responses[3]!.emit('close');
-    expect(shown().map((e) => [e.status, e.injected, typeof e.ms])).toEqual([
-      [null, null, 'object'],
-      [null, null, 'number'],
-      [429, 'rate_limit', 'number'],
-    ]);
-
-    watchers.forEach((w) => w({ table: 'users', realm: 'r' }));
-    expect(journal.list('r')).toHaveLength(3);
-    watchers.forEach((w) => w({ table: null, realm: 'r' }));
-    expect(journal.list('r')).toEqual([]);
-  });
+it('the server keeps the newest 1,000 requests per realm (the ring itself: request-journal-ring.test.ts)', () => {
+  expect(server.context.requests.capacity).toBe(JOURNAL_CAPACITY);
+  expect(JOURNAL_CAPACITY).toBe(1000);
 });
