@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener, Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
@@ -31,9 +29,8 @@ import { continueIfExpected, listen, startGate } from './http/server.js';
 import { UploadSlots } from './http/upload-slots.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
-import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
-import { acquireStateLock, type StateLock } from './store/state-lock.js';
+import { lockStateFile, openStateFile } from './store/state-file.js';
 import { Store } from './store/store.js';
 import { MockFaults } from './mock-faults.js';
 import { createInspector, INSPECTOR_PREFIX, type Inspector } from './inspector/inspector.js';
@@ -84,7 +81,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}, hook
   if (rateLimit) throw new Error(rateLimit);
   // Made before anything is opened: a malformed origin is refused with nothing to undo.
   const guards = { cors: corsLayer(config.corsOrigins), owner: ownerOnly({ host: config.host, allowHosts: config.allowHosts }) };
-  const lock = config.statePath === null ? null : await lockState(config.statePath);
+  const lock = config.statePath === null ? null : await lockStateFile(config.statePath);
   const gate = startGate();
   let server: Server;
   try {
@@ -138,7 +135,7 @@ async function assemble(
   close: () => Promise<void>,
   guards: ExpressGuards,
 ): Promise<MockServer> {
-  const persistence = config.statePath === null ? memoryPersistence() : openFile(config);
+  const persistence = config.statePath === null ? memoryPersistence() : openStateFile(config);
   const store = (made.store = await Store.open(persistence));
   const clock = new Clock(config.clock, config.clockStart);
   clock.resolveOffsetsWith((realmId) => store.realm(realmId)?.realm.realm.clock_offset ?? 0);
@@ -300,22 +297,3 @@ function overrideMethod(req: express.Request): void {
 const bigBody = (req: express.Request) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > UNREAD_BODY_KEPT_BYTES;
 const UNREAD_BODY_KEPT_BYTES = 64 * 1024;
-
-/** A line about the state file the operator should read (a damaged file kept aside, a stale lock taken over). */
-const warnState = (line: string) => console.warn(`teamchat-kit: ${line}`);
-
-async function lockState(statePath: string): Promise<StateLock> {
-  const path = resolve(statePath);
-  await mkdir(dirname(path), { recursive: true });
-  return acquireStateLock(path, warnState);
-}
-
-function openFile(config: ServerConfig) {
-  // --reset regenerates the default realm, so a damaged file is no reason to refuse: it is kept aside.
-  return filePersistence({
-    path: resolve(config.statePath!),
-    durability: config.durability,
-    setAsideDamaged: config.reset,
-    warn: warnState,
-  });
-}
