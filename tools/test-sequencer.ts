@@ -12,7 +12,6 @@ const LONG = [
   'cli/test/compiled.test.ts',
   'mock-server/test/events/invariant.test.ts',
   'mock-server/test/conformance/self-test.test.ts',
-  'mock-server/test/conformance/world-unchanged.test.ts',
   'conformance/test/stub-target.test.ts',
   'mock-server/test/http/durability.test.ts',
   'mock-server/test/store/kill.test.ts',
