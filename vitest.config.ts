@@ -14,7 +14,6 @@ const NOT_QUICK = [
   'mock-server/test/clients/**',
   'mock-server/test/conformance/no-control.test.ts',
   'mock-server/test/conformance/self-test.test.ts',
-  'mock-server/test/conformance/world-unchanged.test.ts',
   'conformance/test/stub-target.test.ts',
   'mock-server/test/http/durability.test.ts',
   'mock-server/test/http/stock-js-client.test.ts',

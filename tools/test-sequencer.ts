@@ -8,11 +8,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONG = [
   'mock-server/test/conformance/no-control.test.ts',
-  'mock-server/test/soak/linkifier-cycles.test.ts',
   'cli/test/compiled.test.ts',
   'mock-server/test/events/invariant.test.ts',
   'mock-server/test/conformance/self-test.test.ts',
-  'mock-server/test/conformance/world-unchanged.test.ts',
+  'mock-server/test/soak/linkifier-cycles.test.ts',
   'conformance/test/stub-target.test.ts',
   'mock-server/test/http/durability.test.ts',
   'mock-server/test/store/kill.test.ts',

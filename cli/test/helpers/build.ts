@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -37,10 +37,53 @@ const sameRun = () => {
   }
 };
 
+/** Folders of the checkout that test runs write to (the JUnit report): not inputs of the build. */
+const OUTPUTS = new Set(['reports']);
+/**
+ * What a full build writes whole (tools/build.ts): dist/types/ is emptied and written first, the entries are
+ * written after it. A build that stopped (tsc found an error) leaves the entries older than its inputs.
+ */
+const PRODUCTS = ['dist/types', ...['teamchat', 'index', 'conformance', 'control', 'template-worker'].map((e) => `dist/${e}.js`)];
+
+const modified = (path: string) => {
+  try {
+    return statSync(join(root, path)).mtimeMs;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Whether dist/ was built after every input of the build last changed, so that building again would make the
+ * same artefact (a fresh checkout's `npm ci` has just built it, through `prepare`): the oldest of the products
+ * is newer than every file git lists in the checkout (tracked, or new and not ignored), every folder holding
+ * them (a deleted file changes its folder) and the lock of the installed dependencies. A product missing, an
+ * input changed since or gone: build again. Outside a git checkout: always build.
+ */
+function builtSinceInputsChanged(): boolean {
+  const built = Math.min(...PRODUCTS.map((p) => modified(p) ?? -Infinity));
+  if (built === -Infinity) return false;
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (listed.status !== 0) return false;
+  const inputs = new Set(['node_modules/.package-lock.json']);
+  for (const file of listed.stdout.split('\0')) {
+    if (file === '' || OUTPUTS.has(file.split('/')[0]!)) continue;
+    inputs.add(file);
+    for (let folder = dirname(file); folder !== '.'; folder = dirname(folder)) inputs.add(folder);
+  }
+  for (const input of inputs) if ((modified(input) ?? Infinity) >= built) return false;
+  return true;
+}
+
 /**
  * `npm run --silent build`, for the test files that run the compiled program (bin/teamchat.js runs dist/):
  * serialised across the test run's processes by a lock directory, and skipped when another file of the same run
- * built moments ago. The build's output ('' on success) and status, as spawnSync gave them.
+ * built moments ago or dist/ is already built from the inputs as they are. The build's output ('' on success)
+ * and status, as spawnSync gave them.
  */
 export function buildDist(): { output: string; status: number | null } {
   const began = performance.now();
@@ -56,7 +99,7 @@ export function buildDist(): { output: string; status: number | null } {
     }
   }
   try {
-    if (age(DONE) < REUSE_MS && sameRun()) return { output: '', status: 0 };
+    if ((age(DONE) < REUSE_MS && sameRun()) || builtSinceInputsChanged()) return { output: '', status: 0 };
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
     if (build.status === 0) {
       writeFileSync(DONE, String(process.ppid));

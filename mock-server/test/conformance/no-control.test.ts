@@ -14,22 +14,28 @@ import { SCENARIOS } from '../../../conformance/scenarios/index.js';
 import { scenario } from '../../../conformance/src/dsl.js';
 import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { knownUsers, readWorldState, withoutUsersBeyond, worldChanges, type WorldState } from './world-state.js';
 
 /**
  * The proof that the suite is right about a server that, like every real one, has no control API.
  * Without isolated realms, every scenario must own its state (or run alone and put shared fixtures
- * back), so the whole suite passes three times in a row on one server, with 1 and 4 workers and in
- * shuffled orders (destructive scenarios included in two of them), and leaves the world's channels,
- * subscriptions and users as it found them. A second test
- * runs it against a realm of another seed and realm ID, described by a world file, so no scenario can
- * lean on the demo fixture's names, IDs or content. The suite speaks only HTTP to the mock.
+ * back), so the whole suite (both tiers) passes three times in a row on one server, with 1 and 4 workers and
+ * in shuffled orders (destructive scenarios included in two of them), and leaves the world's channels,
+ * subscriptions and users as it found them. After each run, the world as every user of the world file reads it
+ * through the API (world-state.ts: realm settings, users and their profile data, groups, channels,
+ * subscriptions and their settings, statuses, user settings, drafts, snippets, views, scheduled messages,
+ * reminders, alert words, topic policies, stars, linkifiers, emoji) is as the fresh server showed it; what the
+ * suite makes and cannot delete may remain, out of the way: users it made deactivated, its channels archived,
+ * its messages sent. A second test runs it against a realm of another seed and realm ID, described by a world
+ * file, so no scenario can lean on the demo fixture's names, IDs or content. The suite speaks only HTTP to the
+ * mock.
+ *
+ * A run spends most of its time waiting (scenarios that wait for an event that must not come, scenarios that
+ * run alone), so the two servers' runs go on at the same time, started in the first hook; each test waits for
+ * the runs it judges.
  */
 let catalogue: RuleDef[];
 let schemas: ResponseSchemas;
-beforeAll(async () => {
-  catalogue = await loadRules();
-  schemas = await ResponseSchemas.load();
-});
 
 const problems = (run: RunResult) =>
   run.scenarios
@@ -43,6 +49,7 @@ const problems = (run: RunResult) =>
     )
     .join('\n');
 
+// Every scenario of both tiers runs (SCENARIOS is not filtered): the result records both.
 const suite = (target: Target, workers: number, seed?: number, allowDestructive = false) =>
   runScenarios({
     target,
@@ -52,71 +59,128 @@ const suite = (target: Target, workers: number, seed?: number, allowDestructive 
     workers,
     slow: false,
     allowDestructive,
+    tiers: ['spec', 'companion'],
     ...(seed === undefined ? {} : { seed }),
   });
 
-describe('the whole suite against the mock without its control API', () => {
-  let server: MockServer;
-  beforeAll(async () => {
-    // The running clock of a real server: scheduled times are relative to the target's own now.
-    server = await startTestServer({ control: false, clock: 'system' });
-  });
-  afterAll(() => server.close());
+/** The third run is the one a whole `--allow-destructive` run is: 4 workers, the catalogue order. */
+const PLAN = [
+  { workers: 1, seed: randomSeed(), destructive: false },
+  { workers: 4, seed: randomSeed(), destructive: true },
+  { workers: 4, seed: undefined, destructive: true },
+];
+const describePass = ({ workers, seed, destructive }: (typeof PLAN)[number]) =>
+  `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}`;
 
+interface Sequence {
+  control: boolean;
+  /** The world as the fresh server showed it. */
+  world: WorldState;
+  /** Each run of PLAN, with the world read right after it. */
+  passes: { run: RunResult; world: WorldState }[];
+  /** What differs in the shared fixtures after the three runs (fixtures.ts). */
+  fixtureChanges: string[];
+}
+
+/** Three runs in a row on one server, the world and the fixtures read before and after. */
+async function threeRuns(url: string): Promise<Sequence> {
+  const target = await Target.connect(url);
+  const before = await readFixtures(target.baseUrl, target.world);
+  const world = await readWorldState(target.baseUrl, target.world);
+  const passes: Sequence['passes'] = [];
+  for (const { workers, seed, destructive } of PLAN) {
+    const run = await suite(target, workers, seed, destructive);
+    passes.push({ run, world: await readWorldState(target.baseUrl, target.world) });
+  }
+  const changes = fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world));
+  return { control: target.control, world, passes, fixtureChanges: changes };
+}
+
+interface SeededRun {
+  email: string;
+  seed: number;
+  run: RunResult;
+  changes: string[];
+}
+
+/** One destructive run, shuffled, against the server of another seed with the world file of its realm. */
+async function seededRun(url: string, worldFile: string): Promise<SeededRun> {
+  const target = await Target.connect(url, worldFile);
+  const before = await readFixtures(target.baseUrl, target.world);
+  const seed = randomSeed();
+  const run = await suite(target, 4, seed, true);
+  const changes = fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world));
+  return { email: target.world.credentials.member.email, seed, run, changes };
+}
+
+let plain: MockServer;
+let described: MockServer;
+let served: MockServer;
+let dir: string | undefined;
+let sequence: Promise<Sequence>;
+let seeded: Promise<SeededRun>;
+beforeAll(async () => {
+  catalogue = await loadRules();
+  schemas = await ResponseSchemas.load();
+  // The running clock of a real server: scheduled times are relative to the target's own now.
+  plain = await startTestServer({ control: false, clock: 'system' });
+  const options = { seed: 7, defaultRealm: 'acme', clock: 'system' as const };
+  // The world file comes from the control API of one mock; the suite runs against a second one made
+  // from the same seed without it, as it would against a real server and the file its admin wrote.
+  described = await startTestServer(options);
+  const res = await request(`${described.url}/__mock/realms/acme/world`);
+  const { world } = (await res.body.json()) as { world: unknown };
+  dir = await mkdtemp(join(tmpdir(), 'world-seed-7-'));
+  await writeFile(join(dir, 'world.json'), JSON.stringify(world));
+  served = await startTestServer({ ...options, control: false });
+  sequence = threeRuns(plain.url);
+  seeded = seededRun(served.url, join(dir, 'world.json'));
+  // Awaited by the tests; a rejection before then is theirs to report, not an unhandled one.
+  sequence.catch(() => undefined);
+  seeded.catch(() => undefined);
+});
+afterAll(async () => {
+  // The runs end before their servers close, whether or not a test waited for them.
+  await Promise.allSettled([sequence, seeded]);
+  await Promise.all([plain?.close(), described?.close(), served?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+}, 600_000);
+
+describe('the whole suite against the mock without its control API', () => {
   it('passes three runs in a row on the same server, with 1 and 4 workers, shuffled, and leaves the fixtures as it found them', async () => {
-    const target = await Target.connect(server.url);
-    expect(target.control).toBe(false);
-    const before = await readFixtures(target.baseUrl, target.world);
-    // The later runs add the destructive scenarios: they re-role and deactivate users of their own only.
-    const plan = [
-      { workers: 1, seed: randomSeed(), destructive: false },
-      { workers: 4, seed: randomSeed(), destructive: true },
-      { workers: 4, seed: undefined, destructive: true },
-    ];
-    for (const { workers, seed, destructive } of plan) {
-      const run = await suite(target, workers, seed, destructive);
-      expect(
-        run.totals.failed + run.totals.error,
-        `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}:\n${problems(run)}`,
-      ).toBe(0);
-      expect(run.totals.passed).toBeGreaterThan(destructive ? 320 : 300);
+    const { control, passes, fixtureChanges: changes } = await sequence;
+    expect(control).toBe(false);
+    PLAN.forEach((pass, i) => {
+      const { run } = passes[i]!;
+      expect(run.totals.failed + run.totals.error, `${describePass(pass)}:\n${problems(run)}`).toBe(0);
+      expect(run.totals.passed, describePass(pass)).toBeGreaterThan(pass.destructive ? 400 : 300);
       expect(run.targetKind).toBe('server');
-      expect(run.seed).toBe(seed);
-    }
-    expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
-  }, 300_000);
+      expect(run.seed).toBe(pass.seed);
+    });
+    expect(changes).toEqual([]);
+  }, 600_000);
+
+  it('leaves the world as every user reads it as it found it, after each run', async () => {
+    const { world: before, passes } = await sequence;
+    const known = knownUsers(before);
+    PLAN.forEach((pass, i) => {
+      const { changed, added } = worldChanges(before, withoutUsersBeyond(passes[i]!.world, known));
+      expect(changed, describePass(pass)).toEqual([]);
+      // Only users the suite made, each deactivated (every reader lists it among the inactive; its profile data).
+      const unexpected = added.filter((path) => !/^(\w+\.realm_non_active_users|profile_data)\.\d+$/.test(path));
+      expect(unexpected, describePass(pass)).toEqual([]);
+    });
+  }, 600_000);
 });
 
 describe('the whole suite against a realm of another seed, described by a world file', () => {
-  let described: MockServer;
-  let served: MockServer;
-  let dir: string;
-  beforeAll(async () => {
-    const options = { seed: 7, defaultRealm: 'acme', clock: 'system' as const };
-    // The world file comes from the control API of one mock; the suite runs against a second one made
-    // from the same seed without it, as it would against a real server and the file its admin wrote.
-    described = await startTestServer(options);
-    const res = await request(`${described.url}/__mock/realms/acme/world`);
-    const { world } = (await res.body.json()) as { world: unknown };
-    dir = await mkdtemp(join(tmpdir(), 'world-seed-7-'));
-    await writeFile(join(dir, 'world.json'), JSON.stringify(world));
-    served = await startTestServer({ ...options, control: false });
-  });
-  afterAll(async () => {
-    await Promise.all([described.close(), served.close()]);
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it('passes with the world file of that realm, destructive scenarios included, and leaves its fixtures as found', async () => {
-    const target = await Target.connect(served.url, join(dir, 'world.json'));
-    expect(target.world.credentials.member.email).not.toMatch(/@demo\./);
-    const before = await readFixtures(target.baseUrl, target.world);
-    const seed = randomSeed();
-    const run = await suite(target, 4, seed, true);
+    const { email, seed, run, changes } = await seeded;
+    expect(email).not.toMatch(/@demo\./);
     expect(run.totals.failed + run.totals.error, `seed ${seed}:\n${problems(run)}`).toBe(0);
     expect(run.totals.passed).toBeGreaterThan(320);
-    expect(fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world))).toEqual([]);
-  }, 300_000);
+    expect(changes).toEqual([]);
+  }, 600_000);
 });
 
 describe('the runner around a scenario that changes shared fixtures', () => {

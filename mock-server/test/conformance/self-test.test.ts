@@ -16,12 +16,6 @@ import { startTestServer } from '../helpers/test-server.js';
  * every skip must say why. (The suite itself only speaks HTTP; this test lives with the mock because
  * it starts one.)
  */
-let catalogue: RuleDef[];
-let schemas: ResponseSchemas;
-beforeAll(async () => {
-  catalogue = await loadRules();
-  schemas = await ResponseSchemas.load();
-});
 
 const describeRun = (run: RunResult) =>
   run.scenarios
@@ -48,20 +42,46 @@ const KNOWN_UNCOVERED: Record<string, string> = {
   'R8-6': 'needs users inactive for 14 days next to active ones in one channel; the suite cannot make a user inactive',
 };
 
-describe.each([
+const LEVELS: [string, number | undefined][] = [
   ['the default feature level', undefined],
   ['an old feature level (300)', 300],
-])('the whole suite against the mock at %s', (_name, featureLevel) => {
-  let server: MockServer;
-  let run: RunResult;
-  beforeAll(async () => {
+];
+
+let catalogue: RuleDef[];
+let schemas: ResponseSchemas;
+const servers: MockServer[] = [];
+/**
+ * The run at each level, on a server of its own. A run spends most of its time waiting (scenarios that wait
+ * for an event that must not come, scenarios that run alone), so both go on at the same time, started here.
+ */
+const runs = new Map<number | undefined, Promise<RunResult>>();
+beforeAll(async () => {
+  catalogue = await loadRules();
+  schemas = await ResponseSchemas.load();
+  for (const [, featureLevel] of LEVELS) {
     // The default level runs as `teamchat serve` does, realms starting at the current time; the old level at
     // the tests' fixed epoch. The suite must pass at any start.
-    server = await startTestServer(featureLevel === undefined ? { epoch: undefined } : { featureLevel });
-    const target = await Target.connect(server.url);
-    run = await runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers: 4, slow: false, allowDestructive: false });
-  }, 300_000);
-  afterAll(() => server.close());
+    const server = await startTestServer(featureLevel === undefined ? { epoch: undefined } : { featureLevel });
+    servers.push(server);
+    const run = Target.connect(server.url).then((target) =>
+      runScenarios({ target, scenarios: SCENARIOS, catalogue, schemas, workers: 4, slow: false, allowDestructive: false }),
+    );
+    // Awaited by each level's hook below; a rejection before then is theirs to report, not an unhandled one.
+    run.catch(() => undefined);
+    runs.set(featureLevel, run);
+  }
+});
+afterAll(async () => {
+  // The runs end before their servers close, whether or not a hook waited for them.
+  await Promise.allSettled(runs.values());
+  await Promise.all(servers.map((server) => server.close()));
+}, 600_000);
+
+describe.each(LEVELS)('the whole suite against the mock at %s', (_name, featureLevel) => {
+  let run: RunResult;
+  beforeAll(async () => {
+    run = await runs.get(featureLevel)!;
+  }, 600_000);
 
   it('has no failure and no error', () => {
     expect(run.totals.failed + run.totals.error, describeRun(run)).toBe(0);
