@@ -1,5 +1,4 @@
 import type { Control } from './control/control.js';
-import type { RoleName } from './contract/roles.js';
 import type { FaultPhase, FaultRule, FaultRuleInput } from './faults/rules.js';
 
 /**
@@ -7,21 +6,8 @@ import type { FaultPhase, FaultRule, FaultRuleInput } from './faults/rules.js';
  * that runs the mock in-process, on the server's default realm unless a realm is named. The shortcuts build the
  * wire form (docs/control-api.md "Fault rules") from camelCase options; `add` takes the wire form itself.
  */
-export interface FaultMatch {
-  /** An operation ID (`send-message`); or `method` and/or `path` (under /api/v1 or full; a trailing `*` is a prefix). */
-  operation?: string;
-  method?: string;
-  path?: string;
-  /** A user ID or email; or a role name. */
-  user?: number | string;
-  role?: RoleName;
-  /** The every-th matching request (default 1). */
-  every?: number;
-  /** The next N matching requests, then the rule is gone. */
-  times?: number;
-  /** With this probability, from a generator seeded with `seed` (default 1). */
-  probability?: number;
-  seed?: number;
+/** What a rule matches and when it applies: the wire form's fields (FaultRuleInput), and the realm it is for. */
+export interface FaultMatch extends Omit<FaultRuleInput, 'effect' | 'phase'> {
   /** Default: the server's default realm. */
   realmId?: string;
 }
