@@ -122,6 +122,7 @@ function write(res: Response, answer: Answer, end: End): void {
 
 /** The answer as the route gave it, after `ms` of wall time; nothing is sent if the client leaves first. */
 function delay(faults: FaultRules, res: Response, ms: number, end: End, args: unknown[]): void {
+  if (gone(res, end, args)) return;
   const timer = faults.later(ms, () => {
     res.off('close', timer.cancel);
     end(...args);
@@ -134,6 +135,7 @@ function delay(faults: FaultRules, res: Response, ms: number, end: End, args: un
  * the Content-Length kept: a slow network as the client's reader meets it.
  */
 function trickle(faults: FaultRules, res: Response, ms: number, end: End, args: unknown[]): void {
+  if (gone(res, end, args)) return;
   const body = bodyOf(args[0]) ?? Buffer.alloc(0);
   const pieces = Math.max(1, Math.min(100, Math.ceil(ms / 100), body.length));
   res.flushHeaders();
@@ -154,6 +156,17 @@ function trickle(faults: FaultRules, res: Response, ms: number, end: End, args: 
     }
   };
   current = faults.later(ms / pieces, next);
+}
+
+/**
+ * The client left before the answer was written (a long-poll it gave up on): its 'close' already fired, so a
+ * timer would wait for nothing and never be cancelled. The answer ends at once (nothing goes out; the wrappers
+ * of the request log and capture still see it end).
+ */
+function gone(res: Response, end: End, args: unknown[]): boolean {
+  if (!res.destroyed) return false;
+  end(...args);
+  return true;
 }
 
 function bodyOf(chunk: unknown): Buffer | null {
