@@ -62,13 +62,24 @@ function readFilter(app: AppContext, raw: RequestFilter | Record<string, unknown
     else if (name === 'limit') filter.limit = count(given);
     else filter[name as 'since' | 'until'] = time(name, given);
   }
+  // Inverted bounds match nothing: a swapped pair, told as such rather than answered with an empty list.
+  if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) {
+    throw badRequest(`since (${filter.since}) is later than until (${filter.until}).`);
+  }
   return filter;
 }
 
 /** An unknown operation is a typo more often than a question: it would silently match nothing. */
 function operation(app: AppContext, value: unknown): string {
   if (typeof value === 'string' && app.operations.some((op) => op.operationId === value)) return value;
-  throw badRequest(`operation must be an operation ID of the document (send-message); got ${JSON.stringify(value)}.`);
+  throw badRequest(`operation must be an operation ID of the document (send-message); got ${shown(value)}.`);
+}
+
+/** A refused value as the error names it: enough to spot the typo, never a whole 60 KiB query echoed back. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= 80) return text;
+  return `${text.slice(0, 79)}…${text.startsWith('"') ? '"' : ''}`;
 }
 
 function user(value: unknown): number | string {
