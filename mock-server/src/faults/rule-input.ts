@@ -108,7 +108,7 @@ export function checkRule(input: unknown, lookups: RuleLookups): RuleSpec {
   for (const key of Object.keys(rule)) if (!TOP_FIELDS.includes(key)) throw unknownField(key, '', TOP_FIELDS);
   const operation = optional(rule.operation, (v) => {
     if (typeof v !== 'string' || !lookups.operationIds.has(v))
-      throw badRequest(`operation: no operation '${String(v)}' in the API document (an operationId such as 'send-message').`);
+      throw badRequest(`operation: no operation '${clip(String(v))}' in the API document (an operationId such as 'send-message').`);
     return v;
   });
   if (operation !== null && (rule.method !== undefined || rule.path !== undefined))
@@ -126,7 +126,7 @@ export function checkRule(input: unknown, lookups: RuleLookups): RuleSpec {
       !((typeof given === 'number' && Number.isSafeInteger(given)) || (typeof given === 'string' && given !== '')) ||
       !lookups.userExists(given)
     )
-      throw badRequest(`user: no user ${JSON.stringify(v)} in this realm (give a user ID or an email).`);
+      throw badRequest(`user: no user ${clip(JSON.stringify(v) ?? String(v))} in this realm (give a user ID or an email).`);
     return given;
   });
   const role = optional(rule.role, (v) => {
@@ -280,7 +280,10 @@ function optional<T>(value: unknown, check: (value: unknown) => T): T | null {
 }
 
 const unknownField = (key: string, prefix: string, known: string[]) =>
-  badRequest(`Unknown field '${prefix}${key}' (known: ${known.map((k) => prefix + k).join(', ')}).`);
+  badRequest(`Unknown field '${clip(prefix + key)}' (known: ${known.map((k) => prefix + k).join(', ')}).`);
+
+/** A refused value as an error names it: enough to spot a typo, never a 100 KB string echoed back. */
+const clip = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 /** Bounded recursion: it stops at `limit`, whatever the value's depth. */
 function deeperThan(value: unknown, limit: number): boolean {
