@@ -218,16 +218,16 @@ export class ControlClient {
 
   /** As DELETE /users/{id} (its bots too; any account, bots included): its next request answers USER_DEACTIVATED. */
   deactivateUser(realmId: string, userId: number): Promise<Credential> {
-    return this.#call('POST', `${realm(realmId)}/users/${userId}/deactivate`);
+    return this.#call('POST', `${realm(realmId)}/users/${encodeURIComponent(userId)}/deactivate`);
   }
 
   reactivateUser(realmId: string, userId: number): Promise<Credential> {
-    return this.#call('POST', `${realm(realmId)}/users/${userId}/reactivate`);
+    return this.#call('POST', `${realm(realmId)}/users/${encodeURIComponent(userId)}/reactivate`);
   }
 
   /** A new API key for the user (answered); the old one answers INVALID_API_KEY. */
   rotateApiKey(realmId: string, userId: number): Promise<Credential> {
-    return this.#call('POST', `${realm(realmId)}/users/${userId}/api-key`);
+    return this.#call('POST', `${realm(realmId)}/users/${encodeURIComponent(userId)}/api-key`);
   }
 
   /** Every key of the realm answers REALM_DEACTIVATED until it is reactivated. */
