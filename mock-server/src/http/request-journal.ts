@@ -28,8 +28,8 @@ export const JOURNAL_CAPACITY = 1000;
 export const JOURNAL_BODY_BYTES = 64 * 1024;
 
 /**
- * The bodies a realm's journal keeps, together, at most (a realm's clients could otherwise make it hold 1,000 ×
- * 64 KiB); beyond it an entry keeps a note, until older entries leave the ring.
+ * The bodies and heads (URL, headers) a realm's journal keeps, together, at most (a realm's clients could
+ * otherwise make it hold 1,000 × 128 KiB); beyond it an entry keeps a note, until older entries leave the ring.
  */
 export const JOURNAL_BODY_BUDGET = 8 * 1024 * 1024;
 
@@ -97,7 +97,7 @@ class Recorded implements RequestSummary {
     readonly headers: IncomingHttpHeaders,
     /** null: not kept (`note` says why), or no body. */
     readonly form: Record<string, string> | null,
-    /** What the kept form counts against the realm's JOURNAL_BODY_BUDGET. */
+    /** What the kept head and form count against the realm's JOURNAL_BODY_BUDGET. */
     readonly keptBytes: number,
     readonly note: string | null,
   ) {}
@@ -139,8 +139,11 @@ export class RequestJournal {
     let ring = this.#rings.get(realmId);
     if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0, bytes: 0 }));
     const bodyBytes = bodySize(req);
-    const note = bodyBytes === 0 ? null : noteOn(bodyBytes, req.form, ring.bytes);
-    const keptBytes = note === null ? bodyBytes : 0;
+    // A head may be 64 KiB (http/server.ts: long queries): heads count against the budget as bodies do.
+    const headBytes = headSize(req);
+    const headKept = ring.bytes + headBytes <= JOURNAL_BODY_BUDGET;
+    const note = !headKept ? HEAD_NOTE : bodyBytes === 0 ? null : noteOn(bodyBytes, req.form, ring.bytes + headBytes);
+    const keptBytes = headKept ? headBytes + (note === null ? bodyBytes : 0) : 0;
     const entry = new Recorded(
       this.#nextId++,
       this.clock.realmNowMs(realmId) / 1000,
@@ -148,8 +151,8 @@ export class RequestJournal {
       req.method,
       actor?.user.user_id ?? null,
       actor?.user.email ?? null,
-      req.originalUrl,
-      req.headers,
+      headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, 1024),
+      headKept ? req.headers : {},
       note === null ? (req.form ?? null) : null,
       keptBytes,
       note,
@@ -209,6 +212,15 @@ function noteOn(bytes: number, form: Record<string, string> | undefined, realmBy
   if (form === undefined) return 'the body was not read: the request was refused before it';
   if (realmBytes + bytes > JOURNAL_BODY_BUDGET) return `not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes of bodies already`;
   return null;
+}
+
+const HEAD_NOTE = `query, headers and body not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes already`;
+
+/** The head's size as kept: the URL and the headers' names and values (a few, so the loop is cheap). */
+function headSize(req: SentRequest): number {
+  let size = req.originalUrl.length;
+  for (const name in req.headers) size += name.length + String(req.headers[name]).length;
+  return size;
 }
 
 /**

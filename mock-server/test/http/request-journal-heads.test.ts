@@ -1,0 +1,38 @@
+import { EventEmitter } from 'node:events';
+import type { Request, Response } from 'express';
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../../src/clock/clock.js';
+import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
+import type { OperationSpec } from '../../src/http/openapi.js';
+import { JOURNAL_BODY_BUDGET, JOURNAL_CAPACITY, RequestJournal } from '../../src/http/request-journal.js';
+import type { Store } from '../../src/store/store.js';
+
+/**
+ * A request's head may be 64 KiB (long query strings, http/server.ts): the journal's byte budget covers heads as
+ * it covers bodies, so a full ring of long GETs holds the budget, not 1,000 × 64 KiB.
+ */
+describe("the journal's budget covers request heads", () => {
+  it('long queries and headers are kept up to the budget; beyond it an entry keeps its path and a note', () => {
+    const store = { watch: () => undefined } as unknown as Store;
+    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
+    const op = { operationId: 'get-messages', path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
+    const narrow = 'n'.repeat(30 * 1024);
+    for (let n = 0; n < JOURNAL_CAPACITY; n++) {
+      const req = { method: 'GET', originalUrl: `/api/v1/messages?narrow=${narrow}&n=${n}`, headers: { 'x-junk': narrow }, form: {} };
+      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response);
+    }
+    const entries = journal.list('r') as unknown as { url: string; headers: Record<string, string> }[];
+    const kept = entries.reduce((sum, e) => sum + e.url.length + (e.headers['x-junk']?.length ?? 0), 0);
+    expect(kept).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET);
+    const shown = journal.list('r').map((r) => journal.present(r));
+    expect(shown[0]).toMatchObject({ path: '/api/v1/messages', params: { n: '0' }, note: null });
+    expect(shown[0]!.headers['x-junk']).toBe(narrow);
+    expect(shown.at(-1)).toMatchObject({
+      path: '/api/v1/messages',
+      params: {},
+      headers: {},
+      note: `query, headers and body not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes already`,
+    });
+  });
+});
