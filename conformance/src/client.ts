@@ -29,8 +29,14 @@ export interface Credentials {
   api_key: string;
 }
 
-/** How many times a 429 is retried after its Retry-After; then the 429 stands (and is judged like any answer). */
-export const RATE_LIMIT_RETRIES = 5;
+/**
+ * How many times a 429 is retried after its Retry-After; then the 429 stands (and is judged like any answer).
+ * Workers share a user's budget: a wait of exactly Retry-After frees one slot, which another worker may take
+ * first, so a few retries are not enough under contention; RATE_LIMIT_PATIENCE_MS bounds the whole wait.
+ */
+export const RATE_LIMIT_RETRIES = 20;
+/** The most one request waits on 429s in all, in ms: past it the 429 stands, however many retries are left. */
+export const RATE_LIMIT_PATIENCE_MS = 60_000;
 /** The longest one Retry-After is waited, in seconds: a bounded run even against a server asking for more. */
 const MAX_RETRY_AFTER_SECONDS = 30;
 
@@ -79,7 +85,7 @@ export class ApiClient {
     const sent: Record<string, string> = { ...headers };
     if (who) sent.authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
     if (typeof body === 'string') sent['content-type'] = 'application/x-www-form-urlencoded';
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, waited = 0; ; attempt++) {
       const started = performance.now();
       const res = await request(this.baseUrl + path + query, {
         method: method as 'GET',
@@ -93,8 +99,10 @@ export class ApiClient {
       const replyHeaders = redactHeaders(res.headers);
       // A rate limit is the server protecting itself, not an answer to judge: wait as asked and send it again.
       // Only the answer that stands is recorded.
-      if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES) {
-        await new Promise((resolve) => setTimeout(resolve, rateLimitWaitMs(replyHeaders, text)));
+      const wait = res.statusCode === 429 ? rateLimitWaitMs(replyHeaders, text) : 0;
+      if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES && waited + wait <= RATE_LIMIT_PATIENCE_MS) {
+        waited += wait;
+        await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
       let parsed: unknown = text;

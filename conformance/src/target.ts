@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { isObject } from './answer.js';
-import { rateLimitWaitMs, RATE_LIMIT_RETRIES } from './client.js';
+import { rateLimitWaitMs, RATE_LIMIT_PATIENCE_MS, RATE_LIMIT_RETRIES } from './client.js';
 import { DEMO_WORLD_PATH, loadWorld, validateWorld, type World } from './world.js';
 
 export class TargetError extends Error {}
@@ -188,15 +188,17 @@ async function probe(url: string, init: { method: 'GET' | 'POST'; headers?: Reco
   let res: Awaited<ReturnType<typeof request>>;
   let text: string;
   // A rate-limited target (the world's member spent its budget in an earlier run) is waited for, as the suite's client does.
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, waited = 0; ; attempt++) {
     try {
       res = await request(url, { ...init, headersTimeout: 30_000, bodyTimeout: 30_000 });
     } catch (e) {
       throw new TargetError(`cannot reach ${new URL(url).origin}: ${(e as Error).message}`);
     }
     text = await res.body.text();
-    if (res.statusCode !== 429 || attempt >= RATE_LIMIT_RETRIES) break;
-    await new Promise((resolve) => setTimeout(resolve, rateLimitWaitMs(res.headers, text)));
+    const wait = res.statusCode === 429 ? rateLimitWaitMs(res.headers, text) : 0;
+    if (res.statusCode !== 429 || attempt >= RATE_LIMIT_RETRIES || waited + wait > RATE_LIMIT_PATIENCE_MS) break;
+    waited += wait;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
   let body: Record<string, unknown> | null = null;
   try {
