@@ -57,6 +57,7 @@ export class FaultRules {
   #count = 0;
   /** Latency and trickle timers in flight; the server's close clears them (each also ends with its client). */
   readonly #timers = new Set<NodeJS.Timeout>();
+  #closed = false;
 
   constructor(private readonly store: Store) {
     // A realm replaced as a whole (reset, restore, create with replace) or removed: its rules go.
@@ -139,6 +140,8 @@ export class FaultRules {
    * `cancel` (the client went away) clears it; so does the server's close.
    */
   later(ms: number, fn: () => void): { cancel(): void } {
+    // An answer that comes once the server is closing (a long-poll its close woke): its socket is going away.
+    if (this.#closed) return { cancel: () => undefined };
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       fn();
@@ -159,6 +162,7 @@ export class FaultRules {
 
   /** The server closes: pending timers and every rule go. */
   close(): void {
+    this.#closed = true;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     for (const realmId of [...this.#realms.keys()]) this.#drop(realmId);

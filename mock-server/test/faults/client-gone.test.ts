@@ -48,3 +48,21 @@ describe('an answer whose client left', () => {
     await expect.poll(() => server.context.faults.waiting, { timeout: 2_000 }).toBe(0);
   });
 });
+
+describe("the server's close", () => {
+  it('a long-poll its close wakes starts no latency timer: none is left once close resolves', async () => {
+    const own = await startTestServer();
+    const who = credentials(own).member!;
+    await own.faults.latency({ operation: 'get-events', ms: 600_000 });
+    const registered = await call(own, 'POST', '/api/v1/register', { as: who, form: { event_types: '["message"]' } });
+    const queueId = registered.body.queue_id as string;
+    const polling = call(own, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: '-1' } }).catch(
+      (e: unknown) => e,
+    );
+    const queue = () => [...own.context.queues.queuesOf('demo', new Set([who.user_id]))].find((q) => q.id === queueId);
+    await expect.poll(() => queue()?.waiter ?? null, { timeout: 5_000 }).not.toBeNull();
+    await own.close();
+    expect(own.context.faults.waiting).toBe(0);
+    await polling;
+  });
+});
