@@ -17,6 +17,8 @@ export interface FanoutRun {
   /** CPU time per message, from the send to the last delivery (ms): the server's, and this load generator's. */
   serverCpuMs: number | null;
   clientCpuMs: number;
+  /** The last delivery of the untimed first (warm-up) message, ms. */
+  firstMs: number;
   /** VmRSS of the server with the N polls connected, and its peak (VmHWM), bytes. */
   rss: number | null;
   peakRss: number | null;
