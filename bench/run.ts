@@ -16,6 +16,8 @@ import {
   worldOf,
   WRITES,
 } from './figures.js';
+import { bounds, type FanoutRun } from './fanout-stats.js';
+import { FANOUT_USERS, fanoutFigure, type FanoutFigure } from './fanout.js';
 import { SCALE, scaleFigures } from './scale.js';
 import { soak } from './soak.js';
 import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
@@ -118,6 +120,7 @@ async function main(): Promise<void> {
       target: '',
     });
     rows.push(await conformanceRow(dir));
+    rows.push(...(await fanoutRows(dir)));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -155,6 +158,35 @@ async function conformanceRow(dir: string): Promise<Row> {
   }
 }
 
+/** The fan-out rows, one per N of BENCH_FANOUT_USERS, after a line saying what bounds N on this machine. */
+async function fanoutRows(dir: string): Promise<Row[]> {
+  console.log(`fan-out: ${bounds().text}`);
+  const rows: Row[] = [];
+  for (const users of FANOUT_USERS) rows.push(fanoutRow(await fanoutFigure(dir, users)));
+  return rows;
+}
+
+const fanoutCell = (r: FanoutRun) =>
+  `last delivery p50 ${r.lastP50} ms, p99 ${r.lastP99} ms; each delivery p50 ${r.deliveryP50} ms, p99 ${r.deliveryP99} ms; first (warm-up) message ${r.firstMs} ms; CPU per message: server ${r.serverCpuMs ?? 'n/a'} ms, load generator ${r.clientCpuMs} ms; RSS ${mb(r.rss)} (peak ${mb(r.peakRss)})`;
+
+/** Server CPU per message, mock / bare: steadier than wall time on a shared machine (the two run one after the other). */
+const cpuRatio = (mock: FanoutRun, bare: FanoutRun) =>
+  mock.serverCpuMs === null || !bare.serverCpuMs ? 'n/a' : `${(mock.serverCpuMs / bare.serverCpuMs).toFixed(1)}×`;
+
+function fanoutRow(f: FanoutFigure): Row {
+  const n = f.users.toLocaleString('en-US');
+  const target = f.users <= 1000 ? '≤ 2× (p50)' : f.users <= 10_000 ? 'last ≤ 1,500 ms, RSS ≤ 600 MB' : '';
+  if (!f.mock || !f.bare)
+    return { figure: `fan-out to ${n} waiting long-polls`, mock: `not run: ${f.skipped}`, baseline: '', ratio: '', target };
+  return {
+    figure: `fan-out of one channel message to ${n} waiting long-polls (${f.mock.messages} messages, ${f.seconds} s)`,
+    mock: fanoutCell(f.mock),
+    baseline: `${fanoutCell(f.bare)} (bare node:http, the same ${f.answerBytes} B per poll)`,
+    ratio: `${(f.mock.lastP50 / f.bare.lastP50).toFixed(1)}× (p50 of last delivery); server CPU ${cpuRatio(f.mock, f.bare)}`,
+    target,
+  };
+}
+
 /** A larger realm for the write figure: a whole-file rewrite costs in proportion to the data, a journal does not. */
 const DRAFT_REALM_MESSAGES = 10_000;
 
@@ -190,5 +222,12 @@ else {
       'ratio',
       'target',
     ]);
+  } else if (argv.includes('--fanout')) {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+    try {
+      print('Fan-out only (the last rows of `npm run bench`); ratios are mock / baseline', await fanoutRows(dir));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   } else await main();
 }
