@@ -27,8 +27,6 @@ export async function applyFaults(
   const decision = app.faults.decide(realmId, op.operationId, req, actor?.user ?? null);
   if (!decision) return false;
   res.locals.injected = decision.label;
-  // Answered before the pipeline sets it: the realm's time, as every answer of the realm carries.
-  res.setHeader('Date', new Date(app.clock.realmNowMs(realmId)).toUTCString());
   const { effect } = decision;
   if (effect.type === 'latency' || effect.type === 'trickle') {
     intercept(res, (end, args) =>

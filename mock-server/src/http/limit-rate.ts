@@ -4,7 +4,7 @@ import { rateLimitHit } from '../domain/errors.js';
 import type { RateBucket } from '../faults/rate-limit.js';
 import type { Actor } from './auth.js';
 import type { OperationSpec } from './openapi.js';
-import { httpDate, sendError } from './respond.js';
+import { sendError } from './respond.js';
 
 /**
  * The pipeline's rate-limit step (faults/rate-limit.ts has the reference's scheme), run only while some realm is
@@ -20,8 +20,6 @@ export function limitRate(app: AppContext, op: OperationSpec, actor: Actor | nul
   res.setHeader('X-RateLimit-Remaining', String(verdict.remaining));
   res.setHeader('X-RateLimit-Reset', String(verdict.reset));
   if (verdict.retryAfter === null) return false;
-  // The pipeline sets the realm's Date after this step; the refusal carries it too.
-  res.setHeader('Date', httpDate(app.clock.realmNowMs(realmId)));
   sendError(res, rateLimitHit(verdict.retryAfter));
   return true;
 }

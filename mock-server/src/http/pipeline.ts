@@ -51,11 +51,12 @@ async function run(
   // For the request log (http/request-log.ts): who asked, once known.
   res.locals.realmId = realmId;
   res.locals.user = actor?.user.email;
+  const nowMs = app.clock.realmNowMs(realmId);
+  // The realm's time, on every answer of the realm: the route's, an injected one, a rate-limit refusal.
+  res.setHeader('Date', httpDate(nowMs));
   app.requests.record(op, actor, realmId, req, res);
   if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
   if (app.rateLimits.active && limitRate(app, op, actor, realmId, res)) return;
-  const nowMs = app.clock.realmNowMs(realmId);
-  res.setHeader('Date', httpDate(nowMs));
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
   const ctx = new Context(app, actor, realmId, tables, Math.floor(nowMs / 1000), String(req.headers['user-agent'] ?? ''), res);
   // The error handler answers an error's text in the form of the realm's level (domain/errors.ts errorAtLevel).
