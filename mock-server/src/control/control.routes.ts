@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { badRequest, controlTokenRequired, jsonTooDeep, missingArgument, pathNotFound } from '../domain/errors.js';
-import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
+import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../contract/json-depth.js';
 import { ownerMutation } from '../http/owner-guard.js';
 import { sendJson } from '../http/respond.js';
 import type { FaultRuleInput } from '../faults/rules.js';

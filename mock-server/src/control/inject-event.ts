@@ -2,7 +2,7 @@ import type { AppContext } from '../app-context.js';
 import type { EmittedEvent } from '../contract/event-types.js';
 import { badRequest, jsonTooDeep } from '../domain/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../http/json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../contract/json-depth.js';
 import type { RealmState } from '../store/state.js';
 
 /** An injected event's JSON text at most: the API's request body limit. */

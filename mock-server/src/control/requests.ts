@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.js';
-import { badRequest, realmNotFound } from '../domain/errors.js';
+import { badRequest, clipped, realmNotFound } from '../domain/errors.js';
 import type { JournalEntry, RequestSummary } from '../http/request-journal.js';
 import { sameUser, type RequestFilter } from './request-match.js';
 
@@ -78,8 +78,8 @@ function operation(app: AppContext, value: unknown): string {
 /** A refused value as the error names it: enough to spot the typo, never a whole 60 KiB query echoed back. */
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  if (text.length <= 80) return text;
-  return `${text.slice(0, 79)}…${text.startsWith('"') ? '"' : ''}`;
+  const cut = clipped(text);
+  return cut !== text && text.startsWith('"') ? `${cut}"` : cut;
 }
 
 function user(value: unknown): number | string {

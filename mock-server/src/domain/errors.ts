@@ -121,6 +121,9 @@ export const basicAuthRequired = () => badRequest('This endpoint requires HTTP b
 export const stateWriteFailed = () =>
   new ApiError(503, 'STATE_WRITE_FAILED', 'The change could not be saved; the mock server stopped accepting writes.');
 
+/** A refused value as an error text names it: enough to spot a typo, never a long input echoed back. */
+export const clipped = (text: string, max = 80): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /**
  * Rate limiting (reference: rest-error-handling, RateLimitedError in zerver/lib/exceptions.py): 429 RATE_LIMIT_HIT,
  * the seconds until the client may send again as `retry-after` in the body and as the `Retry-After` header, both

@@ -1,5 +1,6 @@
 import { ROLE, type RoleName } from '../contract/roles.js';
-import { badRequest } from '../domain/errors.js';
+import { nestedDeeperThan } from '../contract/json-depth.js';
+import { badRequest, clipped } from '../domain/errors.js';
 
 /**
  * The wire form of a fault rule (control API "Fault rules"): what a test sends, and what the server answers once
@@ -108,7 +109,7 @@ export function checkRule(input: unknown, lookups: RuleLookups): RuleSpec {
   for (const key of Object.keys(rule)) if (!TOP_FIELDS.includes(key)) throw unknownField(key, '', TOP_FIELDS);
   const operation = optional(rule.operation, (v) => {
     if (typeof v !== 'string' || !lookups.operationIds.has(v))
-      throw badRequest(`operation: no operation '${clip(String(v))}' in the API document (an operationId such as 'send-message').`);
+      throw badRequest(`operation: no operation '${clipped(String(v))}' in the API document (an operationId such as 'send-message').`);
     return v;
   });
   if (operation !== null && (rule.method !== undefined || rule.path !== undefined))
@@ -126,7 +127,7 @@ export function checkRule(input: unknown, lookups: RuleLookups): RuleSpec {
       !((typeof given === 'number' && Number.isSafeInteger(given)) || (typeof given === 'string' && given !== '')) ||
       !lookups.userExists(given)
     )
-      throw badRequest(`user: no user ${clip(JSON.stringify(v) ?? String(v))} in this realm (give a user ID or an email).`);
+      throw badRequest(`user: no user ${clipped(JSON.stringify(v) ?? String(v))} in this realm (give a user ID or an email).`);
     return given;
   });
   const role = optional(rule.role, (v) => {
@@ -229,7 +230,8 @@ function checkError(effect: Record<string, unknown>): NormalEffect {
   for (const name of ['result', 'msg', 'code']) {
     if (name in fields) throw badRequest(`effect.fields cannot set '${name}': the envelope's own fields come from status, code and msg.`);
   }
-  if (deeperThan(fields, MAX_FIELDS_DEPTH)) throw badRequest(`effect.fields is nested too deeply (limit: ${MAX_FIELDS_DEPTH} levels).`);
+  if (nestedDeeperThan(fields, MAX_FIELDS_DEPTH))
+    throw badRequest(`effect.fields is nested too deeply (limit: ${MAX_FIELDS_DEPTH} levels).`);
   const text = JSON.stringify(fields);
   if (text.length > MAX_FIELDS_CHARS) throw badRequest(`effect.fields is too large (limit: ${MAX_FIELDS_CHARS} characters of JSON).`);
   // A copy of its own: the caller's object (in-process API) may change after the rule is stored.
@@ -280,14 +282,4 @@ function optional<T>(value: unknown, check: (value: unknown) => T): T | null {
 }
 
 const unknownField = (key: string, prefix: string, known: string[]) =>
-  badRequest(`Unknown field '${clip(prefix + key)}' (known: ${known.map((k) => prefix + k).join(', ')}).`);
-
-/** A refused value as an error names it: enough to spot a typo, never a 100 KB string echoed back. */
-const clip = (text: string): string => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
-
-/** Bounded recursion: it stops at `limit`, whatever the value's depth. */
-function deeperThan(value: unknown, limit: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (limit === 0) return true;
-  return Object.values(value).some((inner) => deeperThan(inner, limit - 1));
-}
+  badRequest(`Unknown field '${clipped(prefix + key)}' (known: ${known.map((k) => prefix + k).join(', ')}).`);

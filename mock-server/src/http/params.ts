@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FeatureName } from '../config/features.js';
 import { badRequest, confusingArguments, jsonTooDeep, missingArgument, pathNotFound } from '../domain/errors.js';
-import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../contract/json-depth.js';
 import { schemaTypes, type OperationSpec, type ParamSpec } from './openapi.js';
 
 /** Raw text values as they arrived; duplicates already reduced to one value. */

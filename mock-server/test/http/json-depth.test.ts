@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { madeUpEvent } from '../helpers/made-up-event.js';
 import type { MockServer } from '../../src/app.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/contract/json-depth.js';
 import { MAX_SHOWN_DEPTH, redacted, TOO_DEEP } from '../../src/http/request-log.js';
 import { openFeed } from '../inspector/support.js';
 import { call, credentials, startTestServer, type Who } from '../helpers/test-server.js';

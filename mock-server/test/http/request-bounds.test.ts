@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { MAX_SNAPSHOT_NAME, MAX_SNAPSHOTS_PER_REALM } from '../../src/control/snapshots.js';
 import { MAX_ALERT_WORDS } from '../../src/domain/compat-lookups/alert-words.js';
-import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
+import { MAX_JSON_DEPTH } from '../../src/contract/json-depth.js';
 import { MAX_NARROW_TERMS } from '../../src/domain/messages/narrow.js';
 import { MAX_MESSAGE_LENGTH } from '../../src/domain/messages/send.js';
 import { call, credentials, startTestServer } from '../helpers/test-server.js';
