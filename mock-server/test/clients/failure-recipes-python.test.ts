@@ -86,7 +86,7 @@ describe.skipIf(!version)(
       'send_message through a 502 rule for the next 2 sends: retried after 1 s each, it succeeds (3 requests)',
       { timeout: 30_000 },
       async () => {
-        mock.faults.add({ operation: 'send-message', times: 2, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
+        await mock.faults.add({ operation: 'send-message', times: 2, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
         const client = python(
           member,
           'send',
@@ -107,7 +107,10 @@ describe.skipIf(!version)(
     );
 
     it('a rate_limit rule: send_message returns the 429 answer to the caller (no wait, no retry)', { timeout: 30_000 }, async () => {
-      mock.faults.add({ operation: 'send-message', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 7 } }, realm);
+      await mock.faults.add(
+        { operation: 'send-message', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 7 } },
+        realm,
+      );
       const client = python(member, 'send', JSON.stringify({ type: 'stream', to: channel, topic: 'limits', content: 'too soon' }));
       expect(await client.exited()).toBe(0);
       expect(client.lines).toEqual([{ result: 'error', code: 'RATE_LIMIT_HIT', msg: 'API usage exceeded rate limit', 'retry-after': 7 }]);

@@ -78,7 +78,7 @@ async function nextMessage(client: ZulipJs, wanted: (event: Answer) => boolean, 
 
 describe('zulip-js on a bad day', () => {
   it('a rate_limit rule: the app sees RATE_LIMIT_HIT with retry-after, waits it, and the retry goes through', async () => {
-    mock.faults.add({ operation: 'send-message', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 3 } }, realm);
+    await mock.faults.add({ operation: 'send-message', times: 1, effect: { type: 'preset', preset: 'rate_limit', retry_after: 3 } }, realm);
     const client = await login(member);
     const waited: number[] = [];
     const params = { type: 'stream', to: channel, topic: 'retries', content: 'sent once it may' };
@@ -163,7 +163,7 @@ describe('zulip-js on a bad day', () => {
   );
 
   it('a 502 HTML page from the proxy: zulip-js rejects with FetchError invalid-json; the next call goes through', async () => {
-    mock.faults.add({ operation: 'get-own-user', times: 1, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
+    await mock.faults.add({ operation: 'get-own-user', times: 1, effect: { type: 'preset', preset: 'bad_gateway' } }, realm);
     const client = await login(member);
     const failure = (await client.users.me.getProfile().catch((error: unknown) => error)) as Error & { type?: string };
     expect(failure.name).toBe('FetchError');
@@ -179,7 +179,7 @@ describe('zulip-js on a bad day', () => {
   });
 
   it('a connection reset: zulip-js rejects with FetchError system ECONNRESET; the next call goes through', async () => {
-    mock.faults.add({ operation: 'get-own-user', times: 1, effect: { type: 'reset' } }, realm);
+    await mock.faults.add({ operation: 'get-own-user', times: 1, effect: { type: 'reset' } }, realm);
     const client = await login(member);
     const failure = (await client.users.me.getProfile().catch((error: unknown) => error)) as Error & { type?: string; code?: string };
     expect({ name: failure.name, type: failure.type, code: failure.code }).toEqual({
