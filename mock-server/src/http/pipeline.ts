@@ -54,7 +54,7 @@ async function run(
   const nowMs = app.clock.realmNowMs(realmId);
   // The realm's time, on every answer of the realm: the route's, an injected one, a rate-limit refusal.
   res.setHeader('Date', httpDate(nowMs));
-  app.requests.record(op, actor, realmId, req, res);
+  app.requests.record(op, actor, realmId, req, res, path);
   if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
   if (app.rateLimits.active && limitRate(app, op, actor, realmId, res)) return;
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
@@ -93,7 +93,7 @@ export function checkCaller(app: AppContext, op: OperationSpec, req: Request, pa
   } catch (error) {
     // A deactivated account's or organization's key still names its realm: the realm's journal shows the attempt.
     const refused = refusedCaller(req.headers.authorization, error, app.store, app.keys);
-    if (refused && req.res) app.requests.record(op, refused, refused.realmId, req, req.res);
+    if (refused && req.res) app.requests.record(op, refused, refused.realmId, req, req.res, path);
     throw error;
   }
   if (!actor && !op.anonymous) throw notLoggedIn();

@@ -5,7 +5,7 @@ import type { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './auth.js';
 import type { OperationSpec, ParamSpec } from './openapi.js';
-import { redacted, redactedUrl, safeDecode } from './request-log.js';
+import { redacted, redactedUrl } from './request-log.js';
 
 /**
  * The request journal (docs/control-api.md "Request journal"): per realm, the last JOURNAL_CAPACITY API requests
@@ -94,6 +94,8 @@ class Recorded implements RequestSummary {
     readonly user_id: number | null,
     readonly user: string | null,
     readonly url: string,
+    /** The path's parameters as the route table read them (undecoded JSON). */
+    readonly pathValues: Readonly<Record<string, string>>,
     readonly headers: IncomingHttpHeaders,
     /** null: not kept (`note` says why), or no body. */
     readonly form: Record<string, string> | null,
@@ -135,7 +137,14 @@ export class RequestJournal {
   }
 
   /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
-  record(op: OperationSpec, actor: Actor | null, realmId: string, req: SentRequest, res: Answer): void {
+  record(
+    op: OperationSpec,
+    actor: Actor | null,
+    realmId: string,
+    req: SentRequest,
+    res: Answer,
+    pathValues: Readonly<Record<string, string>>,
+  ): void {
     let ring = this.#rings.get(realmId);
     if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0, bytes: 0 }));
     const bodyBytes = bodySize(req);
@@ -152,6 +161,7 @@ export class RequestJournal {
       actor?.user.user_id ?? null,
       actor?.user.email ?? null,
       headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, 1024),
+      pathValues,
       headKept ? req.headers : {},
       note === null ? (req.form ?? null) : null,
       keptBytes,
@@ -195,7 +205,7 @@ export class RequestJournal {
       path,
       user_id: r.user_id,
       user: r.user,
-      params: redacted(paramsOf(r.op, path, query, r.form)) as Record<string, unknown>,
+      params: redacted(paramsOf(r.op, r.pathValues, query, r.form)) as Record<string, unknown>,
       headers: shownHeaders(r.headers),
       status: r.status,
       ms: r.ms,
@@ -236,9 +246,14 @@ function bodySize(req: SentRequest): number {
 }
 
 /** What the client sent by name: path values, then the query, then the body (which wins, as http/params.ts reads). */
-function paramsOf(op: OperationSpec, path: string, query: string, form: Record<string, string> | null): Record<string, unknown> {
+function paramsOf(
+  op: OperationSpec,
+  pathValues: Readonly<Record<string, string>>,
+  query: string,
+  form: Record<string, string> | null,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  Object.assign(out, pathValues(op, path));
+  for (const name in pathValues) out[name] = decoded(specOf(op, name), pathValues[name]!);
   if (query) for (const [key, value] of new URLSearchParams(query)) out[key] = decoded(specOf(op, key), value);
   if (form) for (const key in form) out[key] = decoded(specOf(op, key), form[key]!);
   return out;
@@ -256,22 +271,6 @@ function decoded(spec: ParamSpec | undefined, text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** The operation's path parameters, read off the URL by its template (`/messages/{message_id}`). */
-function pathValues(op: OperationSpec, path: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (!op.path.includes('{')) return out;
-  const template = op.path.replace(/^\/api\/v1/, '').split('/');
-  const sent = path.replace(/^\/*api\/v1/i, '').split('/');
-  template.forEach((segment, i) => {
-    const name = /^\{(.+)\}$/.exec(segment)?.[1];
-    if (name === undefined || sent[i] === undefined) return;
-    const spec = specOf(op, name);
-    const raw = spec?.allowSlashes ? sent.slice(i).join('/') : sent[i];
-    out[name] = decoded(spec, safeDecode(raw.replace(/\+/g, '%2B')));
-  });
-  return out;
 }
 
 function shownHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {

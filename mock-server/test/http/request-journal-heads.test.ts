@@ -20,7 +20,7 @@ describe("the journal's budget covers request heads", () => {
     for (let n = 0; n < JOURNAL_CAPACITY; n++) {
       const req = { method: 'GET', originalUrl: `/api/v1/messages?narrow=${narrow}&n=${n}`, headers: { 'x-junk': narrow }, form: {} };
       const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
-      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response);
+      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, {});
     }
     const entries = journal.list('r') as unknown as { url: string; headers: Record<string, string> }[];
     const kept = entries.reduce((sum, e) => sum + e.url.length + (e.headers['x-junk']?.length ?? 0), 0);

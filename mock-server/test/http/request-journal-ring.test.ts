@@ -24,7 +24,7 @@ function fakeJournal(capacity: number) {
     const req = { method: 'GET', originalUrl: `/api/v1/users/me?n=${n}`, headers, form: bodyBytes === 0 ? {} : { field: String(n) } };
     const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
     responses.push(res);
-    journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response);
+    journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, {});
   };
   const shown = () => journal.list('r').map((r) => journal.present(r));
   return { journal, watchers, responses, record, shown };
