@@ -1,5 +1,7 @@
 import { CURRENT_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from '../config/features.js';
-import { badRequest } from '../domain/errors.js';
+import { badRequest, realmNotFound } from '../domain/errors.js';
+import type { RealmState } from '../store/state.js';
+import type { Store } from '../store/store.js';
 
 /** Checks of the control operations' time and feature-level arguments: a bad value is a 400 naming its range. */
 
@@ -22,4 +24,11 @@ export function checkLevel(level: number): number {
     throw badRequest(`feature_level must be an integer from ${MIN_FEATURE_LEVEL} to ${CURRENT_FEATURE_LEVEL}.`);
   }
   return level;
+}
+
+/** The realm a control operation names, or 404 NOT_FOUND: every control call about a realm starts here. */
+export function realmTables(store: Pick<Store, 'realm'>, realmId: string): RealmState {
+  const tables = store.realm(realmId);
+  if (!tables) throw realmNotFound(realmId);
+  return tables;
 }

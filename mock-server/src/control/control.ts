@@ -3,7 +3,7 @@ import { cacheFor } from '../config/cache.js';
 import { fixturesDirOf } from '../config/config.js';
 import { SERVICE_VERSION } from '../config/version.js';
 import { CURRENT_FEATURE_LEVEL } from '../config/features.js';
-import { badRequest, realmNotFound, tooManyRealms } from '../domain/errors.js';
+import { badRequest, tooManyRealms } from '../domain/errors.js';
 import type { FaultRule, FaultRuleInput } from '../faults/rules.js';
 import type { RealmSize } from '../fixtures/size.js';
 import { worldFromRealm } from '../fixtures/world-from-realm.js';
@@ -13,7 +13,7 @@ import type { RateLimitState } from '../faults/rate-limit.js';
 import { injectEvent } from './inject-event.js';
 import { listQueues, type QueueSummary } from './queues.js';
 import { changeRateLimit, rateLimitOf } from './rate-limit.js';
-import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME } from './checks.js';
+import { checkEpoch, checkLevel, checkSeconds, MAX_REALM_TIME, realmTables } from './checks.js';
 import { Snapshots } from './snapshots.js';
 import * as serverEvents from './server-events.js';
 import { credentialOf, type Credential } from './server-events.js';
@@ -279,9 +279,7 @@ export class Control {
   }
 
   #tables(realmId: string): RealmState {
-    const tables = this.app.store.realm(realmId);
-    if (!tables) throw realmNotFound(realmId);
-    return tables;
+    return realmTables(this.app.store, realmId);
   }
 
   #freshRealmId(): string {

@@ -1,5 +1,5 @@
+import { realmTables } from './checks.js';
 import type { AppContext } from '../app-context.js';
-import { realmNotFound } from '../domain/errors.js';
 
 /**
  * GET /__mock/realms/:realm/queues (the inspector's "event queues with pending events"): a
@@ -30,8 +30,7 @@ export interface QueueSummary {
 }
 
 export function listQueues(app: AppContext, realmId: string): QueueSummary[] {
-  const tables = app.store.realm(realmId);
-  if (!tables) throw realmNotFound(realmId);
+  const tables = realmTables(app.store, realmId);
   return [...app.queues.queuesOf(realmId, null)].map((queue) => ({
     queue_id: queue.id,
     user_id: queue.userId,

@@ -1,6 +1,7 @@
+import { realmTables } from './checks.js';
 import type { AppContext } from '../app-context.js';
 import { rateLimitProblem, type RateLimitSetting } from '../config/config.js';
-import { badRequest, realmNotFound } from '../domain/errors.js';
+import { badRequest } from '../domain/errors.js';
 import type { RateLimitState } from '../faults/rate-limit.js';
 
 /**
@@ -9,13 +10,13 @@ import type { RateLimitState } from '../faults/rate-limit.js';
  * server state, where the server's option (`--rate-limit`) applies again.
  */
 export function rateLimitOf(app: AppContext, realmId: string): RateLimitState {
-  if (!app.store.realm(realmId)) throw realmNotFound(realmId);
+  realmTables(app.store, realmId);
   return app.rateLimits.state(realmId);
 }
 
 /** Sets a realm's rule (null: no limit, whatever the server's option); every user's window starts afresh. */
 export function changeRateLimit(app: AppContext, realmId: string, setting: RateLimitSetting | null): RateLimitState {
-  if (!app.store.realm(realmId)) throw realmNotFound(realmId);
+  realmTables(app.store, realmId);
   if (setting !== null) {
     if (typeof setting !== 'object') throw badRequest('Give the rate limit as {requests, seconds}, or {off: true} for none.');
     const problem = rateLimitProblem(setting);

@@ -1,5 +1,6 @@
+import { realmTables } from './checks.js';
 import type { AppContext } from '../app-context.js';
-import { badRequest, clipped, realmNotFound } from '../domain/errors.js';
+import { badRequest, clipped } from '../domain/errors.js';
 import type { JournalEntry, RequestSummary } from '../http/request-journal.js';
 import { sameUser, type RequestFilter } from './request-match.js';
 
@@ -18,7 +19,7 @@ export interface RequestList {
 const FIELDS = new Set(['operation', 'user', 'method', 'status', 'since', 'until', 'limit']);
 
 export function listRequests(app: AppContext, realmId: string, raw: RequestFilter | Record<string, unknown> = {}): RequestList {
-  if (!app.store.realm(realmId)) throw realmNotFound(realmId);
+  realmTables(app.store, realmId);
   const filter = readFilter(app, raw);
   const matching = app.requests.list(realmId).filter((r) => matchesFilter(r, filter));
   const shown = filter.limit === undefined ? matching : matching.slice(Math.max(0, matching.length - filter.limit));
@@ -26,7 +27,7 @@ export function listRequests(app: AppContext, realmId: string, raw: RequestFilte
 }
 
 export function clearRequests(app: AppContext, realmId: string): void {
-  if (!app.store.realm(realmId)) throw realmNotFound(realmId);
+  realmTables(app.store, realmId);
   app.requests.clear(realmId);
 }
 

@@ -1,7 +1,8 @@
+import { realmTables } from './checks.js';
 import type { AppContext } from '../app-context.js';
 import { features } from '../config/features.js';
 import type { EmitContext } from '../domain/channels/events.js';
-import { badRequest, realmNotFound } from '../domain/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { deactivateOrganization, reactivateOrganization } from '../domain/organization.js';
 import { reactivateAccount, regenerateApiKey } from '../domain/users/account-control.js';
 import { deactivateAccount, refuseOnlyOwner } from '../domain/users/deactivate.js';
@@ -67,7 +68,7 @@ export interface SilenceResult {
  * drops the queue), and the next poll gets BAD_EVENT_QUEUE_ID, so the client registers again.
  */
 export function restartQueues(app: AppContext, realmId: string, options: { user_id?: number | undefined } = {}): RestartResult {
-  const tables = tablesOf(app, realmId);
+  const tables = realmTables(app.store, realmId);
   const userId = options.user_id === undefined ? null : anyUser(tables, options.user_id).user_id;
   const queues = userId === null ? app.queues.dropRealm(realmId, true) : app.queues.dropUser(realmId, userId, true);
   return { realm_id: realmId, user_id: userId, queues };
@@ -80,7 +81,7 @@ export function restartQueues(app: AppContext, realmId: string, options: { user_
  * API never makes a realm the API could not reach.
  */
 export async function deactivateUser(app: AppContext, realmId: string, userId: number): Promise<Credential> {
-  tablesOf(app, realmId);
+  realmTables(app.store, realmId);
   return app.store.transact(realmId, (tx) => {
     const target = targetUser(tx.tables, userId, { bots: true, deactivated: false });
     refuseOnlyOwner(tx, target);
@@ -91,7 +92,7 @@ export async function deactivateUser(app: AppContext, realmId: string, userId: n
 
 /** The reverse: the account authenticates again and the others hear of it (domain/users/account-control.ts). */
 export async function reactivateUser(app: AppContext, realmId: string, userId: number): Promise<Credential> {
-  tablesOf(app, realmId);
+  realmTables(app.store, realmId);
   return app.store.transact(realmId, (tx) => {
     reactivateAccount(emitContext(app, realmId, tx), anyUser(tx.tables, userId));
     return credentialOf(tx.tables.users[String(userId)]!);
@@ -100,18 +101,18 @@ export async function reactivateUser(app: AppContext, realmId: string, userId: n
 
 /** A new key for the account (answered); the old one answers INVALID_API_KEY from now on. */
 export async function rotateApiKey(app: AppContext, realmId: string, userId: number): Promise<Credential> {
-  tablesOf(app, realmId);
+  realmTables(app.store, realmId);
   return app.store.transact(realmId, (tx) => credentialOf(regenerateApiKey(tx, anyUser(tx.tables, userId))));
 }
 
 export async function deactivateRealm(app: AppContext, realmId: string): Promise<RealmActivation> {
-  tablesOf(app, realmId);
+  realmTables(app.store, realmId);
   await app.store.transact(realmId, (tx) => deactivateOrganization(tx));
   return { realm_id: realmId, deactivated: true };
 }
 
 export async function reactivateRealm(app: AppContext, realmId: string): Promise<RealmActivation> {
-  tablesOf(app, realmId);
+  realmTables(app.store, realmId);
   await app.store.transact(realmId, (tx) => reactivateOrganization(tx));
   return { realm_id: realmId, deactivated: false };
 }
@@ -122,7 +123,7 @@ export async function reactivateRealm(app: AppContext, realmId: string): Promise
  * Other requests are answered as usual; a poll with dont_block too (it is not held open).
  */
 export function silence(app: AppContext, realmId: string, options: { seconds: number; user_id?: number | undefined }): SilenceResult {
-  const tables = tablesOf(app, realmId);
+  const tables = realmTables(app.store, realmId);
   const { seconds } = options;
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SILENCE_SECONDS) {
     throw badRequest(`seconds must be a number from 0 to ${MAX_SILENCE_SECONDS}.`);
@@ -133,12 +134,6 @@ export function silence(app: AppContext, realmId: string, options: { seconds: nu
   if (seconds === 0) silences.lift(realmId, userId);
   else until = silences.start(realmId, userId, seconds);
   return { realm_id: realmId, user_id: userId, until, silences: silences.list(realmId) };
-}
-
-function tablesOf(app: AppContext, realmId: string): RealmState {
-  const tables = app.store.realm(realmId);
-  if (!tables) throw realmNotFound(realmId);
-  return tables;
 }
 
 /** Any account of the realm, bots and deactivated ones included; unknown (or the system bot): `No such user`. */
