@@ -244,6 +244,8 @@ describe("the inspector's server-side event buttons", () => {
   it("Silence holds the realm's long-polls, events included, for the seconds given (realm time)", async () => {
     const registered = await call(server, 'POST', '/api/v1/register', { as: member, form: { event_types: '["message"]' } });
     const queueId = registered.body.queue_id as string;
+    // The feed's push of the new queue redraws the realm card: typing before it lands would race the redraw.
+    await page.getByText(queueId.split(':').pop()!.slice(0, 8)).first().waitFor({ state: 'attached', timeout: 5_000 });
     await page.locator('[data-testid="silence-seconds-demo"]').fill('45');
     await page.locator('[data-testid="silence-demo"]').click();
     await status().filter({ hasText: 'long-polls silent for 45 s' }).waitFor({ timeout: 5_000 });

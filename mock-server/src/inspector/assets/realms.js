@@ -19,9 +19,23 @@ export function renderRealms() {
     const key = `${input.closest('[data-realm]').dataset.realm}/${input.name}`;
     if (key in typed) input.value = typed[key];
   }
-  // Moving or replacing the focused field blurs it: give the focus back (an input, or a select of a rule form).
-  if (open && active.name) realms.querySelector(`[data-realm="${CSS.escape(open)}"] [name="${CSS.escape(active.name)}"]`)?.focus();
+  // Moving or replacing the focused field blurs it: give the focus back (an input, or a select of a rule form), with
+  // its caret or selection, so that the next keystroke replaces or extends what it would have without the push.
+  if (open && active.name) {
+    const field = realms.querySelector(`[data-realm="${CSS.escape(open)}"] [name="${CSS.escape(active.name)}"]`);
+    field?.focus();
+    restoreSelection(active, field);
+  }
   $('server-clock').textContent = state.clock ? `server clock ${state.clock.mode}, ${isoTime(state.clock.server_now)}` : '';
+}
+
+/** Number inputs have no selection API (it throws): only text-like fields get their caret back. */
+function restoreSelection(from, to) {
+  try {
+    if (to && from.selectionStart !== null) to.setSelectionRange(from.selectionStart, from.selectionEnd, from.selectionDirection);
+  } catch {
+    // a type without selection: the focus alone is given back
+  }
 }
 
 /** Each realm's shown time, from its last push (ticking in system mode). */
