@@ -19,19 +19,21 @@ import { knownUsers, readWorldState, withoutUsersBeyond, worldChanges, type Worl
 /**
  * The proof that the suite is right about a server that, like every real one, has no control API.
  * Without isolated realms, every scenario must own its state (or run alone and put shared fixtures
- * back), so the whole suite (both tiers) passes three times in a row on one server, with 1 and 4 workers and
- * in shuffled orders (destructive scenarios included in two of them), and leaves the world's channels,
- * subscriptions and users as it found them. After each run, the world as every user of the world file reads it
- * through the API (world-state.ts: realm settings, users and their profile data, groups, channels,
- * subscriptions and their settings, statuses, user settings, drafts, snippets, views, scheduled messages,
- * reminders, alert words, topic policies, stars, linkifiers, emoji) is as the fresh server showed it; what the
- * suite makes and cannot delete may remain, out of the way: users it made deactivated, its channels archived,
- * its messages sent. A second test runs it against a realm of another seed and realm ID, described by a world
- * file, so no scenario can lean on the demo fixture's names, IDs or content. The suite speaks only HTTP to the
- * mock.
+ * back), so the whole suite (both tiers) passes with 1 and 4 workers, in shuffled orders and in the catalogue's
+ * (destructive scenarios included in the 4-worker runs), twice in a row on one server (the second run on the world
+ * the first, destructive one left), and leaves the world's channels, subscriptions and users as it found them.
+ * After each run, the world as every user of the world file reads it through the API (world-state.ts: realm
+ * settings, users and their profile data, groups, channels, subscriptions and their settings, statuses, user
+ * settings, drafts, snippets, views, scheduled messages, reminders, alert words, topic policies, stars,
+ * linkifiers, emoji) is as the fresh server showed it; what the suite makes and cannot delete may remain, out of
+ * the way: users it made deactivated, its channels archived, its messages sent. Since every run starts from the
+ * world as it was (up to that residue), the run in a row stands for any number of them. A second test runs it
+ * against a realm of another seed and realm ID, described by a world file, so no scenario can lean on the demo
+ * fixture's names, IDs or content. The suite speaks only HTTP to the mock.
  *
  * A run spends most of its time waiting (scenarios that wait for an event that must not come, scenarios that
- * run alone), so the two servers' runs go on at the same time, started in the first hook; each test waits for
+ * run alone), so the runs that need no particular server state go on at the same time, each on a server of its
+ * own, started in the first hook: the two in a row, the 1-worker run, and the other seed's. Each test waits for
  * the runs it judges.
  */
 let catalogue: RuleDef[];
@@ -63,34 +65,38 @@ const suite = (target: Target, workers: number, seed?: number, allowDestructive 
     ...(seed === undefined ? {} : { seed }),
   });
 
-/** The third run is the one a whole `--allow-destructive` run is: 4 workers, the catalogue order. */
-const PLAN = [
-  { workers: 1, seed: randomSeed(), destructive: false },
+/**
+ * The runs, by server: two in a row on one (the second is the one a whole `--allow-destructive` run is: 4 workers,
+ * the catalogue order), and a 1-worker run without the destructive scenarios on a fresh server of its own.
+ */
+const IN_A_ROW = [
   { workers: 4, seed: randomSeed(), destructive: true },
   { workers: 4, seed: undefined, destructive: true },
 ];
-const describePass = ({ workers, seed, destructive }: (typeof PLAN)[number]) =>
+const ONE_WORKER = [{ workers: 1, seed: randomSeed(), destructive: false }];
+type Pass = (typeof IN_A_ROW)[number];
+const describePass = ({ workers, seed, destructive }: Pass) =>
   `${workers} workers, seed ${seed ?? '(catalogue order)'}, destructive ${destructive}`;
 
 interface Sequence {
   control: boolean;
   /** The world as the fresh server showed it. */
   world: WorldState;
-  /** Each run of PLAN, with the world read right after it. */
-  passes: { run: RunResult; world: WorldState }[];
-  /** What differs in the shared fixtures after the three runs (fixtures.ts). */
+  /** Each run of the plan, with the world read right after it. */
+  passes: { pass: Pass; run: RunResult; world: WorldState }[];
+  /** What differs in the shared fixtures after the runs (fixtures.ts). */
   fixtureChanges: string[];
 }
 
-/** Three runs in a row on one server, the world and the fixtures read before and after. */
-async function threeRuns(url: string): Promise<Sequence> {
+/** The plan's runs in a row on one server, the world and the fixtures read before and after. */
+async function inARow(url: string, plan: Pass[]): Promise<Sequence> {
   const target = await Target.connect(url);
   const before = await readFixtures(target.baseUrl, target.world);
   const world = await readWorldState(target.baseUrl, target.world);
   const passes: Sequence['passes'] = [];
-  for (const { workers, seed, destructive } of PLAN) {
-    const run = await suite(target, workers, seed, destructive);
-    passes.push({ run, world: await readWorldState(target.baseUrl, target.world) });
+  for (const pass of plan) {
+    const run = await suite(target, pass.workers, pass.seed, pass.destructive);
+    passes.push({ pass, run, world: await readWorldState(target.baseUrl, target.world) });
   }
   const changes = fixtureChanges(target.world, before, await readFixtures(target.baseUrl, target.world));
   return { control: target.control, world, passes, fixtureChanges: changes };
@@ -114,16 +120,18 @@ async function seededRun(url: string, worldFile: string): Promise<SeededRun> {
 }
 
 let plain: MockServer;
+let single: MockServer;
 let described: MockServer;
 let served: MockServer;
 let dir: string | undefined;
-let sequence: Promise<Sequence>;
+let sequences: Promise<Sequence[]>;
 let seeded: Promise<SeededRun>;
 beforeAll(async () => {
   catalogue = await loadRules();
   schemas = await ResponseSchemas.load();
   // The running clock of a real server: scheduled times are relative to the target's own now.
   plain = await startTestServer({ control: false, clock: 'system' });
+  single = await startTestServer({ control: false, clock: 'system' });
   const options = { seed: 7, defaultRealm: 'acme', clock: 'system' as const };
   // The world file comes from the control API of one mock; the suite runs against a second one made
   // from the same seed without it, as it would against a real server and the file its admin wrote.
@@ -133,43 +141,46 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'world-seed-7-'));
   await writeFile(join(dir, 'world.json'), JSON.stringify(world));
   served = await startTestServer({ ...options, control: false });
-  sequence = threeRuns(plain.url);
+  sequences = Promise.all([inARow(plain.url, IN_A_ROW), inARow(single.url, ONE_WORKER)]);
   seeded = seededRun(served.url, join(dir, 'world.json'));
   // Awaited by the tests; a rejection before then is theirs to report, not an unhandled one.
-  sequence.catch(() => undefined);
+  sequences.catch(() => undefined);
   seeded.catch(() => undefined);
 });
 afterAll(async () => {
   // The runs end before their servers close, whether or not a test waited for them.
-  await Promise.allSettled([sequence, seeded]);
-  await Promise.all([plain?.close(), described?.close(), served?.close()]);
+  await Promise.allSettled([sequences, seeded]);
+  await Promise.all([plain?.close(), single?.close(), described?.close(), served?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 600_000);
 
 describe('the whole suite against the mock without its control API', () => {
-  it('passes three runs in a row on the same server, with 1 and 4 workers, shuffled, and leaves the fixtures as it found them', async () => {
-    const { control, passes, fixtureChanges: changes } = await sequence;
-    expect(control).toBe(false);
-    PLAN.forEach((pass, i) => {
-      const { run } = passes[i]!;
-      expect(run.totals.failed + run.totals.error, `${describePass(pass)}:\n${problems(run)}`).toBe(0);
-      expect(run.totals.passed, describePass(pass)).toBeGreaterThan(pass.destructive ? 400 : 300);
-      expect(run.targetKind).toBe('server');
-      expect(run.seed).toBe(pass.seed);
-    });
-    expect(changes).toEqual([]);
+  it('passes two runs in a row on the same server with 4 workers, shuffled then in order, and one with 1 worker, shuffled, and leaves the fixtures as it found them', async () => {
+    const all = await sequences;
+    expect(all.flatMap((s) => s.passes.map((p) => p.pass))).toEqual([...IN_A_ROW, ...ONE_WORKER]);
+    for (const { control, passes, fixtureChanges: changes } of all) {
+      expect(control).toBe(false);
+      for (const { pass, run } of passes) {
+        expect(run.totals.failed + run.totals.error, `${describePass(pass)}:\n${problems(run)}`).toBe(0);
+        expect(run.totals.passed, describePass(pass)).toBeGreaterThan(pass.destructive ? 400 : 300);
+        expect(run.targetKind).toBe('server');
+        expect(run.seed).toBe(pass.seed);
+      }
+      expect(changes).toEqual([]);
+    }
   }, 600_000);
 
   it('leaves the world as every user reads it as it found it, after each run', async () => {
-    const { world: before, passes } = await sequence;
-    const known = knownUsers(before);
-    PLAN.forEach((pass, i) => {
-      const { changed, added } = worldChanges(before, withoutUsersBeyond(passes[i]!.world, known));
-      expect(changed, describePass(pass)).toEqual([]);
-      // Only users the suite made, each deactivated (every reader lists it among the inactive; its profile data).
-      const unexpected = added.filter((path) => !/^(\w+\.realm_non_active_users|profile_data)\.\d+$/.test(path));
-      expect(unexpected, describePass(pass)).toEqual([]);
-    });
+    for (const { world: before, passes } of await sequences) {
+      const known = knownUsers(before);
+      for (const { pass, world } of passes) {
+        const { changed, added } = worldChanges(before, withoutUsersBeyond(world, known));
+        expect(changed, describePass(pass)).toEqual([]);
+        // Only users the suite made, each deactivated (every reader lists it among the inactive; its profile data).
+        const unexpected = added.filter((path) => !/^(\w+\.realm_non_active_users|profile_data)\.\d+$/.test(path));
+        expect(unexpected, describePass(pass)).toEqual([]);
+      }
+    }
   }, 600_000);
 });
 
