@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,12 @@ const LOCK = join(tmpdir(), `teamchat-build-${key}.lock`);
  */
 const DONE = join(tmpdir(), `teamchat-build-${key}.done`);
 const REUSE_MS = 120_000;
+/**
+ * Touched when a build succeeds, with the time it started: the inputs it read are at most that new. The build leaves
+ * a product whose content did not change as it was, time included (tools/build.ts `writeIfChanged`), so the
+ * products' own times say when they last changed, not when they were last built from the inputs.
+ */
+const BUILT = join(tmpdir(), `teamchat-build-${key}.built`);
 const STALE_LOCK_MS = 300_000;
 const WAIT_MS = 240_000;
 
@@ -55,14 +61,16 @@ const modified = (path: string) => {
 
 /**
  * Whether dist/ was built after every input of the build last changed, so that building again would make the
- * same artefact (a fresh checkout's `npm ci` has just built it, through `prepare`): the oldest of the products
- * is newer than every file git lists in the checkout (tracked, or new and not ignored), every folder holding
- * them (a deleted file changes its folder) and the lock of the installed dependencies. A product missing, an
- * input changed since or gone: build again. Outside a git checkout: always build.
+ * same artefact (a fresh checkout's `npm ci` has just built it, through `prepare`): the oldest of the products,
+ * or the start of the last build these tests ran, whichever is later, is newer than every file git lists in the
+ * checkout (tracked, or new and not ignored), every folder holding them (a deleted file changes its folder) and
+ * the lock of the installed dependencies. A product missing, an input changed since or gone: build again. Outside
+ * a git checkout: always build.
  */
 function builtSinceInputsChanged(): boolean {
-  const built = Math.min(...PRODUCTS.map((p) => modified(p) ?? -Infinity));
-  if (built === -Infinity) return false;
+  const products = Math.min(...PRODUCTS.map((p) => modified(p) ?? -Infinity));
+  if (products === -Infinity) return false;
+  const built = Math.max(products, wallClock() - age(BUILT));
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'utf8',
@@ -100,9 +108,12 @@ export function buildDist(): { output: string; status: number | null } {
   }
   try {
     if ((age(DONE) < REUSE_MS && sameRun()) || builtSinceInputsChanged()) return { output: '', status: 0 };
+    const start = new Date(wallClock());
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
     if (build.status === 0) {
       writeFileSync(DONE, String(process.ppid));
+      writeFileSync(BUILT, '');
+      utimesSync(BUILT, start, start);
     }
     return { output: build.stderr + build.stdout, status: build.status };
   } finally {
