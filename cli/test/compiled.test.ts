@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -25,6 +25,9 @@ const VERSION = (JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) 
 
 let dir: string;
 const children: ChildProcess[] = [];
+/** The tarball and the project it is installed into (`pack`, then `install`), made beside the first tests. */
+let packing: Promise<Packed>;
+let installing: Promise<{ packed: Packed; consumer: string }>;
 
 beforeAll(async () => {
   // Serialised with the other files that run the build (cli/test/helpers/build.ts).
@@ -32,9 +35,15 @@ beforeAll(async () => {
   expect(build.output).toBe('');
   expect(build.status).toBe(0);
   dir = await mkdtemp(join(tmpdir(), 'teamchat-compiled-'));
+  packing = pack();
+  installing = packing.then(install);
+  // Awaited by the tests of the tarball; a rejection before then is theirs to report, not an unhandled one.
+  installing.catch(() => undefined);
 }, 300_000);
 
 afterAll(async () => {
+  // The install writes under `dir`: it ends (or is killed by its time-out) before `dir` goes.
+  await installing?.catch(() => undefined);
   // Each child leads its own process group: a failed test must not leave a server behind.
   for (const child of children) {
     try {
@@ -47,8 +56,26 @@ afterAll(async () => {
 });
 
 const { freePort, listening, started, exited } = processTools(children, () => ({ cwd: dir, env }));
-const run = (command: string, args: string[], cwd = dir, environment: NodeJS.ProcessEnv = env) =>
-  spawnSync(command, args, { cwd, env: environment, encoding: 'utf8', timeout: 240_000, maxBuffer: 1 << 26 });
+/**
+ * A program run to its end, its output and exit status. Not spawnSync: this process must go on answering while it
+ * runs (the loopback registry of the install made beside these tests), and its children time out the same way.
+ */
+function run(
+  command: string,
+  args: string[],
+  cwd = dir,
+  environment: NodeJS.ProcessEnv = env,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => resolve({ status: null, stdout, stderr: `${stderr}${error.message}` }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 /** Every file under dist/ with its size and modification time. */
 async function distListing(): Promise<string[]> {
@@ -68,19 +95,19 @@ async function distListing(): Promise<string[]> {
 }
 
 describe('bin/teamchat.js runs the bundle', () => {
-  it('`--version` and `-V` print the version; `conform` and `serve` get their own options', () => {
-    for (const flag of ['--version', '-V']) expect(run(process.execPath, [bin, flag]).stdout).toBe(`${VERSION}\n`);
-    const bad = run(process.execPath, [bin, 'conform', '--workers', 'x']);
+  it('`--version` and `-V` print the version; `conform` and `serve` get their own options', async () => {
+    for (const flag of ['--version', '-V']) expect((await run(process.execPath, [bin, flag])).stdout).toBe(`${VERSION}\n`);
+    const bad = await run(process.execPath, [bin, 'conform', '--workers', 'x']);
     expect(bad.stderr).toContain("teamchat conform: option '--workers <n>' argument 'x' is invalid.");
     expect(bad.status).toBe(2);
-    expect(run(process.execPath, [bin, 'serve', '--help']).stdout).toContain('Usage: teamchat serve [options]');
+    expect((await run(process.execPath, [bin, 'serve', '--help'])).stdout).toContain('Usage: teamchat serve [options]');
   });
 
   it('without the build it says so in one line, exit 2 (a copy of bin/ with nothing beside it)', async () => {
     const bare = join(dir, 'bare');
     await mkdir(join(bare, 'bin'), { recursive: true });
     await copyFile(bin, join(bare, 'bin/teamchat.js'));
-    const bareRun = run(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve']);
+    const bareRun = await run(process.execPath, [join(bare, 'bin/teamchat.js'), 'serve']);
     expect(bareRun.stderr).toBe('teamchat: dist/teamchat.js is missing: run npm run build\n');
     expect(bareRun.status).toBe(2);
   });
@@ -108,7 +135,7 @@ describe('bin/teamchat.js runs the bundle', () => {
         headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
       });
       expect(await streams.json()).toEqual({ result: 'error', code: 'BAD_REQUEST', msg: 'include_public is not a boolean' });
-      const conform = run(process.execPath, [
+      const conform = await run(process.execPath, [
         bin,
         'conform',
         '--target',
@@ -159,8 +186,8 @@ describe('bin/teamchat.js runs the bundle', () => {
     expect(await serve({ ...env, NODE_OPTIONS: `${env.NODE_OPTIONS} --import ${preparedOnly}` })).toContain("realm 'demo' (demo, seed 7)");
   });
 
-  it('a bare `tsc -p tsconfig.json` emits nothing (noEmit): only `npm run build` writes dist/', () => {
-    const shown = run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--showConfig'], root);
+  it('a bare `tsc -p tsconfig.json` emits nothing (noEmit): only `npm run build` writes dist/', async () => {
+    const shown = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--showConfig'], root);
     expect((JSON.parse(shown.stdout) as { compilerOptions: { noEmit?: boolean } }).compilerOptions.noEmit).toBe(true);
   });
 });
@@ -183,7 +210,7 @@ describe('the package entries', () => {
         "console.log(JSON.stringify({ totals: run.totals, junit: renderJUnit(run).includes('<testsuites'), realms: realms.length > 0 }));",
       ].join('\n');
       // The package refers to itself by name from its own directory (Node's self-reference through exports).
-      const used = run(process.execPath, ['--input-type=module', '-e', script], root);
+      const used = await run(process.execPath, ['--input-type=module', '-e', script], root);
       expect(used.stderr).toBe('');
       expect(used.stdout.trim().split('\n')).toEqual([
         `file://${join(root, 'dist/index.js')}`,
@@ -210,6 +237,10 @@ describe('the package entries', () => {
 describe('npm scripts run the bundle, rebuilt first', () => {
   // tsx runs the build first, so these run without the no-TypeScript hook.
   const npmEnv = { ...process.env, NO_COLOR: '1' };
+  // These bundle again, writing dist/: not while `npm pack` reads it (its failure is reported by the tarball's tests).
+  beforeAll(async () => {
+    await packing?.catch(() => undefined);
+  }, 120_000);
 
   it(
     '`npm start`, `npm run teamchat` and `npm run conform` bundle the sources, then run bin/teamchat.js',
@@ -218,7 +249,7 @@ describe('npm scripts run the bundle, rebuilt first', () => {
       const { scripts } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
       const first = 'tsx tools/build.ts --bundle-only && exec node bin/teamchat.js';
       expect([scripts.start, scripts.teamchat, scripts.conform]).toEqual([`${first} serve`, first, `${first} conform`]);
-      const version = run('npm', ['run', '--silent', 'teamchat', '--', '--version'], root, npmEnv);
+      const version = await run('npm', ['run', '--silent', 'teamchat', '--', '--version'], root, npmEnv);
       expect(version.stderr).toBe('');
       expect(version.stdout).toBe(`${VERSION}\n`);
     },
@@ -278,51 +309,49 @@ interface Manifest {
   dependencies: Record<string, string>;
 }
 
-/** `run` without blocking this process: the loopback registry it talks to answers from here. */
-function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    // Bounded like the hook around it: an install that hangs is killed, not left behind.
-    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error) => resolve({ status: null, output: `${output}${error.message}` }));
-    child.on('close', (status) => resolve({ status, output }));
-  });
+interface Packed {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: { path: string }[];
+}
+
+/** Packed from the build above (no second build: --ignore-scripts skips `prepare`). */
+async function pack(): Promise<Packed> {
+  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root);
+  expect(packed.status, packed.stderr).toBe(0);
+  return (JSON.parse(packed.stdout) as Packed[])[0]!;
+}
+
+/**
+ * The tarball installed into a fresh project. A real `npm install`, from a registry on loopback serving the
+ * dependencies as installed here (tests contact nothing beyond this machine), into an empty npm cache of its own.
+ */
+async function install(packed: Packed): Promise<{ packed: Packed; consumer: string }> {
+  const consumer = join(dir, 'consumer');
+  await mkdir(consumer);
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const typesNode = (JSON.parse(await readFile(join(root, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string })
+    .version;
+  const dependencies = Object.keys((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest).dependencies);
+  const registry = await loopbackRegistry(root, [...dependencies, '@types/node'], await mkdtemp(join(dir, 'registry-')));
+  try {
+    const args = ['install', '--registry', registry.url, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund'];
+    const installed = await run('npm', [...args, join(dir, packed.filename), `@types/node@${typesNode}`], consumer, process.env);
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0);
+  } finally {
+    await registry.close();
+  }
+  return { packed, consumer };
 }
 
 describe('the tarball, installed into a fresh project', () => {
-  interface Packed {
-    filename: string;
-    size: number;
-    unpackedSize: number;
-    entryCount: number;
-    files: { path: string }[];
-  }
   let packed: Packed;
   let consumer: string;
 
   beforeAll(async () => {
-    // Packed from the build above (no second build: --ignore-scripts skips `prepare`).
-    const pack = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root);
-    expect(pack.status, pack.stderr).toBe(0);
-    packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
-    consumer = join(dir, 'consumer');
-    await mkdir(consumer);
-    await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const typesNode = (JSON.parse(await readFile(join(root, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string })
-      .version;
-    // A real `npm install`, from a registry on loopback serving the dependencies as installed here (tests contact
-    // nothing beyond this machine), into an empty npm cache of its own.
-    const dependencies = Object.keys((JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Manifest).dependencies);
-    const registry = await loopbackRegistry(root, [...dependencies, '@types/node'], await mkdtemp(join(dir, 'registry-')));
-    try {
-      const args = ['install', '--registry', registry.url, '--cache', join(dir, 'npm-cache'), '--no-audit', '--no-fund'];
-      const install = await runAsync('npm', [...args, join(dir, packed.filename), `@types/node@${typesNode}`], consumer);
-      expect(install.status, install.output).toBe(0);
-    } finally {
-      await registry.close();
-    }
+    ({ packed, consumer } = await installing);
   }, 300_000);
 
   it('holds the bundles, their declarations and the data files they read; no source maps; ≤ 40 MB installed', () => {
@@ -350,7 +379,7 @@ describe('the tarball, installed into a fresh project', () => {
     '`npx teamchat` prints its version, serves, and `npx teamchat conform` passes a short run against it',
     { timeout: 180_000 },
     async () => {
-      expect(run('npx', ['teamchat', '--version'], consumer, process.env).stdout).toBe(`${VERSION}\n`);
+      expect((await run('npx', ['teamchat', '--version'], consumer, process.env)).stdout).toBe(`${VERSION}\n`);
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
       const server = await started(
@@ -369,7 +398,7 @@ describe('the tarball, installed into a fresh project', () => {
       const inspector = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
       expect(await inspector.text()).toContain('<script type="module" src="/__inspector/inspector.js">');
       expect((await fetch(`${url}/__inspector/inspector.js`)).status).toBe(200);
-      const conform = run(
+      const conform = await run(
         'npx',
         ['teamchat', 'conform', '--target', url, '--grep', '^conventions/', '--report-dir', 'reports'],
         consumer,
@@ -429,9 +458,9 @@ describe('the tarball, installed into a fresh project', () => {
       const examples = [...readme.slice(start, readme.indexOf('\n## ', start + 1)).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
       expect(examples.length).toBeGreaterThanOrEqual(2);
       await writeFile(join(consumer, 'src/readme.ts'), examples.join('\n'));
-      const compiled = run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], consumer, process.env);
+      const compiled = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], consumer, process.env);
       expect(compiled.stdout + compiled.stderr).toBe('');
-      const used = run(process.execPath, ['out/use.js'], consumer, process.env);
+      const used = await run(process.execPath, ['out/use.js'], consumer, process.env);
       expect(JSON.parse(used.stdout.split('\n')[0]!)).toEqual({
         level: 333,
         totals: { passed: 2, failed: 0, error: 0, skipped: 0 },
