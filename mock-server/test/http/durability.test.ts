@@ -8,6 +8,9 @@ import { spawnServer, stopped } from '../helpers/spawn-server.js';
 /**
  * End to end over HTTP: `teamchat serve` on a state file, killed with SIGKILL while writes are in
  * flight, restarted on the same file. Every write the server acknowledged must be there.
+ *
+ * Each test has its own state file and servers, and most of a test is waiting for a child to start or stop: the
+ * three run at the same time.
  */
 const dirs: string[] = [];
 afterAll(async () => {
@@ -21,7 +24,7 @@ async function post(url: string, body: Record<string, string>) {
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
-describe('durability of the JSON state file', () => {
+describe.concurrent('durability of the JSON state file', () => {
   it('restores every realm after a clean restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-restart-'));
     dirs.push(dir);
