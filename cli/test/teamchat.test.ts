@@ -173,8 +173,14 @@ describe('the process', () => {
 });
 
 describe('the request log of a serve process', () => {
-  /** Starts `teamchat serve` with the options, sends one bad request once the banner is out, stops it with SIGTERM. */
-  async function serveOnce(options: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  /**
+   * Starts `teamchat serve` with the options, sends one bad request once the banner is out, stops it with SIGTERM
+   * once `logged` (the output so far) says the request's line is out.
+   */
+  async function serveOnce(
+    options: string[],
+    logged: (stdout: string) => boolean,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const dir = await mkdtemp(`${tmpdir()}/teamchat-log-`);
     const child = spawn(process.execPath, [...SOURCE_CLI, 'serve', '--in-memory', '--port', '0', '--zuliprc-dir', dir, ...options], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -195,8 +201,9 @@ describe('the request log of a serve process', () => {
       });
       expect(answer.status).toBe(401);
       await answer.text();
-      // The line follows the answer by at most a moment (written when the connection is done with it).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The line follows the answer by at most a moment (written when the connection is done with it); a level that
+      // writes none waits that moment, so that a line would have had the time to come.
+      for (let waited = 0; !logged(stdout) && waited < 300; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       child.kill('SIGTERM');
       return { code: await closed, stdout, stderr };
     } finally {
@@ -212,7 +219,7 @@ describe('the request log of a serve process', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('json (the default off a terminal): the banner, a line per request, a line on shutdown', { timeout: 60_000 }, async () => {
-    const { code, stdout, stderr } = await serveOnce([]);
+    const { code, stdout, stderr } = await serveOnce([], (out) => out.includes('"/api/v1/users/me"'));
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(/^teamchat-kit mock server listening on http:\/\/127\.0\.0\.1:\d+\n/);
@@ -223,7 +230,7 @@ describe('the request log of a serve process', () => {
   });
 
   it('silent: the banner and the shutdown line, no request line', { timeout: 60_000 }, async () => {
-    const { code, stdout } = await serveOnce(['--log-level', 'silent']);
+    const { code, stdout } = await serveOnce(['--log-level', 'silent'], () => false);
     expect(code).toBe(0);
     expect(stdout).toContain('zuliprc files for stock clients:');
     expect(jsonLines(stdout)).toEqual([]);
@@ -233,7 +240,7 @@ describe('the request log of a serve process', () => {
   });
 
   it('--log-format pretty off a terminal: human lines, no JSON', { timeout: 60_000 }, async () => {
-    const { code, stdout } = await serveOnce(['--log-format', 'pretty']);
+    const { code, stdout } = await serveOnce(['--log-format', 'pretty'], (out) => out.includes('GET /api/v1/users/me 401'));
     expect(code).toBe(0);
     expect(jsonLines(stdout)).toEqual([]);
     expect(stdout).toMatch(/\] INFO: - - GET \/api\/v1\/users\/me 401 [\d.]+ms INVALID_API_KEY: Malformed API key/);
