@@ -42,8 +42,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  // The install writes under `dir`: it ends (or is killed by its time-out) before `dir` goes.
-  await installing?.catch(() => undefined);
   // Each child leads its own process group: a failed test must not leave a server behind.
   for (const child of children) {
     try {
@@ -52,8 +50,10 @@ afterAll(async () => {
       // ESRCH: the whole group has exited.
     }
   }
+  // The install writes under `dir`: it ends (or is killed by its 240 s time-out) before `dir` goes.
+  await installing?.catch(() => undefined);
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 300_000);
 
 const { freePort, listening, started, exited } = processTools(children, () => ({ cwd: dir, env }));
 /**
