@@ -21,9 +21,8 @@ export interface Shaped {
  * what they should not (fanout.test.ts compares with a per-recipient build).
  */
 export class Fanout {
-  /** The emitter's per-client variants (PendingEvent.shape), by the queue's options key. */
-  readonly #own = new Map<string, EmittedEvent[]>();
-  readonly #shaped = new Map<string, Shaped>();
+  /** By the queue's options key: the emitter's per-client variants (PendingEvent.shape) and what they shape to, by reader key. */
+  readonly #classes = new Map<string, { own: EmittedEvent[]; shaped: Map<string, Shaped> }>();
 
   constructor(
     private readonly event: EmittedEvent,
@@ -33,19 +32,21 @@ export class Fanout {
   /** The events (and their JSON heads) for one queue whose user is `viewer`. */
   for(descriptor: QueueDescriptor, viewer: UserRow | null): Shaped {
     const options = optionsKey(descriptor);
-    let own = this.#own.get(options);
-    if (!own) {
+    let of = this.#classes.get(options);
+    if (!of) {
       const variant = this.shape ? this.shape(descriptor.client) : this.event;
-      own = variant === null ? [] : Array.isArray(variant) ? variant : [variant];
-      this.#own.set(options, own);
+      of = { own: variant === null ? [] : Array.isArray(variant) ? variant : [variant], shaped: new Map() };
+      this.#classes.set(options, of);
     }
-    let key = options;
-    for (const one of own) key += readerBit(one, viewer);
-    let shaped = this.#shaped.get(key);
+    const { own } = of;
+    // One event (nearly always): its reader bit is the key, a constant string, so no text is built per recipient.
+    let reader = own.length === 1 ? readerBit(own[0]!, viewer) : '';
+    if (own.length > 1) for (const one of own) reader += readerBit(one, viewer);
+    let shaped = of.shaped.get(reader);
     if (!shaped) {
       const events = own.flatMap((one) => shapeFor(one, descriptor, viewer));
       shaped = { events, heads: events.map(jsonHead) };
-      this.#shaped.set(key, shaped);
+      of.shaped.set(reader, shaped);
     }
     return shaped;
   }
