@@ -9,18 +9,20 @@
  * feature level copies what it changes) is no longer the list the texts were kept for, and is written as
  * it is.
  */
-const textsOfList = new WeakMap<readonly unknown[], readonly (string | undefined)[]>();
+const TEXTS = Symbol('json texts');
 
 /**
  * Keeps `texts` for `list`: `texts[i]`, where defined, must be exactly `JSON.stringify(list[i])`, and
- * neither `list` nor its elements may change afterwards. Returns `list`.
+ * neither `list` nor its elements may change afterwards. Returns `list`. The texts ride on the list itself
+ * (a hidden property that JSON.stringify, copies and deep equality do not see), not in a WeakMap: a fan-out
+ * to thousands answers thousands of lists at once, and a WeakMap's entries cost the collector work on each.
  */
 export function withJsonTexts<T>(list: T[], texts: readonly (string | undefined)[]): T[] {
-  if (texts.length === list.length) textsOfList.set(list, texts);
+  if (texts.length === list.length) Object.defineProperty(list, TEXTS, { value: texts });
   return list;
 }
 
 /** The texts kept for this very list, if any (one per element, undefined where none was made). */
 export function jsonTextsOf(list: readonly unknown[]): readonly (string | undefined)[] | undefined {
-  return textsOfList.get(list);
+  return (list as { [TEXTS]?: readonly (string | undefined)[] })[TEXTS];
 }

@@ -37,8 +37,9 @@ export class RawJson {
 export function answerText(body: unknown): string {
   if (!splices(body)) return JSON.stringify(body);
   let out = '';
-  for (const [key, value] of Object.entries(body)) {
-    const text = valueText(value);
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue;
+    const text = valueText(body[key]);
     if (text !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`;
   }
   return `{${out}}`;
