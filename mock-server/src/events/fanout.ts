@@ -87,11 +87,18 @@ function readerBit(event: EmittedEvent, viewer: UserRow | null): string {
 /**
  * The event's JSON without the closing brace, ready for `"id":N}` (queue.ts): the text `{ ...event, id }`
  * stringifies to, as the id goes last. None where the event has an `id` of its own (the spread would keep
- * its place) or its text is not an object's.
+ * its place), its text is not an object's, or it has none.
  */
 function jsonHead(event: WireEvent): string | undefined {
   if (Object.hasOwn(event, 'id')) return undefined;
-  const text: string | undefined = JSON.stringify(event);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(event);
+  } catch {
+    // Nested past the stack (only an event put straight into the store can be): queued as it was before
+    // shared texts, and it fails where it failed then, in its own answer, not in the dispatch of everyone's.
+    return undefined;
+  }
   if (text === undefined || !text.endsWith('}')) return undefined;
   return text === '{}' ? '{' : `${text.slice(0, -1)},`;
 }
