@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { LISTEN_BACKLOG } from '../mock-server/src/http/server.js';
 
 /** The fan-out benchmark's arithmetic and the machine's bounds it prints (bench/fanout.ts): no I/O but /proc reads. */
 
@@ -66,7 +67,8 @@ export const readOr = (path: string) => {
 /**
  * What bounds N here, printed with the figures: open files (this load generator and each server hold N
  * sockets; Node cannot raise its own limit, so a shell's `ulimit -n` before `npm run bench` is the way),
- * the listen backlog (Node's 511, capped by somaxconn; setup stays far below it) and the local ports.
+ * the listen backlog (the mock's, and the bare server's Node default of 511, both capped by somaxconn) and
+ * the local ports.
  */
 export function bounds(): { text: string; tooFewFiles: (users: number) => string | null } {
   const files = openFileLimits(readOr('/proc/self/limits') ?? '');
@@ -74,7 +76,7 @@ export function bounds(): { text: string; tooFewFiles: (users: number) => string
   const ports = readOr('/proc/sys/net/ipv4/ip_local_port_range')?.split(/\s+/).map(Number);
   const text = [
     files ? `open files ${files.soft} (hard ${files.hard}) per process` : 'open files: unknown',
-    `listen backlog 511 (Node's default${somaxconn ? `, somaxconn ${somaxconn}` : ''})`,
+    `listen backlog ${LISTEN_BACKLOG} (the mock; the bare server: 511, Node's default${somaxconn ? `; both capped by somaxconn ${somaxconn}` : ''})`,
     ports?.length === 2 ? `${ports[1]! - ports[0]! + 1} local ports` : null,
   ]
     .filter(Boolean)

@@ -1,13 +1,19 @@
 import type { PendingEvent } from '../store/store.js';
 import type { RealmState } from '../store/state.js';
+import { Fanout } from './fanout.js';
 import { accepts } from './filters.js';
 import type { EventQueue } from './queue.js';
 import type { QueueRegistry } from './registry.js';
-import { shapeFor } from './shape.js';
 
 /**
  * Delivers a committed transaction's events (the store calls this only once the change is durable)
  * to every queue of every user who may see them, filtered and shaped per queue (spec §6).
+ *
+ * The recipients come from the registry's indexes (the audience's queues, then the realm's
+ * all_public_streams queues), never from a walk over every queue of the realm; what shaping makes is made
+ * once per class of alike queues (events/fanout.ts). Every event is queued before this returns; the
+ * waiting polls are woken in batches (registry.ts `wake`), so a fan-out to thousands does not hold the
+ * loop for all of their answers at once.
  */
 export function dispatch(
   registry: QueueRegistry,
@@ -16,20 +22,26 @@ export function dispatch(
   pending: readonly PendingEvent[],
   seq: number,
 ): void {
+  const woken = new Set<EventQueue>();
   for (const { event, userIds, shape } of pending) {
-    const audience = new Set(userIds);
-    for (const queue of registry.queuesOf(realmId, null)) {
+    const fanout = new Fanout(event, shape);
+    const deliver = (queue: EventQueue) => {
       // Registered while this change was being written: its snapshot already shows the change.
-      if (queue.snapshotSeq >= seq) continue;
-      if (!audience.has(queue.userId) && !watchesPublicChannels(queue, event, tables)) continue;
-      if (!accepts(queue.descriptor, event, tables)) continue;
-      // An emitter may shape per client itself (capability effects specific to one event kind).
-      const own = shape ? shape(queue.descriptor.client) : event;
-      const events = own === null ? [] : Array.isArray(own) ? own : [own];
-      const viewer = tables?.users[String(queue.userId)] ?? null;
-      for (const one of events) for (const shaped of shapeFor(one, queue.descriptor, viewer)) queue.push(shaped);
+      if (queue.snapshotSeq >= seq) return;
+      if (!accepts(queue.descriptor, event, tables)) return;
+      const { events, heads } = fanout.for(queue.descriptor, tables?.users[String(queue.userId)] ?? null);
+      for (let i = 0; i < events.length; i++) queue.append(events[i]!, heads[i]);
+      if (events.length > 0) woken.add(queue);
+    };
+    const audience = new Set(userIds);
+    for (const queue of registry.queuesOfUsers(realmId, audience)) deliver(queue);
+    if (toPublicChannel(event)) {
+      for (const queue of registry.publicWatchersOf(realmId)) {
+        if (!audience.has(queue.userId) && !isBot(queue, tables)) deliver(queue);
+      }
     }
   }
+  registry.wake(woken);
 }
 
 /**
@@ -49,13 +61,14 @@ export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string,
 }
 
 /**
- * all_public_streams (§4.21): message events of every public channel, subscribed or not. Bots are
- * left out: a bot receives channel messages only when subscribed (§6.6).
+ * all_public_streams (§4.21) queues get message events of every public channel, subscribed or not.
+ * Whether the channel was public is decided when the event is emitted (`_public_channel`), never here:
+ * by dispatch time a later transaction may have changed the channel's privacy.
  */
-function watchesPublicChannels(queue: EventQueue, event: PendingEvent['event'], tables: RealmState | undefined): boolean {
-  // Whether the channel was public is decided when the event is emitted (`_public_channel`), never here:
-  // by dispatch time a later transaction may have changed the channel's privacy.
-  if (!queue.descriptor.allPublicStreams || event.type !== 'message' || event._public_channel !== true) return false;
+const toPublicChannel = (event: PendingEvent['event']) => event.type === 'message' && event._public_channel === true;
+
+/** Bots are left out: a bot receives channel messages only when subscribed (§6.6); so is a user no longer there. */
+function isBot(queue: EventQueue, tables: RealmState | undefined): boolean {
   const viewer = tables?.users[String(queue.userId)];
-  return Boolean(viewer && !viewer.is_bot);
+  return !viewer || viewer.is_bot;
 }

@@ -115,13 +115,13 @@ export async function doGetEvents(actor: QueueActor & { user: UserRow }, params:
     await queues.wait(queue, signal);
     // The queue may have ended while we waited: a restart answers with what it held (the next poll is
     // BAD_EVENT_QUEUE_ID); a realm reset or a deactivated user ends it with BAD_EVENT_QUEUE_ID now.
-    if (queue.answeredAtEnd) return { events: [...queue.events] };
+    if (queue.answeredAtEnd) return { events: queue.pending() };
     queues.get(queueId, realmId, user.user_id);
     queues.touch(queue);
     // Ended by a newer poll of the queue during a silence: nothing gets through, not even the queued events.
     if (queues.silenced(queue)) return { events: [] };
   }
-  return { events: [...queue.events] };
+  return { events: queue.pending() };
 }
 
 /** DELETE /events (§6). */

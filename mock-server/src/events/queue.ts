@@ -1,6 +1,7 @@
 import { badRequest } from '../domain/errors.js';
 import type { ClientView } from '../contract/client-view.js';
 import type { WireEvent } from '../contract/event-types.js';
+import { withJsonTexts } from '../contract/json-text.js';
 
 /** What a queue was registered with (spec §4.21, §6.6): what it receives and how it is shaped. */
 export interface QueueDescriptor {
@@ -21,6 +22,11 @@ export type QueuedEvent = WireEvent & { id: number };
  */
 export class EventQueue {
   readonly events: QueuedEvent[] = [];
+  /**
+   * Beside each event, the JSON text of the event without its `id` and closing brace (`{"type":…,`), shared by
+   * every recipient it was made for (events/fanout.ts); undefined where none was made (a heartbeat).
+   */
+  readonly #heads: (string | undefined)[] = [];
   /** Highest ID already discarded (-1: none). */
   prunedThrough = -1;
   nextId = 0;
@@ -51,8 +57,31 @@ export class EventQueue {
   }
 
   push(event: WireEvent): void {
-    this.events.push({ ...event, id: this.nextId++ });
+    this.append(event);
     this.waiter?.('event');
+  }
+
+  /**
+   * Queues an event without waking the waiting poll (the dispatcher wakes its recipients in batches).
+   * `head`: `JSON.stringify(event)` without its closing brace, and with a comma unless the event is `{}`.
+   */
+  append(event: WireEvent, head?: string): void {
+    this.events.push({ ...event, id: this.nextId++ });
+    this.#heads.push(head);
+  }
+
+  /**
+   * The events to answer, a copy, with the JSON text of each that has one kept beside the list
+   * (contract/json-text.ts): the head and the `id`, as `JSON.stringify` writes `{ ...event, id }`.
+   */
+  pending(): QueuedEvent[] {
+    const events = [...this.events];
+    let texts: (string | undefined)[] | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const head = this.#heads[i];
+      if (head !== undefined) (texts ??= new Array<string | undefined>(events.length))[i] = `${head}"id":${events[i]!.id}}`;
+    }
+    return texts ? withJsonTexts(events, texts) : events;
   }
 
   /**
@@ -62,7 +91,10 @@ export class EventQueue {
   acknowledge(lastEventId: number): void {
     if (lastEventId < this.prunedThrough) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     if (lastEventId >= this.nextId) throw badRequest(`Event ${lastEventId} was not in this queue`);
-    while (this.events.length > 0 && this.events[0]!.id <= lastEventId) this.events.shift();
+    while (this.events.length > 0 && this.events[0]!.id <= lastEventId) {
+      this.events.shift();
+      this.#heads.shift();
+    }
     this.prunedThrough = Math.max(this.prunedThrough, lastEventId);
   }
 }

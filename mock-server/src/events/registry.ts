@@ -9,6 +9,12 @@ import { Silences } from './silences.js';
 export const QUEUE_IDLE_SECONDS = 600;
 /** Spec §6.3, §8 (C23): a waiting long-poll gets a heartbeat after one minute. */
 export const HEARTBEAT_SECONDS = 60;
+/**
+ * Waiting polls woken in one turn of the event loop: each wake runs the rest of its request (the answer's
+ * text, the socket write) before the loop can take anything else, so a fan-out to thousands goes out in
+ * turns of this many, with I/O between them.
+ */
+export const WAKE_BATCH = 256;
 
 /**
  * Every live queue, in memory only: after a restart clients get BAD_EVENT_QUEUE_ID and re-register,
@@ -19,6 +25,11 @@ export class QueueRegistry {
   #queues = new Map<string, EventQueue>();
   /** The same queues by realm, then user: the dispatcher's audience and the per-user cap without a scan. */
   #byRealm = new Map<string, Map<number, Set<EventQueue>>>();
+  /** The realm's all_public_streams queues: recipients of public channels' messages beside the audience. */
+  #publicWatchers = new Map<string, Set<EventQueue>>();
+  /** Batches of waiting polls still to wake (`wake`), and the turn that wakes the next one. */
+  #toWake: EventQueue[][] = [];
+  #waking: NodeJS.Immediate | null = null;
   /** Silent networks (control API): long-polls they cover wait without answers or heartbeats. */
   readonly silences: Silences;
 
@@ -47,6 +58,11 @@ export class QueueRegistry {
     own.add(queue);
     users.set(userId, own);
     this.#byRealm.set(realmId, users);
+    if (descriptor.allPublicStreams) {
+      const watchers = this.#publicWatchers.get(realmId) ?? new Set<EventQueue>();
+      watchers.add(queue);
+      this.#publicWatchers.set(realmId, watchers);
+    }
     this.#scheduleExpiry(queue);
     return queue;
   }
@@ -79,6 +95,8 @@ export class QueueRegistry {
     own?.delete(queue);
     if (own?.size === 0) users!.delete(queue.userId);
     if (users?.size === 0) this.#byRealm.delete(queue.realmId);
+    const watchers = this.#publicWatchers.get(queue.realmId);
+    if (watchers?.delete(queue) && watchers.size === 0) this.#publicWatchers.delete(queue.realmId);
     queue.answeredAtEnd = answerWaiting;
     queue.waiter?.('end');
   }
@@ -88,6 +106,48 @@ export class QueueRegistry {
     const users = this.#byRealm.get(realmId);
     if (!users) return;
     for (const [userId, own] of users) if (userIds === null || userIds.has(userId)) yield* own;
+  }
+
+  /** Queues of these users in this realm, found through the index: as many steps as users and queues. */
+  *queuesOfUsers(realmId: string, userIds: Iterable<number>): Iterable<EventQueue> {
+    const users = this.#byRealm.get(realmId);
+    if (!users) return;
+    for (const userId of userIds) {
+      const own = users.get(userId);
+      if (own) yield* own;
+    }
+  }
+
+  /** The realm's queues registered with all_public_streams. */
+  publicWatchersOf(realmId: string): Iterable<EventQueue> {
+    return this.#publicWatchers.get(realmId) ?? [];
+  }
+
+  /**
+   * Wakes the waiting polls of queues that got events: the first WAKE_BATCH now, the rest WAKE_BATCH per
+   * turn of the event loop. A poll is woken only if its queue still holds events when its turn comes: one
+   * that meanwhile answered, and a newer poll that acknowledged them, go on as they are.
+   */
+  wake(queues: Iterable<EventQueue>): void {
+    let batch: EventQueue[] = [];
+    for (const queue of queues) {
+      batch.push(queue);
+      if (batch.length === WAKE_BATCH) {
+        this.#toWake.push(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) this.#toWake.push(batch);
+    // Batches of an earlier fan-out go first, so a queue's wake never overtakes an older one.
+    if (this.#waking === null) this.#wakeNext();
+  }
+
+  #wakeNext(): void {
+    this.#waking = null;
+    const batch = this.#toWake.shift();
+    if (!batch) return;
+    if (this.#toWake.length > 0) this.#waking = setImmediate(() => this.#wakeNext());
+    for (const queue of batch) if (queue.events.length > 0) queue.waiter?.('event');
   }
 
   /** Live queues of one user. */
@@ -156,6 +216,9 @@ export class QueueRegistry {
   /** Stops every timer and wakes every waiter (server shutdown). */
   closeAll(): void {
     this.silences.clearAll();
+    if (this.#waking) clearImmediate(this.#waking);
+    this.#waking = null;
+    this.#toWake = [];
     for (const queue of [...this.#queues.values()]) this.delete(queue);
   }
 

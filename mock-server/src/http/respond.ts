@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Features } from '../config/features.js';
+import { jsonTextsOf } from '../contract/json-text.js';
 import { ApiError, errorAtLevel, internalError, stateWriteFailed } from '../domain/errors.js';
 import { StateWriteFailed } from '../store/errors.js';
 import { bodyErrorToApiError } from './body.js';
@@ -10,12 +11,64 @@ import { bodyErrorToApiError } from './body.js';
  * it into a Buffer first measured slower (an allocation outside the pool for most answers).
  */
 export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): void {
-  const text = JSON.stringify(body);
-  res.status(status);
+  const text = answerText(body);
+  // res.status() re-validates the code on every answer; ours are the catalogue's.
+  res.statusCode = status;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/**
+ * JSON text made beforehand (shared by many answers, or cached), written as it is. sendJson splices it where
+ * it is a top-level value of the answer object, or an element of a top-level array; nowhere else. Made only
+ * from values as the caller's realm answers them (after any pruning for an older feature level).
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The answer's text: `JSON.stringify(body)`, except that top-level RawJson values and array elements, and
+ * the texts kept for a top-level list (contract/json-text.ts), are spliced as made. Keys in the same order,
+ * and `undefined` (or function) values left out, as JSON.stringify does.
+ */
+export function answerText(body: unknown): string {
+  if (!splices(body)) return JSON.stringify(body);
+  let out = '';
+  for (const key in body) {
+    if (!Object.hasOwn(body, key)) continue;
+    const text = valueText(body[key]);
+    if (text !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
+}
+
+/** Whether an answer object holds anything to splice: one look per top-level value (and a list's first element). */
+function splices(body: unknown): body is Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  for (const key in body) {
+    const value = (body as Record<string, unknown>)[key];
+    if (value instanceof RawJson) return true;
+    if (Array.isArray(value) && (value[0] instanceof RawJson || jsonTextsOf(value) !== undefined)) return true;
+  }
+  return false;
+}
+
+function valueText(value: unknown): string | undefined {
+  if (value instanceof RawJson) return value.text;
+  if (!Array.isArray(value)) return JSON.stringify(value) as string | undefined;
+  const kept = jsonTextsOf(value);
+  if (!kept && !(value[0] instanceof RawJson)) return JSON.stringify(value);
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const element: unknown = value[i];
+    // In an array, what JSON.stringify leaves out of an object (undefined, a function) is null.
+    const text = element instanceof RawJson ? element.text : (kept?.[i] ?? (JSON.stringify(element) as string | undefined) ?? 'null');
+    out += i === 0 ? text : `,${text}`;
+  }
+  return `[${out}]`;
 }
 
 let dateSecond = Number.NaN;

@@ -12,7 +12,24 @@ import { headersTooLarge, malformedHttpRequest, missingHostHeader, requestTimedO
 /** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
-/** Binds `config.port` on `config.host`; resolves once listening, rejects on a bind error (a port in use). */
+/**
+ * Connections waiting to be accepted: Node's default (511) overflows when thousands of clients connect at
+ * once (a fleet of long-polls), and each overflowing client waits for its SYN retry (1 s, 3 s, …). The
+ * kernel caps it at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
+ * How long an idle keep-alive connection stays open between requests: above the long-poll heartbeat
+ * (events/registry.ts, 60 s), so a client that polls again right after an answer keeps its connection.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
+ * Binds `config.port` on `config.host`; resolves once listening, rejects on a bind error (a port in use).
+ * Open connections are not capped here (server.maxConnections stays unlimited): each waiting long-poll holds
+ * one, and the bound is the process's open files (`ulimit -n`), then memory (docs/benchmarks.md).
+ */
 export function listen(app: RequestListener, config: Pick<ServerConfig, 'port' | 'host' | 'bodyTimeoutMs'>): Promise<Server> {
   return new Promise((done, fail) => {
     const timeout = config.bodyTimeoutMs;
@@ -32,10 +49,10 @@ export function listen(app: RequestListener, config: Pick<ServerConfig, 'port' |
     server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
     // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
     server.on('checkContinue', withHost(app));
-    server.listen(config.port, config.host);
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => done(server));
     server.once('error', fail);
-    server.keepAliveTimeout = 65_000;
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
   });
 }
 
