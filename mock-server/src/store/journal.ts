@@ -26,13 +26,17 @@ export class JournalCorruptError extends StateDamaged {
   }
 }
 
+/** A parsed journal line, or null when `value` is not one. */
+export function asLine(value: unknown): JournalLine | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { seq, changes } = value as { seq?: unknown; changes?: unknown };
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || !Array.isArray(changes)) return null;
+  return { seq, changes: changes as Change[] };
+}
+
 function parseLine(text: string): JournalLine | null {
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return null;
-    const { seq, changes } = value as { seq?: unknown; changes?: unknown };
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || !Array.isArray(changes)) return null;
-    return { seq, changes: changes as Change[] };
+    return asLine(JSON.parse(text));
   } catch {
     return null;
   }
