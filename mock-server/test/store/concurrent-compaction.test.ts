@@ -20,15 +20,14 @@ const original = { writeFile: fsp.writeFile, rename: fsp.rename };
 
 type Step = 'before-rename' | 'after-rename';
 let onStep: (step: Step) => Promise<void> = async () => {};
-/** Resolved by the test: until then the next snapshot body (only that one) stops after its first piece. */
-let bodyGate: Promise<void> = Promise.resolve();
+/** Called as each snapshot body starts: the body stops after its first piece until the promise resolves. */
+let holdBody: () => Promise<void> = async () => {};
 
 function installSteps(): void {
   fsp.writeFile = (async (file: Parameters<typeof fsp.writeFile>[0], data: Parameters<typeof fsp.writeFile>[1]) => {
     if (typeof data === 'string' || !(Symbol.asyncIterator in Object(data))) return original.writeFile(file, data);
     const pieces = data as AsyncIterable<string>;
-    const gate = bodyGate;
-    bodyGate = Promise.resolve();
+    const gate = holdBody();
     async function* held(): AsyncGenerator<string> {
       let first = true;
       for await (const piece of pieces) {
@@ -59,7 +58,7 @@ afterEach(async () => {
   fsp.rename = original.rename;
   syncBuiltinESMExports();
   onStep = async () => {};
-  bodyGate = Promise.resolve();
+  holdBody = async () => {};
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -115,7 +114,9 @@ describe('compaction alongside appends', () => {
   it('acknowledges writes while a snapshot is being written, and a crash at each step keeps them', async () => {
     const s = await openSession({ compactMinBytes: 64 * 1024, concurrentSnapshotMinBytes: 0 });
     let release!: () => void;
-    bodyGate = new Promise((resolve) => (release = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Only the next body (a crash image's recovery below writes its own snapshot).
+    holdBody = () => ((holdBody = async () => {}), gate);
     await s.commit([{ realm: 'a', table: null, key: null, row: testRealm('a') }]);
     // Enough journal to start a compaction, whose body then stops after its first piece.
     for (let id = 1; id <= 200; id++) await s.commit([msgPut(id)]);
@@ -194,11 +195,13 @@ describe('compaction alongside appends', () => {
   it('acknowledges nothing before it is durable, in call order, through many compactions', async () => {
     // Durable: a journal line once its write and fdatasync returned, or a snapshot once it is in place.
     let durableSeq = 0;
+    let lineWritten = () => {};
     const append = JournalWriter.prototype.append;
     const finish = SnapshotWriter.prototype.finish;
     JournalWriter.prototype.append = async function (this: JournalWriter, text: string) {
       const bytes = await append.call(this, text);
       durableSeq = Math.max(durableSeq, Number(/^\{"seq":(\d+)/.exec(text)![1]));
+      lineWritten();
       return bytes;
     };
     SnapshotWriter.prototype.finish = async function (this: SnapshotWriter, tail: readonly string[], seq: number) {
@@ -212,6 +215,9 @@ describe('compaction alongside appends', () => {
         await rm(`${path}.journal`, { force: true });
         durableSeq = 0;
         const s = await openSession({ compactMinBytes: 16 * 1024, concurrentSnapshotMinBytes });
+        // Alongside appends, each body waits for a journal line written after it started: every snapshot
+        // then has a tail (written at once, nothing is appended meanwhile, so nothing to wait for).
+        if (concurrentSnapshotMinBytes === 0) holdBody = () => new Promise((resolve) => (lineWritten = resolve));
         const acked: number[] = [];
         const early: number[] = [];
         let seq = 0;
@@ -230,6 +236,11 @@ describe('compaction alongside appends', () => {
         expect(acked).toEqual(Array.from({ length: seq }, (_, i) => i + 1));
         expect(s.p.stats.snapshotWrites).toBeGreaterThan(3);
         if (concurrentSnapshotMinBytes === 0) expect(s.p.stats.tailLines).toBeGreaterThan(0);
+        // A body still held (started after the last line) goes on now.
+        const held = lineWritten;
+        holdBody = async () => {};
+        lineWritten = () => {};
+        held();
         await s.p.close();
         expect(await recover(path)).toEqual(s.state);
       }
