@@ -275,8 +275,9 @@ class FilePersistenceImpl implements FilePersistence {
       const size = await compaction.writer.finish(compaction.tail, seq);
       this.#counted(size);
       this.stats.tailLines += compaction.tail.length;
-      // Only now may the lines go: every one of them is <= seq and thus in the durable snapshot.
-      await this.#journal!.truncate();
+      // Only now may the lines go: every one of them is <= seq and thus in the durable snapshot. The next
+      // line's fdatasync makes the emptying durable (one flush fewer while appends wait).
+      await this.#journal!.truncate(false);
       this.#snapshotSize = size;
       this.#compaction = null;
       // Queued calls up to seq are durable inside the snapshot: acknowledge them without journaling (they

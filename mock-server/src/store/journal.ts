@@ -117,11 +117,15 @@ export class JournalWriter {
     return buffer.length;
   }
 
-  /** Empties the journal. Only ever called once a snapshot covering every line is durable. */
-  async truncate(): Promise<void> {
+  /**
+   * Empties the journal. Only ever called once a snapshot covering every line is durable. `flush` false leaves
+   * the new length to the next append's fdatasync: until then a crash leaves the old lines, all covered by
+   * that snapshot (skipped on load), or an empty or torn journal, never a line lost.
+   */
+  async truncate(flush = true): Promise<void> {
     await this.handle.truncate(0);
     this.size = 0;
-    if (this.sync) await this.handle.datasync();
+    if (this.sync && flush) await this.handle.datasync();
   }
 
   async close(): Promise<void> {

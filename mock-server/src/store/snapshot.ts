@@ -118,6 +118,8 @@ export class SnapshotWriter {
    */
   async writeBody(pieces: AsyncIterable<string>): Promise<void> {
     await writeFile(this.handle, this.#flushed(pieces));
+    // Flushed here, alongside appends, so that `finish` (which holds them up) flushes only its own few bytes.
+    if (this.sync) await this.handle.datasync();
   }
 
   async *#flushed(pieces: AsyncIterable<string>): AsyncGenerator<string> {
