@@ -15,9 +15,9 @@ export interface FilePersistenceOptions {
   /** The journal is compacted once it is larger than this and larger than the last snapshot. */
   compactMinBytes?: number;
   /**
-   * A snapshot at least this large (as the last one was) is written while appends go on; a smaller one is
-   * written at once, holding appends up for about as long as the finish of a concurrent one would (both
-   * wait for the same flushes, see snapshot.ts). Default 256 KiB; 0: always alongside appends.
+   * A snapshot at least this large (as the last one or the journal was) is written while appends go on; a
+   * smaller one is written at once, holding appends up for about as long as the finish of a concurrent one
+   * would (both wait for the same flushes, see snapshot.ts). Default 256 KiB; 0: always alongside appends.
    */
   concurrentSnapshotMinBytes?: number;
   log?: (msg: string) => void;
@@ -250,7 +250,9 @@ class FilePersistenceImpl implements FilePersistence {
     const compaction = new Compaction(this.#lastSeq, writer);
     this.#compaction = compaction;
     const written = writer.writeBody(body);
-    if (this.#snapshotSize < this.#concurrentMinBytes) {
+    // The journal outgrew the last snapshot, so it bounds the new one from below (a realm just created or
+    // imported arrives as one large line after a small snapshot).
+    if (Math.max(this.#snapshotSize, this.#journal!.size) < this.#concurrentMinBytes) {
       await written;
       return this.#finishCompaction(compaction);
     }
