@@ -4,10 +4,12 @@
  *   npx tsx bench/durable-writes.ts [--messages 10000] [--seconds 5] [--concurrency 64]
  *
  * Measures acknowledged puts (each `append` resolved = fsynced journal line or snapshot) with many
- * appenders in flight, and compares with the naive approach — lowdb `db.write()` per change, which
- * rewrites the whole file each time (and, since steno does not fsync, is not even power-safe).
+ * appenders in flight, their latency (p50/p99/max, compactions included), and compares with the naive
+ * approach — lowdb `db.write()` per change, which rewrites the whole file each time (and, since steno does
+ * not fsync, is not even power-safe). First it measures what bounds the latency on this disk: one small
+ * append and its fdatasync, alone.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +35,12 @@ export interface DurableWritesResult {
   seconds: number;
   acknowledged: number;
   writesPerSecond: number;
+  /** Time from `append` to its acknowledgement, ms. */
+  latency: Percentiles;
+  /** One ~300-byte append plus its fdatasync, alone on the same disk, ms: the floor under `latency`. */
+  fdatasync: Percentiles;
+  /** Journal lines written while a snapshot was being written (so not held up by it). */
+  tailLines: number;
   /** Journal writes (each one fsync), and acknowledged puts per journal write (group commit). */
   journalWrites: number;
   averageBatch: number;
@@ -40,6 +48,36 @@ export interface DurableWritesResult {
   /** Journal + snapshot bytes written per acknowledged put. */
   bytesPerWrite: number;
   baseline: { seconds: number; acknowledged: number; writesPerSecond: number; writeCalls: number };
+}
+
+export interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function percentiles(values: number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0) * 100) / 100;
+  return { p50: at(0.5), p99: at(0.99), max: at(1) };
+}
+
+/** `samples` appends of one short line, each followed by fdatasync, one at a time. */
+async function fdatasyncAlone(path: string, samples: number): Promise<Percentiles> {
+  const handle = await open(path, 'a');
+  const line = Buffer.from(`${'x'.repeat(299)}\n`);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      const began = performance.now();
+      await handle.write(line, 0, line.length);
+      await handle.datasync();
+      times.push(performance.now() - began);
+    }
+  } finally {
+    await handle.close();
+  }
+  return percentiles(times);
 }
 
 function benchRealm(messages: number): RealmState {
@@ -94,25 +132,28 @@ function message(id: number, edit: number): MessageRow {
   };
 }
 
-/** Runs `concurrency` loops of `put` until `seconds` have passed; returns the number of acknowledged puts. */
+/** Runs `concurrency` loops of `put` until `seconds` have passed; returns the acknowledged puts and their latencies. */
 async function saturate(
   seconds: number,
   concurrency: number,
   put: (n: number) => Promise<void>,
-): Promise<{ count: number; elapsed: number }> {
+): Promise<{ count: number; elapsed: number; latencies: number[] }> {
   let count = 0;
   let n = 0;
+  const latencies: number[] = [];
   const start = performance.now();
   const end = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
+        const began = performance.now();
         await put(n++);
+        latencies.push(performance.now() - began);
         count++;
       }
     }),
   );
-  return { count, elapsed: (performance.now() - start) / 1000 };
+  return { count, elapsed: (performance.now() - start) / 1000, latencies };
 }
 
 export async function benchDurableWrites(opts: {
@@ -124,6 +165,7 @@ export async function benchDurableWrites(opts: {
   const concurrency = opts.concurrency ?? 64;
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   try {
+    const fdatasync = await fdatasyncAlone(join(dir, 'probe'), 200);
     // Journal + snapshot, fsync durability.
     const path = join(dir, 'state.json');
     const seed = filePersistence({ path });
@@ -146,6 +188,7 @@ export async function benchDurableWrites(opts: {
       return p.append([change]);
     });
     const journalWrites = p.stats.journalWrites - before.journalWrites;
+    const tailLines = p.stats.tailLines - before.tailLines;
     const compactions = p.stats.snapshotWrites - before.snapshotWrites;
     const bytes = p.stats.journalBytes - before.journalBytes + (p.stats.snapshotBytes - before.snapshotBytes);
     await p.close();
@@ -171,6 +214,9 @@ export async function benchDurableWrites(opts: {
       seconds: run.elapsed,
       acknowledged: run.count,
       writesPerSecond: Math.round(run.count / run.elapsed),
+      latency: percentiles(run.latencies),
+      fdatasync,
+      tailLines,
       journalWrites,
       averageBatch: journalWrites > 0 ? Math.round((run.count / journalWrites) * 10) / 10 : 0,
       compactions,

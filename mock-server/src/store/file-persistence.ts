@@ -1,11 +1,11 @@
-import { rename, stat } from 'node:fs/promises';
-import { machineStamp } from '../clock/clock.js';
-import { StateDamaged, StateFileUnreadable } from './errors.js';
-import { JournalCorruptError, JournalWriter, readJournal } from './journal.js';
+import { stat } from 'node:fs/promises';
+import { JournalWriter } from './journal.js';
 import type { Persistence } from './persistence.js';
+import { Recovery } from './recovery.js';
+import { Compaction, snapshotNow } from './compaction.js';
 import { SnapshotFile } from './snapshot.js';
-import { ignoreMissing } from './state-lock.js';
-import { applyChange, emptyState, type Change, type State } from './state.js';
+import { SnapshotText } from './snapshot-text.js';
+import type { Change, State } from './state.js';
 
 export interface FilePersistenceOptions {
   /** The lowdb JSON file holding the snapshot; the journal lives next to it as `<path>.journal`. */
@@ -14,6 +14,12 @@ export interface FilePersistenceOptions {
   durability?: 'fsync' | 'write';
   /** The journal is compacted once it is larger than this and larger than the last snapshot. */
   compactMinBytes?: number;
+  /**
+   * A snapshot at least this large (as the last one or the journal was) is written while appends go on; a
+   * smaller one is written at once, holding appends up for about as long as the finish of a concurrent one
+   * would (both wait for the same flushes, see snapshot.ts). Default 256 KiB; 0: always alongside appends.
+   */
+  concurrentSnapshotMinBytes?: number;
   log?: (msg: string) => void;
   /** What the operator should read (a damaged file kept aside); default: `log`. */
   warn?: (msg: string) => void;
@@ -31,6 +37,8 @@ export interface FilePersistenceStats {
   journalBytes: number;
   snapshotWrites: number;
   snapshotBytes: number;
+  /** Journal lines written while a snapshot was being written (carried in its tail). */
+  tailLines: number;
 }
 
 export interface FilePersistence extends Persistence {
@@ -38,38 +46,31 @@ export interface FilePersistence extends Persistence {
 }
 
 const DEFAULT_COMPACT_MIN_BYTES = 4 * 1024 * 1024;
+const DEFAULT_CONCURRENT_SNAPSHOT_MIN_BYTES = 256 * 1024;
 
 /**
  * Snapshot plus journal.
  *
  * Every `append` call gets the next sequence number and is queued; one flusher writes everything queued
- * as a single journal line and syncs it, then acknowledges those calls. Calls arriving meanwhile wait for
- * the next flush (group commit), so the number of fsyncs tracks the disk's speed, not the request rate,
- * and a write costs the size of its changes. When the journal outgrows the snapshot, the flusher writes
- * a new snapshot and empties the journal: snapshot bytes are paid for by at least as many journal bytes,
- * so the amortised cost stays O(size of the change) whatever the size of the state.
+ * as a single journal line and syncs it, then acknowledges those calls at once. Calls arriving meanwhile
+ * form the next line, written as soon as the previous one is durable (group commit), so the number of
+ * fsyncs tracks the disk's speed, not the request rate, and a write costs the size of its changes.
+ *
+ * When the journal outgrows the snapshot, a compaction writes a new snapshot and empties the journal:
+ * snapshot bytes are paid for by at least as many journal bytes, so the amortised cost stays O(size of the
+ * change) whatever the size of the state. A snapshot of at least `concurrentSnapshotMinBytes` is written
+ * alongside appends; only its last step holds them up (compaction.ts).
  *
  * Crash safety rests on three orderings:
  *  1. a call is acknowledged only after its journal line (or a snapshot containing it) is durable;
  *  2. the journal is truncated only after a snapshot covering every line in it is durable, and the
  *     snapshot records that coverage (`journal_seq`), so lines left over by a crash in between are
  *     recognised and skipped instead of being replayed on top of the realms they already shaped;
- *  3. lines are replayed in order, and only a torn last line (never acknowledged) is tolerated.
+ *  3. lines are replayed in order (a snapshot's tail, then the journal's lines above `journal_seq`), and
+ *     only a torn last journal line (never acknowledged) is tolerated.
  */
 export function filePersistence(options: FilePersistenceOptions): FilePersistence {
   return new FilePersistenceImpl(options);
-}
-
-/** What `load` read: the state, and what it needs to start from a clean snapshot and journal. */
-interface Loaded {
-  hadSnapshot: boolean;
-  state: State;
-  snapshotSeq: number;
-  lastSeq: number;
-  replayed: number;
-  /** Journal lines read (replayed or skipped). */
-  lines: number;
-  tornBytes: number;
 }
 
 interface Pending {
@@ -82,23 +83,34 @@ interface Pending {
 
 class FilePersistenceImpl implements FilePersistence {
   readonly description: string;
-  readonly stats: FilePersistenceStats = { appends: 0, journalWrites: 0, journalBytes: 0, snapshotWrites: 0, snapshotBytes: 0 };
+  readonly stats: FilePersistenceStats = {
+    appends: 0,
+    journalWrites: 0,
+    journalBytes: 0,
+    snapshotWrites: 0,
+    snapshotBytes: 0,
+    tailLines: 0,
+  };
   readonly #path: string;
   readonly #journalPath: string;
   readonly #snapshot: SnapshotFile;
+  readonly #text = new SnapshotText();
   readonly #sync: boolean;
   readonly #compactMinBytes: number;
+  readonly #concurrentMinBytes: number;
   readonly #log: (msg: string) => void;
-  readonly #warn: (msg: string) => void;
-  readonly #setAsideDamaged: boolean;
+  readonly #recovery: Recovery;
   #journal: JournalWriter | null = null;
   #getState: (() => State) | null = null;
   #loading = false;
   /** The sequence number of the newest `append` call (every change up to it is in the live state). */
   #lastSeq = 0;
+  /** The sequence number of the last journal line written. */
+  #writtenSeq = 0;
   #snapshotSize = 0;
   #queue: Pending[] = [];
   #flusher: Promise<void> | null = null;
+  #compaction: Compaction | null = null;
   #failure: Error | null = null;
   #closing: Promise<void> | null = null;
 
@@ -108,37 +120,25 @@ class FilePersistenceImpl implements FilePersistence {
     this.#sync = (options.durability ?? 'fsync') === 'fsync';
     this.#snapshot = new SnapshotFile(options.path, this.#sync);
     this.#compactMinBytes = options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES;
+    this.#concurrentMinBytes = options.concurrentSnapshotMinBytes ?? DEFAULT_CONCURRENT_SNAPSHOT_MIN_BYTES;
     this.#log = options.log ?? (() => {});
-    this.#warn = options.warn ?? this.#log;
-    this.#setAsideDamaged = options.setAsideDamaged ?? false;
+    this.#recovery = new Recovery(this.#snapshot, this.#journalPath, {
+      log: this.#log,
+      warn: options.warn ?? this.#log,
+      setAsideDamaged: options.setAsideDamaged ?? false,
+    });
     this.description = `file ${options.path}`;
   }
 
   async load(): Promise<State> {
     if (this.#loading) throw new Error(`${this.description}: load() may be called once`);
     this.#loading = true;
-    let loaded: Loaded;
-    try {
-      loaded = await this.#read();
-    } catch (e) {
-      if (!(e instanceof StateDamaged)) throw e;
-      if (!this.#setAsideDamaged) throw new StateFileUnreadable(this.#path, e);
-      // Kept, not deleted: the damaged file may still hold what someone wants back by hand.
-      const stamp = machineStamp();
-      const aside = `${this.#path}.corrupt-${stamp}`;
-      await rename(this.#path, aside).catch(ignoreMissing);
-      await rename(this.#journalPath, `${this.#journalPath}.corrupt-${stamp}`).catch(ignoreMissing);
-      this.#warn(`state: ${e.message}; kept it as ${aside} and started afresh (--reset)`);
-      loaded = { hadSnapshot: false, state: emptyState(), snapshotSeq: 0, lastSeq: 0, replayed: 0, lines: 0, tornBytes: 0 };
-    }
-    const { hadSnapshot, state, snapshotSeq, lastSeq, replayed, lines, tornBytes } = loaded;
-    this.#lastSeq = lastSeq;
-    if (tornBytes > 0) this.#log(`state: dropped ${tornBytes} bytes of an unfinished journal write (never acknowledged)`);
-
+    const { hadSnapshot, state, snapshotSeq, lastSeq, replayed, lines, tornBytes } = await this.#recovery.read();
+    this.#lastSeq = this.#writtenSeq = lastSeq;
     // Start from a clean pair: the replayed state as the snapshot, then an empty journal. Until the
     // truncation the old lines are all <= lastSeq, so a crash in between just replays nothing.
     if (!hadSnapshot || lines > 0 || tornBytes > 0) {
-      this.#snapshotSize = await this.#writeSnapshot(state, lastSeq);
+      this.#snapshotSize = await this.#snapshotNow(state);
     } else {
       this.#snapshotSize = (await stat(this.#path)).size;
     }
@@ -146,31 +146,6 @@ class FilePersistenceImpl implements FilePersistence {
     if (this.#journal.size > 0) await this.#journal.truncate();
     this.#log(`state: loaded ${this.#path} (snapshot seq ${snapshotSeq}, ${replayed} journal lines replayed)`);
     return state;
-  }
-
-  /** The snapshot with the journal replayed on it; throws `StateDamaged` for what no crash leaves. */
-  async #read(): Promise<Loaded> {
-    const saved = await this.#snapshot.read();
-    const state = saved?.state ?? emptyState();
-    const snapshotSeq = saved?.seq ?? 0;
-    const { lines, tornBytes } = await readJournal(this.#journalPath);
-    let lastSeq = snapshotSeq;
-    let replayed = 0;
-    for (const [index, line] of lines.entries()) {
-      // At or below snapshotSeq: the process died after a snapshot was written but before the journal
-      // was emptied. Those changes are in the snapshot; replaying them could resurrect deleted rows.
-      if (line.seq <= snapshotSeq) continue;
-      for (const change of line.changes) {
-        try {
-          applyChange(state, change);
-        } catch (e) {
-          throw new JournalCorruptError(this.#journalPath, index + 1, (e as Error).message);
-        }
-      }
-      lastSeq = line.seq;
-      replayed++;
-    }
-    return { hadSnapshot: saved !== null, state, snapshotSeq, lastSeq, replayed, lines: lines.length, tornBytes };
   }
 
   attach(getState: () => State): void {
@@ -189,6 +164,7 @@ class FilePersistenceImpl implements FilePersistence {
       this.#fail(e, []);
       return Promise.reject(this.#failure);
     }
+    this.#text.changed(changes);
     const seq = ++this.#lastSeq;
     this.stats.appends++;
     const done = new Promise<void>((resolve, reject) => this.#queue.push({ seq, json, resolve, reject }));
@@ -202,11 +178,14 @@ class FilePersistenceImpl implements FilePersistence {
   }
 
   async #close(): Promise<void> {
-    while (this.#flusher) await this.#flusher;
+    while (this.#flusher || this.#compaction) await (this.#flusher ?? this.#compaction!.settled);
     const journal = this.#journal;
     if (!journal) return;
     try {
-      if (!this.#failure && this.#getState && journal.size > 0) await this.#compact();
+      if (!this.#failure && this.#getState && journal.size > 0) {
+        this.#snapshotSize = await this.#snapshotNow(this.#getState());
+        await journal.truncate();
+      }
     } finally {
       this.#journal = null;
       await journal.close();
@@ -218,7 +197,14 @@ class FilePersistenceImpl implements FilePersistence {
     // stored in #flusher before the loop can finish and clear it.
     await null;
     try {
-      while (this.#queue.length > 0 && !this.#failure) {
+      while (!this.#failure && (this.#queue.length > 0 || this.#compaction?.bodyDone)) {
+        if (this.#compaction?.bodyDone) {
+          await this.#finishCompaction(this.#compaction);
+          continue;
+        }
+        // No await between a capture (below, at the end of the previous turn) and this splice: the calls
+        // taken here are exactly those the captured state includes beyond the journal, so this line's
+        // sequence number is the capture's and every later line is above it.
         const batch = this.#queue.splice(0);
         try {
           await this.#writeBatch(batch);
@@ -226,16 +212,15 @@ class FilePersistenceImpl implements FilePersistence {
           this.#fail(e, batch);
           return;
         }
+        // A compaction that failed meanwhile stopped everything: nothing is acknowledged after a failure.
+        if (this.#failure) return void this.#rejectAll(batch, this.#failure);
         for (const pending of batch) pending.resolve();
-        if (this.#getState && this.#journal!.size > Math.max(this.#compactMinBytes, this.#snapshotSize)) {
-          try {
-            await this.#compact();
-          } catch (e) {
-            this.#fail(e, []);
-            return;
-          }
+        if (!this.#compaction && this.#getState && this.#journal!.size > Math.max(this.#compactMinBytes, this.#snapshotSize)) {
+          await this.#startCompaction();
         }
       }
+    } catch (e) {
+      this.#fail(e, []);
     } finally {
       this.#flusher = null;
     }
@@ -244,30 +229,74 @@ class FilePersistenceImpl implements FilePersistence {
   async #writeBatch(batch: Pending[]): Promise<void> {
     const parts = batch.filter((p) => p.json.length > 0).map((p) => p.json);
     if (parts.length === 0) return; // only empty transactions: nothing to make durable
-    // The line carries the batch's last sequence number: lines never straddle a snapshot (compaction
-    // runs between flushes and takes queued calls with it), so one number per line is enough.
-    const line = `{"seq":${batch[batch.length - 1]!.seq},"changes":[${parts.join(',')}]}\n`;
-    this.stats.journalBytes += await this.#journal!.append(line);
+    // The line carries the batch's last sequence number: a line never holds calls from both sides of a
+    // capture (see #flushLoop), so one number per line is enough.
+    const seq = batch[batch.length - 1]!.seq;
+    const line = `{"seq":${seq},"changes":[${parts.join(',')}]}`;
+    this.stats.journalBytes += await this.#journal!.append(`${line}\n`);
     this.stats.journalWrites++;
+    this.#writtenSeq = seq;
+    this.#compaction?.written(seq, line);
   }
 
-  /** Runs only inside the flusher or at close, so no journal write is in progress. */
-  async #compact(): Promise<void> {
-    // The live state already includes every call up to #lastSeq, journaled or still queued, and the
-    // snapshot serialises it synchronously: the seq recorded is exact.
-    const seq = this.#lastSeq;
-    this.#snapshotSize = await this.#writeSnapshot(this.#getState!(), seq);
-    // Queued calls up to `seq` are durable inside the snapshot: acknowledge them without journaling
-    // (they sit at the head of the queue; later ones stay queued for the next line).
-    let covered = 0;
-    while (covered < this.#queue.length && this.#queue[covered]!.seq <= seq) covered++;
-    for (const pending of this.#queue.splice(0, covered)) pending.resolve();
-    // Only now may the lines go: every one of them is <= seq and thus in the durable snapshot.
-    await this.#journal!.truncate();
+  /**
+   * Opens the temporary file, then (with no await after it) captures the state: the calls still queued are
+   * part of it, and the flusher's next splice takes exactly them. A small snapshot is written at once.
+   */
+  async #startCompaction(): Promise<void> {
+    const writer = await this.#snapshot.begin();
+    if (this.#failure) return void (await writer.abandon());
+    const body = this.#text.capture(this.#getState!());
+    const compaction = new Compaction(this.#lastSeq, writer);
+    this.#compaction = compaction;
+    const written = writer.writeBody(body);
+    // The journal outgrew the last snapshot, so it bounds the new one from below (a realm just created or
+    // imported arrives as one large line after a small snapshot).
+    if (Math.max(this.#snapshotSize, this.#journal!.size) < this.#concurrentMinBytes) {
+      await written;
+      return this.#finishCompaction(compaction);
+    }
+    written.then(
+      () => {
+        compaction.bodyDone = true;
+        this.#flusher ??= this.#flushLoop();
+      },
+      (e: unknown) => {
+        this.#fail(e, []);
+        compaction.settle();
+      },
+    );
   }
 
-  async #writeSnapshot(state: State, seq: number): Promise<number> {
-    const size = await this.#snapshot.write(state, seq);
+  /** Runs only inside the flusher, between journal writes: the last line written is the last in the journal. */
+  async #finishCompaction(compaction: Compaction): Promise<void> {
+    try {
+      // Alongside appends, the line after the capture carried the capture's sequence (or nothing was left to
+      // write); written at once, the calls queued at the capture were not journaled (acknowledged below).
+      const seq = Math.max(compaction.seq, this.#writtenSeq);
+      const size = await compaction.writer.finish(compaction.tail, seq);
+      this.#counted(size);
+      this.stats.tailLines += compaction.tail.length;
+      // Only now may the lines go: every one of them is <= seq and thus in the durable snapshot. The next
+      // line's fdatasync makes the emptying durable (one flush fewer while appends wait).
+      await this.#journal!.truncate(false);
+      this.#snapshotSize = size;
+      this.#compaction = null;
+      // Queued calls up to seq are durable inside the snapshot: acknowledge them without journaling (they
+      // sit at the head of the queue; later ones stay queued for the next line).
+      let covered = 0;
+      while (covered < this.#queue.length && this.#queue[covered]!.seq <= seq) covered++;
+      for (const pending of this.#queue.splice(0, covered)) pending.resolve();
+    } finally {
+      compaction.settle();
+    }
+  }
+
+  async #snapshotNow(state: State): Promise<number> {
+    return this.#counted(await snapshotNow(this.#snapshot, this.#text, state, this.#lastSeq));
+  }
+
+  #counted(size: number): number {
     this.stats.snapshotWrites++;
     this.stats.snapshotBytes += size;
     return size;
@@ -275,9 +304,18 @@ class FilePersistenceImpl implements FilePersistence {
 
   /** Fail-stop: after one failed write nothing is acknowledged again, so no answer overstates durability. */
   #fail(error: unknown, batch: Pending[]): void {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    this.#failure ??= failure;
-    this.#log(`state: writing ${this.#path} failed, refusing further writes: ${failure.message}`);
+    const failure = this.#failure ?? (error instanceof Error ? error : new Error(String(error)));
+    if (!this.#failure) this.#log(`state: writing ${this.#path} failed, refusing further writes: ${failure.message}`);
+    this.#failure = failure;
+    this.#rejectAll(batch, failure);
+    const compaction = this.#compaction;
+    if (compaction) {
+      this.#compaction = null;
+      void compaction.writer.abandon().finally(compaction.settle);
+    }
+  }
+
+  #rejectAll(batch: Pending[], failure: Error): void {
     for (const pending of [...batch, ...this.#queue.splice(0)]) pending.reject(failure);
   }
 }

@@ -26,13 +26,17 @@ export class JournalCorruptError extends StateDamaged {
   }
 }
 
+/** A parsed journal line, or null when `value` is not one. */
+export function asLine(value: unknown): JournalLine | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { seq, changes } = value as { seq?: unknown; changes?: unknown };
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || !Array.isArray(changes)) return null;
+  return { seq, changes: changes as Change[] };
+}
+
 function parseLine(text: string): JournalLine | null {
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null) return null;
-    const { seq, changes } = value as { seq?: unknown; changes?: unknown };
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || !Array.isArray(changes)) return null;
-    return { seq, changes: changes as Change[] };
+    return asLine(JSON.parse(text));
   } catch {
     return null;
   }
@@ -113,11 +117,15 @@ export class JournalWriter {
     return buffer.length;
   }
 
-  /** Empties the journal. Only ever called once a snapshot covering every line is durable. */
-  async truncate(): Promise<void> {
+  /**
+   * Empties the journal. Only ever called once a snapshot covering every line is durable. `flush` false leaves
+   * the new length to the next append's fdatasync: until then a crash leaves the old lines, all covered by
+   * that snapshot (skipped on load), or an empty or torn journal, never a line lost.
+   */
+  async truncate(flush = true): Promise<void> {
     await this.handle.truncate(0);
     this.size = 0;
-    if (this.sync) await this.handle.datasync();
+    if (this.sync && flush) await this.handle.datasync();
   }
 
   async close(): Promise<void> {
