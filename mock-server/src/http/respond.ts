@@ -9,12 +9,18 @@ import { bodyErrorToApiError } from './body.js';
  * cost ~40 % of throughput before any work of ours). The text goes to the socket as a string: copying
  * it into a Buffer first measured slower (an allocation outside the pool for most answers).
  */
-export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): void {
+export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): string {
   const text = JSON.stringify(body);
+  sendJsonText(res, status, text, headers);
+  return text;
+}
+
+/** JSON already serialized (a kept answer, http/answer-cache.ts): sent as it is. */
+export function sendJsonText(res: Response, status: number, text: string | Buffer, headers?: Record<string, string>): void {
   res.status(status);
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
   res.end(text);
 }
 

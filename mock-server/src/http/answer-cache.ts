@@ -1,0 +1,147 @@
+/**
+ * What a read's answer depends on besides the rows of its realm, which the store's version stands for
+ * (store.ts `versionOf`). The parameters, the realm's feature level and the ignored parameters are always
+ * part of the key; a route adds only what it reads beyond them.
+ */
+export interface CachePolicy {
+  /**
+   * How much of the caller the answer shows: `user` (their ID: subscriptions, email visibility, own role)
+   * or `none` (the same answer for anyone, anonymous callers included).
+   */
+  caller: 'user' | 'none';
+  /** The answer shows the realm's time (activity windows, recency): the second is part of the key. */
+  time?: boolean;
+}
+
+/** The default bound: big enough for every answer of a few realms with hundreds of users each. */
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Bytes an entry costs besides its text: key, the entry object, its places in two maps (an estimate). */
+const ENTRY_OVERHEAD = 200;
+
+interface Entry {
+  readonly bucket: Bucket;
+  readonly key: string;
+  readonly body: Buffer;
+  readonly bytes: number;
+}
+
+/** One realm's entries, all made at one version of it (an older version's answers can never be sent again). */
+interface Bucket {
+  readonly realmId: string;
+  version: number;
+  readonly entries: Map<string, Entry>;
+}
+
+/**
+ * Answers of reads, as the bytes that were sent, per realm and version, bounded by bytes (least recently
+ * used first out). A change to a realm makes every answer of its earlier version unreachable: they are
+ * dropped at the realm's next lookup, or when the realm is replaced or removed (`forgetRealm`), or by the
+ * bound. Owned by the app context; holds no timer or handle, so dropping it frees everything.
+ */
+export class AnswerCache {
+  #buckets = new Map<string, Bucket>();
+  /** Every entry, least recently used first (a Set keeps insertion order; a hit moves its entry to the end). */
+  #lru = new Set<Entry>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes: number = ANSWER_CACHE_BYTES) {}
+
+  /** Bytes held (texts, keys and the per-entry estimate), never above `maxBytes`. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#lru.size;
+  }
+
+  /** The answer sent for `key` at this version of the realm, or undefined. */
+  get(realmId: string, version: number, key: string): Buffer | undefined {
+    const bucket = this.#buckets.get(realmId);
+    if (bucket === undefined) return undefined;
+    if (bucket.version !== version) {
+      // Only newer versions come: what the bucket holds can never be sent again.
+      if (bucket.version < version) this.#drop(bucket);
+      return undefined;
+    }
+    const entry = bucket.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.#lru.delete(entry);
+    this.#lru.add(entry);
+    return entry.body;
+  }
+
+  /**
+   * Keeps the answer built at `version` of the realm. An answer built at an older version than the bucket's
+   * (a write came between the handler and the answer) is not kept; one larger than the bound neither.
+   */
+  set(realmId: string, version: number, key: string, body: Buffer): void {
+    const bytes = body.length + key.length + ENTRY_OVERHEAD;
+    if (bytes > this.maxBytes) return;
+    let bucket = this.#buckets.get(realmId);
+    if (bucket !== undefined && bucket.version !== version) {
+      if (bucket.version > version) return;
+      this.#drop(bucket);
+      bucket = undefined;
+    }
+    if (bucket === undefined) {
+      bucket = { realmId, version, entries: new Map() };
+      this.#buckets.set(realmId, bucket);
+    }
+    const old = bucket.entries.get(key);
+    if (old !== undefined) this.#remove(old);
+    const entry: Entry = { bucket, key, body, bytes };
+    bucket.entries.set(key, entry);
+    this.#lru.add(entry);
+    this.#bytes += bytes;
+    while (this.#bytes > this.maxBytes) this.#remove(this.#lru.values().next().value!);
+  }
+
+  /** A realm created, replaced (reset, snapshot restore) or removed: its answers go. */
+  forgetRealm(realmId: string): void {
+    const bucket = this.#buckets.get(realmId);
+    if (bucket !== undefined) this.#drop(bucket);
+  }
+
+  clear(): void {
+    for (const bucket of [...this.#buckets.values()]) this.#drop(bucket);
+  }
+
+  #drop(bucket: Bucket): void {
+    for (const entry of bucket.entries.values()) {
+      this.#lru.delete(entry);
+      this.#bytes -= entry.bytes;
+    }
+    this.#buckets.delete(bucket.realmId);
+  }
+
+  #remove(entry: Entry): void {
+    this.#lru.delete(entry);
+    this.#bytes -= entry.bytes;
+    const { bucket } = entry;
+    bucket.entries.delete(entry.key);
+    if (bucket.entries.size === 0 && this.#buckets.get(bucket.realmId) === bucket) this.#buckets.delete(bucket.realmId);
+  }
+}
+
+/** What of a request's context a key may read (the pipeline's context, define-routes.ts RequestContext). */
+interface KeyContext {
+  actor: { user: { user_id: number } } | null;
+  now: number;
+  realm: { feature_level: number };
+  params: object;
+}
+
+/**
+ * The key of a request's answer at its realm's version: the operation, the caller where the answer shows
+ * them, the realm's second where it shows the time, the feature level, the parameters as decoded (their
+ * defaults included) and the names of the ignored ones (the answer lists them).
+ */
+export function answerKey(operationId: string, policy: CachePolicy, ctx: KeyContext, ignored: readonly string[]): string {
+  const caller = policy.caller === 'user' ? (ctx.actor?.user.user_id ?? '-') : '';
+  const time = policy.time === true ? ctx.now : '';
+  // Names and values in JSON, so that no two requests' keys can run together.
+  const rest = ignored.length === 0 ? JSON.stringify(ctx.params) : JSON.stringify([ctx.params, ignored]);
+  return `${operationId}|${caller}|${time}|${ctx.realm.feature_level}|${rest}`;
+}
