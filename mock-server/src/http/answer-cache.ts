@@ -19,10 +19,16 @@ export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 /** Bytes an entry costs besides its text: key, the entry object, its places in two maps (an estimate). */
 const ENTRY_OVERHEAD = 200;
 
-interface Entry {
+/** An answer as it was sent: its JSON text and that text's length in UTF-8 bytes (its Content-Length). */
+export interface KeptAnswer {
+  readonly text: string;
+  readonly byteLength: number;
+}
+
+interface Entry extends KeptAnswer {
   readonly bucket: Bucket;
   readonly key: string;
-  readonly body: Buffer;
+  /** What the entry counts against the bound. */
   readonly bytes: number;
 }
 
@@ -34,7 +40,7 @@ interface Bucket {
 }
 
 /**
- * Answers of reads, as the bytes that were sent, per realm and version, bounded by bytes (least recently
+ * Answers of reads, as the text that was sent, per realm and version, bounded by bytes (least recently
  * used first out). A change to a realm makes every answer of its earlier version unreachable: they are
  * dropped at the realm's next lookup, or when the realm is replaced or removed (`forgetRealm`), or by the
  * bound. Owned by the app context; holds no timer or handle, so dropping it frees everything.
@@ -57,7 +63,7 @@ export class AnswerCache {
   }
 
   /** The answer sent for `key` at this version of the realm, or undefined. */
-  get(realmId: string, version: number, key: string): Buffer | undefined {
+  get(realmId: string, version: number, key: string): KeptAnswer | undefined {
     const bucket = this.#buckets.get(realmId);
     if (bucket === undefined) return undefined;
     if (bucket.version !== version) {
@@ -69,15 +75,18 @@ export class AnswerCache {
     if (entry === undefined) return undefined;
     this.#lru.delete(entry);
     this.#lru.add(entry);
-    return entry.body;
+    return entry;
   }
 
   /**
    * Keeps the answer built at `version` of the realm. An answer built at an older version than the bucket's
    * (a write came between the handler and the answer) is not kept; one larger than the bound neither.
    */
-  set(realmId: string, version: number, key: string, body: Buffer): void {
-    const bytes = body.length + key.length + ENTRY_OVERHEAD;
+  set(realmId: string, version: number, key: string, text: string): void {
+    // Strings are kept as they were sent (the request log and the inspector read the text); the bound counts
+    // UTF-8 bytes, which is at least what V8 holds for a text of one-byte characters.
+    const byteLength = Buffer.byteLength(text);
+    const bytes = byteLength + key.length + ENTRY_OVERHEAD;
     if (bytes > this.maxBytes) return;
     let bucket = this.#buckets.get(realmId);
     if (bucket !== undefined && bucket.version !== version) {
@@ -91,7 +100,7 @@ export class AnswerCache {
     }
     const old = bucket.entries.get(key);
     if (old !== undefined) this.#remove(old);
-    const entry: Entry = { bucket, key, body, bytes };
+    const entry: Entry = { bucket, key, text, byteLength, bytes };
     bucket.entries.set(key, entry);
     this.#lru.add(entry);
     this.#bytes += bytes;

@@ -73,9 +73,9 @@ async function run(
   // A read that keeps its answers (http/answer-cache.ts): only the handler and the serialization are skipped
   // on a hit; everything above ran, and the read barrier below still holds.
   const kept = route.cache && keptAnswer(app, op, route.cache, ctx, ignored);
-  if (kept?.body) {
+  if (kept?.answer) {
     await app.store.durableThrough(app.store.writeMark);
-    sendJsonText(res, 200, kept.body);
+    sendJsonText(res, 200, kept.answer.text, undefined, kept.answer.byteLength);
     return;
   }
   // The answer shows the state as of the handler's call (a write's, its own transaction, applied during
@@ -89,7 +89,7 @@ async function run(
   if (!ctx.features.current) body = pruneForLevel(body, op.levelFields, ctx.features);
   if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   const text = sendJson(res, 200, body);
-  if (kept) app.answers.set(realmId, kept.version, kept.key, Buffer.from(text));
+  if (kept) app.answers.set(realmId, kept.version, kept.key, text);
 }
 
 /**
@@ -100,7 +100,7 @@ async function run(
 function keptAnswer(app: AppContext, op: OperationSpec, policy: CachePolicy, ctx: Context, ignored: readonly string[]) {
   const version = app.store.versionOf(ctx.realmId);
   const key = answerKey(op.operationId, policy, ctx, ignored);
-  return { version, key, body: app.answers.get(ctx.realmId, version, key) };
+  return { version, key, answer: app.answers.get(ctx.realmId, version, key) };
 }
 
 const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);

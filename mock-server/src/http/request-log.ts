@@ -22,12 +22,7 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
     // The body is kept only when a line shows it: an error's code and msg, or every body at debug.
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {
-      const chunk = args[0];
-      if (debug || res.statusCode >= 400) {
-        // A kept answer (http/answer-cache.ts) goes out as the bytes it was sent as the first time.
-        if (typeof chunk === 'string') text = chunk;
-        else if (Buffer.isBuffer(chunk)) text = chunk.toString('utf8');
-      }
+      if (typeof args[0] === 'string' && (debug || res.statusCode >= 400)) text = args[0];
       return end(...args);
     }) as Response['end'];
     res.once('close', () => {

@@ -15,12 +15,18 @@ export function sendJson(res: Response, status: number, body: unknown, headers?:
   return text;
 }
 
-/** JSON already serialized (a kept answer, http/answer-cache.ts): sent as it is. */
-export function sendJsonText(res: Response, status: number, text: string | Buffer, headers?: Record<string, string>): void {
+/** JSON already serialized (a kept answer, http/answer-cache.ts, knows its length): sent as it is. */
+export function sendJsonText(
+  res: Response,
+  status: number,
+  text: string,
+  headers?: Record<string, string>,
+  byteLength: number = Buffer.byteLength(text),
+): void {
   res.status(status);
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
+  res.setHeader('Content-Length', byteLength);
   res.end(text);
 }
 
