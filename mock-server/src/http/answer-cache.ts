@@ -50,6 +50,9 @@ export class AnswerCache {
   /** Every entry, least recently used first (a Set keeps insertion order; a hit moves its entry to the end). */
   #lru = new Set<Entry>();
   #bytes = 0;
+  /** Lookups answered from the cache, and the others (a test's proof that the cache was used at all). */
+  hits = 0;
+  misses = 0;
 
   constructor(readonly maxBytes: number = ANSWER_CACHE_BYTES) {}
 
@@ -62,17 +65,22 @@ export class AnswerCache {
     return this.#lru.size;
   }
 
+  /** Entries held for one realm (of its newest version seen). */
+  sizeOf(realmId: string): number {
+    return this.#buckets.get(realmId)?.entries.size ?? 0;
+  }
+
   /** The answer sent for `key` at this version of the realm, or undefined. */
   get(realmId: string, version: number, key: string): KeptAnswer | undefined {
     const bucket = this.#buckets.get(realmId);
-    if (bucket === undefined) return undefined;
-    if (bucket.version !== version) {
-      // Only newer versions come: what the bucket holds can never be sent again.
-      if (bucket.version < version) this.#drop(bucket);
+    // Only newer versions come: what an older bucket holds can never be sent again.
+    if (bucket !== undefined && bucket.version < version) this.#drop(bucket);
+    const entry = bucket?.version === version ? bucket.entries.get(key) : undefined;
+    if (entry === undefined) {
+      this.misses++;
       return undefined;
     }
-    const entry = bucket.entries.get(key);
-    if (entry === undefined) return undefined;
+    this.hits++;
     this.#lru.delete(entry);
     this.#lru.add(entry);
     return entry;
