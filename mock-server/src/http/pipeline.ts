@@ -23,7 +23,8 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *     rate limit        only where a rule is set (http/limit-rate.ts): headers, or a 429 that ends the request
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
- *   4 handle            the route's one call into the domain
+ *   4 handle            the route's one call into the domain, or, for a read that keeps its answers, the text
+ *                       it sent for the same request at the realm's version (http/answer-cache.ts)
  *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields as of the realm's level, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
