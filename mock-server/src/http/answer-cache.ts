@@ -9,7 +9,10 @@ export interface CachePolicy {
    * or `none` (the same answer for anyone, anonymous callers included).
    */
   caller: 'user' | 'none';
-  /** The answer shows the realm's time (activity windows, recency): the second is part of the key. */
+  /**
+   * The answer shows the realm's time (activity windows, recency): it is kept with its second, and one kept for
+   * another second is replaced, not kept beside it (time moves on: a second is rarely asked for again).
+   */
   time?: boolean;
 }
 
@@ -28,6 +31,8 @@ export interface KeptAnswer {
 interface Entry extends KeptAnswer {
   readonly bucket: Bucket;
   readonly key: string;
+  /** The realm's second the answer shows, or null for answers that show no time. */
+  readonly time: number | null;
   /** What the entry counts against the bound. */
   readonly bytes: number;
 }
@@ -70,13 +75,13 @@ export class AnswerCache {
     return this.#buckets.get(realmId)?.entries.size ?? 0;
   }
 
-  /** The answer sent for `key` at this version of the realm, or undefined. */
-  get(realmId: string, version: number, key: string): KeptAnswer | undefined {
+  /** The answer sent for `key` at this version of the realm (and this second, for answers showing it), or undefined. */
+  get(realmId: string, version: number, key: string, time: number | null = null): KeptAnswer | undefined {
     const bucket = this.#buckets.get(realmId);
     // Only newer versions come: what an older bucket holds can never be sent again.
     if (bucket !== undefined && bucket.version < version) this.#drop(bucket);
     const entry = bucket?.version === version ? bucket.entries.get(key) : undefined;
-    if (entry === undefined) {
+    if (entry === undefined || entry.time !== time) {
       this.misses++;
       return undefined;
     }
@@ -90,7 +95,7 @@ export class AnswerCache {
    * Keeps the answer built at `version` of the realm. An answer built at an older version than the bucket's
    * (a write came between the handler and the answer) is not kept; one larger than the bound neither.
    */
-  set(realmId: string, version: number, key: string, text: string): void {
+  set(realmId: string, version: number, key: string, text: string, time: number | null = null): void {
     // Strings are kept as they were sent (the request log and the inspector read the text); the bound counts
     // UTF-8 bytes, which is at least what V8 holds for a text of one-byte characters.
     const byteLength = Buffer.byteLength(text);
@@ -106,9 +111,13 @@ export class AnswerCache {
       bucket = { realmId, version, entries: new Map() };
       this.#buckets.set(realmId, bucket);
     }
+    // Replaced in place: removing it first could empty and unlist the bucket this entry goes into.
     const old = bucket.entries.get(key);
-    if (old !== undefined) this.#remove(old);
-    const entry: Entry = { bucket, key, text, byteLength, bytes };
+    if (old !== undefined) {
+      this.#lru.delete(old);
+      this.#bytes -= old.bytes;
+    }
+    const entry: Entry = { bucket, key, time, text, byteLength, bytes };
     bucket.entries.set(key, entry);
     this.#lru.add(entry);
     this.#bytes += bytes;
@@ -152,13 +161,15 @@ interface KeyContext {
 
 /**
  * The key of a request's answer at its realm's version: the operation, the caller where the answer shows
- * them, the realm's second where it shows the time, the feature level, the parameters as decoded (their
- * defaults included) and the names of the ignored ones (the answer lists them).
+ * them, the feature level, the parameters as decoded (their defaults included) and the names of the ignored
+ * ones (the answer lists them). The second, where the answer shows it, goes beside the key (`answerTime`).
  */
 export function answerKey(operationId: string, policy: CachePolicy, ctx: KeyContext, ignored: readonly string[]): string {
   const caller = policy.caller === 'user' ? (ctx.actor?.user.user_id ?? '-') : '';
-  const time = policy.time === true ? ctx.now : '';
   // Names and values in JSON, so that no two requests' keys can run together.
   const rest = ignored.length === 0 ? JSON.stringify(ctx.params) : JSON.stringify([ctx.params, ignored]);
-  return `${operationId}|${caller}|${time}|${ctx.realm.feature_level}|${rest}`;
+  return `${operationId}|${caller}|${ctx.realm.feature_level}|${rest}`;
 }
+
+/** The realm's second where the answer shows the time, else null. */
+export const answerTime = (policy: CachePolicy, ctx: KeyContext): number | null => (policy.time === true ? ctx.now : null);

@@ -4,7 +4,7 @@ import { features, type Features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import { applyFaults } from '../faults/effects.js';
-import { answerKey, type CachePolicy } from './answer-cache.js';
+import { answerKey, answerTime, type CachePolicy } from './answer-cache.js';
 import { authenticate, notLoggedIn, refusedCaller, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
 import { pruneForLevel } from './level-fields.js';
@@ -90,7 +90,7 @@ async function run(
   if (!ctx.features.current) body = pruneForLevel(body, op.levelFields, ctx.features);
   if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
   const text = sendJson(res, 200, body);
-  if (kept) app.answers.set(realmId, kept.version, kept.key, text);
+  if (kept) app.answers.set(realmId, kept.version, kept.key, text, kept.time);
 }
 
 /**
@@ -101,7 +101,8 @@ async function run(
 function keptAnswer(app: AppContext, op: OperationSpec, policy: CachePolicy, ctx: Context, ignored: readonly string[]) {
   const version = app.store.versionOf(ctx.realmId);
   const key = answerKey(op.operationId, policy, ctx, ignored);
-  return { version, key, answer: app.answers.get(ctx.realmId, version, key) };
+  const time = answerTime(policy, ctx);
+  return { version, key, time, answer: app.answers.get(ctx.realmId, version, key, time) };
 }
 
 const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);

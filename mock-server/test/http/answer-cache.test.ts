@@ -25,6 +25,18 @@ describe('AnswerCache', () => {
     expect(cache.get('r', 2, 'k')).toBeUndefined();
   });
 
+  it('keeps one answer per key for the time it shows: another second misses, and its answer replaces the older', () => {
+    const cache = new AnswerCache(10_000);
+    cache.set('r', 1, 'k', text(1), 100);
+    expect(cache.get('r', 1, 'k', 100)?.text).toBe(text(1));
+    expect(cache.get('r', 1, 'k', 101)).toBeUndefined();
+    expect(cache.get('r', 1, 'k')).toBeUndefined();
+    cache.set('r', 1, 'k', text(2), 101);
+    expect(cache.size).toBe(1);
+    expect(cache.get('r', 1, 'k', 101)?.text).toBe(text(2));
+    expect(cache.get('r', 1, 'k', 100)).toBeUndefined();
+  });
+
   it('knows the UTF-8 length of what it keeps (the Content-Length sent again)', () => {
     const cache = new AnswerCache(10_000);
     cache.set('r', 1, 'k', '{"name":"Zoë 👋"}');
