@@ -12,6 +12,7 @@ import {
   eventFigures,
   mockCommand,
   requestCases,
+  type Case,
   versusBaselines,
   worldOf,
   WRITES,
@@ -25,7 +26,7 @@ import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
 /**
  * `npm run bench`: the figures in one table, each against a baseline run in the same invocation
  * (docs/benchmarks.md). `npm run bench -- --scale`: the read operations on the demo realm and on a
- * 100k-message realm. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
+ * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
  * The mock runs compiled (`node bin/teamchat.js`, built first), servers pinned to one core and this
  * load generator to the other where `taskset` exists. BENCH_SECONDS: seconds per throughput run (5).
  * Loopback only.
@@ -50,26 +51,45 @@ function build(): void {
   if (result.status !== 0) throw new Error('npm run build failed');
 }
 
+/**
+ * The request rows: every case of the request table, or only its reads (`--reads`: the same rows, measured the
+ * same way, without the writes).
+ */
+async function requestRows(dir: string, only: (c: Case) => boolean = () => true): Promise<Row[]> {
+  const rows: Row[] = [];
+  const mock = await startMock(['--in-memory', '--zuliprc-dir', dir]);
+  try {
+    const world = await worldOf(mock.url);
+    const cases = requestCases(world).filter(only);
+    for (const v of await versusBaselines(mock, cases, new Set(['GET /api/v1/streams']))) {
+      rows.push({
+        figure: `${v.name} vs ${v.baselineName} (same bytes)`,
+        mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
+        baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms`,
+        ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×`,
+        target: v.name === 'GET /api/v1/streams' && v.baselineName.includes('express') ? '≥ 0.8×' : '',
+      });
+    }
+  } finally {
+    await stop(mock);
+  }
+  return rows;
+}
+
+async function readRows(): Promise<Row[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+  try {
+    return await requestRows(dir, (c) => c.method === 'GET');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   const rows: Row[] = [];
   try {
-    const mock = await startMock(['--in-memory', '--zuliprc-dir', dir]);
-    try {
-      const world = await worldOf(mock.url);
-      const cases = requestCases(world);
-      for (const v of await versusBaselines(mock, cases, new Set(['GET /api/v1/streams']))) {
-        rows.push({
-          figure: `${v.name} vs ${v.baselineName} (same bytes)`,
-          mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
-          baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms`,
-          ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×`,
-          target: v.name === 'GET /api/v1/streams' && v.baselineName.includes('express') ? '≥ 0.8×' : '',
-        });
-      }
-    } finally {
-      await stop(mock);
-    }
+    rows.push(...(await requestRows(dir)));
 
     const drafts = await draftFigures(dir, null, { amount: WRITES });
     rows.push(draftRow('demo realm', drafts));
@@ -222,6 +242,8 @@ else {
       'ratio',
       'target',
     ]);
+  } else if (argv.includes('--reads')) {
+    print('Reads only (the GET rows of `npm run bench`); ratios are mock / baseline', await readRows());
   } else if (argv.includes('--fanout')) {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
     try {

@@ -4,6 +4,7 @@ import type { QueueRegistry } from './events/registry.js';
 import type { ServerConfig } from './config/config.js';
 import type { FaultRules } from './faults/rules.js';
 import type { RateLimits } from './faults/rate-limit.js';
+import type { AnswerCache } from './http/answer-cache.js';
 import type { ApiKeyIndex } from './http/auth.js';
 import type { RequestJournal } from './http/request-journal.js';
 import type { OperationSpec } from './http/openapi.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   requests: RequestJournal;
   /** Per-realm rate limits, off unless configured (faults/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Answers of the reads that opt in (`defineRoute(id, { cache })`), per realm version, bounded by bytes. */
+  answers: AnswerCache;
   /** Where the server listens, once it does (`http://127.0.0.1:9991`). */
   baseUrl: string;
 }

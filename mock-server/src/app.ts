@@ -15,6 +15,7 @@ import { dispatch, endQueuesOfDeactivated } from './events/dispatcher.js';
 import { RateLimits } from './faults/rate-limit.js';
 import { QueueRegistry } from './events/registry.js';
 import { FaultRules } from './faults/rules.js';
+import { AnswerCache } from './http/answer-cache.js';
 import { ApiKeyIndex } from './http/auth.js';
 import { bodyParser } from './http/body.js';
 import { corsLayer } from './http/cors.js';
@@ -103,6 +104,7 @@ export async function createMockServer(options: Partial<ServerConfig> = {}, hook
           context.scheduler.stop();
           await context.scheduler.settled();
           context.clock.stop();
+          context.answers.clear();
         }
         inspector?.close();
         server.closeAllConnections();
@@ -154,6 +156,7 @@ async function assemble(
     faults: new FaultRules(store),
     requests: new RequestJournal(store, clock),
     rateLimits: new RateLimits(clock, config.rateLimit),
+    answers: new AnswerCache(),
     baseUrl: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
   });
   // Events reach queues only after their transaction is durable (the store calls this then).
@@ -162,7 +165,11 @@ async function assemble(
     endQueuesOfDeactivated(context.queues, realmId, events);
   });
   // A realm created, replaced (reset, restored) or deleted starts without rate-limit history or a rule of its own.
-  store.watch((change) => change.table === null && context.rateLimits.forgetRealm(change.realm));
+  store.watch((change) => {
+    if (change.table !== null) return;
+    context.rateLimits.forgetRealm(change.realm);
+    context.answers.forgetRealm(change.realm);
+  });
   const control = new Control(context);
   // Realms restored from the state file catch up on what fell due while the server was down, before
   // anything else runs; from then on the scheduler follows every change.

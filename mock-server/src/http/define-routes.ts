@@ -3,6 +3,7 @@ import type { RealmRow, RealmState } from '../store/state.js';
 import type { AppContext } from '../app-context.js';
 import type { ActorContext } from '../domain/actor.js';
 import type { Tx } from '../store/store.js';
+import type { CachePolicy } from './answer-cache.js';
 import type { Actor } from './auth.js';
 import type { UploadedFile } from '../domain/live/uploads.js';
 import type { AnonymousOperationId, AnswerOf, OperationId, ParamsOf } from '../contract/operation-types.js';
@@ -41,6 +42,12 @@ export interface RouteHandlers<Id extends OperationId> {
   gate?(ctx: GateContext<Id>): void;
   /** The answer's fields, checked against the operation's success body in the document. */
   handle(ctx: RequestContext<Id>): Awaitable<AnswerOf<Id>>;
+  /**
+   * A read whose answer is built from its realm's rows alone may keep it (http/answer-cache.ts): the policy
+   * says what else it shows (the caller, the time). Never for answers that read anything outside the realm's
+   * tables (files, presence timing, queues) or that change state.
+   */
+  cache?: CachePolicy;
 }
 
 /**
@@ -53,6 +60,7 @@ export interface RouteSpec {
   operationId: OperationId;
   gate?(ctx: GateContext): void;
   handle(ctx: RequestContext): Awaitable<object>;
+  cache?: CachePolicy;
   /** A write route's action (defineAction), kept so the naming guard can check it is the operation's own. */
   action?: Action<never, unknown>;
 }

@@ -4,13 +4,14 @@ import { features, type Features } from '../config/features.js';
 import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import { applyFaults } from '../faults/effects.js';
+import { answerKey, answerTime, type CachePolicy } from './answer-cache.js';
 import { authenticate, notLoggedIn, refusedCaller, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
 import { pruneForLevel } from './level-fields.js';
 import { limitRate } from './limit-rate.js';
 import type { OperationSpec } from './openapi.js';
 import { checkPathShape, readParams, type RawValues } from './params.js';
-import { httpDate, sendJson } from './respond.js';
+import { httpDate, sendJson, sendJsonText } from './respond.js';
 
 /** What the route table calls for a request of the operation, with the path's decoded values. */
 export type OperationHandler = (req: Request, res: Response, path: RawValues, next: NextFunction) => void;
@@ -22,7 +23,8 @@ export type OperationHandler = (req: Request, res: Response, path: RawValues, ne
  *     rate limit        only where a rule is set (http/limit-rate.ts): headers, or a 429 that ends the request
  *   2 gate              checks the reference server runs before parsing (bots on status, …)
  *   3 read parameters   body then query, in x-parse-order, decoded and validated (§1)
- *   4 handle            the route's one call into the domain
+ *   4 handle            the route's one call into the domain, or, for a read that keeps its answers, the text
+ *                       it sent for the same request at the realm's version (http/answer-cache.ts)
  *   5 wait              until every change the answer may show is durable (never unsaved data)
  *   6 envelope          result/msg, the operation's fields as of the realm's level, ignored_parameters_unsupported (§1, ≥167)
  * Errors at any step go to the error handler, which is the only place that formats them.
@@ -69,6 +71,14 @@ async function run(
   // readParams decoded and validated the parameters against the document the handler's types come from.
   ctx.params = params as RequestContext['params'];
   ctx.files = req.files ?? [];
+  // A read that keeps its answers (http/answer-cache.ts): only the handler and the serialization are skipped
+  // on a hit; everything above ran, and the read barrier below still holds.
+  const kept = route.cache && keptAnswer(app, op, route.cache, ctx, ignored);
+  if (kept?.answer) {
+    await app.store.durableThrough(app.store.writeMark);
+    sendJsonText(res, 200, kept.answer.text, undefined, kept.answer.byteLength);
+    return;
+  }
   // The answer shows the state as of the handler's call (a write's, its own transaction, applied during
   // the call): it waits until the writes up to then are durable, not for writes that came after.
   const pending = route.handle(ctx);
@@ -79,7 +89,20 @@ async function run(
   let body: Record<string, unknown> = { result: 'success', msg: '', ...data };
   if (!ctx.features.current) body = pruneForLevel(body, op.levelFields, ctx.features);
   if (ignored.length > 0 && ctx.features.has('ignored_parameters_unsupported')) body.ignored_parameters_unsupported = ignored;
-  sendJson(res, 200, body);
+  const text = sendJson(res, 200, body);
+  if (kept) app.answers.set(realmId, kept.version, kept.key, text, kept.time);
+}
+
+/**
+ * The key of the request's answer and its realm's version, taken before the handler runs (so a write that
+ * comes during the answer makes it an older version's, never kept as the newer one's), with the answer kept
+ * for them if there is one.
+ */
+function keptAnswer(app: AppContext, op: OperationSpec, policy: CachePolicy, ctx: Context, ignored: readonly string[]) {
+  const version = app.store.versionOf(ctx.realmId);
+  const key = answerKey(op.operationId, policy, ctx, ignored);
+  const time = answerTime(policy, ctx);
+  return { version, key, time, answer: app.answers.get(ctx.realmId, version, key, time) };
 }
 
 const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);

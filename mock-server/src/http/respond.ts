@@ -10,13 +10,25 @@ import { bodyErrorToApiError } from './body.js';
  * cost ~40 % of throughput before any work of ours). The text goes to the socket as a string: copying
  * it into a Buffer first measured slower (an allocation outside the pool for most answers).
  */
-export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): void {
+export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): string {
   const text = answerText(body);
+  sendJsonText(res, status, text, headers);
+  return text;
+}
+
+/** JSON already serialized (a kept answer, http/answer-cache.ts, knows its length): sent as it is. */
+export function sendJsonText(
+  res: Response,
+  status: number,
+  text: string,
+  headers?: Record<string, string>,
+  byteLength: number = Buffer.byteLength(text),
+): void {
   // res.status() re-validates the code on every answer; ours are the catalogue's.
   res.statusCode = status;
   if (headers) for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.setHeader('Content-Length', byteLength);
   res.end(text);
 }
 

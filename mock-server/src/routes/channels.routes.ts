@@ -10,6 +10,8 @@ import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes
 /** Channels: §4.11, §4.15, §4.16 and the companions get-stream and archive-stream. */
 const routes: RouteSpec[] = [
   defineRoute('get-streams', {
+    // Per caller (subscriptions, role, bot owner); is_recently_active and the weekly traffic follow the time.
+    cache: { caller: 'user', time: true },
     handle: ({ tables, realm, actor, params, features, now }) => {
       // Parameters newer than the realm's level are absent: their defaults apply (§9 levels 315, 356).
       const flags = { ...params, exclude_archived: params.exclude_archived ?? true, include_all: params.include_all ?? false };

@@ -7,6 +7,8 @@ const routes: RouteSpec[] = [
   // server's names too, aliases (C1); the alias never reports a level whose wire form the server does not parse
   // (config/features.ts). Answered with or without credentials.
   defineRoute('get-server-settings', {
+    // The realm's row and the server's own configuration only: the same for every caller.
+    cache: { caller: 'none' },
     handle: ({ realm, realmId, app }) => {
       const compat = compatibilityKeys(realm.feature_level);
       return {

@@ -8,6 +8,8 @@ import { indexOf } from '../store/indexes.js';
 /** Subscriptions: §4.8 and the companions subscribe, list and personal settings. */
 const routes: RouteSpec[] = [
   defineRoute('get-subscriptions', {
+    // The caller's own subscriptions; the channel fields follow the time (activity, weekly traffic).
+    cache: { caller: 'user', time: true },
     handle: ({ tables, actor, params, features, now }) => {
       const user = actor.user;
       // The user's active subscriptions from the store's index, not a scan of every subscription row.

@@ -6,6 +6,8 @@ import { defineAction, defineRoute, type RouteSpec } from '../http/define-routes
 const routes: RouteSpec[] = [
   // Companion of §2.8: the realm's accounts.
   defineRoute('get-users', {
+    // Per caller: the email visibility settings decide delivery_email and avatar_url for each reader.
+    cache: { caller: 'user' },
     handle: ({ tables, actor, params }) => ({
       members: listUsers(tables, actor.user, {
         clientGravatar: params.client_gravatar,

@@ -65,6 +65,12 @@ export class Store {
   #durableWrites = 0;
   /** The writes not yet durable, in mark order (marks are consecutive). */
   #inFlight: { mark: number; write: Promise<void> }[] = [];
+  /**
+   * Every applied change takes the next number of one store-wide counter as its realm's version, so a realm
+   * replaced (reset, restored, deleted and created again) never shows a version it had before.
+   */
+  #changeCount = 0;
+  #versions = new Map<string, number>();
 
   private constructor(
     state: State,
@@ -109,6 +115,15 @@ export class Store {
    */
   onCommit(fn: (realmId: string, events: PendingEvent[], seq: number) => void): void {
     this.#onCommit = fn;
+  }
+
+  /**
+   * A number that changes with every change applied to the realm (a rolled-back one included) and is never
+   * reused, also across a replacement of the realm: whatever is built from the realm's rows alone at one
+   * version is the same at any later time the realm has that version (http/answer-cache.ts).
+   */
+  versionOf(realmId: string): number {
+    return this.#versions.get(realmId) ?? 0;
   }
 
   /** The sequence number of the newest transaction the live state (and so any snapshot) includes. */
@@ -206,6 +221,9 @@ export class Store {
     if (change.table === 'user_messages' && change.row !== null) shareFlags(change.row as UserMessagesRow);
     if (change.table === 'messages' && change.row !== null) shareEmptyLists(change.row as MessageRow);
     applyChange(this.#state, change);
+    // A removed realm keeps no number: whatever creates it again is a change that takes a new one.
+    if (change.table === null && change.row === null) this.#versions.delete(change.realm);
+    else this.#versions.set(change.realm, ++this.#changeCount);
     if (change.table === null) {
       if (change.row !== null) this.#keep(change.row);
     } else if (realm) {
