@@ -9,9 +9,9 @@ function capture() {
   const sent = { status: 0, headers: {} as Record<string, unknown>, body: undefined as unknown };
   const res = {
     headersSent: false,
-    status(code: number) {
+    // The answer writer sets the status code as node:http's response takes it (not through express's status()).
+    set statusCode(code: number) {
       sent.status = code;
-      return res;
     },
     setHeader(name: string, value: unknown) {
       sent.headers[name.toLowerCase()] = value;
