@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { DEFAULT_CONFIG } from '../config/config.js';
+import type { Hangup } from '../contract/hangup.js';
 import { badEventQueueId, tooManyQueues } from '../domain/errors.js';
 import { DeadlineSweep } from './deadlines.js';
 import { EventQueue, type QueueDescriptor } from './queue.js';
@@ -86,6 +87,21 @@ export class QueueRegistry {
       throw badEventQueueId(queueId);
     }
     return queue;
+  }
+
+  /**
+   * A poll's wait ended: the queue as `get` would give it (BAD_EVENT_QUEUE_ID if it ended or expired meanwhile),
+   * touched, with one look at the clock instead of two.
+   */
+  resume(queue: EventQueue): void {
+    const now = this.clock.now(queue.realmId);
+    if (this.#queues.get(queue.id) !== queue) throw badEventQueueId(queue.id);
+    if (queue.waiter === null && now - queue.lastActivity >= QUEUE_IDLE_SECONDS) {
+      this.delete(queue);
+      throw badEventQueueId(queue.id);
+    }
+    queue.lastActivity = now;
+    this.#scheduleExpiry(queue);
   }
 
   /** A fetch or the end of a long-poll counts as activity. */
@@ -188,15 +204,15 @@ export class QueueRegistry {
    * Waits for an event or the heartbeat, whichever comes first; resolves early if `signal` aborts
    * (the client went away). The heartbeat is an ordinary queued event, so it has an ID.
    */
-  wait(queue: EventQueue, signal: AbortSignal): Promise<void> {
+  wait(queue: EventQueue, signal: Hangup): Promise<void> {
     // One poll per queue: a new one answers the previous (which returns what the queue holds), so no
     // poll is left without a waker or a heartbeat.
     queue.waiter?.('end');
     return new Promise((resolve) => {
       // In a silence no heartbeat goes out; one that fell due meanwhile goes out when it ends ('resume').
       queue.missedHeartbeat = false;
-      const waiter = (why: 'event' | 'resume' | 'end' | Event) => {
-        // An Event: the signal aborted (the client went away); it ends the poll as 'end' does.
+      const waiter = (why?: 'event' | 'resume' | 'end' | Event) => {
+        // No reason, or an Event: the signal aborted (the client went away); it ends the poll as 'end' does.
         if (why !== 'end' && typeof why === 'string' && this.silenced(queue)) return;
         if (why === 'resume' && queue.events.length === 0) {
           if (queue.missedHeartbeat) queue.push(HEARTBEAT_EVENT);
@@ -213,7 +229,9 @@ export class QueueRegistry {
       this.#deadlines.set(queue.realmId, HEARTBEAT, queue.heartbeat, this.clock.realmNowMs(queue.realmId) + HEARTBEAT_SECONDS * 1000);
       // A waiting client is active: the idle deadline is set again when the poll ends.
       this.#deadlines.remove(queue.realmId, IDLE, queue.expiry);
-      signal.addEventListener('abort', waiter, { once: true });
+      // Gone before the wait began: nobody reads the answer, and nothing else would end the poll.
+      if (signal.aborted) waiter();
+      else signal.addEventListener('abort', waiter, { once: true });
     });
   }
 
