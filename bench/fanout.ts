@@ -12,6 +12,8 @@ import { rssOf, start, startMock, stop, type Started } from './spawn.js';
  */
 export const FANOUT_USERS = (process.env.BENCH_FANOUT_USERS ?? '1000,10000').split(',').map(Number);
 const MESSAGES = Number(process.env.BENCH_FANOUT_MESSAGES ?? 5);
+/** Node flags for the mock only (`--cpu-prof --cpu-prof-dir=…`, `--heap-prof`): Node refuses them in NODE_OPTIONS. */
+const MOCK_NODE_FLAGS = (process.env.BENCH_FANOUT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** Messages before the timed ones: the first fan-out warms the JIT and finishes opening connections. */
 const WARM_UP = 1;
 /** Registrations in flight at once: a few keep the connections they need few (one core serves them anyway). */
@@ -244,7 +246,7 @@ export async function fanoutFigure(dir: string, users: number): Promise<FanoutFi
   const skipped = bounds().tooFewFiles(users);
   if (skipped) return { users, skipped, seconds: 0 };
   // A few users more than N: the demo's bots and deactivated user are not recipients.
-  const mock = await startMock(['--in-memory', '--zuliprc-dir', dir, '--users', String(users + 20)]);
+  const mock = await startMock(['--in-memory', '--zuliprc-dir', dir, '--users', String(users + 20)], MOCK_NODE_FLAGS);
   let bytes = '';
   let mockRun: FanoutRun;
   try {

@@ -1,5 +1,6 @@
 import type { Features } from '../config/features.js';
 import { SERVICE_VERSION, compatibilityKeys } from '../config/version.js';
+import type { Hangup } from '../contract/hangup.js';
 import type { ParamsOf } from '../contract/operation-types.js';
 import { badRequest, tooManyNarrowTerms } from '../domain/errors.js';
 import { MAX_NARROW_TERMS } from '../domain/messages/narrow.js';
@@ -98,7 +99,7 @@ export function doRegisterQueue(actor: QueueActor, params: ParamsOf<'register-qu
  * GET /events (§6, reference §6): long-polling. Events stay until acknowledged by a later last_event_id;
  * without a queue_id and with dont_block, the call registers a queue with default options.
  */
-export async function doGetEvents(actor: QueueActor & { user: UserRow }, params: ParamsOf<'get-events'>, signal: AbortSignal) {
+export async function doGetEvents(actor: QueueActor & { user: UserRow }, params: ParamsOf<'get-events'>, signal: Hangup) {
   const { queues, realmId, user } = actor;
   const queueId = params.queue_id;
   if (queueId === undefined) {
@@ -116,8 +117,7 @@ export async function doGetEvents(actor: QueueActor & { user: UserRow }, params:
     // The queue may have ended while we waited: a restart answers with what it held (the next poll is
     // BAD_EVENT_QUEUE_ID); a realm reset or a deactivated user ends it with BAD_EVENT_QUEUE_ID now.
     if (queue.answeredAtEnd) return { events: queue.pending() };
-    queues.get(queueId, realmId, user.user_id);
-    queues.touch(queue);
+    queues.resume(queue);
     // Ended by a newer poll of the queue during a silence: nothing gets through, not even the queued events.
     if (queues.silenced(queue)) return { events: [] };
   }

@@ -2,6 +2,7 @@ import { badRequest } from '../domain/errors.js';
 import type { ClientView } from '../contract/client-view.js';
 import type { WireEvent } from '../contract/event-types.js';
 import { withJsonTexts } from '../contract/json-text.js';
+import { Deadline } from './deadlines.js';
 
 /** What a queue was registered with (spec §4.21, §6.6): what it receives and how it is shaped. */
 export interface QueueDescriptor {
@@ -42,7 +43,11 @@ export class EventQueue {
    * reference server finishes a queue's handler before it drops the queue; the next poll is BAD_EVENT_QUEUE_ID.
    */
   answeredAtEnd = false;
-  cancelExpiry: (() => void) | null = null;
+  /** Its places in the realm's deadline lists (events/deadlines.ts): the idle expiry, the waiting poll's heartbeat. */
+  readonly expiry = new Deadline<EventQueue>(this);
+  readonly heartbeat = new Deadline<EventQueue>(this);
+  /** The waiting poll's heartbeat fell due in a silence: it goes out when the silence ends. */
+  missedHeartbeat = false;
 
   constructor(
     readonly id: string,

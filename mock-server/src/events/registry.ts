@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { DEFAULT_CONFIG } from '../config/config.js';
+import type { Hangup } from '../contract/hangup.js';
 import { badEventQueueId, tooManyQueues } from '../domain/errors.js';
+import { DeadlineSweep } from './deadlines.js';
 import { EventQueue, type QueueDescriptor } from './queue.js';
 import { Silences } from './silences.js';
 
@@ -15,6 +17,11 @@ export const HEARTBEAT_SECONDS = 60;
  * turns of this many, with I/O between them.
  */
 export const WAKE_BATCH = 256;
+
+/** The kinds of a queue's deadlines (events/deadlines.ts). */
+const IDLE = 0;
+const HEARTBEAT = 1;
+const HEARTBEAT_EVENT = { type: 'heartbeat' } as const;
 
 /**
  * Every live queue, in memory only: after a restart clients get BAD_EVENT_QUEUE_ID and re-register,
@@ -30,6 +37,8 @@ export class QueueRegistry {
   /** Batches of waiting polls still to wake (`wake`), and the turn that wakes the next one. */
   #toWake: EventQueue[][] = [];
   #waking: NodeJS.Immediate | null = null;
+  /** Idle expiries and heartbeats: one timer per realm instead of one per queue and poll. */
+  readonly #deadlines: DeadlineSweep<EventQueue>;
   /** Silent networks (control API): long-polls they cover wait without answers or heartbeats. */
   readonly silences: Silences;
 
@@ -43,6 +52,7 @@ export class QueueRegistry {
     readonly maxPerUser = DEFAULT_CONFIG.maxQueuesPerUser,
   ) {
     this.silences = new Silences(clock, (realmId, userId) => this.#afterSilence(realmId, userId));
+    this.#deadlines = new DeadlineSweep(clock, (queue, kind) => (kind === IDLE ? this.#onIdle(queue) : this.#onHeartbeat(queue)), 2);
   }
 
   get size(): number {
@@ -79,6 +89,21 @@ export class QueueRegistry {
     return queue;
   }
 
+  /**
+   * A poll's wait ended: the queue as `get` would give it (BAD_EVENT_QUEUE_ID if it ended or expired meanwhile),
+   * touched, with one look at the clock instead of two.
+   */
+  resume(queue: EventQueue): void {
+    const now = this.clock.now(queue.realmId);
+    if (this.#queues.get(queue.id) !== queue) throw badEventQueueId(queue.id);
+    if (queue.waiter === null && now - queue.lastActivity >= QUEUE_IDLE_SECONDS) {
+      this.delete(queue);
+      throw badEventQueueId(queue.id);
+    }
+    queue.lastActivity = now;
+    this.#scheduleExpiry(queue);
+  }
+
   /** A fetch or the end of a long-poll counts as activity. */
   touch(queue: EventQueue): void {
     queue.lastActivity = this.clock.now(queue.realmId);
@@ -87,8 +112,8 @@ export class QueueRegistry {
 
   /** `answerWaiting`: a waiting long-poll gets what the queue holds instead of BAD_EVENT_QUEUE_ID (a restart). */
   delete(queue: EventQueue, answerWaiting = false): void {
-    queue.cancelExpiry?.();
-    queue.cancelExpiry = null;
+    this.#deadlines.remove(queue.realmId, IDLE, queue.expiry);
+    this.#deadlines.remove(queue.realmId, HEARTBEAT, queue.heartbeat);
     if (!this.#queues.delete(queue.id)) return;
     const users = this.#byRealm.get(queue.realmId);
     const own = users?.get(queue.userId);
@@ -179,43 +204,41 @@ export class QueueRegistry {
    * Waits for an event or the heartbeat, whichever comes first; resolves early if `signal` aborts
    * (the client went away). The heartbeat is an ordinary queued event, so it has an ID.
    */
-  wait(queue: EventQueue, signal: AbortSignal): Promise<void> {
+  wait(queue: EventQueue, signal: Hangup): Promise<void> {
     // One poll per queue: a new one answers the previous (which returns what the queue holds), so no
     // poll is left without a waker or a heartbeat.
     queue.waiter?.('end');
     return new Promise((resolve) => {
       // In a silence no heartbeat goes out; one that fell due meanwhile goes out when it ends ('resume').
-      let missedHeartbeat = false;
-      const cancelHeartbeat = this.clock.setTimeout(queue.realmId, HEARTBEAT_SECONDS, () => {
-        if (this.silenced(queue)) missedHeartbeat = true;
-        else queue.push({ type: 'heartbeat' });
-      });
-      const finish = () => {
-        cancelHeartbeat();
-        signal.removeEventListener('abort', onAbort);
-        if (queue.waiter === waiter) queue.waiter = null;
-        resolve();
-      };
-      const waiter = (why: 'event' | 'resume' | 'end') => {
-        if (why !== 'end' && this.silenced(queue)) return;
+      queue.missedHeartbeat = false;
+      const waiter = (why?: 'event' | 'resume' | 'end' | Event) => {
+        // No reason, or an Event: the signal aborted (the client went away); it ends the poll as 'end' does.
+        if (why !== 'end' && typeof why === 'string' && this.silenced(queue)) return;
         if (why === 'resume' && queue.events.length === 0) {
-          if (missedHeartbeat) queue.push({ type: 'heartbeat' });
+          if (queue.missedHeartbeat) queue.push(HEARTBEAT_EVENT);
           return;
         }
-        finish();
+        signal.removeEventListener('abort', waiter);
+        if (queue.waiter === waiter) {
+          queue.waiter = null;
+          this.#deadlines.remove(queue.realmId, HEARTBEAT, queue.heartbeat);
+        }
+        resolve();
       };
-      const onAbort = () => finish();
       queue.waiter = waiter;
-      // A waiting client is active: the idle timer restarts when the poll ends.
-      queue.cancelExpiry?.();
-      queue.cancelExpiry = null;
-      signal.addEventListener('abort', onAbort, { once: true });
+      this.#deadlines.set(queue.realmId, HEARTBEAT, queue.heartbeat, this.clock.realmNowMs(queue.realmId) + HEARTBEAT_SECONDS * 1000);
+      // A waiting client is active: the idle deadline is set again when the poll ends.
+      this.#deadlines.remove(queue.realmId, IDLE, queue.expiry);
+      // Gone before the wait began: nobody reads the answer, and nothing else would end the poll.
+      if (signal.aborted) waiter();
+      else signal.addEventListener('abort', waiter, { once: true });
     });
   }
 
   /** Stops every timer and wakes every waiter (server shutdown). */
   closeAll(): void {
     this.silences.clearAll();
+    this.#deadlines.clear();
     if (this.#waking) clearImmediate(this.#waking);
     this.#waking = null;
     this.#toWake = [];
@@ -236,10 +259,16 @@ export class QueueRegistry {
   }
 
   #scheduleExpiry(queue: EventQueue): void {
-    queue.cancelExpiry?.();
-    queue.cancelExpiry = this.clock.setTimer(queue.realmId, queue.lastActivity + QUEUE_IDLE_SECONDS, () => {
-      queue.cancelExpiry = null;
-      if (this.#expired(queue)) this.delete(queue);
-    });
+    this.#deadlines.set(queue.realmId, IDLE, queue.expiry, (queue.lastActivity + QUEUE_IDLE_SECONDS) * 1000);
+  }
+
+  #onIdle(queue: EventQueue): void {
+    if (this.#expired(queue)) this.delete(queue);
+  }
+
+  /** The waiting poll's minute is up: a heartbeat answers it, or in a silence goes out when the silence ends. */
+  #onHeartbeat(queue: EventQueue): void {
+    if (this.silenced(queue)) queue.missedHeartbeat = true;
+    else queue.push(HEARTBEAT_EVENT);
   }
 }

@@ -7,6 +7,7 @@ import type { CachePolicy } from './answer-cache.js';
 import type { Actor } from './auth.js';
 import type { UploadedFile } from '../domain/live/uploads.js';
 import type { AnonymousOperationId, AnswerOf, OperationId, ParamsOf } from '../contract/operation-types.js';
+import type { Hangup } from '../contract/hangup.js';
 
 /** The caller: null only for operations the document opens to anonymous access (register, server_settings, §5). */
 export type CallerOf<Id extends OperationId> = Id extends AnonymousOperationId ? Actor | null : Actor;
@@ -24,7 +25,7 @@ export interface GateContext<Id extends OperationId = OperationId> {
   /** The User-Agent, e.g. for the read_by_sender heuristic (reference §4.1). */
   client: string;
   /** Aborts when the client goes away before the answer (ends a long-poll early). */
-  signal: AbortSignal;
+  signal: Hangup;
 }
 
 /** What a handler gets: the gate's context and the operation's parameters, decoded and typed from the document. */

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { features, type Features } from '../config/features.js';
+import type { Hangup } from '../contract/hangup.js';
 import { notImplemented } from '../domain/errors.js';
 import type { RealmRow, RealmState } from '../store/state.js';
 import { applyFaults } from '../faults/effects.js';
@@ -136,7 +137,7 @@ class Context implements RequestContext {
   readonly features: Features;
   params = EMPTY as RequestContext['params'];
   files: RequestContext['files'] = [];
-  #signal: AbortSignal | null = null;
+  #signal: ClientHangup | null = null;
 
   constructor(
     readonly app: AppContext,
@@ -152,22 +153,53 @@ class Context implements RequestContext {
   }
 
   /**
-   * Made on first use (only long-polls wait on it), instead of an AbortController and a 'close'
-   * listener for every request.
+   * Made on first use (only long-polls wait on it), instead of a hang-up and a 'close' listener for every
+   * request.
    */
-  get signal(): AbortSignal {
+  get signal(): ClientHangup {
     if (this.#signal) return this.#signal;
-    const controller = new AbortController();
-    this.#signal = controller.signal;
-    const res = this.res;
+    const hangup = (this.#signal = new ClientHangup());
+    const res = this.res as Response & { [HANGUP]?: ClientHangup };
     // The client may already be gone by now: then there is no 'close' left to wait for.
-    if (res.destroyed && !res.writableFinished) controller.abort();
-    else
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
-    return this.#signal;
+    if (res.destroyed && !res.writableFinished) hangup.aborted = true;
+    else {
+      res[HANGUP] = hangup;
+      res.on('close', hungUp);
+    }
+    return hangup;
   }
+}
+
+/**
+ * A request's hang-up (contract/hangup.ts) with its one listener (the waiting poll's): lighter than an
+ * AbortController, whose signal is an EventTarget, for what thousands of waiting polls each hold.
+ */
+class ClientHangup implements Hangup {
+  aborted = false;
+  #listener: (() => void) | null = null;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.#listener = listener;
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.#listener === listener) this.#listener = null;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listener = this.#listener;
+    this.#listener = null;
+    listener?.();
+  }
+}
+
+const HANGUP = Symbol('hang-up');
+
+/** The shared 'close' listener of answers a poll waits on: the client went away unless the answer is out. */
+function hungUp(this: Response & { [HANGUP]?: ClientHangup }): void {
+  if (!this.writableFinished) this[HANGUP]?.abort();
 }
 
 /**

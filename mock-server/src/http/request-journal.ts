@@ -47,7 +47,7 @@ interface Answer {
   statusCode: number;
   writableFinished: boolean;
   locals: Record<string, unknown>;
-  on(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: (this: never) => void): unknown;
 }
 
 /** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
@@ -85,6 +85,8 @@ class Recorded implements RequestSummary {
   status: number | null = null;
   ms: number | null = null;
   injected: string | null = null;
+  /** performance.now() when the pipeline took it up (for `ms`). */
+  started = 0;
 
   constructor(
     readonly id: number,
@@ -107,6 +109,22 @@ class Recorded implements RequestSummary {
   get operation(): string {
     return this.op.operationId;
   }
+}
+
+/** The answer's journal entry, for the shared 'close' listener. */
+const ENTRY = Symbol('journal entry');
+interface Journaled {
+  [ENTRY]?: Recorded;
+}
+
+/** The answer is out, or the client went away: its status, time and injected fault. */
+function finished(this: Answer & Journaled): void {
+  const entry = this[ENTRY];
+  if (!entry) return;
+  this[ENTRY] = undefined;
+  entry.status = this.writableFinished ? this.statusCode : null;
+  entry.ms = Math.round((performance.now() - entry.started) * 10) / 10;
+  entry.injected = (this.locals.injected as string | undefined) ?? null;
 }
 
 /** A journaled request as kept (its summary fields readable); `RequestJournal.present` shows it. */
@@ -174,13 +192,11 @@ export class RequestJournal {
       ring.items[ring.next] = entry;
       ring.next = (ring.next + 1) % this.capacity;
     }
-    const started = performance.now();
-    // `on`, not `once` (which wraps the listener): 'close' is emitted once per answer anyway.
-    res.on('close', () => {
-      entry.status = res.writableFinished ? res.statusCode : null;
-      entry.ms = Math.round((performance.now() - started) * 10) / 10;
-      entry.injected = (res.locals.injected as string | undefined) ?? null;
-    });
+    entry.started = performance.now();
+    // One shared listener (no closure per request) that finds its entry on the answer; `on`, not `once` (which
+    // wraps the listener): 'close' is emitted once per answer anyway.
+    (res as Answer & Journaled)[ENTRY] = entry;
+    res.on('close', finished);
   }
 
   /** The realm's journaled requests, oldest first (summaries: `present` makes the full entry). */

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
  * may be silent or off): a ring buffer of the last `capacity` requests, owned by the inspector and emptied when
  * the server closes. Only mounted when the control API is on.
  *
- * Cheap on the API path: per request, a closure on `res.end` and at the end a slice of each body's text to
+ * Cheap on the API path: per request, one small object, shared `res.end` and 'close' functions, and at the end a slice of each body's text to
  * `bodyCap` characters; error answers (small) are parsed for their code and msg. Nothing is redacted or
  * pretty-printed here: bodies are stored as capped text and redacted when someone opens them (view.ts), so
  * memory is bounded by capacity × 2 × bodyCap characters whatever the traffic.
@@ -107,46 +107,75 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
     // Read at the start: the API layer rewrites req.url (a leading `//`) and req.method (a `method` field).
     const [path = '/', query = ''] = splitUrl(req.originalUrl);
     if (skip(path)) return next();
-    const started = performance.now();
-    const method = req.method;
-    let answer: string | null = null;
-    let answerLength = 0;
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.end = ((...args: unknown[]) => {
-      const chunk = args[0];
-      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) {
-        answerLength = chunk.length;
-        answer = (typeof chunk === 'string' ? capped(chunk, log.bodyCap) : chunk.subarray(0, log.bodyCap).toString('utf8')) || null;
-      }
-      return end(...args);
-    }) as Response['end'];
-    res.once('close', () => {
-      const status = res.writableFinished ? res.statusCode : null;
-      const error = status !== null && status >= 400 && answer !== null && answerLength <= log.bodyCap ? errorOf(answer) : null;
-      const requestText = requestTextOf(req);
-      log.add({
-        // performance.timeOrigin + now() is the wall time; ESLint's Date.now rule guards realm time, not this.
-        at: Math.round(performance.timeOrigin + started),
-        method,
-        path,
-        realm: (res.locals.realmId as string | undefined) ?? controlRealm(path),
-        user: (res.locals.user as string | undefined) ?? null,
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        code: error?.code ?? null,
-        msg: error?.msg ?? null,
-        validation: status === 400 && VALIDATION.test(error?.code ?? ''),
-        var_name: error?.var_name ?? null,
-        injected: (res.locals.injected as string | undefined) ?? null,
-        query: capped(query, log.bodyCap),
-        requestType: headerText(req.headers['content-type']),
-        requestBody: { text: requestText === null ? null : capped(requestText, log.bodyCap), length: requestText?.length ?? 0 },
-        responseType: headerText(res.getHeader('content-type')),
-        responseBody: { text: answer, length: answerLength },
-      });
-    });
+    // One object per request and shared functions that find it on the answer: no closures or bound `end` each.
+    const capturing = res as Capturing;
+    capturing[CAPTURE] = new Capture(log, req, path, query, req.method, capturing.end);
+    capturing.end = capturingEnd as Response['end'];
+    res.on('close', captured);
     next();
   };
+}
+
+const CAPTURE = Symbol('inspector capture');
+type Capturing = Response & { [CAPTURE]?: Capture };
+
+/** What one exchange's capture holds until its answer ends. */
+class Capture {
+  readonly started = performance.now();
+  answer: string | null = null;
+  answerLength = 0;
+
+  constructor(
+    readonly log: ExchangeLog,
+    readonly req: Request,
+    readonly path: string,
+    readonly query: string,
+    readonly method: string,
+    /** The answer's own `end`, called after the text is kept. */
+    readonly end: Response['end'],
+  ) {}
+}
+
+/** `res.end` while captured: keeps the answer's text (capped), then ends as the answer's own `end`. */
+function capturingEnd(this: Capturing, ...args: unknown[]): Response {
+  const capture = this[CAPTURE]!;
+  const chunk = args[0];
+  if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) {
+    const cap = capture.log.bodyCap;
+    capture.answerLength = chunk.length;
+    capture.answer = (typeof chunk === 'string' ? capped(chunk, cap) : chunk.subarray(0, cap).toString('utf8')) || null;
+  }
+  return capture.end.apply(this, args as Parameters<Response['end']>);
+}
+
+/** The 'close' listener: the exchange goes to the log. */
+function captured(this: Capturing): void {
+  const capture = this[CAPTURE];
+  if (!capture) return;
+  const { log, req, answer, answerLength, started } = capture;
+  const status = this.writableFinished ? this.statusCode : null;
+  const error = status !== null && status >= 400 && answer !== null && answerLength <= log.bodyCap ? errorOf(answer) : null;
+  const requestText = requestTextOf(req);
+  log.add({
+    // performance.timeOrigin + now() is the wall time; ESLint's Date.now rule guards realm time, not this.
+    at: Math.round(performance.timeOrigin + started),
+    method: capture.method,
+    path: capture.path,
+    realm: (this.locals.realmId as string | undefined) ?? controlRealm(capture.path),
+    user: (this.locals.user as string | undefined) ?? null,
+    status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    code: error?.code ?? null,
+    msg: error?.msg ?? null,
+    validation: status === 400 && VALIDATION.test(error?.code ?? ''),
+    var_name: error?.var_name ?? null,
+    injected: (this.locals.injected as string | undefined) ?? null,
+    query: capped(capture.query, log.bodyCap),
+    requestType: headerText(req.headers['content-type']),
+    requestBody: { text: requestText === null ? null : capped(requestText, log.bodyCap), length: requestText?.length ?? 0 },
+    responseType: headerText(this.getHeader('content-type')),
+    responseBody: { text: answer, length: answerLength },
+  });
 }
 
 /** Error codes of the parameter checks (http/params.ts, domain/errors.ts): a request the client got wrong. */
