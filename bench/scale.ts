@@ -55,7 +55,10 @@ const OPS: Op[] = [
   { name: 'GET /api/v1/messages (newest 50)', run: simple('GET', () => '/api/v1/messages?anchor=newest&num_before=50&num_after=0') },
   {
     name: 'GET /api/v1/messages (public channel, newest 50)',
-    run: simple('GET', (w) => `/api/v1/messages?anchor=newest&num_before=50&num_after=0&narrow=${narrow([['channel', w.channels.public.stream_id]])}`),
+    run: simple(
+      'GET',
+      (w) => `/api/v1/messages?anchor=newest&num_before=50&num_after=0&narrow=${narrow([['channel', w.channels.public.stream_id]])}`,
+    ),
   },
   {
     name: 'GET /api/v1/messages (first unread, 25 around)',
