@@ -44,7 +44,8 @@ function runToCrash(path: string, crashAt: CrashPoint, armAfter: number, inFligh
       if (acked.length > armAfter + 20_000) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the acknowledgements still in the pipe when the writer died are read first.
+    child.on('close', (code, signal) => {
       if (signal !== 'SIGKILL') reject(new Error(`writer exited with ${code}: ${stderr}`));
       else if (acked.length > armAfter + 20_000) reject(new Error(`writer never reached ${crashAt}`));
       else resolvePromise(acked);

@@ -50,7 +50,8 @@ function runAndKill(path: string, plan: Plan, ballast: number): Promise<number[]
       }
     });
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the acknowledgements still in the pipe when the writer died are read first.
+    child.on('close', (code, signal) => {
       if (signal !== 'SIGKILL') reject(new Error(`writer exited with ${code}: ${stderr}`));
       else if (plan.crashAt && killed) reject(new Error(`writer never reached crash point ${plan.crashAt}`));
       else resolvePromise(acked);
