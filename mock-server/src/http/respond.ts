@@ -33,18 +33,9 @@ export function sendJsonText(
 }
 
 /**
- * JSON text made beforehand (shared by many answers, or cached), written as it is. sendJson splices it where
- * it is a top-level value of the answer object, or an element of a top-level array; nowhere else. Made only
- * from values as the caller's realm answers them (after any pruning for an older feature level).
- */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
-
-/**
- * The answer's text: `JSON.stringify(body)`, except that top-level RawJson values and array elements, and
- * the texts kept for a top-level list (contract/json-text.ts), are spliced as made. Keys in the same order,
- * and `undefined` (or function) values left out, as JSON.stringify does.
+ * The answer's text: `JSON.stringify(body)`, except that a top-level list with texts kept beside it
+ * (contract/json-text.ts: a fan-out's event texts) has those texts spliced as made. Keys in the same order, and
+ * `undefined` (or function) values left out, as JSON.stringify does.
  */
 export function answerText(body: unknown): string {
   if (!splices(body)) return JSON.stringify(body);
@@ -57,27 +48,24 @@ export function answerText(body: unknown): string {
   return `{${out}}`;
 }
 
-/** Whether an answer object holds anything to splice: one look per top-level value (and a list's first element). */
+/** Whether an answer object holds a list with kept texts: one look per top-level value. */
 function splices(body: unknown): body is Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   for (const key in body) {
     const value = (body as Record<string, unknown>)[key];
-    if (value instanceof RawJson) return true;
-    if (Array.isArray(value) && (value[0] instanceof RawJson || jsonTextsOf(value) !== undefined)) return true;
+    if (Array.isArray(value) && jsonTextsOf(value) !== undefined) return true;
   }
   return false;
 }
 
 function valueText(value: unknown): string | undefined {
-  if (value instanceof RawJson) return value.text;
-  if (!Array.isArray(value)) return JSON.stringify(value) as string | undefined;
-  const kept = jsonTextsOf(value);
-  if (!kept && !(value[0] instanceof RawJson)) return JSON.stringify(value);
+  const kept = Array.isArray(value) ? jsonTextsOf(value) : undefined;
+  if (!kept) return JSON.stringify(value) as string | undefined;
+  const list = value as unknown[];
   let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const element: unknown = value[i];
+  for (let i = 0; i < list.length; i++) {
     // In an array, what JSON.stringify leaves out of an object (undefined, a function) is null.
-    const text = element instanceof RawJson ? element.text : (kept?.[i] ?? (JSON.stringify(element) as string | undefined) ?? 'null');
+    const text = kept[i] ?? (JSON.stringify(list[i]) as string | undefined) ?? 'null';
     out += i === 0 ? text : `,${text}`;
   }
   return `[${out}]`;
