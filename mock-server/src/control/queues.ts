@@ -31,7 +31,7 @@ export interface QueueSummary {
 
 export function listQueues(app: AppContext, realmId: string): QueueSummary[] {
   const tables = realmTables(app.store, realmId);
-  return [...app.queues.queuesOf(realmId, null)].map((queue) => ({
+  return [...app.queues.queuesOf(realmId)].map((queue) => ({
     queue_id: queue.id,
     user_id: queue.userId,
     email: tables.users[String(queue.userId)]?.email ?? null,

@@ -126,11 +126,9 @@ export class QueueRegistry {
     queue.waiter?.('end');
   }
 
-  /** Queues of these users in this realm (the dispatcher's audience). */
-  *queuesOf(realmId: string, userIds: ReadonlySet<number> | null): Iterable<EventQueue> {
-    const users = this.#byRealm.get(realmId);
-    if (!users) return;
-    for (const [userId, own] of users) if (userIds === null || userIds.has(userId)) yield* own;
+  /** Every queue of this realm (a realm's end, the control API's listing); some users' queues: queuesOfUsers. */
+  *queuesOf(realmId: string): Iterable<EventQueue> {
+    for (const own of this.#byRealm.get(realmId)?.values() ?? []) yield* own;
   }
 
   /** Queues of these users in this realm, found through the index: as many steps as users and queues. */
@@ -183,7 +181,7 @@ export class QueueRegistry {
   /** A deleted or replaced realm's queues end (its clients re-register); returns how many. */
   dropRealm(realmId: string, answerWaiting = false): number {
     // Collected first: deleting changes the index being walked.
-    const queues = [...this.queuesOf(realmId, null)];
+    const queues = [...this.queuesOf(realmId)];
     for (const queue of queues) this.delete(queue, answerWaiting);
     return queues.length;
   }
@@ -250,7 +248,7 @@ export class QueueRegistry {
    * during it; the others go on waiting for an event or their heartbeat.
    */
   #afterSilence(realmId: string, userId: number | null): void {
-    const queues = userId === null ? this.queuesOf(realmId, null) : (this.#byRealm.get(realmId)?.get(userId) ?? []);
+    const queues = userId === null ? this.queuesOf(realmId) : (this.#byRealm.get(realmId)?.get(userId) ?? []);
     for (const queue of [...queues]) queue.waiter?.('resume');
   }
 

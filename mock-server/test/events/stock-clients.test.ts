@@ -20,7 +20,7 @@ const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
 /** Until the client's next long-poll is waiting on its queue (a heartbeat only goes to a waiting poll). */
 async function waitForPoll(): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const queue = [...server.context.queues.queuesOf('demo', new Set([member.user_id]))][0];
+    const queue = [...server.context.queues.queuesOfUsers('demo', [member.user_id])][0];
     if (queue?.waiter) return;
     await settle(25);
   }

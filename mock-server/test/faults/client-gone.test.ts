@@ -27,7 +27,7 @@ async function pollAndLeave(): Promise<void> {
     query: { queue_id: queueId, last_event_id: '-1' },
     signal: leave.signal,
   }).catch((e: unknown) => e);
-  const queue = () => [...server.context.queues.queuesOf('demo', new Set([member.user_id]))].find((q) => q.id === queueId);
+  const queue = () => [...server.context.queues.queuesOfUsers('demo', [member.user_id])].find((q) => q.id === queueId);
   await expect.poll(() => queue()?.waiter ?? null, { timeout: 5_000 }).not.toBeNull();
   leave.abort();
   await polling;
@@ -59,7 +59,7 @@ describe("the server's close", () => {
     const polling = call(own, 'GET', '/api/v1/events', { as: who, query: { queue_id: queueId, last_event_id: '-1' } }).catch(
       (e: unknown) => e,
     );
-    const queue = () => [...own.context.queues.queuesOf('demo', new Set([who.user_id]))].find((q) => q.id === queueId);
+    const queue = () => [...own.context.queues.queuesOfUsers('demo', [who.user_id])].find((q) => q.id === queueId);
     await expect.poll(() => queue()?.waiter ?? null, { timeout: 5_000 }).not.toBeNull();
     await own.close();
     expect(own.context.faults.waiting).toBe(0);
