@@ -1,14 +1,9 @@
-import { spawn } from 'node:child_process';
-import { access, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { filePersistence } from '../../src/store/file-persistence.js';
 import type { CrashPoint } from './fixtures/crash-points.js';
-
-const root = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const writer = fileURLToPath(new URL('./fixtures/kill-writer.ts', import.meta.url));
+import { copyCrashImage, expectRecovered, runAndKill, type KillPlan } from './fixtures/kill-run.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -17,47 +12,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-interface Plan {
-  compactMinBytes: number;
-  inFlight: number;
-  /** The parent SIGKILLs the writer after this many acknowledgements... */
-  killAfter?: number;
-  /** ...or the writer SIGKILLs itself at this step, once `armAfter` acknowledgements were printed. */
-  crashAt?: CrashPoint;
-  armAfter?: number;
-}
-
-/** Runs the writer until it is killed. Returns the acknowledged IDs. */
-function runAndKill(path: string, plan: Plan, ballast: number): Promise<number[]> {
-  const args = [path, plan.compactMinBytes, plan.inFlight, ballast, plan.crashAt ?? 'none', plan.armAfter ?? 0].map(String);
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    const acked: number[] = [];
-    let buffer = '';
-    let stderr = '';
-    let killed = false;
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop()!;
-      for (const line of lines) if (line !== 'ready') acked.push(Number(line));
-      // A crash point that is never reached must not hang the test: the assertions below catch it.
-      if (!killed && acked.length >= (plan.killAfter ?? 50_000)) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    // 'close', not 'exit': the acknowledgements still in the pipe when the writer died are read first.
-    child.on('close', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`writer exited with ${code}: ${stderr}`));
-      else if (plan.crashAt && killed) reject(new Error(`writer never reached crash point ${plan.crashAt}`));
-      else resolvePromise(acked);
-    });
-  });
-}
 
 interface Image {
   /** The journal holds lines the snapshot already covers (died between snapshot and truncation). */
@@ -69,7 +23,7 @@ interface Image {
 }
 
 /** Kills a writer once per plan, all on one state file; checks each crash image. */
-async function killSeries(name: string, plans: Plan[], ballast: number): Promise<Image[]> {
+async function killSeries(name: string, plans: KillPlan[], ballast: number): Promise<Image[]> {
   const path = join(dir, `${name}.json`);
   let maxAcked = 0;
   const images: Image[] = [];
@@ -82,9 +36,7 @@ async function killSeries(name: string, plans: Plan[], ballast: number): Promise
 
     // Recover a copy, so that the next writer also starts from the raw crash image.
     const image = join(dir, `${name}-image.json`);
-    await rm(`${image}.journal`, { force: true });
-    await copyFile(path, image);
-    await copyFile(`${path}.journal`, `${image}.journal`).catch(() => {});
+    await copyCrashImage(path, image);
     const snapshotSeq = (JSON.parse(await readFile(image, 'utf8')) as { journal_seq: number }).journal_seq;
     const journal = await readFile(`${image}.journal`, 'utf8').catch(() => '');
     images.push({
@@ -96,20 +48,7 @@ async function killSeries(name: string, plans: Plan[], ballast: number): Promise
       torn: journal.length > 0 && !journal.endsWith('\n'),
     });
 
-    const p = filePersistence({ path: image });
-    const state = await p.load();
-    await p.close();
-    // Transactions are durable as a prefix: k puts message k and deletes k-25, so the state must be
-    // exactly the window (M-25, M] for some M at or beyond the last acknowledged transaction.
-    const ids = Object.keys(state.realms.k!.messages)
-      .map(Number)
-      .sort((a, b) => a - b);
-    const m = ids[ids.length - 1]!;
-    expect(m).toBeGreaterThanOrEqual(maxAcked);
-    const width = Math.min(25, m);
-    expect(ids).toEqual(Array.from({ length: width }, (_, i) => m - width + 1 + i));
-    expect(state.realms.k!.messages[String(m)]!.content).toMatch(new RegExp(`^message ${m}/`));
-    expect(Object.keys(state.realms.ballast!.messages)).toHaveLength(ballast);
+    await expectRecovered(image, maxAcked, ballast);
   }
   return images;
 }
@@ -146,7 +85,7 @@ describe('kill -9', () => {
   });
 
   it('loses no acknowledged change when killed at each step of a compaction and mid-write', { timeout: 180_000 }, async () => {
-    const at = (crashAt: CrashPoint, armAfter: number, inFlight = 16): Plan => ({ crashAt, armAfter, inFlight, compactMinBytes: 1 });
+    const at = (crashAt: CrashPoint, armAfter: number, inFlight = 16): KillPlan => ({ crashAt, armAfter, inFlight, compactMinBytes: 1 });
     const images = await killSeries(
       'steps',
       [
