@@ -3,6 +3,7 @@ import { chromiumPath } from '../../../tools/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { watchedPage } from '../helpers/watched-page.js';
 
 /**
  * GET /docs in a real browser: Chromium (tools/chromium.ts, a dev dependency) driven by playwright-core as the
@@ -13,26 +14,16 @@ import { startTestServer } from '../helpers/test-server.js';
 let server: MockServer;
 let browser: Browser;
 let page: Page;
-const outside: string[] = [];
+let outside: string[];
 const loaded: { url: string; status: number }[] = [];
-const errors: string[] = [];
+let errors: string[];
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
-  const context = await browser.newContext();
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === server.url || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  page = await context.newPage();
+  // Redoc makes blob: workers and data: images of its own: those are the page's, not another origin's.
+  ({ page, outside, errors } = await watchedPage(browser, server.url, (url) => url.startsWith('blob:') || url.startsWith('data:')));
   page.on('response', (r) => loaded.push({ url: r.url(), status: r.status() }));
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
   await page.goto(`${server.url}/docs`);
   // Redoc has rendered the document once the API's title is its page heading.
   await page.locator('h1', { hasText: 'Team Chat REST API' }).waitFor({ timeout: 60_000 });

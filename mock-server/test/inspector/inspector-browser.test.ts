@@ -8,6 +8,7 @@ import { DEMO_REALM_EPOCH } from '../../src/fixtures/demo-realm.js';
 import { chromiumPath } from '../../../tools/chromium.js';
 import { screenshotInspector, showInspector, stageTraffic } from '../../../tools/screenshots/inspector.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { watchedPage } from '../helpers/watched-page.js';
 
 /**
  * The inspector page in a real browser: Chromium (tools/chromium.ts) driven by playwright-core, as the
@@ -22,10 +23,10 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(
 let server: MockServer;
 let browser: Browser;
 let page: Page;
-const outside: string[] = [];
-const errors: string[] = [];
+let outside: string[];
+let errors: string[];
 /** What the page itself asked for and did not get (its files, feed, control calls; a favicon). */
-const refused: string[] = [];
+let refused: string[];
 let member: { email: string; api_key: string };
 
 beforeAll(async () => {
@@ -33,21 +34,7 @@ beforeAll(async () => {
   member = server.control.credentials('demo').find((c) => c.email.startsWith('andrew@'))!;
   await stageTraffic(server);
   browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
-  const context = await browser.newContext();
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === server.url) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('response', (r) => {
-    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  ({ page, outside, errors, refused } = await watchedPage(browser, server.url));
   // Reset asks for a confirmation.
   page.on('dialog', (d) => void d.accept());
   await showInspector(page, server);

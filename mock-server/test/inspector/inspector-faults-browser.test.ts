@@ -4,6 +4,7 @@ import type { MockServer } from '../../src/app.js';
 import { ROLE } from '../../src/contract/roles.js';
 import { chromiumPath } from '../../../tools/chromium.js';
 import { call, callControl, startTestServer } from '../helpers/test-server.js';
+import { watchedPage } from '../helpers/watched-page.js';
 
 /**
  * The inspector's fault rules panel in Chromium (one page, one server): a rule made through the control API shows,
@@ -15,9 +16,9 @@ import { call, callControl, startTestServer } from '../helpers/test-server.js';
 let server: MockServer;
 let browser: Browser;
 let page: Page;
-const outside: string[] = [];
-const errors: string[] = [];
-const refused: string[] = [];
+let outside: string[];
+let errors: string[];
+let refused: string[];
 let member: { email: string; api_key: string };
 
 interface Rule {
@@ -32,21 +33,7 @@ beforeAll(async () => {
   server = await startTestServer();
   member = server.control.credentials('demo').find((c) => c.email.startsWith('andrew@'))!;
   browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
-  const context = await browser.newContext();
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === server.url) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
-  });
+  ({ page, outside, errors, refused } = await watchedPage(browser, server.url));
   await page.goto(`${server.url}/`);
   await page.locator('[data-testid="connection"]', { hasText: 'live' }).waitFor();
   await panel().locator('> summary').click();
