@@ -3,13 +3,13 @@ import { Clock } from '../../src/clock/clock.js';
 import { features } from '../../src/config/features.js';
 import { updateChannel } from '../../src/domain/channels/update.js';
 import { sendMessage } from '../../src/domain/messages/send.js';
-import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
 import { DEMO_REALM_EPOCH, generateDemoRealm } from '../../src/fixtures/demo-realm.js';
 import { memoryPersistence, type Persistence } from '../../src/store/persistence.js';
 import { Store } from '../../src/store/store.js';
 import { hasMetadataAccess } from './model.js';
+import { queueDescriptor } from '../helpers/queue-descriptor.js';
 
 /**
  * The no-leak rule across a commit race. A message event is dispatched once its write is durable
@@ -37,14 +37,7 @@ function gatedPersistence(): { persistence: Persistence; arm: () => void; releas
   return { persistence, arm: () => (armed = true), release };
 }
 
-const descriptor = {
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: true,
-  client: clientView({}),
-  applyMarkdown: false,
-  clientGravatar: false,
-};
+const descriptor = queueDescriptor({ allPublicStreams: true });
 
 async function setUp() {
   const gated = gatedPersistence();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Clock } from '../../src/clock/clock.js';
-import { clientView } from '../../src/contract/client-view.js';
 import { Deadline, DeadlineSweep } from '../../src/events/deadlines.js';
 import { HEARTBEAT_SECONDS, QUEUE_IDLE_SECONDS, QueueRegistry } from '../../src/events/registry.js';
+import { queueDescriptor } from '../helpers/queue-descriptor.js';
 
 /**
  * The deadline sweep (events/deadlines.ts) that replaced a clock timer per queue and poll: deadlines fall due
@@ -61,14 +61,7 @@ describe('deadline sweep', () => {
 });
 
 describe('queue deadlines through the registry', () => {
-  const descriptor = {
-    eventTypes: null,
-    narrow: [],
-    allPublicStreams: false,
-    client: clientView(undefined),
-    applyMarkdown: false,
-    clientGravatar: false,
-  };
+  const descriptor = queueDescriptor();
 
   it('answers each of many waiting polls with one heartbeat at exactly one minute, on one timer', async () => {
     const clock = new Clock('frozen', START);

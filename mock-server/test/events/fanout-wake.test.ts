@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { madeUpEvent } from '../helpers/made-up-event.js';
 import { Clock } from '../../src/clock/clock.js';
-import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import type { EventQueue } from '../../src/events/queue.js';
 import { QueueRegistry, WAKE_BATCH } from '../../src/events/registry.js';
@@ -9,6 +8,7 @@ import { answerText } from '../../src/http/respond.js';
 import { memoryPersistence } from '../../src/store/persistence.js';
 import { emptyRealmTables, type RealmRow } from '../../src/store/state.js';
 import { Store } from '../../src/store/store.js';
+import { queueDescriptor } from '../helpers/queue-descriptor.js';
 
 /**
  * Waking thousands of waiting polls in batches (registry.ts `wake`): every waiter is answered once with
@@ -17,14 +17,7 @@ import { Store } from '../../src/store/store.js';
  */
 const USERS = 20;
 const QUEUES_PER_USER = 100;
-const descriptor = {
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  client: clientView({}),
-  applyMarkdown: false,
-  clientGravatar: false,
-};
+const descriptor = queueDescriptor();
 
 async function setUp() {
   const store = await Store.open(memoryPersistence());

@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { madeUpEvent } from '../helpers/made-up-event.js';
 import { Clock } from '../../src/clock/clock.js';
-import { clientView } from '../../src/contract/client-view.js';
 import { dispatch } from '../../src/events/dispatcher.js';
 import { QueueRegistry } from '../../src/events/registry.js';
 import { gatedStore } from '../helpers/gated-store.js';
+import { queueDescriptor } from '../helpers/queue-descriptor.js';
 
-const descriptor = {
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  client: clientView({}),
-  applyMarkdown: false,
-  clientGravatar: false,
-};
+const descriptor = queueDescriptor();
 
 describe('a register during a write that is not yet durable', () => {
   it('does not queue the event of a change its snapshot already shows', async () => {

@@ -5,6 +5,7 @@ import type { QueueDescriptor } from '../../src/events/queue.js';
 import { shapeFor as shapeEvent } from '../../src/events/shape.js';
 import type { RealmState, UserRow } from '../../src/store/state.js';
 import { madeUpEvent } from '../helpers/made-up-event.js';
+import { queueDescriptor } from '../helpers/queue-descriptor.js';
 
 // Partial payloads: the rules of shaping and filtering are under test here, not the payloads' fields.
 type Payload = Record<string, unknown> & { type: string };
@@ -12,15 +13,7 @@ const shapeFor = (event: Payload, d: QueueDescriptor, viewer: UserRow | null = n
   shapeEvent(madeUpEvent(event), d, viewer);
 const accepts = (d: QueueDescriptor, event: Payload, tables: RealmState | undefined) => acceptsEvent(d, madeUpEvent(event), tables);
 
-const descriptor = (overrides: Partial<QueueDescriptor> = {}): QueueDescriptor => ({
-  eventTypes: null,
-  narrow: [],
-  allPublicStreams: false,
-  client: clientView({}),
-  applyMarkdown: false,
-  clientGravatar: false,
-  ...overrides,
-});
+const descriptor = queueDescriptor;
 
 const channelMessage = (subject: string) => ({
   type: 'message',
