@@ -96,7 +96,7 @@ export class QueueRegistry {
   resume(queue: EventQueue): void {
     const now = this.clock.now(queue.realmId);
     if (this.#queues.get(queue.id) !== queue) throw badEventQueueId(queue.id);
-    if (queue.waiter === null && now - queue.lastActivity >= QUEUE_IDLE_SECONDS) {
+    if (this.#expired(queue, now)) {
       this.delete(queue);
       throw badEventQueueId(queue.id);
     }
@@ -252,8 +252,8 @@ export class QueueRegistry {
     for (const queue of [...queues]) queue.waiter?.('resume');
   }
 
-  #expired(queue: EventQueue): boolean {
-    return queue.waiter === null && this.clock.now(queue.realmId) - queue.lastActivity >= QUEUE_IDLE_SECONDS;
+  #expired(queue: EventQueue, now = this.clock.now(queue.realmId)): boolean {
+    return queue.waiter === null && now - queue.lastActivity >= QUEUE_IDLE_SECONDS;
   }
 
   #scheduleExpiry(queue: EventQueue): void {
