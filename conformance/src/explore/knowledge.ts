@@ -1,0 +1,127 @@
+import type { Ref, StepValue } from './types.js';
+
+/**
+ * What explore knows of the world it made, learnt from the answers of its own steps: enough to draw steps
+ * that are valid for the current state (a message the actor can see, a topic that exists) and to say who
+ * may see what. It is not a model of the server: every oracle judges the server by the server's own
+ * answers (snapshots, events, reads); this only chooses and names.
+ */
+export interface KnownChannel {
+  key: string;
+  id: number;
+  name: string;
+  /** invite_only; explore's private channels share their history with subscribers. */
+  private: boolean;
+  webPublic: boolean;
+  archived: boolean;
+}
+
+export interface KnownMessage {
+  key: string;
+  id: number;
+  sender: string;
+  /** The channel's key for a channel message, null for a direct message. */
+  channel: string | null;
+  topic: string;
+  /** Direct messages: every participant's actor name, the sender included. */
+  participants: string[];
+  /** The Markdown source as last sent or edited. */
+  content: string;
+  deleted: boolean;
+  /** `actor emoji_name` of the reactions added through explore's steps and not removed. */
+  reactions: Set<string>;
+}
+
+/** Entities a sequence made, by key; the keys restart for every sequence so that scripts replay. */
+export class Knowledge {
+  readonly channels: KnownChannel[] = [];
+  readonly messages: KnownMessage[] = [];
+  /** Other entities (drafts, snippets, …) by kind: their keys, in creation order. */
+  readonly others = new Map<string, string[]>();
+  readonly #ids = new Map<string, number>();
+  /** One count per kind, so that a message the server made (a notification) does not renumber drafts. */
+  readonly #next = new Map<string, number>();
+
+  /** Names an ID the sequence made: `m3`, `c1`, `d2`. */
+  bind(prefix: string, id: number): string {
+    const n = (this.#next.get(prefix) ?? 0) + 1;
+    this.#next.set(prefix, n);
+    const key = `${prefix}${n}`;
+    this.#ids.set(key, id);
+    return key;
+  }
+
+  /** Keys made by `bind` for kinds without a typed list (drafts, snippets, …). */
+  remember(kind: string, key: string): void {
+    this.others.set(kind, [...(this.others.get(kind) ?? []), key]);
+  }
+
+  forget(kind: string, key: string): void {
+    this.others.set(
+      kind,
+      (this.others.get(kind) ?? []).filter((k) => k !== key),
+    );
+  }
+
+  idOf(key: string): number | undefined {
+    return this.#ids.get(key);
+  }
+
+  channel(key: string): KnownChannel | undefined {
+    return this.channels.find((c) => c.key === key);
+  }
+  channelById(id: number): KnownChannel | undefined {
+    return this.channels.find((c) => c.id === id);
+  }
+  message(key: string): KnownMessage | undefined {
+    return this.messages.find((m) => m.key === key);
+  }
+  messageById(id: number): KnownMessage | undefined {
+    return this.messages.find((m) => m.id === id);
+  }
+  liveMessages(): KnownMessage[] {
+    return this.messages.filter((m) => !m.deleted);
+  }
+  /** Topics with live messages in a channel, in first-use order. */
+  topicsOf(channelKey: string): string[] {
+    return [
+      ...new Set(
+        this.liveMessages()
+          .filter((m) => m.channel === channelKey)
+          .map((m) => m.topic),
+      ),
+    ];
+  }
+
+  /** A step value with every reference replaced by its ID; undefined when a reference names nothing known. */
+  resolve(value: StepValue): unknown {
+    if (isRef(value)) {
+      const id = this.#ids.get(value.$ref);
+      if (id === undefined) throw new UnboundRef(value.$ref);
+      return id;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.resolve(v));
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.resolve(v)]));
+    return value;
+  }
+
+  /** A path whose `{key}` segments are references. */
+  resolvePath(path: string): string {
+    return path.replace(/\{([a-z]+\d+)\}/g, (_, key: string) => {
+      const id = this.#ids.get(key);
+      if (id === undefined) throw new UnboundRef(key);
+      return String(id);
+    });
+  }
+}
+
+/** A step naming an entity its sequence never made (a shrunk sequence that dropped the step making it). */
+export class UnboundRef extends Error {
+  constructor(readonly key: string) {
+    super(`the step refers to ${key}, which this sequence did not make`);
+  }
+}
+
+export const ref = (key: string): Ref => ({ $ref: key });
+export const isRef = (v: unknown): v is Ref =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Ref).$ref === 'string' && Object.keys(v).length === 1;

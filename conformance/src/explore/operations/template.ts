@@ -1,0 +1,80 @@
+import type { Reply } from '../../client.js';
+import type { ExploreActor } from '../actors.js';
+import type { OperationFacts } from '../document.js';
+import type { Knowledge } from '../knowledge.js';
+import type { PolledEvent } from '../reducers/index.js';
+import type { Step, StepValue } from '../types.js';
+
+/**
+ * What fast-check draws for one step: which template, which actor, and a few numbers and flags each
+ * template reads as it needs (an index into the messages the actor can see, a topic, …). Shrinking makes
+ * them smaller: the first message, the first topic, the valid variant.
+ */
+export interface Choice {
+  template: number;
+  actor: number;
+  a: number;
+  b: number;
+  c: number;
+  flag: boolean;
+  /** Draw the template's wrong-on-purpose variant, when it has one. */
+  invalid: boolean;
+}
+
+export interface PlanContext {
+  k: Knowledge;
+  actor: ExploreActor;
+  actors: readonly ExploreActor[];
+  choice: Choice;
+  /** The step's number in its sequence: makes texts unique and readable (`explore 12`). */
+  n: number;
+}
+
+/** A planned request: path parameters and parameters may be references to entities of the sequence. */
+export interface Plan {
+  pathParams?: Record<string, StepValue>;
+  params: Record<string, StepValue>;
+  /** `success`: the state makes the request valid, so an error answer is a finding. `either`: the server decides (a permission the world file does not state). */
+  expect: 'success' | 'either';
+  /** The entity kind a success makes (`m` message, `c` channel, `d` draft, …): its ID is bound to a key. */
+  binds?: string;
+  /** A wrong-on-purpose plan: what is wrong and the documented error it must get. */
+  invalid?: { what: string; status: number; code: string };
+}
+
+export interface LearnContext {
+  k: Knowledge;
+  step: Step;
+  reply: Reply;
+  /** The key bound to the entity the step made, when it made one. */
+  bound?: string;
+  actor: ExploreActor;
+  actors: readonly ExploreActor[];
+  /** The events every actor received after the step. */
+  events: ReadonlyMap<string, readonly PolledEvent[]>;
+}
+
+export interface VerifyContext extends LearnContext {
+  /** Fails the read-your-writes rule with this message (and the read's answer as evidence). */
+  fail(message: string, actor?: string, details?: unknown): never;
+}
+
+/** One kind of step: an operation of the document with how to choose its parameters from the world. */
+export interface Template {
+  /** Names the kind of step in scripts (`send-channel-message`, `move-topic`). */
+  name: string;
+  operation: string;
+  /** Relative frequency. */
+  weight: number;
+  /** A request for this actor, or null when nothing fits now (no message to edit yet). */
+  plan(p: PlanContext, facts: OperationFacts): Plan | null;
+  /** After a success: what the step made or changed, into the knowledge. */
+  learn?(l: LearnContext): void;
+  /** After a success: reads that must show what the write said it did (read-your-writes). */
+  verify?(v: VerifyContext): Promise<void>;
+}
+
+/** An element of a list picked by a drawn number (null for an empty list). */
+export function pick<T>(list: readonly T[], n: number): T | null {
+  return list.length === 0 ? null : list[n % list.length]!;
+}

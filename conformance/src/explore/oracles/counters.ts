@@ -1,0 +1,95 @@
+import type { ExploreActor } from '../actors.js';
+import type { Knowledge } from '../knowledge.js';
+import type { SequenceEnv } from '../sequence.js';
+import { EXPLORE_RULES, Violation, type Step } from '../types.js';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Counters agree with what they count, in every actor's (verified) state and in reads: unread_msgs.count
+ * with its lists (muted channels left out, spec §2.13), a subscription's subscriber_count with its
+ * subscribers, max_message_id with the newest message the actor can read, a channel's topic list with
+ * the messages in it.
+ */
+export async function checkCounters(
+  env: Pick<SequenceEnv, 'tally'>,
+  k: Knowledge,
+  actors: readonly ExploreActor[],
+  step: Step,
+): Promise<void> {
+  for (const actor of actors) {
+    const fail = (message: string, details?: unknown): never => {
+      throw new Violation(EXPLORE_RULES.counters, `${actor.name}: ${message}`, actor.name, details);
+    };
+    const s = actor.state;
+    const unread = s.unread_msgs as { count: number; pms: Row[]; streams: Row[]; huddles: Row[] } | undefined;
+    if (unread) {
+      const muted = new Set(((s.subscriptions ?? []) as Row[]).filter((r) => r.is_muted === true).map((r) => r.stream_id));
+      const size = (rows: Row[]) => rows.reduce((n, r) => n + ((r.unread_message_ids as unknown[] | undefined)?.length ?? 0), 0);
+      const counted = size(unread.pms) + size(unread.huddles) + size(unread.streams.filter((r) => !muted.has(r.stream_id)));
+      if (unread.count !== counted) fail(`unread_msgs.count is ${unread.count}, its lists hold ${counted} unread messages`, unread);
+    }
+    for (const sub of (s.subscriptions ?? []) as Row[]) {
+      if (!Array.isArray(sub.subscribers) || typeof sub.subscriber_count !== 'number') continue;
+      if (sub.subscriber_count !== sub.subscribers.length)
+        fail(
+          `channel ${String(sub.stream_id)} has subscriber_count ${sub.subscriber_count} and ${sub.subscribers.length} subscribers`,
+          sub,
+        );
+    }
+    env.tally(EXPLORE_RULES.counters);
+  }
+  if (step.operation === 'send-message' || step.operation === 'delete-message' || step.operation === 'update-message') {
+    await Promise.all(actors.map((a) => checkNewest(a)));
+    env.tally(EXPLORE_RULES.counters, actors.length);
+  }
+  if (step.kind === 'send-channel-message' || step.kind === 'move-topic') {
+    const actor = actors.find((a) => a.name === step.actor)!;
+    for (const c of k.channels) await checkTopics(k, actor, c.key);
+    env.tally(EXPLORE_RULES.counters);
+  }
+}
+
+/** register's max_message_id is the newest message the actor can read (GET /messages, newest anchor). */
+async function checkNewest(actor: ExploreActor): Promise<void> {
+  const max = actor.state.max_message_id;
+  if (typeof max !== 'number') return;
+  const res = await actor.call('GET', '/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [] });
+  const messages = res.body.messages as Row[] | undefined;
+  if (res.status !== 200 || !Array.isArray(messages)) return;
+  const newest = messages.length === 0 ? -1 : Number(messages[messages.length - 1]!.id);
+  if (newest !== max)
+    throw new Violation(
+      EXPLORE_RULES.counters,
+      `${actor.name}: max_message_id is ${max}, the newest message it can read is ${newest}`,
+      actor.name,
+    );
+}
+
+/** Every topic with messages in the channel is listed, with the newest message's ID as its max_id. */
+async function checkTopics(k: Knowledge, actor: ExploreActor, channelKey: string): Promise<void> {
+  const channel = k.channel(channelKey)!;
+  const subscribed = ((actor.state.subscriptions ?? []) as Row[]).some((r) => r.stream_id === channel.id);
+  if (!subscribed || channel.archived) return;
+  const res = await actor.call('GET', `/api/v1/users/me/${channel.id}/topics`);
+  const topics = res.body.topics as Row[] | undefined;
+  if (res.status !== 200 || !Array.isArray(topics)) return;
+  const listed = new Map(topics.map((t) => [String(t.name).toLowerCase(), Number(t.max_id)]));
+  for (const m of k.liveMessages()) {
+    if (m.channel !== channelKey) continue;
+    const newest = Math.max(
+      ...k
+        .liveMessages()
+        .filter((x) => x.channel === channelKey && x.topic === m.topic)
+        .map((x) => x.id),
+    );
+    const max = listed.get(m.topic.toLowerCase());
+    if (max !== newest)
+      throw new Violation(
+        EXPLORE_RULES.counters,
+        `${actor.name}: topic "${m.topic}" of channel ${channelKey} lists max_id ${String(max)}, its newest message is ${newest}`,
+        actor.name,
+        { topics },
+      );
+  }
+}

@@ -1,0 +1,112 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExploreActor } from '../actors.js';
+import type { Knowledge } from '../knowledge.js';
+import { applyEvents, comparable, snapshotDiff, type PolledEvent, type Snapshot } from '../reducers/index.js';
+import type { SequenceEnv } from '../sequence.js';
+import { EXPLORE_RULES, Violation } from '../types.js';
+import { withMe } from '../world.js';
+import { checkLeaks } from './leaks.js';
+
+/** Polls every actor's queue without blocking; each actor's events, its cursor moved past them. */
+export async function pollAll(actors: readonly ExploreActor[]): Promise<Map<string, PolledEvent[]>> {
+  const polled = await Promise.all(actors.map((a) => poll(a)));
+  return new Map(actors.map((a, i) => [a.name, polled[i]!]));
+}
+
+async function poll(actor: ExploreActor): Promise<PolledEvent[]> {
+  const res = await actor.call('GET', '/api/v1/events', { queue_id: actor.queueId, last_event_id: actor.lastEventId, dont_block: true });
+  const events = res.body.events;
+  if (res.status !== 200 || !Array.isArray(events))
+    throw new Violation(
+      EXPLORE_RULES.eventsSnapshot,
+      `polling ${actor.name}'s queue answered ${res.status} ${res.text.slice(0, 200)}`,
+      actor.name,
+    );
+  const list = events as PolledEvent[];
+  for (const e of list) if (typeof e.id === 'number' && e.id > actor.lastEventId) actor.lastEventId = e.id;
+  return list.filter((e) => e.type !== 'heartbeat');
+}
+
+/** Waits between late polls: a server may deliver an event a moment after the write's answer. */
+const SETTLE_MS = [10, 40, 150];
+
+/**
+ * events ⊕ snapshot = fresh snapshot, for every actor: the state it registered with, every event its queue
+ * received applied (reducers/), equals a fresh register with the same options. No event may show what the
+ * actor may see neither before nor after the step (leaks.ts). Events that arrive late are waited for a little.
+ */
+export async function checkEvents(
+  env: Pick<SequenceEnv, 'tally'>,
+  k: Knowledge,
+  actors: readonly ExploreActor[],
+  events: ReadonlyMap<string, readonly PolledEvent[]>,
+  before: ReadonlyMap<string, Snapshot>,
+): Promise<void> {
+  // Every actor at once (their requests overlap); the first violation in actor order is the one reported.
+  const outcomes = await Promise.allSettled(actors.map((actor) => checkActor(k, actor, events, before)));
+  for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+  env.tally(EXPLORE_RULES.eventsSnapshot, actors.length);
+  env.tally(EXPLORE_RULES.noLeaks, actors.length);
+}
+
+async function checkActor(
+  k: Knowledge,
+  actor: ExploreActor,
+  events: ReadonlyMap<string, readonly PolledEvent[]>,
+  before: ReadonlyMap<string, Snapshot>,
+): Promise<void> {
+  {
+    let received = [...(events.get(actor.name) ?? [])];
+    checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state);
+    const fresh = await freshState(actor);
+    let applied = apply(actor, received);
+    for (const wait of SETTLE_MS) {
+      if (snapshotDiff(comparable(fresh), comparable(applied), 1).length === 0) break;
+      await sleep(wait);
+      const late = await poll(actor);
+      if (late.length === 0) continue;
+      checkLeaks(k, actor, late, before.get(actor.name) ?? actor.state);
+      received = [...received, ...late];
+      applied = apply(actor, late, applied);
+    }
+    const diff = snapshotDiff(comparable(fresh), comparable(applied), 8);
+    if (diff.length > 0) {
+      const first = diff[0]!;
+      throw new Violation(
+        EXPLORE_RULES.eventsSnapshot,
+        `${actor.name}'s state from register + events differs from a fresh register at ${first.path}: ${JSON.stringify(first.actual)} from events, ${JSON.stringify(first.expected)} registered`,
+        actor.name,
+        { differences: diff, events: received },
+      );
+    }
+    actor.state = applied;
+  }
+}
+
+function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapshot = actor.state): Snapshot {
+  try {
+    return applyEvents(from, events);
+  } catch (e) {
+    throw new Violation(
+      EXPLORE_RULES.eventsSnapshot,
+      `${actor.name} received an event a client cannot apply: ${(e as Error).message}`,
+      actor.name,
+      {
+        events,
+      },
+    );
+  }
+}
+
+/** A fresh register with the actor's options; its queue is deleted at once. */
+async function freshState(actor: ExploreActor): Promise<Snapshot> {
+  const res = await actor.call('POST', '/api/v1/register', actor.registerParams());
+  if (res.status !== 200 || typeof res.body.queue_id !== 'string')
+    throw new Violation(
+      EXPLORE_RULES.eventsSnapshot,
+      `a fresh register for ${actor.name} answered ${res.status} ${res.text.slice(0, 200)}`,
+      actor.name,
+    );
+  await actor.call('DELETE', '/api/v1/events', { queue_id: res.body.queue_id });
+  return withMe(actor, res.body);
+}

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { Tier } from '../model.js';
+import type { ResponseSchemas } from '../openapi.js';
+import type { Target } from '../target.js';
+import type { World } from '../world.js';
+import { OperationIndex } from './document.js';
+import { templatesFor } from './operations/index.js';
+import type { Choice, Template } from './operations/template.js';
+import { Sequence, type SequenceEnv } from './sequence.js';
+import {
+  EXPLORE_RULE_LIST,
+  Violation,
+  type ExploreFinding,
+  type ExploreResult,
+  type ExploreRule,
+  type RanStep,
+  type Step,
+} from './types.js';
+
+export interface ExploreOptions {
+  target: Target;
+  api: OpenAPIV3_1.Document;
+  schemas: ResponseSchemas;
+  tiers: Tier[];
+  seed: number;
+  /** Stop drawing new steps after this long (ms); the sequence under way stops at its next step. */
+  durationMs?: number;
+  /** Stop after this many steps. */
+  steps?: number;
+  /** Actors (world roles), at least 2. */
+  users: number;
+  /** Most steps in one sequence (fast-check's array length). */
+  maxSequence?: number;
+  /** How long shrinking a finding may take (ms). */
+  shrinkMs?: number;
+  interrupt?: AbortSignal;
+  onSequence?(done: { sequences: number; steps: number }): void;
+}
+
+const DEFAULTS = { maxSequence: 40, shrinkMs: 120_000, durationMs: 60_000 };
+
+/** The draw of one step: a weighted template, an actor, small numbers; wrong on purpose one time in ten. */
+function choiceOf(templates: readonly Template[], actors: number): fc.Arbitrary<Choice> {
+  return fc.record({
+    template: fc.oneof(...templates.map((t, i) => ({ arbitrary: fc.constant(i), weight: t.weight }))),
+    actor: fc.nat({ max: actors - 1 }),
+    a: fc.nat({ max: 30 }),
+    b: fc.nat({ max: 30 }),
+    c: fc.nat({ max: 30 }),
+    flag: fc.boolean(),
+    // Shrinks towards 0, the valid variant.
+    invalid: fc.nat({ max: 9 }).map((n) => n === 9),
+  });
+}
+
+/**
+ * Explore: random sequences of steps valid for the state (fast-check draws them, one sequence per fresh
+ * world), every oracle after every step; the first violation is shrunk by fast-check to a shortest
+ * sequence that breaks the same rule, then replayed on a fresh world to confirm it.
+ */
+/** What explore and replay share: the realm they act in (an isolated one on the mock), the document, the tally. */
+export interface ExploreSession {
+  world: World;
+  templates: Template[];
+  oracles: Record<ExploreRule, number>;
+  /** The environment of sequence `n` (its channels' names carry the run's ID and n). */
+  env(n: number, counting?: () => boolean): SequenceEnv;
+  close(): Promise<void>;
+}
+
+export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 'schemas' | 'tiers' | 'users'>): Promise<ExploreSession> {
+  const ops = new OperationIndex(opts.api);
+  const templates = templatesFor(ops, opts.tiers);
+  const oracles = Object.fromEntries(EXPLORE_RULE_LIST.map((r) => [r, 0])) as Record<ExploreRule, number>;
+  const realm = opts.target.control ? await opts.target.createRealm() : null;
+  const world: World = realm?.world ?? opts.target.world;
+  const runId = `tc-explore-${randomBytes(3).toString('hex')}`;
+  return {
+    world,
+    templates,
+    oracles,
+    env: (n, counting = () => true) => ({
+      baseUrl: opts.target.baseUrl,
+      world,
+      featureLevel: opts.target.featureLevel,
+      ops,
+      schemas: opts.schemas,
+      templates,
+      users: opts.users,
+      prefix: `${runId} s${n}`,
+      tally: (rule, count = 1) => {
+        if (counting()) oracles[rule] += count;
+      },
+    }),
+    close: async () => {
+      if (realm) await opts.target.deleteRealm(realm.realmId).catch(() => undefined);
+    },
+  };
+}
+
+export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const session = await openSession(opts);
+  const { templates, oracles } = session;
+  const operations: Record<string, number> = {};
+  let sequences = 0;
+  let steps = 0;
+  let shrinking: { rule: ExploreRule; until: number } | null = null;
+  let failure: { violation: Violation; ran: RanStep[] } | null = null;
+  let broken: Error | null = null;
+  let actors: ExploreResult['actors'] | null = null;
+  /** Time spent drawing and running steps, shrinking and replaying aside: what steps per second divide by. */
+  let exploredMs: number | null = null;
+  const deadline = started + (opts.durationMs ?? (opts.steps === undefined ? DEFAULTS.durationMs : Infinity));
+  const exploring = () =>
+    !opts.interrupt?.aborted && performance.now() < deadline && (opts.steps === undefined || steps < opts.steps) && broken === null;
+  const env = (n: number) => session.env(n, () => !shrinking);
+  const property = async (choices: Choice[]): Promise<void> => {
+    const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
+    if (!going()) return;
+    sequences += shrinking ? 0 : 1;
+    const seq = await Sequence.open(env(sequences));
+    actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
+    try {
+      for (const choice of choices) {
+        if (!going()) return;
+        const step = seq.plan(choice);
+        if (!step) continue;
+        if (!shrinking) {
+          steps += 1;
+          operations[step.kind] = (operations[step.kind] ?? 0) + 1;
+        }
+        try {
+          await seq.run(step);
+        } catch (e) {
+          if (!(e instanceof Violation)) throw e;
+          // While shrinking, only the rule of the first finding counts: another is another finding.
+          if (shrinking && e.rule !== shrinking.rule) return;
+          failure = { violation: e, ran: [...seq.ran] };
+          if (!shrinking) {
+            exploredMs = performance.now() - started;
+            shrinking = { rule: e.rule, until: performance.now() + (opts.shrinkMs ?? DEFAULTS.shrinkMs) };
+          }
+          throw e;
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof Violation)) broken ??= e as Error;
+      throw e;
+    } finally {
+      await seq.close();
+    }
+  };
+  const findings: ExploreFinding[] = [];
+  try {
+    for (let run = 0; exploring(); run++) {
+      const arb = fc.array(choiceOf(templates, Math.max(2, opts.users)), {
+        minLength: 1,
+        maxLength: opts.maxSequence ?? DEFAULTS.maxSequence,
+      });
+      const seed = (opts.seed + run) | 0;
+      const out = await fc.check(fc.asyncProperty(arb, property), { numRuns: 1, seed });
+      opts.onSequence?.({ sequences, steps });
+      if (broken) break;
+      if (out.failed && failure) {
+        const { violation, ran } = failure as { violation: Violation; ran: RanStep[] };
+        const replayed = await confirm(
+          env(sequences + 1),
+          ran.map((r) => r.step),
+          violation.rule,
+        );
+        findings.push({
+          rule: violation.rule,
+          message: violation.message,
+          ...(violation.actor ? { actor: violation.actor } : {}),
+          ...(violation.details === undefined ? {} : { details: violation.details }),
+          seed,
+          foundAfter: steps,
+          steps: ran,
+          replayed,
+        });
+        break;
+      }
+    }
+  } finally {
+    await session.close();
+  }
+  const ms = Math.round(performance.now() - started);
+  return {
+    target: opts.target.baseUrl,
+    featureLevel: opts.target.featureLevel,
+    targetKind: opts.target.control ? 'mock' : 'server',
+    startedAt: startedAt.toISOString(),
+    ms,
+    seed: opts.seed,
+    tiers: opts.tiers,
+    actors: actors ?? [],
+    sequences,
+    steps,
+    stepsPerSecond: Math.round((steps / Math.max(exploredMs ?? ms, 1)) * 10_000) / 10,
+    oracles,
+    operations,
+    findings,
+    ...(broken
+      ? { stopped: { kind: 'not-started' as const, message: (broken as Error).message } }
+      : opts.interrupt?.aborted
+        ? { stopped: { kind: 'interrupted' as const, message: `interrupted by ${String(opts.interrupt.reason)}` } }
+        : {}),
+  };
+}
+
+/** Runs the steps on a fresh world: whether they break the rule again (a finding is confirmed by its replay). */
+export async function confirm(env: SequenceEnv, steps: readonly Step[], rule: ExploreRule): Promise<boolean> {
+  const result = await replaySteps(env, steps);
+  return result.violation?.rule === rule;
+}
+
+/** Replays steps as they are written on a fresh world, every oracle after each; the first violation, if any. */
+export async function replaySteps(env: SequenceEnv, steps: readonly Step[]): Promise<{ violation: Violation | null; ran: RanStep[] }> {
+  const seq = await Sequence.open(env);
+  try {
+    for (const step of steps) {
+      try {
+        await seq.run(step);
+      } catch (e) {
+        if (e instanceof Violation) return { violation: e, ran: seq.ran };
+        throw e;
+      }
+    }
+    return { violation: null, ran: seq.ran };
+  } finally {
+    await seq.close();
+  }
+}

@@ -1,0 +1,167 @@
+import { ApiClient, type Reply } from '../client.js';
+import type { Exchange } from '../model.js';
+import type { ResponseSchemas } from '../openapi.js';
+import { actorsOf, type ExploreActor } from './actors.js';
+import type { OperationIndex } from './document.js';
+import { Knowledge } from './knowledge.js';
+import { checkAnswer } from './oracles/answer.js';
+import { checkCounters } from './oracles/counters.js';
+import { checkEvents, pollAll } from './oracles/events.js';
+import type { Choice, Plan, Template } from './operations/template.js';
+import type { PolledEvent } from './reducers/index.js';
+import { EXPLORE_RULES, Violation, type ExploreRule, type RanStep, type Step, type StepValue } from './types.js';
+import { buildWorld, teardownWorld } from './world.js';
+import type { World } from '../world.js';
+
+/** What every sequence of a run shares: the target, its world, the document, the tally of oracle checks. */
+export interface SequenceEnv {
+  baseUrl: string;
+  world: World;
+  featureLevel: number | null;
+  ops: OperationIndex;
+  schemas: ResponseSchemas;
+  templates: readonly Template[];
+  users: number;
+  /** Names the sequence's channels: unique across runs and sequences. */
+  prefix: string;
+  /** Counts each oracle rule every time it was checked and held. */
+  tally(rule: ExploreRule, n?: number): void;
+}
+
+/**
+ * One sequence on its own fresh world: a step at a time, every oracle after every step. A step that does
+ * not fit the state (nothing to edit yet) is skipped; a violation is thrown (fast-check shrinks the sequence).
+ */
+export class Sequence {
+  readonly k = new Knowledge();
+  readonly ran: RanStep[] = [];
+  readonly actors: ExploreActor[];
+  readonly #exchanges: Exchange[] = [];
+  readonly #client: ApiClient;
+
+  private constructor(readonly env: SequenceEnv) {
+    this.#client = new ApiClient(env.baseUrl, (x) => this.#exchanges.push(x) - 1);
+    this.actors = actorsOf(env.world, this.#client, env.users);
+  }
+
+  static async open(env: SequenceEnv): Promise<Sequence> {
+    const s = new Sequence(env);
+    await buildWorld(s.k, s.actors, env.prefix);
+    return s;
+  }
+
+  close(): Promise<void> {
+    if (process.env.EXPLORE_DEBUG) {
+      const by = new Map<string, [number, number]>();
+      for (const x of this.#exchanges) {
+        const key = `${x.method} ${x.path.split('?')[0]!.replace(/\d+/g, 'N')}`;
+        const [n, ms] = by.get(key) ?? [0, 0];
+        by.set(key, [n + 1, ms + x.ms]);
+      }
+      console.error('sequence', this.ran.length, 'steps', JSON.stringify([...by].map(([k, [n, ms]]) => `${k} ${n}× ${Math.round(ms)}ms`)));
+    }
+    return teardownWorld(this.k, this.actors);
+  }
+
+  /** Turns a drawn choice into a step (null: nothing fits now). */
+  plan(choice: Choice): Step | null {
+    const template = this.env.templates[choice.template % this.env.templates.length]!;
+    const actor = this.actors[choice.actor % this.actors.length]!;
+    const facts = this.env.ops.get(template.operation);
+    const plan = template.plan({ k: this.k, actor, actors: this.actors, choice, n: this.ran.length + 1 }, facts);
+    if (!plan) return null;
+    return toStep(template, actor.name, facts.method, facts.path, plan);
+  }
+
+  /** Runs a step and every oracle after it; throws a Violation. */
+  async run(step: Step): Promise<RanStep> {
+    const template = this.env.templates.find((t) => t.name === step.kind);
+    const actor = this.actors.find((a) => a.name === step.actor);
+    if (!template || !actor) throw new Error(`explore: a step of ${step.kind} as ${step.actor}, which this run does not have`);
+    const path = this.k.resolvePath(step.path);
+    const params = Object.fromEntries(Object.entries(step.params).map(([key, v]) => [key, this.k.resolve(v)])) as Record<string, never>;
+    const reply = await actor.call(step.method, path, params);
+    const exchange = this.#exchanges[reply.index]!;
+    const ran: RanStep = { n: this.ran.length + 1, step, exchange, events: {} };
+    this.ran.push(ran);
+    checkAnswer(this.env, step, exchange);
+    this.env.tally(EXPLORE_RULES.answer);
+    const ok = reply.status === 200 && reply.body.result === 'success';
+    const bound = ok && step.binds ? this.#bindMade(step, reply) : undefined;
+    const before = new Map(this.actors.map((a) => [a.name, a.state]));
+    const events = await pollAll(this.actors);
+    for (const [name, list] of events) if (list.length > 0) ran.events[name] = [...list];
+    const context = { k: this.k, step, reply, actor, actors: this.actors, events, ...(bound ? { bound } : {}) };
+    if (ok) template.learn?.(context);
+    this.#learnForeign(events);
+    await checkEvents(this.env, this.k, this.actors, events, before);
+    await checkCounters(this.env, this.k, this.actors, step);
+    if (ok && template.verify) {
+      await template.verify({
+        ...context,
+        fail: (message, who, details) => {
+          throw new Violation(EXPLORE_RULES.readYourWrites, message, who, details);
+        },
+      });
+      this.env.tally(EXPLORE_RULES.readYourWrites);
+    }
+    return ran;
+  }
+
+  /** The events each actor received, by step, for reports. */
+  eventsOf(ran: RanStep): Record<string, PolledEvent[]> {
+    return ran.events;
+  }
+
+  /**
+   * Messages in the sequence's channels that no step sent (the notification bot's "moved here" notes):
+   * known as `n1`, `n2`, … so that the topic and newest-message counters count them too.
+   */
+  #learnForeign(events: ReadonlyMap<string, readonly PolledEvent[]>): void {
+    for (const list of events.values()) {
+      for (const e of list) {
+        if (e.type !== 'message') continue;
+        const m = e.message as Record<string, unknown>;
+        const channel = typeof m.stream_id === 'number' ? this.k.channelById(m.stream_id) : undefined;
+        if (!channel || typeof m.id !== 'number' || this.k.messageById(m.id)) continue;
+        this.k.messages.push({
+          key: this.k.bind('n', m.id),
+          id: m.id,
+          sender: '',
+          channel: channel.key,
+          topic: String(m.subject ?? m.topic ?? ''),
+          participants: [],
+          content: '',
+          deleted: false,
+          reactions: new Set(),
+        });
+      }
+    }
+  }
+
+  #bindMade(step: Step, reply: Reply): string | undefined {
+    const id = reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined);
+    if (typeof id !== 'number') return undefined;
+    const key = this.k.bind(step.binds!, id);
+    return key;
+  }
+}
+
+function toStep(template: Template, actor: string, method: string, pathTemplate: string, plan: Plan): Step {
+  const path = pathTemplate.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+    const v = plan.pathParams?.[name] as StepValue | undefined;
+    if (v === undefined) return whole;
+    return typeof v === 'object' && v !== null && '$ref' in v ? `{${String((v as { $ref: string }).$ref)}}` : String(v);
+  });
+  return {
+    kind: template.name,
+    actor,
+    operation: template.operation,
+    method,
+    path,
+    params: plan.params,
+    expect: plan.expect,
+    ...(plan.invalid ? { invalid: plan.invalid } : {}),
+    ...(plan.binds ? { binds: plan.binds } : {}),
+  };
+}

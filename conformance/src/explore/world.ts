@@ -1,0 +1,68 @@
+import type { Reply } from '../client.js';
+import type { ExploreActor } from './actors.js';
+import type { Knowledge } from './knowledge.js';
+
+/**
+ * Each sequence's own corner of the target, made through the API as the scripted scenarios make theirs:
+ * three channels named with the run's prefix (a public one everyone is in, a private one with shared
+ * history for the first two actors, a second public one for the others to move messages into), and a
+ * queue per actor. `teardown` archives the channels and deletes the queues, so a real server keeps only
+ * archived channels (and their messages) from a run.
+ */
+export class SetupFailed extends Error {}
+
+function must(reply: Reply, what: string): Reply {
+  if (reply.status !== 200 || reply.body.result !== 'success')
+    throw new SetupFailed(`${what}: answered ${reply.status} ${reply.text.slice(0, 200)}`);
+  return reply;
+}
+
+export async function buildWorld(k: Knowledge, actors: readonly ExploreActor[], prefix: string): Promise<void> {
+  const admin = actors[0]!;
+  const specs = [
+    { label: 'public', private: false, members: actors },
+    { label: 'private', private: true, members: actors.slice(0, 2) },
+    { label: 'other', private: false, members: actors.filter((_, i) => i !== 1) },
+  ];
+  for (const spec of specs) {
+    const name = `${prefix} ${spec.label}`;
+    must(
+      await admin.call('POST', '/api/v1/users/me/subscriptions', {
+        subscriptions: [{ name, description: 'Made by teamchat conform --explore' }],
+        principals: spec.members.map((a) => a.userId),
+        invite_only: spec.private,
+        ...(spec.private ? { history_public_to_subscribers: true } : {}),
+      }),
+      `creating channel "${name}"`,
+    );
+    const found = must(await admin.call('GET', '/api/v1/get_stream_id', { stream: name }), `finding channel "${name}"`);
+    const id = found.body.stream_id;
+    if (typeof id !== 'number') throw new SetupFailed(`GET /api/v1/get_stream_id answered without stream_id for "${name}"`);
+    k.channels.push({ key: k.bind('c', id), id, name, private: spec.private, webPublic: false, archived: false });
+  }
+  for (const actor of actors) await openQueue(actor);
+}
+
+/** Registers the actor's queue; its state is what the register answered. */
+export async function openQueue(actor: ExploreActor): Promise<void> {
+  const res = must(await actor.call('POST', '/api/v1/register', actor.registerParams()), `registering a queue for ${actor.name}`);
+  actor.queueId = String(res.body.queue_id);
+  actor.lastEventId = Number(res.body.last_event_id);
+  actor.state = withMe(actor, res.body);
+}
+
+/**
+ * The state as a client keeps it: a client knows its own user ID from its credentials, and the reducers need
+ * it (whose subscription a peer event is about); register sends it only with realm_user's state.
+ */
+export function withMe(actor: ExploreActor, state: Record<string, unknown>): Record<string, unknown> {
+  return 'user_id' in state ? state : { ...state, user_id: actor.userId };
+}
+
+/** Best effort: a teardown that fails leaves the run's result as it is. */
+export async function teardownWorld(k: Knowledge, actors: readonly ExploreActor[]): Promise<void> {
+  for (const actor of actors)
+    if (actor.queueId) await actor.call('DELETE', '/api/v1/events', { queue_id: actor.queueId }).catch(() => undefined);
+  const admin = actors[0]!;
+  for (const c of k.channels) if (!c.archived) await admin.call('DELETE', `/api/v1/streams/${c.id}`).catch(() => undefined);
+}

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract, ResponseSchemas } from '../../../conformance/src/openapi.js';
+import { explore } from '../../../conformance/src/explore/run.js';
+import { Target } from '../../../conformance/src/target.js';
+import type { MockServer } from '../../src/app.js';
+import { startTestServer } from '../helpers/test-server.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startTestServer();
+});
+afterAll(() => mock.close());
+
+describe('explore against the mock', () => {
+  it('finds nothing on the correct mock', async () => {
+    const target = await Target.connect(mock.url);
+    const result = await explore({
+      target,
+      api: await loadContract(),
+      schemas: await ResponseSchemas.load(),
+      tiers: ['spec', 'companion'],
+      seed: 42,
+      steps: 200,
+      users: 4,
+    });
+    console.log(
+      JSON.stringify(
+        {
+          ...result,
+          findings: result.findings.map((f) => ({
+            ...f,
+            steps: f.steps.map((s) => [s.step, s.exchange.status, s.exchange.body, s.events]),
+          })),
+        },
+        null,
+        1,
+      ).slice(0, 12000),
+    );
+    expect(result.findings).toEqual([]);
+  }, 300_000);
+});
