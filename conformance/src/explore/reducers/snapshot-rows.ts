@@ -24,5 +24,6 @@ export function upsertAll(snapshot: Snapshot, field: string, key: string, rows: 
 }
 
 export function removeOne(snapshot: Snapshot, field: string, key: string, id: unknown): void {
+  if (!(field in snapshot)) return;
   snapshot[field] = ((snapshot[field] ?? []) as Row[]).filter((row) => row[key] !== id);
 }
