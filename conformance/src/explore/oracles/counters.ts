@@ -39,9 +39,7 @@ export async function checkCounters(
     }
     env.tally(EXPLORE_RULES.counters);
   }
-  // A send moves max_message_id to the new message, which the events oracle already judges; a deletion or a
-  // move can take the newest message away from a reader, which no event states (the reducers leave it out).
-  if (step.operation === 'delete-message' || step.operation === 'update-message') {
+  if (NEWEST_CHANGERS.has(step.operation)) {
     await Promise.all(actors.map((a) => checkNewest(a)));
     env.tally(EXPLORE_RULES.counters, actors.length);
   }
@@ -52,6 +50,20 @@ export async function checkCounters(
     env.tally(EXPLORE_RULES.counters);
   }
 }
+
+/**
+ * Operations after which max_message_id may change: sends, and without a message event deletions, moves and the
+ * receipts reacting or flagging makes (the events oracle leaves max_message_id to this check).
+ */
+const NEWEST_CHANGERS = new Set([
+  'send-message',
+  'delete-message',
+  'update-message',
+  'add-reaction',
+  'remove-reaction',
+  'update-message-flags',
+  'update-message-flags-for-narrow',
+]);
 
 /** register's max_message_id is the newest message the actor can read (GET /messages, newest anchor). */
 async function checkNewest(actor: ExploreActor): Promise<void> {
