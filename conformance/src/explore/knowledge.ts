@@ -32,8 +32,27 @@ export interface KnownMessage {
   reactions: Set<string>;
 }
 
+/**
+ * Something a step made that would outlive the sequence on the target (a draft, a linkifier, a changed
+ * status): how to take it back at teardown, as its owner, with IDs already resolved.
+ */
+export interface Owned {
+  /** The entity's key (`d2`), or a name for a setting (`status:member`). */
+  key: string;
+  kind: string;
+  /** The actor who made it (and may remove it). */
+  owner: string;
+  /** What the entity holds as last written (content, title, …): what reads must show. */
+  data: Record<string, StepValue>;
+  undo: { method: string; path: string; params: Record<string, unknown> };
+}
+
 /** Entities a sequence made, by key; the keys restart for every sequence so that scripts replay. */
 export class Knowledge {
+  /** The sequence's unique name stem (letters and digits): names of realm-wide things a step makes. */
+  token = 'tcx';
+  /** What steps made that teardown takes back, in the order made. */
+  readonly owned: Owned[] = [];
   readonly channels: KnownChannel[] = [];
   readonly messages: KnownMessage[] = [];
   /** Other entities (drafts, snippets, …) by kind: their keys, in creation order. */
@@ -63,6 +82,23 @@ export class Knowledge {
     );
   }
 
+  /** Records what a step made (a second call for the same key keeps the first undo: it restores the start). */
+  own(thing: Owned): void {
+    const had = this.owned.find((o) => o.key === thing.key);
+    if (had) had.data = thing.data;
+    else this.owned.push(thing);
+  }
+
+  /** A step removed what another made: nothing left to take back. */
+  disown(key: string): void {
+    const i = this.owned.findIndex((o) => o.key === key);
+    if (i >= 0) this.owned.splice(i, 1);
+  }
+
+  ownedOf(kind: string, owner?: string): Owned[] {
+    return this.owned.filter((o) => o.kind === kind && (owner === undefined || o.owner === owner));
+  }
+
   idOf(key: string): number | undefined {
     return this.#ids.get(key);
   }
@@ -81,6 +117,10 @@ export class Knowledge {
   }
   liveMessages(): KnownMessage[] {
     return this.messages.filter((m) => !m.deleted);
+  }
+  /** Live messages of a channel's topic (topics match without regard to case, as servers compare them). */
+  inTopic(channelKey: string, topic: string): KnownMessage[] {
+    return this.liveMessages().filter((m) => m.channel === channelKey && m.topic.toLowerCase() === topic.toLowerCase());
   }
   /** Topics with live messages in a channel, in first-use order. */
   topicsOf(channelKey: string): string[] {

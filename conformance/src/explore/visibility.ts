@@ -17,6 +17,9 @@ export function subscribedTo(actor: ExploreActor): Set<number> {
 
 export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscribed = subscribedTo(actor)): Sight {
   if (subscribed.has(channel.id)) return true;
+  // A legacy client's state leaves archived channels out (no archived_channels capability): its
+  // subscriptions no longer say whether it may read them.
+  if (channel.archived) return 'unknown';
   if (channel.private) return false;
   if (!actor.isGuest) return true;
   return channel.webPublic ? 'unknown' : false;
