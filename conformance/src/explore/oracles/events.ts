@@ -61,7 +61,7 @@ async function checkActor(
     const fresh = await freshState(actor);
     let applied = apply(actor, received);
     for (const wait of SETTLE_MS) {
-      if (snapshotDiff(comparable(fresh), comparable(applied), 1).length === 0) break;
+      if (snapshotDiff(comparable(fresh, applied), comparable(applied), 1).length === 0) break;
       await sleep(wait);
       const late = await poll(actor);
       if (late.length === 0) continue;
@@ -69,7 +69,7 @@ async function checkActor(
       received = [...received, ...late];
       applied = apply(actor, late, applied);
     }
-    const diff = snapshotDiff(comparable(fresh), comparable(applied), 8);
+    const diff = snapshotDiff(comparable(fresh, applied), comparable(applied), 8);
     if (diff.length > 0) {
       const first = diff[0]!;
       throw new Violation(
