@@ -14,6 +14,8 @@ export interface KnownChannel {
   private: boolean;
   webPublic: boolean;
   archived: boolean;
+  /** Whether it was private before the latest step that changed its privacy (no-leaks judges both). */
+  wasPrivate?: boolean;
 }
 
 export interface KnownMessage {
@@ -28,6 +30,8 @@ export interface KnownMessage {
   /** The Markdown source as last sent or edited. */
   content: string;
   deleted: boolean;
+  /** The channel it was in before the latest move that took it elsewhere (no-leaks judges both). */
+  movedFrom?: string | null;
   /** `actor emoji_name` of the reactions added through explore's steps and not removed. */
   reactions: Set<string>;
 }
@@ -97,6 +101,15 @@ export class Knowledge {
 
   ownedOf(kind: string, owner?: string): Owned[] {
     return this.owned.filter((o) => o.kind === kind && (owner === undefined || o.owner === owner));
+  }
+
+  /**
+   * Forgets where messages were and what channels were before: called by a step that changes who may see
+   * what, before it records its own change (the marks of an older step would only weaken no-leaks).
+   */
+  settle(): void {
+    for (const m of this.messages) delete m.movedFrom;
+    for (const c of this.channels) delete c.wasPrivate;
   }
 
   idOf(key: string): number | undefined {

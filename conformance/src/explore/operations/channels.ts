@@ -79,7 +79,12 @@ export const subscribeOthers: Template = {
       k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
       choice.a,
     );
-    const who = channel ? pick(actors.filter((a) => a !== actor && !subscribedTo(a).has(channel.id)), choice.b) : null;
+    const who = channel
+      ? pick(
+          actors.filter((a) => a !== actor && !subscribedTo(a).has(channel.id)),
+          choice.b,
+        )
+      : null;
     if (!channel || !who) return null;
     return {
       params: { subscriptions: [{ name: channel.name }], principals: [who.userId] },
@@ -104,7 +109,12 @@ export const unsubscribeOthers: Template = {
       k.channels.filter((c) => !c.archived),
       choice.a,
     );
-    const who = channel ? pick(actors.filter((a) => a !== actor && subscribedTo(a).has(channel.id)), choice.b) : null;
+    const who = channel
+      ? pick(
+          actors.filter((a) => a !== actor && subscribedTo(a).has(channel.id)),
+          choice.b,
+        )
+      : null;
     if (!channel || !who) return null;
     return { params: { subscriptions: [channel.name], principals: [who.userId] }, expect: isAdmin(actor) ? 'success' : 'either' };
   },
@@ -121,7 +131,11 @@ function verifyChannel(v: VerifyContext, channel: KnownChannel, field: string, v
   for (const a of v.actors) {
     const row = ((a.state.subscriptions ?? []) as Row[]).find((r) => r.stream_id === channel.id);
     if (row && row[field] !== value)
-      v.fail(`${channel.key}'s ${field} was set to ${JSON.stringify(value)}, ${a.name}'s register reads ${JSON.stringify(row[field])}`, a.name, row);
+      v.fail(
+        `${channel.key}'s ${field} was set to ${JSON.stringify(value)}, ${a.name}'s register reads ${JSON.stringify(row[field])}`,
+        a.name,
+        row,
+      );
   }
   return Promise.resolve();
 }
@@ -165,7 +179,10 @@ export const updatePrivacy: Template = {
   },
   learn({ k, step }) {
     const channel = k.channel(step.path.match(/\{(c\d+)\}/)![1]!);
-    if (channel) channel.private = step.params.is_private === true;
+    if (!channel) return;
+    k.settle();
+    channel.wasPrivate = channel.private;
+    channel.private = step.params.is_private === true;
   },
   verify: (v) => verifyChannel(v, pathChannel(v.k, v.step), 'invite_only', v.step.params.is_private),
 };

@@ -143,7 +143,9 @@ export function learnMove(k: Knowledge, step: Step): void {
   const moved = moving(k, step);
   const to = step.params.stream_id;
   const channel = to && typeof to === 'object' && '$ref' in to ? k.channel(String(to.$ref)) : undefined;
+  if (channel) k.settle();
   for (const x of moved) {
+    if (channel) x.movedFrom = x.channel;
     if (typeof step.params.topic === 'string') x.topic = step.params.topic;
     if (channel) x.channel = channel.key;
   }
