@@ -14,6 +14,11 @@ export interface KnownChannel {
   private: boolean;
   webPublic: boolean;
   archived: boolean;
+  /**
+   * Actors ever subscribed during the sequence: one who left may still hold messages it received there,
+   * and whether those stay readable the spec does not say (the reference says no, the mock yes).
+   */
+  everIn?: Set<string>;
   /** Whether it was private before the latest step that changed its privacy (no-leaks judges both). */
   wasPrivate?: boolean;
 }
@@ -153,6 +158,11 @@ export class Knowledge {
       if (id === undefined) throw new UnboundRef(value.$ref);
       return id;
     }
+    if (isNameRef(value)) {
+      const channel = this.channel(value.$name);
+      if (!channel) throw new UnboundRef(value.$name);
+      return channel.name;
+    }
     if (Array.isArray(value)) return value.map((v) => this.resolve(v));
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.resolve(v)]));
     return value;
@@ -176,5 +186,16 @@ export class UnboundRef extends Error {
 }
 
 export const ref = (key: string): Ref => ({ $ref: key });
+/**
+ * A channel named by its name (subscribe and unsubscribe take names): `{"$name": "c2"}`. Names carry the
+ * sequence's prefix, so a script names the channel symbolically and replays on a fresh world.
+ */
+export const nameRef = (key: string): { $name: string } => ({ $name: key });
+export const isNameRef = (v: unknown): v is { $name: string } =>
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  typeof (v as { $name?: unknown }).$name === 'string' &&
+  Object.keys(v).length === 1;
 export const isRef = (v: unknown): v is Ref =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Ref).$ref === 'string' && Object.keys(v).length === 1;

@@ -23,6 +23,8 @@ export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscr
   // A legacy client's state leaves archived channels out (no archived_channels capability): its
   // subscriptions no longer say whether it may read them.
   if (channel.archived) return 'unknown';
+  // Messages received while subscribed: the server's call once the actor left (see KnownChannel.everIn).
+  if (channel.everIn?.has(actor.name) && (channel.private || actor.isGuest)) return 'unknown';
   if (when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private) return false;
   if (!actor.isGuest) return true;
   return channel.webPublic ? 'unknown' : false;

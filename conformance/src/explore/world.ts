@@ -39,7 +39,15 @@ export async function buildWorld(k: Knowledge, actors: readonly ExploreActor[], 
     const found = must(await admin.call('GET', '/api/v1/get_stream_id', { stream: name }), `finding channel "${name}"`);
     const id = found.body.stream_id;
     if (typeof id !== 'number') throw new SetupFailed(`GET /api/v1/get_stream_id answered without stream_id for "${name}"`);
-    k.channels.push({ key: k.bind('c', id), id, name, private: spec.private, webPublic: false, archived: false });
+    k.channels.push({
+      key: k.bind('c', id),
+      id,
+      name,
+      private: spec.private,
+      webPublic: false,
+      archived: false,
+      everIn: new Set(spec.members.map((a) => a.name)),
+    });
   }
   for (const actor of actors) await openQueue(actor);
 }

@@ -1,5 +1,5 @@
 import type { ExploreActor } from '../actors.js';
-import { ref, type Knowledge, type KnownChannel } from '../knowledge.js';
+import { nameRef, ref, type Knowledge, type KnownChannel } from '../knowledge.js';
 import type { Step } from '../types.js';
 import { subscribedTo } from '../visibility.js';
 import { pathKey } from './reads.js';
@@ -17,7 +17,8 @@ type Row = Record<string, unknown>;
 export const isAdmin = (actor: ExploreActor): boolean => actor.name === 'administrator' || actor.name === 'owner';
 
 const pathChannel = (k: Knowledge, step: Step): KnownChannel => k.channel(pathKey(step))!;
-const byName = (k: Knowledge, name: unknown): KnownChannel | undefined => k.channels.find((c) => c.name === name);
+/** The channel a `{"$name": key}` value names. */
+const byName = (k: Knowledge, name: unknown): KnownChannel | undefined => k.channel((name as { $name: string }).$name);
 
 /** An administrator reaches a public channel, and a private one it is subscribed to (spec §4.16). */
 const administers = (actor: ExploreActor, c: KnownChannel): boolean => isAdmin(actor) && (!c.private || subscribedTo(actor).has(c.id));
@@ -40,7 +41,10 @@ export const subscribe: Template = {
     );
     if (!channel) return null;
     // Anyone but a guest may join a public channel (spec §2.3, can_subscribe_group).
-    return { params: { subscriptions: [{ name: channel.name }] }, expect: actor.isGuest ? 'either' : 'success' };
+    return { params: { subscriptions: [{ name: nameRef(channel.key) }] }, expect: actor.isGuest ? 'either' : 'success' };
+  },
+  learn({ k, step, actor }) {
+    byName(k, (step.params.subscriptions as Row[])[0]!.name)?.everIn?.add(actor.name);
   },
   verify(v) {
     const channel = byName(v.k, (v.step.params.subscriptions as Row[])[0]!.name);
@@ -60,10 +64,10 @@ export const unsubscribe: Template = {
       choice.a,
     );
     if (!channel) return null;
-    return { params: { subscriptions: [channel.name] }, expect: 'success' };
+    return { params: { subscriptions: [nameRef(channel.key)] }, expect: 'success' };
   },
   verify(v) {
-    const channel = byName(v.k, (v.step.params.subscriptions as string[])[0]);
+    const channel = byName(v.k, (v.step.params.subscriptions as unknown[])[0]);
     if (channel) expectSubscribed(v, v.actor, channel, false);
     return Promise.resolve();
   },
@@ -87,9 +91,13 @@ export const subscribeOthers: Template = {
       : null;
     if (!channel || !who) return null;
     return {
-      params: { subscriptions: [{ name: channel.name }], principals: [who.userId] },
+      params: { subscriptions: [{ name: nameRef(channel.key) }], principals: [who.userId] },
       expect: administers(actor, channel) ? 'success' : 'either',
     };
+  },
+  learn({ k, step, actors }) {
+    const who = actors.find((a) => a.userId === (step.params.principals as number[])[0]);
+    if (who) byName(k, (step.params.subscriptions as Row[])[0]!.name)?.everIn?.add(who.name);
   },
   verify(v) {
     const channel = byName(v.k, (v.step.params.subscriptions as Row[])[0]!.name);
@@ -116,10 +124,10 @@ export const unsubscribeOthers: Template = {
         )
       : null;
     if (!channel || !who) return null;
-    return { params: { subscriptions: [channel.name], principals: [who.userId] }, expect: isAdmin(actor) ? 'success' : 'either' };
+    return { params: { subscriptions: [nameRef(channel.key)], principals: [who.userId] }, expect: isAdmin(actor) ? 'success' : 'either' };
   },
   verify(v) {
-    const channel = byName(v.k, (v.step.params.subscriptions as string[])[0]);
+    const channel = byName(v.k, (v.step.params.subscriptions as unknown[])[0]);
     const who = v.actors.find((a) => a.userId === (v.step.params.principals as number[])[0]);
     if (channel && who) expectSubscribed(v, who, channel, false);
     return Promise.resolve();
@@ -222,7 +230,8 @@ export const markTopicRead: Template = {
     );
     const topic = channel ? pick(k.topicsOf(channel.key), choice.b) : null;
     if (!channel || topic === null) return null;
-    return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: 'success' };
+    // An archived channel's messages are the server's call (the mock refuses them as an invalid channel).
+    return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: channel.archived ? 'either' : 'success' };
   },
 };
 
