@@ -158,6 +158,13 @@ export const addReaction: Template = {
   plan({ k, actor, choice }) {
     const m = pick(visibleMessages(actor, k), choice.a);
     if (!m) return null;
+    if (choice.invalid)
+      return {
+        pathParams: { message_id: ref(m.key) },
+        params: { emoji_name: 'no_such_emoji_explore' },
+        expect: 'success',
+        invalid: { what: 'an emoji that does not exist', status: 400, code: 'BAD_REQUEST' },
+      };
     const emoji = choice.flag ? 'smile' : 'octopus';
     if (m.reactions.has(`${actor.name} ${emoji}`)) return null;
     return { pathParams: { message_id: ref(m.key) }, params: { emoji_name: emoji }, expect: 'either' };

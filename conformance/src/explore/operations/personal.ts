@@ -162,6 +162,7 @@ export const deleteSnippet: Template = {
   operation: 'delete-saved-snippet',
   weight: 1,
   plan({ k, actor, choice }) {
+    if (choice.invalid) return missing('saved snippet', { saved_snippet_id: NO_SUCH_ID }, {});
     const s = pick(mine(k, 'snippet', actor), choice.b);
     return s ? { pathParams: { saved_snippet_id: ref(s.key) }, params: {}, expect: 'success' } : null;
   },
@@ -221,6 +222,7 @@ export const removeView: Template = {
   operation: 'remove-navigation-view',
   weight: 1,
   plan({ k, actor, choice }) {
+    if (choice.invalid) return missing('navigation view', { fragment: `${k.token}-none` }, {}, 'NOT_FOUND');
     const view = pick(mine(k, 'view', actor), choice.b);
     return view ? { pathParams: { fragment: view.key }, params: {}, expect: 'success' } : null;
   },

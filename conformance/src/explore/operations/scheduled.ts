@@ -126,6 +126,8 @@ export const deleteScheduled: Template = {
   operation: 'delete-scheduled-message',
   weight: 1,
   plan({ k, actor, choice }) {
+    if (choice.invalid)
+      return { pathParams: { scheduled_message_id: NO_SUCH_ID }, params: {}, expect: 'success', invalid: missing('scheduled message') };
     const s = pick(k.ownedOf('scheduled', actor.name), choice.b);
     return s ? { pathParams: { scheduled_message_id: ref(s.key) }, params: {}, expect: 'success' } : null;
   },
