@@ -116,7 +116,14 @@ export const updateScheduled: Template = {
       };
     const s = pick(k.ownedOf('scheduled', actor.name), choice.b);
     if (!s) return null;
-    return { pathParams: { scheduled_message_id: ref(s.key) }, params: { content }, expect: 'success' };
+    // An edit checks the message again: its channel must still take the actor's messages.
+    const to = (s.data.to as { $ref: string }).$ref;
+    const still = postable(k, actor).some((c) => c.key === to);
+    return { pathParams: { scheduled_message_id: ref(s.key) }, params: { content }, expect: still ? 'success' : 'either' };
+  },
+  learn({ k, step }) {
+    const s = k.owned.find((o) => o.key === pathKey(step));
+    if (s) s.data = { ...s.data, content: step.params.content! };
   },
   verify: (v) => verifyListed(v, SCHEDULED, pathKey(v.step), { content: v.step.params.content! }),
 };
