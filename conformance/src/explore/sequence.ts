@@ -92,15 +92,14 @@ export class Sequence {
     checkAnswer(this.env, step, exchange);
     this.env.tally(EXPLORE_RULES.answer);
     const ok = reply.status === 200 && reply.body.result === 'success';
-    const bound = ok && step.binds ? this.#bindMade(step, reply) : undefined;
+    const bound = ok && step.binds ? this.#bindMade(template, step, reply) : undefined;
     const before = new Map(this.actors.map((a) => [a.name, a.state]));
-    const prior = new Map(this.k.messages.map((m) => [m.id, m.channel]));
     const events = await pollAll(this.actors);
     for (const [name, list] of events) if (list.length > 0) ran.events[name] = [...list];
     const context = { k: this.k, step, reply, actor, actors: this.actors, events, ...(bound ? { bound } : {}) };
     if (ok) template.learn?.(context);
     this.#learnForeign(events);
-    await checkEvents(this.env, this.k, this.actors, events, before, prior);
+    await checkEvents(this.env, this.k, this.actors, events, before);
     // After the leaks check: receiving a message is not a licence to have received it.
     this.#learnReceived(events);
     await checkCounters(this.env, this.k, this.actors, step);
@@ -170,14 +169,13 @@ export class Sequence {
     }
   }
 
-  #bindMade(step: Step, reply: Reply): string | undefined {
-    const id = reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined);
+  #bindMade(template: Template, step: Step, reply: Reply): string | undefined {
+    const id = template.bind ? template.bind(reply) : (reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined));
     if (typeof id !== 'number') return undefined;
     return this.k.bindAs(step.binds!, id);
   }
 }
 
-/** `n`: the step's number in its sequence, which names what it makes (`m7`). */
 /** A replayed step that is not valid on the state its sequence reached (the step making what it needs was dropped). */
 export class NotApplicable extends Error {
   constructor(readonly step: Step) {
@@ -192,6 +190,7 @@ function refsIn(value: StepValue): string[] {
   return [];
 }
 
+/** `n`: the step's number in its sequence, which names what it makes (`m7`). */
 function toStep(template: Template, actor: string, method: string, pathTemplate: string, plan: Plan, n: number): Step {
   const path = pathTemplate.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
     const v = plan.pathParams?.[name] as StepValue | undefined;

@@ -74,6 +74,8 @@ export interface Template {
    * generic check of sequence.ts applies (what it names exists and the actor may see it).
    */
   valid?(p: Omit<PlanContext, 'choice' | 'n'>, step: Step): boolean;
+  /** The ID a success made, when the answer names it otherwise than `id` or `ids[0]` (`reminder_id`, …). */
+  bind?(reply: Reply): unknown;
   /** After a success: what the step made or changed, into the knowledge. */
   learn?(l: LearnContext): void;
   /** After a success: reads that must show what the write said it did (read-your-writes). */

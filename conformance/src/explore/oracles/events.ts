@@ -41,10 +41,9 @@ export async function checkEvents(
   actors: readonly ExploreActor[],
   events: ReadonlyMap<string, readonly PolledEvent[]>,
   before: ReadonlyMap<string, Snapshot>,
-  prior: ReadonlyMap<number, string | null>,
 ): Promise<void> {
   // Every actor at once (their requests overlap); the first violation in actor order is the one reported.
-  const outcomes = await Promise.allSettled(actors.map((actor) => checkActor(k, actor, events, before, prior)));
+  const outcomes = await Promise.allSettled(actors.map((actor) => checkActor(k, actor, events, before)));
   for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
   env.tally(EXPLORE_RULES.eventsSnapshot, actors.length);
   env.tally(EXPLORE_RULES.noLeaks, actors.length);
@@ -55,13 +54,12 @@ async function checkActor(
   actor: ExploreActor,
   events: ReadonlyMap<string, readonly PolledEvent[]>,
   before: ReadonlyMap<string, Snapshot>,
-  prior: ReadonlyMap<number, string | null>,
 ): Promise<void> {
   {
     let received = [...(events.get(actor.name) ?? [])];
     const registered = await freshState(actor);
-    const fresh = judged(registered);
     let applied = apply(actor, received);
+    let fresh = judged(registered, applied);
     let seen = judged(applied);
     for (const wait of SETTLE_MS) {
       if (snapshotDiff(fresh, seen, 1).length === 0) break;
@@ -70,9 +68,10 @@ async function checkActor(
       if (late.length === 0) continue;
       received = [...received, ...late];
       applied = apply(actor, late, applied);
+      fresh = judged(registered, applied);
       seen = judged(applied);
     }
-    checkLeaks(k, actor, received, prior, before.get(actor.name) ?? actor.state, applied);
+    checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state, applied);
     const diff = snapshotDiff(fresh, seen, 8);
     if (diff.length > 0) {
       const first = diff[0]!;
@@ -108,8 +107,8 @@ function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapsh
  * a receipt without a message event (a reaction or a flag on a public channel's message creates one in the
  * reference) or loses its newest message; the counters oracle judges it against GET /messages instead.
  */
-function judged(s: Snapshot): Snapshot {
-  const { max_message_id: _max, ...rest } = comparable(s);
+function judged(s: Snapshot, reduced?: Snapshot): Snapshot {
+  const { max_message_id: _max, ...rest } = comparable(s, reduced);
   return rest;
 }
 
