@@ -155,3 +155,28 @@ describe('messages and moves', () => {
     expect(given).toEqual(base());
   });
 });
+
+describe('mentions and muting', () => {
+  const mute = (value: boolean): PolledEvent => ({ type: 'subscription', op: 'update', stream_id: 12, property: 'is_muted', value });
+
+  it('a wildcard mention the events told of leaves the list when its channel is muted, and comes back', () => {
+    const told = apply(base(), {
+      type: 'message',
+      message: { id: 41, type: 'stream', stream_id: 12, subject: 'soup' },
+      flags: ['wildcard_mentioned'],
+    });
+    // Message 22 was listed before the client watched: direct or wildcard, it cannot tell; so it is read first.
+    const muted = apply(told, { type: 'update_message_flags', op: 'add', flag: 'read', messages: [22], all: false }, mute(true));
+    expect(unread(muted)).toMatchObject({ count: 1, mentions: [] });
+    expect(unread(apply(muted, mute(false)))).toMatchObject({ count: 3, mentions: [41] });
+  });
+
+  it('muting a channel with a listed mention of unknown kind leaves unread_msgs unknown', () => {
+    expect(apply(base(), mute(true))).not.toHaveProperty('unread_msgs');
+  });
+
+  it('a direct mention stays listed in a muted channel', () => {
+    const told = apply(base(), { type: 'update_message', message_id: 22, message_ids: [22], content: 'x', flags: ['mentioned'] });
+    expect(unread(apply(told, mute(true)))).toMatchObject({ count: 1, mentions: [22] });
+  });
+});

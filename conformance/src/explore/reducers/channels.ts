@@ -13,7 +13,7 @@ import {
   type Row,
   type Snapshot,
 } from './rows.js';
-import { parkChannel, reducerState, settle, unparkChannel } from './unread.js';
+import { channelMuted, parkChannel, reducerState, remute, settle, unparkChannel } from './unread.js';
 
 /**
  * Channels and subscriptions (zulip.yaml `stream`, `subscription`, `default_streams`), in both shapes a
@@ -58,7 +58,9 @@ function onSubscription(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
     for (const id of idsOf(e, 'stream_ids', 'stream_id')) for (const row of channelRows(s, id)) peer(row, e.op, users);
   } else if (e.op === 'update') {
     const sub = byKey(s.subscriptions, 'stream_id').get(e.stream_id);
+    const wasMuted = channelMuted(s, e.stream_id);
     if (sub) setProperty(sub, e.property as string, e.value);
+    remute(s, e.stream_id as number, wasMuted);
     settle(s);
   } else if (e.op === 'add') {
     for (const added of rows(e.subscriptions)) {

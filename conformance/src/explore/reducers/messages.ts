@@ -10,12 +10,12 @@ import {
   type Row,
   type Snapshot,
 } from './rows.js';
+import { kindOfFlags } from './mentions.js';
 import {
   addChannelUnread,
   addDirectUnread,
-  channelMuted,
-  mentionedBy,
   moveUnread,
+  reducerState,
   remention,
   removeUnread,
   settle,
@@ -48,14 +48,14 @@ function onMessage(s: Snapshot, e: PolledEvent): void {
   if (m.type === 'stream') {
     if (held && !flags.includes('read')) {
       const topic = topicOf(m, 'subject') ?? '';
-      addChannelUnread(s, m.stream_id as number, topic, id, mentionedBy(flags, channelMuted(s, m.stream_id)));
+      addChannelUnread(s, m.stream_id as number, topic, id, kindOfFlags(flags));
     }
   } else {
     const others = rows(m.display_recipient)
       .map((u) => u.id as number)
       .filter((u) => u !== me);
     updateRecentConversations(s, ascending(others), id);
-    if (!flags.includes('read')) addDirectUnread(s, ascending(others), id, mentionedBy(flags, false));
+    if (!flags.includes('read')) addDirectUnread(s, ascending(others), id, kindOfFlags(flags));
   }
   settle(s);
 }
@@ -132,14 +132,15 @@ function onFlags(s: Snapshot, e: PolledEvent): void {
     const me = s.user_id as number;
     for (const [key, d] of Object.entries(details)) {
       const id = Number(key);
-      const mentioned = d.mentioned === true;
-      if (d.type === 'stream') addChannelUnread(s, d.stream_id as number, String(d.topic ?? d.subject ?? ''), id, mentioned);
+      // `mentioned` says some mention, direct or wildcard; an earlier event may have said which.
+      const kind = reducerState(s).kinds[key] ?? (d.mentioned === true ? 'some' : 'none');
+      if (d.type === 'stream') addChannelUnread(s, d.stream_id as number, String(d.topic ?? d.subject ?? ''), id, kind);
       else
         addDirectUnread(
           s,
           numbers(d.user_ids).filter((u) => u !== me),
           id,
-          mentioned,
+          kind,
         );
     }
   }
