@@ -142,6 +142,20 @@ describe('messages and moves', () => {
     expect(later.max_message_id).toBe(41);
   });
 
+  it('a new message the user holds makes max_message_id known again after a deletion', () => {
+    const deleted = apply(base(), { type: 'delete_message', message_type: 'stream', message_ids: [40] });
+    expect(deleted).not.toHaveProperty('max_message_id');
+    const message = (id: number, streamId: number, senderId: number) => ({
+      type: 'message',
+      message: { id, type: 'stream', stream_id: streamId, subject: 'x', sender_id: senderId },
+      flags: [],
+    });
+    // One in a channel the user is not subscribed to, which an all_public_streams queue hears of: no copy.
+    expect(apply(deleted, message(41, 14, 9))).not.toHaveProperty('max_message_id');
+    expect(apply(deleted, message(41, 14, 9), message(42, 12, 8)).max_message_id).toBe(42);
+    expect(apply(deleted, message(43, 14, 7)).max_message_id).toBe(43);
+  });
+
   it('deleting the newest message of a direct conversation leaves recent_private_conversations unknown', () => {
     const s = apply(base(), { type: 'delete_message', message_type: 'private', message_ids: [35] });
     expect(s).not.toHaveProperty('recent_private_conversations');

@@ -4,6 +4,7 @@ import {
   markUnknown,
   numbers,
   rows,
+  strings,
   unhandled,
   type PolledEvent,
   type Reducers,
@@ -38,13 +39,14 @@ const topicOf = (e: Row, key: 'subject' | 'orig_subject'): string | undefined =>
 
 function onMessage(s: Snapshot, e: PolledEvent): void {
   const m = e.message as Row;
-  const flags = numbersOrStrings(e.flags);
+  const flags = strings(e.flags);
   const id = m.id as number;
   const me = s.user_id as number;
-  // A message the user holds no copy of (`historical`, or a channel they are not subscribed to, as an
-  // all_public_streams queue hears of) does not move their newest received message.
-  const held = !flags.includes('historical') && (m.type !== 'stream' || subscribed(s, m.stream_id));
-  if (held && typeof s.max_message_id === 'number') s.max_message_id = Math.max(s.max_message_id, id);
+  // A message the user holds no copy of (`historical`, or a channel they are not subscribed to and did not
+  // send it to, as an all_public_streams queue hears of) does not move their newest received message. A
+  // new message is the newest of all, so one they hold makes a max_message_id left unknown known again.
+  const held = !flags.includes('historical') && (m.type !== 'stream' || m.sender_id === me || subscribed(s, m.stream_id));
+  if (held) s.max_message_id = typeof s.max_message_id === 'number' ? Math.max(s.max_message_id, id) : id;
   if (m.type === 'stream') {
     if (held && !flags.includes('read')) {
       const topic = topicOf(m, 'subject') ?? '';
@@ -59,8 +61,6 @@ function onMessage(s: Snapshot, e: PolledEvent): void {
   }
   settle(s);
 }
-
-const numbersOrStrings = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
 function updateRecentConversations(s: Snapshot, others: number[], id: number): void {
   const list = s.recent_private_conversations as Row[] | undefined;
@@ -92,7 +92,7 @@ function onUpdateMessage(s: Snapshot, e: PolledEvent): void {
     if (newStream !== undefined && typeof s.max_message_id === 'number' && ids.some((id) => id > (s.max_message_id as number)))
       markUnknown(s, 'max_message_id');
   }
-  if ('content' in e || 'rendered_content' in e) remention(s, messageId, numbersOrStrings(e.flags));
+  if ('content' in e || 'rendered_content' in e) remention(s, messageId, strings(e.flags));
   settle(s);
 }
 
