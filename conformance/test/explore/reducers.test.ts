@@ -65,6 +65,15 @@ describe('legacy shapes', () => {
     expect([s.streams, s.subscriptions]).toEqual([[], []]);
     expect(unread(s)).toMatchObject({ count: 1, streams: [], mentions: [] });
   });
+
+  it('a channel the user left comes back (stream / create) to the unsubscribed list, not as never subscribed', () => {
+    const left = apply(base(), { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 12, name: 'lunch' }] });
+    const gone = apply(left, { type: 'stream', op: 'delete', stream_ids: [12] });
+    expect(gone.unsubscribed).toEqual([]);
+    const back = apply(gone, { type: 'stream', op: 'create', streams: [{ stream_id: 12, name: 'lunch', subscriber_count: 1 }] });
+    expect(back.unsubscribed).toMatchObject([{ stream_id: 12, name: 'lunch', subscriber_count: 1, is_muted: false }]);
+    expect(back.never_subscribed).toHaveLength(1);
+  });
 });
 
 describe('messages and moves', () => {

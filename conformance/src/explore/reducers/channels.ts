@@ -96,6 +96,14 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
   if (e.op === 'create') {
     for (const stream of rows(e.streams)) {
       if ('streams' in s) upsertAll(s, 'streams', 'stream_id', [structuredClone(stream)]);
+      // A channel back in view (unarchived, for a client without archived_channels): the user's row of it
+      // returns to the list it left, with the channel as it is now.
+      const hidden = reducerState(s).hidden[String(stream.stream_id)];
+      if (hidden) {
+        delete reducerState(s).hidden[String(stream.stream_id)];
+        if (hidden.list in s) upsertAll(s, hidden.list, 'stream_id', [{ ...hidden.row, ...structuredClone(stream) }]);
+        continue;
+      }
       const known = [...rows(s.subscriptions), ...rows(s.unsubscribed)].some((r) => r.stream_id === stream.stream_id);
       // A client cannot know the subscribers of a channel it just learnt of: peer_add events follow.
       if (!known && !rows(s.never_subscribed).some((r) => r.stream_id === stream.stream_id))
@@ -111,6 +119,10 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
     const ids = e.stream_ids !== undefined ? numbers(e.stream_ids) : rows(e.streams).map((r) => r.stream_id as number);
     for (const id of ids) {
       parkChannel(s, id);
+      for (const list of ['unsubscribed', 'never_subscribed'] as const) {
+        const row = rows(s[list]).find((r) => r.stream_id === id);
+        if (row) reducerState(s).hidden[String(id)] = { list, row };
+      }
       for (const key of CHANNEL_LISTS) removeOne(s, key, 'stream_id', id);
     }
     settle(s);

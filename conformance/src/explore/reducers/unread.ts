@@ -38,11 +38,13 @@ interface ReducerState {
   introduced: number[];
   /** The mention kind of messages, by ID, as events told or places showed it. */
   kinds: Record<string, MentionKind>;
+  /** Rows of channels gone from view (`stream` / `delete`) the user was not subscribed to, by channel ID, for their return. */
+  hidden: Record<string, { list: 'unsubscribed' | 'never_subscribed'; row: Row }>;
 }
 
 export const unreadOf = (s: Snapshot): Unread | undefined => s.unread_msgs as Unread | undefined;
 export const reducerState = (s: Snapshot): ReducerState =>
-  (s[REDUCER_STATE] ??= { parked: [], left: [], introduced: [], kinds: {} }) as ReducerState;
+  (s[REDUCER_STATE] ??= { parked: [], left: [], introduced: [], kinds: {}, hidden: {} }) as ReducerState;
 
 function subscription(s: Snapshot, streamId: unknown): Row | undefined {
   return rows(s.subscriptions).find((r) => r.stream_id === streamId);
