@@ -65,6 +65,15 @@ describe('legacy shapes', () => {
     expect([s.streams, s.subscriptions]).toEqual([[], []]);
     expect(unread(s)).toMatchObject({ count: 1, streams: [], mentions: [] });
   });
+
+  it('a channel the user left comes back (stream / create) to the unsubscribed list, not as never subscribed', () => {
+    const left = apply(base(), { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 12, name: 'lunch' }] });
+    const gone = apply(left, { type: 'stream', op: 'delete', stream_ids: [12] });
+    expect(gone.unsubscribed).toEqual([]);
+    const back = apply(gone, { type: 'stream', op: 'create', streams: [{ stream_id: 12, name: 'lunch', subscriber_count: 1 }] });
+    expect(back.unsubscribed).toMatchObject([{ stream_id: 12, name: 'lunch', subscriber_count: 1, is_muted: false }]);
+    expect(back.never_subscribed).toHaveLength(1);
+  });
 });
 
 describe('messages and moves', () => {
@@ -142,6 +151,20 @@ describe('messages and moves', () => {
     expect(later.max_message_id).toBe(41);
   });
 
+  it('a new message the user holds makes max_message_id known again after a deletion', () => {
+    const deleted = apply(base(), { type: 'delete_message', message_type: 'stream', message_ids: [40] });
+    expect(deleted).not.toHaveProperty('max_message_id');
+    const message = (id: number, streamId: number, senderId: number) => ({
+      type: 'message',
+      message: { id, type: 'stream', stream_id: streamId, subject: 'x', sender_id: senderId },
+      flags: [],
+    });
+    // One in a channel the user is not subscribed to, which an all_public_streams queue hears of: no copy.
+    expect(apply(deleted, message(41, 14, 9))).not.toHaveProperty('max_message_id');
+    expect(apply(deleted, message(41, 14, 9), message(42, 12, 8)).max_message_id).toBe(42);
+    expect(apply(deleted, message(43, 14, 7)).max_message_id).toBe(43);
+  });
+
   it('deleting the newest message of a direct conversation leaves recent_private_conversations unknown', () => {
     const s = apply(base(), { type: 'delete_message', message_type: 'private', message_ids: [35] });
     expect(s).not.toHaveProperty('recent_private_conversations');
@@ -153,5 +176,30 @@ describe('messages and moves', () => {
     const given = base();
     apply(given, { type: 'delete_message', message_type: 'private', message_ids: [35, 40] });
     expect(given).toEqual(base());
+  });
+});
+
+describe('mentions and muting', () => {
+  const mute = (value: boolean): PolledEvent => ({ type: 'subscription', op: 'update', stream_id: 12, property: 'is_muted', value });
+
+  it('a wildcard mention the events told of leaves the list when its channel is muted, and comes back', () => {
+    const told = apply(base(), {
+      type: 'message',
+      message: { id: 41, type: 'stream', stream_id: 12, subject: 'soup' },
+      flags: ['wildcard_mentioned'],
+    });
+    // Message 22 was listed before the client watched: direct or wildcard, it cannot tell; so it is read first.
+    const muted = apply(told, { type: 'update_message_flags', op: 'add', flag: 'read', messages: [22], all: false }, mute(true));
+    expect(unread(muted)).toMatchObject({ count: 1, mentions: [] });
+    expect(unread(apply(muted, mute(false)))).toMatchObject({ count: 3, mentions: [41] });
+  });
+
+  it('muting a channel with a listed mention of unknown kind leaves unread_msgs unknown', () => {
+    expect(apply(base(), mute(true))).not.toHaveProperty('unread_msgs');
+  });
+
+  it('a direct mention stays listed in a muted channel', () => {
+    const told = apply(base(), { type: 'update_message', message_id: 22, message_ids: [22], content: 'x', flags: ['mentioned'] });
+    expect(unread(apply(told, mute(true)))).toMatchObject({ count: 1, mentions: [22] });
   });
 });

@@ -33,6 +33,19 @@ const star = (s: MockServer, as: Who, names: string[], op: 'add' | 'remove') =>
       form: { messages: JSON.stringify(names.map((n) => made[n]!)), op, flag: 'starred' },
     }),
   );
+/**
+ * The member reads channel 52, gets a new wildcard mention there, and mutes or unmutes it: wildcard
+ * mentions are listed only outside muted channels, and the message event told the kind of this one.
+ */
+async function muteWithWildcard(s: MockServer, w: Record<string, Who>, muted: boolean): Promise<void> {
+  await ok(call(s, 'POST', '/api/v1/mark_stream_as_read', { as: w.member!, form: { stream_id: '52' } }));
+  await send(s, w.member_2!, { type: 'stream', to: '52', topic: 'loud', content: '@**all** listen' }, 'loud');
+  const data = [{ stream_id: 52, property: 'is_muted', value: muted }];
+  await ok(
+    call(s, 'POST', '/api/v1/users/me/subscriptions/properties', { as: w.member!, form: { subscription_data: JSON.stringify(data) } }),
+  );
+}
+
 const fullName = (s: MockServer, userId: number) => s.context.store.realm('demo')!.users[String(userId)]!.full_name;
 
 export const EDIT_OPERATIONS: Operation[] = [
@@ -65,6 +78,14 @@ export const EDIT_OPERATIONS: Operation[] = [
       await policy(s, w.member_3!, 'edit me', 1);
       await policy(s, w.member_2!, 'edit me', 3);
     },
+  },
+  {
+    name: 'update-subscription-settings: mute a channel with a new unread wildcard mention',
+    run: (s, w) => muteWithWildcard(s, w, true),
+  },
+  {
+    name: 'update-subscription-settings: unmute it, with another one',
+    run: (s, w) => muteWithWildcard(s, w, false),
   },
   {
     name: 'update-message: content edit that mentions a user',

@@ -13,7 +13,7 @@ import {
   type Row,
   type Snapshot,
 } from './rows.js';
-import { parkChannel, reducerState, settle, unparkChannel } from './unread.js';
+import { channelMuted, parkChannel, reducerState, remute, settle, unparkChannel } from './unread.js';
 
 /**
  * Channels and subscriptions (zulip.yaml `stream`, `subscription`, `default_streams`), in both shapes a
@@ -58,7 +58,9 @@ function onSubscription(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
     for (const id of idsOf(e, 'stream_ids', 'stream_id')) for (const row of channelRows(s, id)) peer(row, e.op, users);
   } else if (e.op === 'update') {
     const sub = byKey(s.subscriptions, 'stream_id').get(e.stream_id);
+    const wasMuted = channelMuted(s, e.stream_id);
     if (sub) setProperty(sub, e.property as string, e.value);
+    remute(s, e.stream_id as number, wasMuted);
     settle(s);
   } else if (e.op === 'add') {
     for (const added of rows(e.subscriptions)) {
@@ -94,6 +96,14 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
   if (e.op === 'create') {
     for (const stream of rows(e.streams)) {
       if ('streams' in s) upsertAll(s, 'streams', 'stream_id', [structuredClone(stream)]);
+      // A channel back in view (unarchived, for a client without archived_channels): the user's row of it
+      // returns to the list it left, with the channel as it is now.
+      const hidden = reducerState(s).hidden[String(stream.stream_id)];
+      if (hidden) {
+        delete reducerState(s).hidden[String(stream.stream_id)];
+        if (hidden.list in s) upsertAll(s, hidden.list, 'stream_id', [{ ...hidden.row, ...structuredClone(stream) }]);
+        continue;
+      }
       const known = [...rows(s.subscriptions), ...rows(s.unsubscribed)].some((r) => r.stream_id === stream.stream_id);
       // A client cannot know the subscribers of a channel it just learnt of: peer_add events follow.
       if (!known && !rows(s.never_subscribed).some((r) => r.stream_id === stream.stream_id))
@@ -109,6 +119,10 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
     const ids = e.stream_ids !== undefined ? numbers(e.stream_ids) : rows(e.streams).map((r) => r.stream_id as number);
     for (const id of ids) {
       parkChannel(s, id);
+      for (const list of ['unsubscribed', 'never_subscribed'] as const) {
+        const row = rows(s[list]).find((r) => r.stream_id === id);
+        if (row) reducerState(s).hidden[String(id)] = { list, row };
+      }
       for (const key of CHANNEL_LISTS) removeOne(s, key, 'stream_id', id);
     }
     settle(s);

@@ -4,18 +4,19 @@ import {
   markUnknown,
   numbers,
   rows,
+  strings,
   unhandled,
   type PolledEvent,
   type Reducers,
   type Row,
   type Snapshot,
 } from './rows.js';
+import { kindOfFlags } from './mentions.js';
 import {
   addChannelUnread,
   addDirectUnread,
-  channelMuted,
-  mentionedBy,
   moveUnread,
+  reducerState,
   remention,
   removeUnread,
   settle,
@@ -38,29 +39,28 @@ const topicOf = (e: Row, key: 'subject' | 'orig_subject'): string | undefined =>
 
 function onMessage(s: Snapshot, e: PolledEvent): void {
   const m = e.message as Row;
-  const flags = numbersOrStrings(e.flags);
+  const flags = strings(e.flags);
   const id = m.id as number;
   const me = s.user_id as number;
-  // A message the user holds no copy of (`historical`, or a channel they are not subscribed to, as an
-  // all_public_streams queue hears of) does not move their newest received message.
-  const held = !flags.includes('historical') && (m.type !== 'stream' || subscribed(s, m.stream_id));
-  if (held && typeof s.max_message_id === 'number') s.max_message_id = Math.max(s.max_message_id, id);
+  // A message the user holds no copy of (`historical`, or a channel they are not subscribed to and did not
+  // send it to, as an all_public_streams queue hears of) does not move their newest received message. A
+  // new message is the newest of all, so one they hold makes a max_message_id left unknown known again.
+  const held = !flags.includes('historical') && (m.type !== 'stream' || m.sender_id === me || subscribed(s, m.stream_id));
+  if (held) s.max_message_id = typeof s.max_message_id === 'number' ? Math.max(s.max_message_id, id) : id;
   if (m.type === 'stream') {
     if (held && !flags.includes('read')) {
       const topic = topicOf(m, 'subject') ?? '';
-      addChannelUnread(s, m.stream_id as number, topic, id, mentionedBy(flags, channelMuted(s, m.stream_id)));
+      addChannelUnread(s, m.stream_id as number, topic, id, kindOfFlags(flags));
     }
   } else {
     const others = rows(m.display_recipient)
       .map((u) => u.id as number)
       .filter((u) => u !== me);
     updateRecentConversations(s, ascending(others), id);
-    if (!flags.includes('read')) addDirectUnread(s, ascending(others), id, mentionedBy(flags, false));
+    if (!flags.includes('read')) addDirectUnread(s, ascending(others), id, kindOfFlags(flags));
   }
   settle(s);
 }
-
-const numbersOrStrings = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
 function updateRecentConversations(s: Snapshot, others: number[], id: number): void {
   const list = s.recent_private_conversations as Row[] | undefined;
@@ -92,7 +92,7 @@ function onUpdateMessage(s: Snapshot, e: PolledEvent): void {
     if (newStream !== undefined && typeof s.max_message_id === 'number' && ids.some((id) => id > (s.max_message_id as number)))
       markUnknown(s, 'max_message_id');
   }
-  if ('content' in e || 'rendered_content' in e) remention(s, messageId, numbersOrStrings(e.flags));
+  if ('content' in e || 'rendered_content' in e) remention(s, messageId, strings(e.flags));
   settle(s);
 }
 
@@ -132,14 +132,15 @@ function onFlags(s: Snapshot, e: PolledEvent): void {
     const me = s.user_id as number;
     for (const [key, d] of Object.entries(details)) {
       const id = Number(key);
-      const mentioned = d.mentioned === true;
-      if (d.type === 'stream') addChannelUnread(s, d.stream_id as number, String(d.topic ?? d.subject ?? ''), id, mentioned);
+      // `mentioned` says some mention, direct or wildcard; an earlier event may have said which.
+      const kind = reducerState(s).kinds[key] ?? (d.mentioned === true ? 'some' : 'none');
+      if (d.type === 'stream') addChannelUnread(s, d.stream_id as number, String(d.topic ?? d.subject ?? ''), id, kind);
       else
         addDirectUnread(
           s,
           numbers(d.user_ids).filter((u) => u !== me),
           id,
-          mentioned,
+          kind,
         );
     }
   }

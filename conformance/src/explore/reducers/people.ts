@@ -28,9 +28,9 @@ export const peopleReducers: Reducers = {
   // exist (a client without user_settings_object also gets `user_settings`, which the key above follows).
   update_global_notifications: (s, e) => legacySetting(s, e.notification_name, e.setting),
   update_display_settings: (s, e) => legacySetting(s, e.setting_name, e.setting),
-  // presence (domain/users/status.ts presencePayloads): either event form into either form of the
-  // snapshot's `presences`, slim (by user ID) or legacy (by email, `{aggregated}`) as presenceKeys builds
-  // them; a client knows which it registered, this reads it from the keys. An empty presence (no client,
+  // presence: either event form (simplified `presences` by user ID, or the legacy per-client `presence`)
+  // into either form of the snapshot's `presences`, slim (by user ID) or legacy (by email, `{aggregated}`);
+  // a client knows which it registered, this reads it from the keys. An empty presence (no client,
   // no timestamp) means nothing is known about the user: the entry goes.
   presence: (s, e) => {
     type Times = { active_timestamp: number; idle_timestamp: number } | null;
@@ -72,7 +72,7 @@ export const peopleReducers: Reducers = {
     s.presences = presences;
   },
   user_group: onUserGroup,
-  // Bots a user owns: the register's `realm_bots` where fetched (this mock's register has none).
+  // Bots a user owns: the register's `realm_bots` where fetched (not every server's register has it).
   realm_bot: (s, e) => {
     const bot = (e.bot ?? {}) as Row;
     if (e.op === 'add') upsertAll(s, 'realm_bots', 'user_id', [bot]);

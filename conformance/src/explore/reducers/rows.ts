@@ -39,6 +39,7 @@ export function unhandled(e: PolledEvent): never {
 
 export const rows = (value: unknown): Row[] => (Array.isArray(value) ? (value as Row[]) : []);
 export const numbers = (value: unknown): number[] => (Array.isArray(value) ? (value as number[]) : []);
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 export const byKey = (list: unknown, key: string) => new Map(rows(list).map((row) => [row[key], row]));
 export const ascending = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 /** Strings in code-unit order, as the server sorts them (not localeCompare, which depends on the machine). */
