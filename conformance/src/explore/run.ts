@@ -122,7 +122,11 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
     if (!going()) return;
     sequences += shrinking ? 0 : 1;
-    const seq = await Sequence.open(env(sequences));
+    // A world that cannot be built is no finding: the run breaks off (retrying it would loop until the deadline).
+    const seq = await Sequence.open(env(sequences)).catch((e: Error) => {
+      broken ??= e;
+      throw e;
+    });
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
       for (const choice of choices) {
