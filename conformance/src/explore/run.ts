@@ -117,16 +117,20 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const deadline = started + (opts.durationMs ?? (opts.steps === undefined ? DEFAULTS.durationMs : Infinity));
   const exploring = () =>
     !opts.interrupt?.aborted && performance.now() < deadline && (opts.steps === undefined || steps < opts.steps) && broken === null;
-  const env = (n: number) => session.env(n, () => !shrinking);
+  /** Worlds opened so far: each gets its own number, so no two (a shrink's, a replay's) share channel names. */
+  let worlds = 0;
+  const env = () => session.env(++worlds, () => !shrinking);
   const property = async (choices: Choice[]): Promise<void> => {
     const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
     if (!going()) return;
     sequences += shrinking ? 0 : 1;
-    // A world that cannot be built is no finding: the run breaks off (retrying it would loop until the deadline).
-    const seq = await Sequence.open(env(sequences)).catch((e: Error) => {
-      broken ??= e;
-      throw e;
+    // A world that cannot be built is no finding: exploring, the run breaks off (retrying would loop until the
+    // deadline); shrinking, the candidate does not count as failing.
+    const seq = await Sequence.open(env()).catch((e: Error) => {
+      if (!shrinking) broken ??= e;
+      return null;
     });
+    if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
       for (const choice of choices) {
@@ -172,7 +176,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       if (out.failed && failure) {
         const { violation, ran } = failure as { violation: Violation; ran: RanStep[] };
         const replayed = await confirm(
-          env(sequences + 1),
+          env(),
           ran.map((r) => r.step),
           violation.rule,
         );
