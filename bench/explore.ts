@@ -25,6 +25,8 @@ export interface ExploreFigure {
   clientCpuMs: number;
   /** The first finding's rule and message, when the run found one. */
   finding: string | null;
+  /** Why the run ended before its time, when it did (a world it could not build, a signal). */
+  stopped: string | null;
   /** The oracle checks that held, in all. */
   oracleChecks: number;
 }
@@ -57,6 +59,7 @@ export async function exploreFigure(dir: string): Promise<ExploreFigure> {
       serverCpuMs: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
       clientCpuMs: Math.round((client.user + client.system) / 1000),
       finding: f ? `${f.rule}: ${f.message.slice(0, 160)} (shrunk to ${f.steps.length} steps)` : null,
+      stopped: result.stopped?.message.slice(0, 200) ?? null,
       oracleChecks: Object.values(result.oracles).reduce((a, b) => a + b, 0),
     };
   } finally {
@@ -71,7 +74,7 @@ export function exploreRow(f: ExploreFigure): { figure: string; mock: string; ba
     figure: `conform --explore against the mock (seed ${EXPLORE_SEED}, every tier, ${USERS} actors, ${EXPLORE_SECONDS} s; oracles included)`,
     mock:
       `${f.stepsPerSecond} steps/s: ${f.steps} steps in ${f.sequences} sequences, ${f.oracleChecks} oracle checks held, ${f.seconds.toFixed(1)} s; ` +
-      `CPU: mock ${cpu(f.serverCpuMs)}, explore ${cpu(f.clientCpuMs)}${f.finding ? `; stopped early by a finding: ${f.finding}` : ''}`,
+      `CPU: mock ${cpu(f.serverCpuMs)}, explore ${cpu(f.clientCpuMs)}${f.finding ? `; stopped early by a finding: ${f.finding}` : ''}${f.stopped ? `; stopped early: ${f.stopped}` : ''}`,
     baseline: '',
     ratio: '',
     target: '≥ 50 steps/s',
