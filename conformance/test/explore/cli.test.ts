@@ -74,6 +74,8 @@ describe('conform --explore that cannot run', () => {
     const junit = await readFile(join(dir, 'explore-junit.xml'), 'utf8');
     expect(await junitSchemaErrors(junit)).toEqual([]);
     expect(junit).toMatch(/<error message="creating channel[^"]*answered 404/);
+    // No rule checked anything: none is reported as held.
+    expect(junit.match(/<skipped message="no step of this run was checked by this rule"\/>/g)).toHaveLength(5);
     expect(await readFile(join(dir, 'explore.html'), 'utf8')).toMatch(/<p id="stopped"[^>]*>.*answered 404/);
   });
 

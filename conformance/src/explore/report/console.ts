@@ -1,6 +1,6 @@
 import type { Output } from '../../report/console.js';
 import type { ExploreResult } from '../types.js';
-import { figuresLine, findingText, oracleCounts } from './text.js';
+import { figuresLine, findingText, oracleCounts, plural } from './text.js';
 
 /** Progress lines at most this often: a sequence ends every few seconds, a CI log should not fill up. */
 const PROGRESS_EVERY_MS = 5_000;
@@ -33,7 +33,7 @@ export class ExploreConsole {
     this.#lastLine = now;
     const seconds = Math.max((now - this.#started) / 1000, 0.001);
     this.out.write(
-      `explore: ${done.sequences} sequences, ${done.steps} steps, ${(done.steps / seconds).toFixed(1)} steps/s (${seconds.toFixed(0)} s)\n`,
+      `explore: ${plural(done.sequences, 'sequence')}, ${plural(done.steps, 'step')}, ${(done.steps / seconds).toFixed(1)} steps/s (${seconds.toFixed(0)} s)\n`,
     );
   }
 

@@ -1,6 +1,6 @@
 import escape from 'escape-html';
 import { EXPLORE_RULE_LIST, type ExploreFinding, type ExploreResult, type RanStep } from '../types.js';
-import { compactEvent, EVENTS_SHOWN, RULE_TEXT, type ExploreReportContext } from './text.js';
+import { compactEvent, EVENTS_SHOWN, plural, RULE_TEXT, type ExploreReportContext } from './text.js';
 
 /**
  * explore.html: one self-contained file (inline CSS and script, nothing fetched), like conformance.html, so
@@ -37,7 +37,7 @@ ${context.replayOf === undefined ? '' : `<dt>Replay of</dt><dd><code>${escape(co
 <dt>Tier</dt><dd>${escape(result.tiers.join(', '))}</dd>
 <dt>Actors</dt><dd>${result.actors.map((a) => `${escape(a.name)}${a.legacy ? ' <span class="dim">(no client capabilities)</span>' : ''}`).join(', ')}</dd>
 <dt>Started</dt><dd>${escape(result.startedAt)}</dd>
-<dt>Run</dt><dd id="figures" data-steps="${result.steps}" data-steps-per-second="${result.stepsPerSecond}">${result.sequences} sequences, ${result.steps} steps in ${(result.ms / 1000).toFixed(1)} s: <strong>${result.stepsPerSecond} steps/s</strong> (oracles included)</dd>
+<dt>Run</dt><dd id="figures" data-steps="${result.steps}" data-steps-per-second="${result.stepsPerSecond}">${plural(result.sequences, 'sequence')}, ${plural(result.steps, 'step')} in ${(result.ms / 1000).toFixed(1)} s: <strong>${result.stepsPerSecond} steps/s</strong> (oracles included)</dd>
 </dl>
 <p><span class="badge ${verdict}">${result.findings.length > 0 ? `${result.findings.length} finding` : 'no finding'}</span></p>
 ${result.stopped ? `<p id="stopped" class="reason" data-kind="${result.stopped.kind}">${result.stopped.kind === 'not-started' ? 'The run could not start or broke off: ' : 'The run stopped: '}${escape(result.stopped.message)}</p>` : ''}
@@ -49,7 +49,7 @@ ${result.findings.map((f, i) => findingHtml(f, i, result.target)).join('\n')}
 ${EXPLORE_RULE_LIST.map((rule) => {
   const failing = result.findings.some((f) => f.rule === rule);
   const n = result.oracles[rule] ?? 0;
-  return `<tr data-rule="${rule}" data-count="${n}" class="${failing ? 'failed' : ''}"><td><code>${rule}</code></td><td>${escape(RULE_TEXT[rule] ?? '')}</td><td>${n}</td><td>${failing ? '<a href="#finding-0">finding</a>' : 'held'}</td></tr>`;
+  return `<tr data-rule="${rule}" data-count="${n}" class="${failing ? 'failed' : ''}"><td><code>${rule}</code></td><td>${escape(RULE_TEXT[rule] ?? '')}</td><td>${n}</td><td>${failing ? '<a href="#finding-0">finding</a>' : n > 0 ? 'held' : 'not checked'}</td></tr>`;
 }).join('\n')}
 </tbody></table></section>
 <section><h2>Steps by kind</h2>
@@ -71,9 +71,9 @@ function findingHtml(f: ExploreFinding, i: number, target: string): string {
 <h2>Finding: <code>${escape(f.rule)}</code></h2>
 <p class="message">${escape(f.message)}</p>
 <dl class="meta">
-${f.actor ? `<dt>Seen by</dt><dd>${escape(f.actor)}</dd>\n` : ''}<dt>Found</dt><dd>after ${f.foundAfter} steps (seed ${f.seed}); shrunk to ${f.steps.length} step${f.steps.length === 1 ? '' : 's'}</dd>
+${f.actor ? `<dt>Seen by</dt><dd>${escape(f.actor)}</dd>\n` : ''}<dt>Found</dt><dd>after ${plural(f.foundAfter, 'step')} (seed ${f.seed}); shrunk to ${plural(f.steps.length, 'step')}</dd>
 <dt>Replayed</dt><dd class="${f.replayed ? 'failed' : 'dim'}">${f.replayed ? 'yes: the shrunk steps on a fresh world fail the same way' : 'no: the shrunk steps on a fresh world did not fail the same way (timing, or state outside the world)'}</dd>
-<dt>Rerun</dt><dd><code>teamchat conform --explore --replay explore-finding.json --target ${escape(target)}</code></dd>
+<dt>Rerun</dt><dd><code>teamchat conform --explore --replay explore-finding.json --target ${escape(target)}</code> <span class="dim">(the script next to this report)</span></dd>
 </dl>
 <p class="dim">The curl lines use <code>$KEY_&lt;role&gt;</code>: the API key of that role's user in the world file.</p>
 <ol class="steps">

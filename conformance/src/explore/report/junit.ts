@@ -12,12 +12,14 @@ export function renderExploreJUnit(result: ExploreResult, context: ExploreReport
   const failures = new Set(result.findings.map((f) => f.rule)).size;
   const errors = result.stopped ? 1 : 0;
   const tests = EXPLORE_RULE_LIST.length + errors;
+  // A rule no step checked (the run stopped first) neither held nor failed.
+  const unchecked = EXPLORE_RULE_LIST.filter((r) => !(result.oracles[r] > 0) && !result.findings.some((f) => f.rule === r));
   const time = seconds(result.ms);
   // Response bodies may hold characters XML 1.0 cannot carry; replace them rather than fail the report.
   const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' });
   const root = doc.ele('testsuites', { name: 'teamchat conform --explore', tests, failures, errors, time });
   const name = context.replayOf === undefined ? 'explore' : `explore replay of ${context.replayOf}`;
-  const suite = root.ele('testsuite', { name, tests, failures, errors, skipped: 0, time, timestamp: result.startedAt });
+  const suite = root.ele('testsuite', { name, tests, failures, errors, skipped: unchecked.length, time, timestamp: result.startedAt });
   const props = suite.ele('properties');
   const property = (key: string, value: string) => props.ele('property', { name: key, value });
   property('target', result.target);
@@ -34,6 +36,7 @@ export function renderExploreJUnit(result: ExploreResult, context: ExploreReport
     const tc = suite.ele('testcase', { classname: 'explore', name: `${rule}: ${RULE_TEXT[rule] ?? rule}`, time: '0.000' });
     const finding = result.findings.find((f) => f.rule === rule);
     if (finding) tc.ele('failure', { message: finding.message, type: 'ExploreFinding' }).txt(findingText(finding).join('\n'));
+    else if (unchecked.includes(rule)) tc.ele('skipped', { message: 'no step of this run was checked by this rule' });
     tc.ele('system-out').txt(`held ${result.oracles[rule] ?? 0} times; ${figuresLine(result)}`);
   }
   if (result.stopped) {

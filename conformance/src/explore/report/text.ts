@@ -85,7 +85,7 @@ export function findingText(f: ExploreFinding): string[] {
   return [
     `finding: ${f.rule}${f.actor ? ` (as ${f.actor} sees it)` : ''}`,
     `  ${f.message}`,
-    `  found after ${f.foundAfter} steps (seed ${f.seed}), shrunk to ${f.steps.length} step${f.steps.length === 1 ? '' : 's'}; replayed: ${f.replayed ? 'yes, it fails the same way' : 'no, a fresh world did not fail the same way'}`,
+    `  found after ${plural(f.foundAfter, 'step')} (seed ${f.seed}), shrunk to ${plural(f.steps.length, 'step')}; replayed: ${f.replayed ? 'yes, it fails the same way' : 'no, a fresh world did not fail the same way'}`,
     `  curl lines use $KEY_<role>: the API key of that role's user in the world file`,
     ...stepsText(f.steps),
   ];
@@ -100,8 +100,10 @@ export function oracleCounts(result: Pick<ExploreResult, 'oracles'>): string {
 
 /** The run's figures in one line. */
 export function figuresLine(r: Pick<ExploreResult, 'sequences' | 'steps' | 'stepsPerSecond' | 'ms' | 'seed'>): string {
-  return `${r.sequences} sequence${r.sequences === 1 ? '' : 's'}, ${r.steps} steps in ${(r.ms / 1000).toFixed(1)} s, ${r.stepsPerSecond} steps/s (oracles included), seed ${r.seed}`;
+  return `${plural(r.sequences, 'sequence')}, ${plural(r.steps, 'step')} in ${(r.ms / 1000).toFixed(1)} s, ${r.stepsPerSecond} steps/s (oracles included), seed ${r.seed}`;
 }
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What each oracle rule checks, in a line (the reports' rule tables and JUnit test names). */
 export const RULE_TEXT: Record<string, string> = {
