@@ -1,13 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { isEntryPoint, parseArgs, parseHttpUrl, runAsProcess, usageConventions } from '../../cli/common.js';
 import type { Scenario } from './dsl.js';
 import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
-import { exploreMain } from './explore/report/main.js';
-import { addExploreOptions, exploreMisuse } from './explore/report/options.js';
+import { addExploreOptions, refusedExploreMisuse } from './explore/report/options.js';
 import { RUN_DEFAULTS, tierName, withDefaults, type ResolvedChoices } from './options.js';
 import { selectRun } from './selection.js';
 import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
@@ -187,16 +186,8 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
   // Commander has printed the help, or the problem and the hint. No report: the last run's stay as they were.
   if (stop) return stop.code === 0 ? EXIT.passed : EXIT.cannotStart;
   const opts = command.opts<Options>();
-  const misuse = exploreMisuse(command);
-  if (misuse) {
-    // Said as commander says its own usage errors (with the hint); no report, as for those.
-    try {
-      command.error(misuse, { exitCode: EXIT.cannotStart, code: 'teamchat.usage' });
-    } catch (e) {
-      if (!(e instanceof CommanderError)) throw e;
-    }
-    return EXIT.cannotStart;
-  }
+  // Explore's options in a combination that makes no sense: said as commander says its usage errors; no report.
+  if (refusedExploreMisuse(command)) return EXIT.cannotStart;
   // From here every end writes reports: a signal stops the run (the scenarios under way finish and put
   // back what they changed), and its reports are written before the process ends.
   const interrupt = new AbortController();
@@ -210,7 +201,11 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
     ...(deps.now ? { now: deps.now } : {}),
   });
   try {
-    if (opts.explore) return await exploreMain(opts, { ...deps, out, err, interrupt: interrupt.signal });
+    if (opts.explore) {
+      // Loaded only here: the scripted run never parses the explore engine (fast-check).
+      const { exploreMain } = await import('./explore/report/main.js');
+      return await exploreMain(opts, { ...deps, out, err, interrupt: interrupt.signal });
+    }
     let plan: Plan;
     try {
       plan = await prepare(opts, deps, err);

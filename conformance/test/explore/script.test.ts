@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/explore/report/command.js';
+import { parseDuration } from '../../src/explore/report/options.js';
 import { renderExploreSummary } from '../../src/explore/report/console.js';
 import { boundedResult, writeExploreReports } from '../../src/explore/report/files.js';
 import { renderExploreHtml } from '../../src/explore/report/html.js';

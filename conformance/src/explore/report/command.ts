@@ -1,18 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError } from 'commander';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Tier } from '../../model.js';
 import type { ResponseSchemas } from '../../openapi.js';
 import type { Output } from '../../report/console.js';
-import type { FileReporterName } from '../../report/index.js';
 import type { Target } from '../../target.js';
-import { ACTOR_ROLES } from '../actors.js';
 import { explore } from '../run.js';
 import { parseScript, replayScript } from '../script.js';
 import { EXPLORE_RULE_LIST, type ExploreResult, type ExploreRule } from '../types.js';
 import { ExploreConsole } from './console.js';
 import { writeExploreReports } from './files.js';
+import { DEFAULT_DURATION_MS, type ExploreChoices } from './options.js';
 import { figuresLine, findingText, oracleCounts, stepsText } from './text.js';
 
 /**
@@ -23,40 +21,6 @@ import { figuresLine, findingText, oracleCounts, stepsText } from './text.js';
  */
 
 export const EXPLORE_EXIT = { clean: 0, finding: 1, cannotStart: 2 } as const;
-
-/** The default budget when neither --duration nor --steps is given. */
-export const DEFAULT_DURATION_MS = 60_000;
-export const DEFAULT_USERS = 4;
-
-/** `--duration`: `90`, `90s`, `2m`, `1500ms`, `1h` (a number alone is seconds). */
-export function parseDuration(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
-  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
-  if (!(ms >= 1)) throw new InvalidArgumentError('Must be a time such as 60s, 2m or 1500ms.');
-  return ms;
-}
-
-/** `--users`: how many actors, 2 to the number of roles explore knows. */
-export function parseUsers(text: string): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 2 || n > ACTOR_ROLES.length)
-    throw new InvalidArgumentError(`Must be an integer from 2 to ${ACTOR_ROLES.length} (${ACTOR_ROLES.join(', ')}).`);
-  return n;
-}
-
-export interface ExploreChoices {
-  seed?: number;
-  durationMs?: number;
-  steps?: number;
-  users: number;
-  tiers: Tier[];
-  replay?: string;
-  reportDir: string;
-  /** The file reporters asked for; `console` apart. */
-  files: FileReporterName[];
-  console: boolean;
-}
 
 export interface ExploreIo {
   out: Output;

@@ -1,12 +1,47 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { CommanderError, InvalidArgumentError, type Command } from 'commander';
 import type { Tier } from '../../model.js';
-import { isFileReporter, type ReporterName } from '../../report/index.js';
-import { DEFAULT_USERS, parseDuration, parseUsers, type ExploreChoices } from './command.js';
+import { isFileReporter, type FileReporterName, type ReporterName } from '../../report/index.js';
+import { ACTOR_ROLES } from '../actors.js';
 
 /**
  * The options `teamchat conform` takes for `--explore`, and the combinations it refuses: options of the
  * scripted run make no sense for a random one (and the reverse), and a replay's script decides its own steps.
+ * Light on purpose: cli.ts loads it for every run; the explore engine (fast-check) only with --explore.
  */
+
+/** The default budget when neither --duration nor --steps is given. */
+export const DEFAULT_DURATION_MS = 60_000;
+export const DEFAULT_USERS = 4;
+
+/** `--duration`: `90`, `90s`, `2m`, `1500ms`, `1h` (a number alone is seconds). */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!(ms >= 1)) throw new InvalidArgumentError('Must be a time such as 60s, 2m or 1500ms.');
+  return ms;
+}
+
+/** `--users`: how many actors, 2 to the number of roles explore knows. */
+export function parseUsers(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 2 || n > ACTOR_ROLES.length)
+    throw new InvalidArgumentError(`Must be an integer from 2 to ${ACTOR_ROLES.length} (${ACTOR_ROLES.join(', ')}).`);
+  return n;
+}
+
+export interface ExploreChoices {
+  seed?: number;
+  durationMs?: number;
+  steps?: number;
+  users: number;
+  tiers: Tier[];
+  replay?: string;
+  reportDir: string;
+  /** The file reporters asked for; `console` apart. */
+  files: FileReporterName[];
+  console: boolean;
+}
 
 const parseSteps = (text: string): number => {
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
@@ -68,6 +103,19 @@ export function exploreMisuse(cmd: Command): string | null {
       return `${fixed.join(', ')}: a --replay runs its script's steps as its script's actors on every tier; leave ${fixed.length === 1 ? 'it' : 'them'} out`;
   }
   return null;
+}
+
+/** Tells the usage problem as commander tells its own (the hint after it); true when there was one. */
+export function refusedExploreMisuse(cmd: Command): boolean {
+  const misuse = exploreMisuse(cmd);
+  if (!misuse) return false;
+  try {
+    cmd.error(misuse, { exitCode: 2, code: 'teamchat.usage' });
+  } catch (e) {
+    // With exitOverride (cli/common.ts usageConventions), error() throws instead of ending the process.
+    if (!(e instanceof CommanderError)) throw e;
+  }
+  return true;
 }
 
 /** The explore choices of the parsed command line. */
