@@ -24,6 +24,7 @@ export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscr
 
 export function maySeeMessage(actor: ExploreActor, m: KnownMessage, k: Knowledge, subscribed = subscribedTo(actor)): Sight {
   if (m.channel === null) return m.participants.includes(actor.name);
+  if (m.receivedBy?.has(actor.name)) return true;
   const channel = k.channel(m.channel);
   return channel ? maySeeChannel(actor, channel, subscribed) : 'unknown';
 }

@@ -1,4 +1,4 @@
-import { ref } from '../knowledge.js';
+import { pathKey, ref } from '../knowledge.js';
 import { subscribedTo, visibleMessages } from '../visibility.js';
 import { pick, type Template } from './template.js';
 
@@ -28,6 +28,10 @@ export const sendChannelMessage: Template = {
       expect: 'success',
       binds: 'm',
     };
+  },
+  valid({ k, actor }, step) {
+    const channel = k.channel((step.params.to as { $ref: string }).$ref);
+    return channel !== undefined && !channel.archived && subscribedTo(actor).has(channel.id);
   },
   learn({ k, step, bound, actor }) {
     const channel = k.channels.find((c) => c.key === (step.params.to as { $ref: string }).$ref)!;
@@ -107,11 +111,11 @@ export const editContent: Template = {
     return { pathParams: { message_id: ref(m.key) }, params: { content: `explore ${n}: edited` }, expect: 'either' };
   },
   learn({ k, step }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '');
+    const m = k.message(pathKey(step.path) ?? '');
     if (m) m.content = String(step.params.content);
   },
   async verify({ k, step, actor, fail }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '')!;
+    const m = k.message(pathKey(step.path) ?? '')!;
     const read = await actor.call('GET', `/api/v1/messages/${m.id}`, { apply_markdown: false });
     const content = (read.body.message as Record<string, unknown> | undefined)?.content;
     if (content !== m.content)
@@ -136,7 +140,7 @@ export const moveTopic: Template = {
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: MODES[choice.c % MODES.length]! }, expect: 'either' };
   },
   learn({ k, step }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '');
+    const m = k.message(pathKey(step.path) ?? '');
     if (!m) return;
     const mode = step.params.propagate_mode;
     const moved = k
@@ -161,7 +165,7 @@ export const addReaction: Template = {
     return { pathParams: { message_id: ref(m.key) }, params: { emoji_name: emoji }, expect: 'either' };
   },
   learn({ k, step, actor }) {
-    k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '')?.reactions.add(`${actor.name} ${String(step.params.emoji_name)}`);
+    k.message(pathKey(step.path) ?? '')?.reactions.add(`${actor.name} ${String(step.params.emoji_name)}`);
   },
 };
 
