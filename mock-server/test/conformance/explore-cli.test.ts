@@ -131,6 +131,14 @@ describe('conform --explore --replay against the mock', () => {
     expect(code).toBe(0);
     expect((await readJson<ExploreResult>('explore.json')).findings).toEqual([]);
   }, 20_000);
+
+  it('a script whose step no longer applies (the guest is not in the private channel): exit 0, the line says which', async () => {
+    const file = join(dir, 'stale.json');
+    await writeFile(file, JSON.stringify(script([send('member', 'c1'), send('guest', 'c2')])));
+    const { code, out } = await conform(['--target', mock.url, '--replay', file]);
+    expect(out).toContain('replay: no longer fails: step 2 of 2 no longer applies to the state the steps before it made');
+    expect(code).toBe(0);
+  }, 20_000);
 });
 
 describe('conform --explore against a target that loses message events', () => {

@@ -167,7 +167,9 @@ async function replay(inputs: ExploreInputs, choices: ExploreChoices, io: Explor
       ? `replay: fails the same way (${script.rule}): ${violation!.message}\n`
       : violation
         ? `replay: fails differently: ${violation.rule} (the script's finding was ${script.rule}): ${violation.message}\n`
-        : `replay: no longer fails: the ${ran.length} steps broke no rule (the script's finding was ${script.rule})\n`,
+        : ran.length < script.steps.length
+          ? `replay: no longer fails: step ${ran.length + 1} of ${script.steps.length} no longer applies to the state the steps before it made, and they broke no rule (the script's finding was ${script.rule})\n`
+          : `replay: no longer fails: the ${ran.length} steps broke no rule (the script's finding was ${script.rule})\n`,
   );
   return finish(result, choices, io, file);
 }
