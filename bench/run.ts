@@ -18,6 +18,7 @@ import {
   WRITES,
 } from './figures.js';
 import { bounds, type FanoutRun } from './fanout-stats.js';
+import { exploreFigure, exploreRow } from './explore.js';
 import { FANOUT_USERS, fanoutFigure, type FanoutFigure } from './fanout.js';
 import { SCALE, scaleFigures } from './scale.js';
 import { soak } from './soak.js';
@@ -26,7 +27,7 @@ import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
 /**
  * `npm run bench`: the figures in one table, each against a baseline run in the same invocation
  * (docs/benchmarks.md). `npm run bench -- --scale`: the read operations on the demo realm and on a
- * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
+ * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- --explore`: only the explore row. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
  * The mock runs compiled (`node bin/teamchat.js`, built first), servers pinned to one core and this
  * load generator to the other where `taskset` exists. BENCH_SECONDS: seconds per throughput run (5).
  * Loopback only.
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
       target: '',
     });
     rows.push(await conformanceRow(dir));
+    rows.push(exploreRow(await exploreFigure(dir)));
     rows.push(...(await fanoutRows(dir)));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -253,6 +255,13 @@ else {
     ]);
   } else if (argv.includes('--reads')) {
     print('Reads only (the GET rows of `npm run bench`); ratios are mock / baseline', await readRows());
+  } else if (argv.includes('--explore')) {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+    try {
+      print('Explore only (a row of `npm run bench`)', [exploreRow(await exploreFigure(dir))]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   } else if (argv.includes('--fanout')) {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
     try {

@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { isEntryPoint, parseArgs, parseHttpUrl, runAsProcess, usageConventions } from '../../cli/common.js';
 import type { Scenario } from './dsl.js';
 import { TIERS, type RuleDef, type RunResult, type Tier } from './model.js';
 import { ResponseSchemas } from './openapi.js';
+import { addExploreOptions, refusedExploreMisuse } from './explore/report/options.js';
 import { RUN_DEFAULTS, tierName, withDefaults, type ResolvedChoices } from './options.js';
 import { selectRun } from './selection.js';
 import { ConsoleReporter, isFileReporter, isReporterName, REPORTER_NAMES, type Output, type ReporterName } from './report/index.js';
@@ -33,6 +35,8 @@ export interface CliDeps {
   catalogue?: readonly RuleDef[];
   /** Response schemas of openapi/ (default: loaded from the document; tests pass one to save the parse). */
   schemas?: ResponseSchemas;
+  /** The dereferenced OpenAPI document, for --explore (default: loaded; tests pass one to save the parse). */
+  api?: OpenAPIV3_1.Document;
   stdout?: Output;
   stderr?: Output;
   /** Where SIGINT and SIGTERM come from (tests pass an emitter); default: the process. */
@@ -61,6 +65,12 @@ interface Options {
   reportDir: string;
   bail?: boolean;
   maxFailures?: number;
+  explore?: boolean;
+  /** --duration in milliseconds. */
+  duration?: number;
+  steps?: number;
+  users: number;
+  replay?: string;
 }
 
 export const EXIT = { passed: 0, failed: 1, cannotStart: 2 } as const;
@@ -76,7 +86,7 @@ const list = (text: string): string[] =>
 const DEFAULT_REPORT_DIR = 'reports/conformance';
 
 function program(out: Output, err: Output): Command {
-  return usageConventions(new Command('teamchat conform'), { stdout: out, stderr: err })
+  const cmd = usageConventions(new Command('teamchat conform'), { stdout: out, stderr: err })
     .description('run the conformance suite against a Team Chat server')
     .addOption(new Option('--target <url>', 'base URL of the server (default: the world file base_url)').argParser(parseHttpUrl))
     .option('--world <file>', "world file describing the target (default: the mock's demo realm, or fixtures/world.demo.json)")
@@ -104,7 +114,11 @@ function program(out: Output, err: Output): Command {
       "fail scenarios on checks of what the reference server does and the spec leaves open (default: warnings, not counted; the companion tier's checks always count)",
     )
     .option('--shuffle', 'run the scenarios in a random order (the seed is printed and recorded in the reports)')
-    .option('--seed <n>', 'the order of --shuffle, to repeat a run (implies --shuffle)', parseSeed)
+    .option(
+      '--seed <n>',
+      'the order of --shuffle, to repeat a run (implies --shuffle); with --explore: its random steps (default: random, printed)',
+      parseSeed,
+    )
     .option('--bail', 'stop after the first failed scenario (the same as --max-failures 1)')
     .option(
       '--max-failures <n>',
@@ -116,11 +130,11 @@ function program(out: Output, err: Output): Command {
         .argParser(parseReporters)
         .default([...REPORTER_NAMES], REPORTER_NAMES.join(',')),
     )
-    .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR)
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored (also when --bail or --max-failures stopped the run), 2 the run could not start, the target stopped answering, or it was interrupted (SIGINT/SIGTERM: the reports are still written).',
-    );
+    .option('--report-dir <dir>', 'where the report files go', DEFAULT_REPORT_DIR);
+  return addExploreOptions(cmd).addHelpText(
+    'after',
+    '\nExit codes: 0 all passed (skips allowed), 1 a scenario failed or errored (also when --bail or --max-failures stopped the run), 2 the run could not start, the target stopped answering, or it was interrupted (SIGINT/SIGTERM: the reports are still written).\nWith --explore: 0 no finding (a --replay that no longer fails), 1 a finding (a --replay that fails again), 2 as above.',
+  );
 }
 
 function parseRegex(text: string): RegExp {
@@ -172,6 +186,8 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
   // Commander has printed the help, or the problem and the hint. No report: the last run's stay as they were.
   if (stop) return stop.code === 0 ? EXIT.passed : EXIT.cannotStart;
   const opts = command.opts<Options>();
+  // Explore's options in a combination that makes no sense: said as commander says its usage errors; no report.
+  if (refusedExploreMisuse(command)) return EXIT.cannotStart;
   // From here every end writes reports: a signal stops the run (the scenarios under way finish and put
   // back what they changed), and its reports are written before the process ends.
   const interrupt = new AbortController();
@@ -185,6 +201,11 @@ export async function main(argv: readonly string[], deps: CliDeps = {}): Promise
     ...(deps.now ? { now: deps.now } : {}),
   });
   try {
+    if (opts.explore) {
+      // Loaded only here: the scripted run never parses the explore engine (fast-check).
+      const { exploreMain } = await import('./explore/report/main.js');
+      return await exploreMain(opts, { ...deps, out, err, interrupt: interrupt.signal });
+    }
     let plan: Plan;
     try {
       plan = await prepare(opts, deps, err);

@@ -129,7 +129,13 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
     if (!going()) return;
     sequences += shrinking ? 0 : 1;
-    const seq = await Sequence.open(env());
+    // A world that cannot be built is no finding: the run breaks off (retrying would loop until the deadline,
+    // forever with --steps).
+    const seq = await Sequence.open(env()).catch((e: Error) => {
+      broken ??= e;
+      return null;
+    });
+    if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
       for (const choice of choices) {
