@@ -1,8 +1,6 @@
 import { ApiClient, type Reply } from '../client.js';
 import type { Exchange } from '../model.js';
-import type { ResponseSchemas } from '../openapi.js';
 import { actorsOf, type ExploreActor } from './actors.js';
-import type { OperationIndex } from './document.js';
 import { isRef, Knowledge, pathKey } from './knowledge.js';
 import { maySeeMessage } from './visibility.js';
 import { checkAnswer } from './oracles/answer.js';
@@ -10,29 +8,16 @@ import { checkCounters } from './oracles/counters.js';
 import { checkEvents, pollAll } from './oracles/events.js';
 import type { Choice, Plan, Template } from './operations/template.js';
 import type { PolledEvent } from './reducers/index.js';
-import { EXPLORE_RULES, Violation, type ExploreRule, type RanStep, type Step, type StepValue } from './types.js';
+import { EXPLORE_RULES, Violation, type RanStep, type Step, type StepValue } from './types.js';
+import type { SequenceEnv } from './env.js';
 import { buildWorld, teardownWorld } from './world.js';
-import type { World } from '../world.js';
-
-/** What every sequence of a run shares: the target, its world, the document, the tally of oracle checks. */
-export interface SequenceEnv {
-  baseUrl: string;
-  world: World;
-  featureLevel: number | null;
-  ops: OperationIndex;
-  schemas: ResponseSchemas;
-  templates: readonly Template[];
-  users: number;
-  /** Names the sequence's channels: unique across runs and sequences. */
-  prefix: string;
-  /** Counts each oracle rule every time it was checked and held. */
-  tally(rule: ExploreRule, n?: number): void;
-}
 
 /**
  * One sequence on its own fresh world: a step at a time, every oracle after every step. A step that does
- * not fit the state (nothing to edit yet) is skipped; a violation is thrown (fast-check shrinks the sequence).
+ * not fit the state (nothing to edit yet) is skipped; a violation is thrown (shrink.ts shortens the sequence).
  */
+export type { SequenceEnv } from './env.js';
+
 export class Sequence {
   readonly k = new Knowledge();
   readonly ran: RanStep[] = [];

@@ -1,6 +1,6 @@
 import { ambientChecks } from '../../checks/ambient.js';
 import type { Exchange } from '../../model.js';
-import type { SequenceEnv } from '../sequence.js';
+import type { SequenceEnv } from '../env.js';
 import { EXPLORE_RULES, Violation, type Step } from '../types.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ExploreActor } from '../actors.js';
 import type { Knowledge } from '../knowledge.js';
-import type { SequenceEnv } from '../sequence.js';
+import type { SequenceEnv } from '../env.js';
 import { EXPLORE_RULES, Violation, type Step } from '../types.js';
 
 type Row = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExploreActor } from '../actors.js';
 import type { Knowledge } from '../knowledge.js';
 import { applyEvents, comparable, snapshotDiff, type PolledEvent, type Snapshot } from '../reducers/index.js';
-import type { SequenceEnv } from '../sequence.js';
+import type { SequenceEnv } from '../env.js';
 import { EXPLORE_RULES, Violation } from '../types.js';
 import { withMe } from '../world.js';
 import { checkLeaks } from './leaks.js';
