@@ -25,31 +25,39 @@ export async function buildWorld(k: Knowledge, actors: readonly ExploreActor[], 
     { label: 'private', private: true, members: actors.slice(0, 2) },
     { label: 'other', private: false, members: actors.filter((_, i) => i !== 1) },
   ];
-  for (const spec of specs) {
-    const name = `${prefix} ${spec.label}`;
-    must(
-      await admin.call('POST', '/api/v1/users/me/subscriptions', {
-        subscriptions: [{ name, description: 'Made by teamchat conform --explore' }],
-        principals: spec.members.map((a) => a.userId),
-        invite_only: spec.private,
-        ...(spec.private ? { history_public_to_subscribers: true } : {}),
-      }),
-      `creating channel "${name}"`,
-    );
-    const found = must(await admin.call('GET', '/api/v1/get_stream_id', { stream: name }), `finding channel "${name}"`);
-    const id = found.body.stream_id;
-    if (typeof id !== 'number') throw new SetupFailed(`GET /api/v1/get_stream_id answered without stream_id for "${name}"`);
+  // The three channels at once; their keys in this order (c1 public, c2 private, c3 other), as scripts name them.
+  const ids = await Promise.all(
+    specs.map(async (spec) => {
+      const name = `${prefix} ${spec.label}`;
+      must(
+        await admin.call('POST', '/api/v1/users/me/subscriptions', {
+          subscriptions: [{ name, description: 'Made by teamchat conform --explore' }],
+          principals: spec.members.map((a) => a.userId),
+          invite_only: spec.private,
+          ...(spec.private ? { history_public_to_subscribers: true } : {}),
+        }),
+        `creating channel "${name}"`,
+      );
+      const found = must(await admin.call('GET', '/api/v1/get_stream_id', { stream: name }), `finding channel "${name}"`);
+      const id = found.body.stream_id;
+      if (typeof id !== 'number') throw new SetupFailed(`GET /api/v1/get_stream_id answered without stream_id for "${name}"`);
+      return id;
+    }),
+  );
+  specs.forEach((spec, i) => {
+    const id = ids[i]!;
     k.channels.push({
       key: k.bind('c', id),
       id,
-      name,
+      name: `${prefix} ${spec.label}`,
       private: spec.private,
       webPublic: false,
       archived: false,
       everIn: new Set(spec.members.map((a) => a.name)),
     });
-  }
-  for (const actor of actors) await openQueue(actor);
+  });
+  // Queues after the channels: their events are no part of any step.
+  await Promise.all(actors.map((actor) => openQueue(actor)));
 }
 
 /** Registers the actor's queue; its state is what the register answered. */
@@ -75,12 +83,18 @@ export function withMe(actor: ExploreActor, state: Record<string, unknown>): Rec
  * and the channels are archived.
  */
 export async function teardownWorld(k: Knowledge, actors: readonly ExploreActor[]): Promise<void> {
-  for (const thing of [...k.owned].reverse()) {
-    const owner = actors.find((a) => a.name === thing.owner);
-    if (owner) await owner.call(thing.undo.method, thing.undo.path, thing.undo.params as Params).catch(() => undefined);
-  }
-  for (const actor of actors)
-    if (actor.queueId) await actor.call('DELETE', '/api/v1/events', { queue_id: actor.queueId }).catch(() => undefined);
+  // All at once: each undo stands alone (a draft, a snippet, a queue, a channel), and a run's --duration waits
+  // for the teardown of the sequence under way.
+  const ignore = () => undefined;
+  await Promise.all(
+    k.owned.map((thing) => {
+      const owner = actors.find((a) => a.name === thing.owner);
+      return owner?.call(thing.undo.method, thing.undo.path, thing.undo.params as Params).catch(ignore);
+    }),
+  );
   const admin = actors[0]!;
-  for (const c of k.channels) if (!c.archived) await admin.call('DELETE', `/api/v1/streams/${c.id}`).catch(() => undefined);
+  await Promise.all([
+    ...actors.filter((a) => a.queueId).map((a) => a.call('DELETE', '/api/v1/events', { queue_id: a.queueId }).catch(ignore)),
+    ...k.channels.filter((c) => !c.archived).map((c) => admin.call('DELETE', `/api/v1/streams/${c.id}`).catch(ignore)),
+  ]);
 }
