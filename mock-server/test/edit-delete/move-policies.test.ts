@@ -86,6 +86,22 @@ describe('policies and topic moves', () => {
     ]);
   });
 
+  it('a merge that keeps the target policy still sends the muted topics list without the old topic', async () => {
+    const { server, who } = env;
+    const id = await post(server, who.member!, CHANNEL.public, 'mp hush', 'one');
+    await post(server, who.member!, CHANNEL.public, 'mp loud', 'already here');
+    await setPolicy(who.member_2!, CHANNEL.public, 'mp hush', 1);
+    const seen = await observeEvents(env, ['member_2'], { event_types: '["user_topic","muted_topics"]' }, async () => {
+      await patchMessage(server, who.member!, id, { topic: 'mp loud', propagate_mode: 'change_all', ...quiet });
+    });
+    // Muted merged with none is none: the policy goes, and so does the topic from the legacy list.
+    expect(policies().filter((p) => p[0] === 'member_2')).toEqual([]);
+    expect(seen.member_2!.map((e) => [e.type, e.topic_name ?? e.muted_topics])).toEqual([
+      ['muted_topics', []],
+      ['user_topic', 'mp hush'],
+    ]);
+  });
+
   it('a move to another channel drops the policy of users shut out of it', async () => {
     const { server, who } = env;
     const id = await post(server, who.member!, CHANNEL.public, 'mp away', 'one');

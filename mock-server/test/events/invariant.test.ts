@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { Tx } from '../../src/store/store.js';
-import { applyEvents, comparable } from '../helpers/apply-events.js';
+import { applyEvents, comparable } from '../../../conformance/src/explore/reducers/index.js';
 import { CHANNEL_OPERATIONS, MESSAGE_OPERATIONS, SCHEDULED_OPERATIONS, type Operation } from './invariant-operations.js';
 import { DRAFT_OPERATIONS } from './invariant-drafts.js';
 import { LINKIFIER_OPERATIONS } from './invariant-linkifiers.js';
@@ -20,7 +20,7 @@ import { REGISTER_EVERY_CAPABILITY as REGISTER } from '../helpers/register-form.
  * event, send a wrong one, or send it to the wrong people.
  *
  * OPERATIONS lists the API operations that change state (invariant-operations.ts); each resource issue
- * adds its operations there and their event reducers to helpers/apply-events.ts. The stand-in
+ * adds its operations there and their event reducers to conformance/src/explore/reducers/. The stand-in
  * transactions below prove that the harness itself fails when an event is missing or misdirected.
  */
 const OPERATIONS: Operation[] = [

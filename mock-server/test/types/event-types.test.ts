@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { EmittedEvent, EventOf, WireEvent, WireEventOf } from '../../src/contract/event-types.js';
+import type { EmittedEvent, EventOf, EventType, WireEvent, WireEventOf } from '../../src/contract/event-types.js';
 import type { SchemaOf } from '../../src/contract/operation-types.js';
 import { presentChannel } from '../../src/domain/present/channels.js';
 import { presentMessage, viewMessage } from '../../src/domain/present/messages.js';
@@ -8,7 +8,6 @@ import { presentUser } from '../../src/domain/present/users.js';
 import { presentSavedSnippet } from '../../src/domain/saved-snippets.js';
 import type { SavedSnippetRow } from '../../src/store/state.js';
 import type { Tx } from '../../src/store/store.js';
-import type { Reducers } from '../helpers/snapshot-rows.js';
 
 /**
  * The way out is typed from the document (contract/event-types.ts, operations.generated.ts): an emitted
@@ -58,7 +57,10 @@ export const incompletePresenter = (row: SavedSnippetRow): SchemaOf<'SavedSnippe
   content: row.content,
 });
 
-// The test reducers take each type's events as described: reading a field the event has not fails.
+/** A client's reducers typed from the document: each takes its type's events as described (with the queue's `id`). */
+type Reducers = { [T in EventType]?: (s: Record<string, unknown>, e: WireEventOf<T> & { id: number }) => void };
+
+// A reducer typed from the document cannot read a field the event has not.
 export const reducers: Reducers = {
   reminders: (_s, e) => {
     if (e.op === 'remove') return;

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { MockServer } from '../../src/app.js';
 import type { UserRow } from '../../src/store/state.js';
 import { call, type Reply, type Who } from '../helpers/test-server.js';
-import { applyEvents, comparable } from '../helpers/apply-events.js';
+import { applyEvents, comparable } from '../../../conformance/src/explore/reducers/index.js';
 import { tables, type Event, type TestRealm } from '../helpers/harness.js';
 import { REGISTER_EVERY_CAPABILITY as REGISTER } from '../helpers/register-form.js';
 

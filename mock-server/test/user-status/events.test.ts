@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadResponseSchemas } from '../helpers/response-schemas.js';
 import { call } from '../helpers/test-server.js';
-import { applyEvents, comparable } from '../helpers/apply-events.js';
+import { applyEvents, comparable } from '../../../conformance/src/explore/reducers/index.js';
 import { drain, observeEvents, openQueue, success, useTestRealm, type Event } from '../helpers/harness.js';
 import { setFor, setOwn } from './support.js';
 

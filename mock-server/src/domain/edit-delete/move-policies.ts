@@ -19,7 +19,9 @@ import type { PropagateMode } from './check-edit.js';
  *   policy only for the target topic is part of that merge too;
  * - events, per user: `user_topic` for the old topic (policy 0; without `muted_topics`, which the next
  *   write sends), then `muted_topics` and `user_topic` for the new topic where the policy there changes;
- *   a user shut out gets `muted_topics` and `user_topic` for the removal.
+ *   where it does not (a merge that keeps the target's policy), the removal carries `muted_topics` (the
+ *   reference leaves that list stale then); a user shut out gets `muted_topics` and `user_topic` for the
+ *   removal.
  */
 
 const NONE = 0;
@@ -86,8 +88,10 @@ export function moveTopicPolicies(tx: Tx, mover: UserRow, now: number, move: Top
       writePolicy(tx, userId, now, { ...move.from, policy: NONE }, true);
       continue;
     }
-    if (before !== NONE) writePolicy(tx, userId, now, { ...move.from, policy: NONE }, false);
     const after = move.targetHadMessages ? merged(before, there) : (before as VisibilityPolicy);
+    // The legacy muted_topics list comes with the new topic's write; when none follows (the merge keeps the
+    // target's policy) it comes with the removal, or a client following that list would keep the old topic.
+    if (before !== NONE) writePolicy(tx, userId, now, { ...move.from, policy: NONE }, after === there);
     if (after !== there) writePolicy(tx, userId, now, { ...move.to, policy: after }, true);
   }
 }

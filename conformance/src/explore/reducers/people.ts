@@ -1,9 +1,10 @@
-// @ts-nocheck -- temporary copy, replaced by the reducers module
-import { byKey, removeOne, unhandled, upsertAll, type Reducers, type Row, type Snapshot } from './snapshot-rows.js';
+import { byKey, numbers, removeOne, rows, unhandled, upsertAll, type PolledEvent, type Reducers, type Row, type Snapshot } from './rows.js';
 
 /**
- * Test-only: the reducers of the user events (statuses, settings, presence, role groups, the user list),
- * as a client applies them to its register snapshot; apply-events.ts merges them with the others.
+ * The user events (statuses, settings, presence, groups, the user list), as a client applies them to its
+ * register snapshot: zulip.yaml `user_status`, `user_settings` (and the legacy `update_global_notifications`
+ * / `update_display_settings` of clients without user_settings_object), `presence` in both forms,
+ * `user_group`, `realm_user`, `realm_bot`.
  */
 export const peopleReducers: Reducers = {
   user_status: (s, e) => {
@@ -21,8 +22,12 @@ export const peopleReducers: Reducers = {
   },
   user_settings: (s, e) => {
     if (e.op !== 'update') unhandled(e);
-    (s.user_settings as Row)[e.property as string] = e.value;
+    if (s.user_settings && typeof s.user_settings === 'object') (s.user_settings as Row)[e.property as string] = e.value;
   },
+  // The legacy forms of a settings change: they update the top-level keys of old registers, where they
+  // exist (a client without user_settings_object also gets `user_settings`, which the key above follows).
+  update_global_notifications: (s, e) => legacySetting(s, e.notification_name, e.setting),
+  update_display_settings: (s, e) => legacySetting(s, e.setting_name, e.setting),
   // presence (domain/users/status.ts presencePayloads): either event form into either form of the
   // snapshot's `presences`, slim (by user ID) or legacy (by email, `{aggregated}`) as presenceKeys builds
   // them; a client knows which it registered, this reads it from the keys. An empty presence (no client,
@@ -36,9 +41,10 @@ export const peopleReducers: Reducers = {
             active_timestamp: Math.max(0, ...clients.filter((c) => c.status === 'active').map((c) => c.timestamp)),
             idle_timestamp: Math.max(...clients.map((c) => c.timestamp)),
           };
+    type Slim = { active_timestamp?: number; idle_timestamp?: number };
     const changes: [number, Times][] =
       'presences' in e
-        ? Object.entries(e.presences).map(([id, p]) => [
+        ? Object.entries(e.presences as Record<string, Slim>).map(([id, p]) => [
             Number(id),
             p.active_timestamp === undefined && p.idle_timestamp === undefined
               ? null
@@ -47,9 +53,10 @@ export const peopleReducers: Reducers = {
         : [[e.user_id as number, fromLegacy(Object.values(e.presence as Record<string, { status: string; timestamp: number }>))]];
     const presences = (s.presences ?? {}) as Record<string, Row>;
     const keys = Object.keys(presences);
-    const slim = keys.length > 0 && keys.every((k) => /^[0-9]+$/.test(k));
+    // An empty map says nothing: the event's form does (simplified_presence_events gives both).
+    const slim = keys.length > 0 ? keys.every((k) => /^[0-9]+$/.test(k)) : 'presences' in e;
     for (const [userId, t] of changes) {
-      const key = slim ? String(userId) : (byKey(s.realm_users ?? [], 'user_id').get(userId)?.email as string);
+      const key = slim ? String(userId) : (byKey(s.realm_users, 'user_id').get(userId)?.email as string);
       if (t === null) delete presences[key];
       else
         presences[key] = slim
@@ -64,17 +71,14 @@ export const peopleReducers: Reducers = {
     }
     s.presences = presences;
   },
-  // Role-group membership (a new user joins role:members); register lists direct members ascending.
-  user_group: (s, e) => {
-    if (e.op !== 'add_members' && e.op !== 'remove_members') unhandled(e);
-    const group = byKey(s.realm_user_groups ?? [], 'id').get(e.group_id);
-    if (!group) return;
-    const ids = new Set(group.members as number[]);
-    for (const id of e.user_ids as number[]) {
-      if (e.op === 'add_members') ids.add(id);
-      else ids.delete(id);
-    }
-    group.members = [...ids].sort((a, b) => a - b);
+  user_group: onUserGroup,
+  // Bots a user owns: the register's `realm_bots` where fetched (this mock's register has none).
+  realm_bot: (s, e) => {
+    const bot = (e.bot ?? {}) as Row;
+    if (e.op === 'add') upsertAll(s, 'realm_bots', 'user_id', [bot]);
+    else if (e.op === 'update') Object.assign(byKey(s.realm_bots, 'user_id').get(bot.user_id) ?? {}, bot);
+    else if (e.op === 'remove' || e.op === 'delete') removeOne(s, 'realm_bots', 'user_id', bot.user_id);
+    else unhandled(e);
   },
   realm_user: (s, e) => {
     const person = e.person as Row;
@@ -135,4 +139,42 @@ function updateRealmUser(s: Snapshot, person: Row): void {
       if (presences) for (const key of [String(id), user.email as string]) delete presences[key];
     }
   }
+}
+
+function legacySetting(s: Snapshot, name: unknown, value: unknown): void {
+  if (typeof name === 'string' && name in s) s[name] = value;
+}
+
+/**
+ * user_group: membership (a new user joins role:members; register lists direct members ascending), a
+ * group's creation, change and removal (a deactivated group is removed for clients without
+ * include_deactivated_groups), subgroups.
+ */
+function onUserGroup(s: Snapshot, e: PolledEvent): void {
+  if (e.op === 'add') {
+    upsertAll(s, 'realm_user_groups', 'id', [structuredClone(e.group as Row)]);
+    rows(s.realm_user_groups).sort((a, b) => (a.id as number) - (b.id as number));
+    return;
+  }
+  if (e.op === 'remove') return removeOne(s, 'realm_user_groups', 'id', e.group_id);
+  const group = byKey(s.realm_user_groups, 'id').get(e.group_id);
+  const list = {
+    add_members: 'members',
+    remove_members: 'members',
+    add_subgroups: 'direct_subgroup_ids',
+    remove_subgroups: 'direct_subgroup_ids',
+  };
+  if (e.op === 'update') {
+    if (group) Object.assign(group, e.data);
+  } else if (typeof e.op === 'string' && e.op in list) {
+    if (!group) return;
+    const key = list[e.op as keyof typeof list];
+    const ids = new Set(numbers(group[key]));
+    const changed = numbers(key === 'members' ? e.user_ids : (e.direct_subgroup_ids ?? e.subgroup_ids));
+    for (const id of changed) {
+      if (e.op.startsWith('add')) ids.add(id);
+      else ids.delete(id);
+    }
+    group[key] = [...ids].sort((a, b) => a - b);
+  } else unhandled(e);
 }
