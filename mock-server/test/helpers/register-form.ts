@@ -19,3 +19,9 @@ export const REGISTER_EVERY_CAPABILITY = {
   include_subscribers: 'true',
   apply_markdown: 'true',
 };
+
+/**
+ * A register form of a client that declares nothing (no client_capabilities, no other option): the legacy
+ * shapes of the snapshot and the events, for the invariant checks' second kind of observer.
+ */
+export const REGISTER_NO_CAPABILITY: Readonly<Record<string, string>> = {};

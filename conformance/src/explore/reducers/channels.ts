@@ -13,7 +13,7 @@ import {
   type Row,
   type Snapshot,
 } from './rows.js';
-import { parkChannel, settle, unparkChannel } from './unread.js';
+import { parkChannel, reducerState, settle, unparkChannel } from './unread.js';
 
 /**
  * Channels and subscriptions (zulip.yaml `stream`, `subscription`, `default_streams`), in both shapes a
@@ -64,12 +64,14 @@ function onSubscription(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
     for (const added of rows(e.subscriptions)) {
       const sub = structuredClone(added);
       if (!ctx.includeSubscribers) delete sub.subscribers;
+      const neverSubscribed = rows(s.never_subscribed).some((r) => r.stream_id === sub.stream_id);
+      const wasSubscribed = rows(s.subscriptions).some((r) => r.stream_id === sub.stream_id);
       removeOne(s, 'never_subscribed', 'stream_id', sub.stream_id);
       removeOne(s, 'unsubscribed', 'stream_id', sub.stream_id);
       if ('subscriptions' in s) upsertAll(s, 'subscriptions', 'stream_id', [sub]);
       // One record per channel in a client: the channel list follows the subscription's count.
       for (const row of channelRows(s, sub.stream_id)) row.subscriber_count = sub.subscriber_count;
-      unparkChannel(s, sub.stream_id as number);
+      if (!wasSubscribed) unparkChannel(s, sub.stream_id as number, { empty: sub.first_message_id === null, neverSubscribed });
     }
     settle(s);
   } else if (e.op === 'remove') {
@@ -94,6 +96,8 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
       if ('streams' in s) upsertAll(s, 'streams', 'stream_id', [structuredClone(stream)]);
       const known = [...rows(s.subscriptions), ...rows(s.unsubscribed)].some((r) => r.stream_id === stream.stream_id);
       // A client cannot know the subscribers of a channel it just learnt of: peer_add events follow.
+      if (!known && !rows(s.never_subscribed).some((r) => r.stream_id === stream.stream_id))
+        reducerState(s).introduced.push(stream.stream_id as number);
       if (!known && 'never_subscribed' in s)
         upsertAll(s, 'never_subscribed', 'stream_id', [
           { ...structuredClone(stream), ...(ctx.includeSubscribers ? { subscribers: [] } : {}) },

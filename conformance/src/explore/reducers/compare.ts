@@ -1,6 +1,6 @@
 import { CHANNEL_LISTS } from './channels.js';
 import type { Row, Snapshot } from './rows.js';
-import { PARKED } from './unread.js';
+import { REDUCER_STATE } from './unread.js';
 
 /**
  * Keys that differ between two registers for reasons other than state (a new queue, the time), and a
@@ -21,7 +21,7 @@ export function comparable(snapshot: Snapshot, reduced?: Snapshot): Snapshot {
     presence_last_update_id: _p,
     result: _r,
     msg: _m,
-    [PARKED]: _parked,
+    [REDUCER_STATE]: _reducer,
     ...rest
   } = structuredClone(snapshot);
   if (reduced) for (const key of Object.keys(rest)) if (!(key in reduced)) delete rest[key];

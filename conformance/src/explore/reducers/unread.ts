@@ -1,4 +1,4 @@
-import { ascending, byText, rows, type Row, type Snapshot } from './rows.js';
+import { ascending, byText, markUnknown, rows, type Row, type Snapshot } from './rows.js';
 
 /**
  * A client's unread state (register's `unread_msgs`, spec §2.13), kept the way a fresh register lists it:
@@ -7,8 +7,9 @@ import { ascending, byText, rows, type Row, type Snapshot } from './rows.js';
  * outside muted channels; every list in ascending order.
  *
  * Unread messages of a channel the user left are not lost: subscribing again shows them again. A client
- * keeps them aside, here under PARKED (comparable() leaves it out), and brings them back on `subscription`
- * / `add` (or when a move brings them into a channel the user is subscribed to).
+ * keeps them aside, here under REDUCER_STATE (comparable() leaves it out), and brings them back on
+ * `subscription` / `add` (or when a move brings them into a channel the user is subscribed to). What it
+ * cannot know (the unread messages of a channel it did not watch the user leave) makes unread_msgs unknown.
  */
 export interface Unread {
   count: number;
@@ -18,8 +19,8 @@ export interface Unread {
   mentions: number[];
 }
 
-/** The snapshot key of the parked unread rows: a name no server's register uses. */
-export const PARKED = '_parked_unread';
+/** The snapshot key of what the reducers keep beside the register's keys: a name no server's register uses. */
+export const REDUCER_STATE = '_reducer_state';
 
 interface Parked {
   stream_id: number;
@@ -28,8 +29,18 @@ interface Parked {
   mentions: number[];
 }
 
+interface ReducerState {
+  /** Unread messages of channels the user is not subscribed to. */
+  parked: Parked[];
+  /** Channels the user left while this client watched: their parked rows are all their unread messages. */
+  left: number[];
+  /** Channels this client learnt of from `stream` / `create`: their past is unknown to it. */
+  introduced: number[];
+}
+
 export const unreadOf = (s: Snapshot): Unread | undefined => s.unread_msgs as Unread | undefined;
-const parkedOf = (s: Snapshot): Parked[] => (s[PARKED] ??= []) as Parked[];
+export const reducerState = (s: Snapshot): ReducerState => (s[REDUCER_STATE] ??= { parked: [], left: [], introduced: [] }) as ReducerState;
+const parkedOf = (s: Snapshot): Parked[] => reducerState(s).parked;
 
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
@@ -105,12 +116,12 @@ export function removeUnread(s: Snapshot, ids: ReadonlySet<number> | 'all'): voi
     unread[key] = unread[key].filter((row) => (row.unread_message_ids as number[]).length > 0);
   }
   unread.mentions = unread.mentions.filter(keep);
-  if (!(PARKED in s)) return;
-  for (const row of parkedOf(s)) {
+  const state = reducerState(s);
+  for (const row of state.parked) {
     row.unread_message_ids = row.unread_message_ids.filter(keep);
     row.mentions = row.mentions.filter(keep);
   }
-  s[PARKED] = parkedOf(s).filter((row) => row.unread_message_ids.length > 0);
+  state.parked = state.parked.filter((row) => row.unread_message_ids.length > 0);
 }
 
 /** Takes every unread message of the listed IDs out, with where it was and whether it counted as a mention. */
@@ -122,7 +133,7 @@ function takeChannelUnread(s: Snapshot, ids: ReadonlySet<number>): { id: number;
   for (const row of unread.streams)
     for (const id of row.unread_message_ids as number[])
       if (ids.has(id)) out.push({ id, stream_id: row.stream_id as number, topic: row.topic as string, mentioned: mentions.has(id) });
-  for (const row of PARKED in s ? parkedOf(s) : [])
+  for (const row of parkedOf(s))
     for (const id of row.unread_message_ids)
       if (ids.has(id)) out.push({ id, stream_id: row.stream_id, topic: row.topic, mentioned: row.mentions.includes(id) });
   removeUnread(s, new Set(out.map((m) => m.id)));
@@ -139,6 +150,7 @@ export function moveUnread(s: Snapshot, ids: readonly number[], to: { streamId?:
 export function parkChannel(s: Snapshot, streamId: number): void {
   const unread = unreadOf(s);
   if (!unread) return;
+  reducerState(s).left.push(streamId);
   const ids = unread.streams.filter((r) => r.stream_id === streamId).flatMap((r) => r.unread_message_ids as number[]);
   const taken = takeChannelUnread(s, new Set(ids));
   for (const m of taken) {
@@ -151,11 +163,20 @@ export function parkChannel(s: Snapshot, streamId: number): void {
   }
 }
 
-/** The user is subscribed again: the channel's parked unread messages show again. */
-export function unparkChannel(s: Snapshot, streamId: number): void {
-  if (!(PARKED in s)) return;
-  const back = parkedOf(s).filter((r) => r.stream_id === streamId);
-  s[PARKED] = parkedOf(s).filter((r) => r.stream_id !== streamId);
+/**
+ * The user is subscribed (again): the channel's unread messages show. The client knows them when it saw
+ * the user leave, when the channel has no message (`first_message_id` null), or when the user never was
+ * subscribed to a channel the register listed (then the only unread messages are those moves brought,
+ * parked as they came); otherwise unread_msgs is unknown from here on.
+ */
+export function unparkChannel(s: Snapshot, streamId: number, options: { empty: boolean; neverSubscribed: boolean }): void {
+  if (!unreadOf(s)) return;
+  const state = reducerState(s);
+  const known = state.left.includes(streamId) || options.empty || (options.neverSubscribed && !state.introduced.includes(streamId));
+  if (!known) return markUnknown(s, 'unread_msgs');
+  const back = state.parked.filter((r) => r.stream_id === streamId);
+  state.parked = state.parked.filter((r) => r.stream_id !== streamId);
+  state.left = state.left.filter((id) => id !== streamId);
   for (const row of back) for (const id of row.unread_message_ids) addChannelUnread(s, streamId, row.topic, id, row.mentions.includes(id));
 }
 
@@ -171,6 +192,6 @@ export function remention(s: Snapshot, id: number, flags: readonly string[]): vo
     if (mentioned) unread.mentions.push(id);
     return;
   }
-  const parked = PARKED in s ? parkedOf(s).find((r) => r.unread_message_ids.includes(id)) : undefined;
+  const parked = parkedOf(s).find((r) => r.unread_message_ids.includes(id));
   if (parked) parked.mentions = mentionedBy(flags, false) ? ascending([...parked.mentions, id]) : parked.mentions.filter((m) => m !== id);
 }
