@@ -160,6 +160,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       const arb = fc.array(choiceOf(templates, Math.max(2, opts.users)), {
         minLength: 1,
         maxLength: opts.maxSequence ?? DEFAULTS.maxSequence,
+        // Lengths drawn over the whole range: a fresh world per sequence is worth many steps.
+        size: 'max',
       });
       const seed = (opts.seed + run) | 0;
       const out = await fc.check(fc.asyncProperty(arb, property), { numRuns: 1, seed });

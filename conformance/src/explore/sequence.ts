@@ -80,7 +80,7 @@ export class Sequence {
     if (!template || !actor) throw new Error(`explore: a step of ${step.kind} as ${step.actor}, which this run does not have`);
     const path = this.k.resolvePath(step.path);
     const params = Object.fromEntries(Object.entries(step.params).map(([key, v]) => [key, this.k.resolve(v)])) as Record<string, never>;
-    const reply = await actor.call(step.method, path, params);
+    const reply = await actor.send(step.method, path, params);
     const exchange = this.#exchanges[reply.index]!;
     const ran: RanStep = { n: this.ran.length + 1, step, exchange, events: {} };
     this.ran.push(ran);

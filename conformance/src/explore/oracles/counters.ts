@@ -39,13 +39,16 @@ export async function checkCounters(
     }
     env.tally(EXPLORE_RULES.counters);
   }
-  if (step.operation === 'send-message' || step.operation === 'delete-message' || step.operation === 'update-message') {
+  // A send moves max_message_id to the new message, which the events oracle already judges; a deletion or a
+  // move can take the newest message away from a reader, which no event states (the reducers leave it out).
+  if (step.operation === 'delete-message' || step.operation === 'update-message') {
     await Promise.all(actors.map((a) => checkNewest(a)));
     env.tally(EXPLORE_RULES.counters, actors.length);
   }
-  if (step.kind === 'send-channel-message' || step.kind === 'move-topic') {
+  const touched = touchedChannel(k, step);
+  if (touched) {
     const actor = actors.find((a) => a.name === step.actor)!;
-    for (const c of k.channels) await checkTopics(k, actor, c.key);
+    await checkTopics(k, actor, touched);
     env.tally(EXPLORE_RULES.counters);
   }
 }
@@ -92,4 +95,13 @@ async function checkTopics(k: Knowledge, actor: ExploreActor, channelKey: string
         { topics },
       );
   }
+}
+
+/** The channel of the sequence whose topics a step changed: the one it sent to, or the one its message is in now. */
+function touchedChannel(k: Knowledge, step: Step): string | null {
+  if (step.operation !== 'send-message' && step.operation !== 'update-message' && step.operation !== 'delete-message') return null;
+  const to = step.params.to;
+  if (to && typeof to === 'object' && '$ref' in to) return String((to as { $ref: string }).$ref);
+  const key = /\{(m\d+)\}/.exec(step.path)?.[1];
+  return key ? (k.message(key)?.channel ?? null) : null;
 }

@@ -58,18 +58,20 @@ async function checkActor(
   {
     let received = [...(events.get(actor.name) ?? [])];
     checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state);
-    const fresh = await freshState(actor);
+    const fresh = comparable(await freshState(actor));
     let applied = apply(actor, received);
+    let seen = comparable(applied);
     for (const wait of SETTLE_MS) {
-      if (snapshotDiff(comparable(fresh), comparable(applied), 1).length === 0) break;
+      if (snapshotDiff(fresh, seen, 1).length === 0) break;
       await sleep(wait);
       const late = await poll(actor);
       if (late.length === 0) continue;
       checkLeaks(k, actor, late, before.get(actor.name) ?? actor.state);
       received = [...received, ...late];
       applied = apply(actor, late, applied);
+      seen = comparable(applied);
     }
-    const diff = snapshotDiff(comparable(fresh), comparable(applied), 8);
+    const diff = snapshotDiff(fresh, seen, 8);
     if (diff.length > 0) {
       const first = diff[0]!;
       throw new Violation(
