@@ -117,12 +117,14 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const deadline = started + (opts.durationMs ?? (opts.steps === undefined ? DEFAULTS.durationMs : Infinity));
   const exploring = () =>
     !opts.interrupt?.aborted && performance.now() < deadline && (opts.steps === undefined || steps < opts.steps) && broken === null;
-  const env = (n: number) => session.env(n, () => !shrinking);
+  // Every world gets a name of its own, shrinking attempts and the replay too: an archived channel keeps its name.
+  let worlds = 0;
+  const env = () => session.env(++worlds, () => !shrinking);
   const property = async (choices: Choice[]): Promise<void> => {
     const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
     if (!going()) return;
     sequences += shrinking ? 0 : 1;
-    const seq = await Sequence.open(env(sequences));
+    const seq = await Sequence.open(env());
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
       for (const choice of choices) {
@@ -170,7 +172,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       if (out.failed && failure) {
         const { violation, ran } = failure as { violation: Violation; ran: RanStep[] };
         const replayed = await confirm(
-          env(sequences + 1),
+          env(),
           ran.map((r) => r.step),
           violation.rule,
         );
