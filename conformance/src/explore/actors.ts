@@ -23,6 +23,8 @@ export const EXPLORE_EVENT_TYPES = [
   'reminders',
   'saved_snippets',
   'navigation_view',
+  // register fetches the views under this name (the event type is singular); without it the state has none.
+  'navigation_views',
   'realm_linkifiers',
   'user_status',
 ];

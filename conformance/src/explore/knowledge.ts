@@ -14,6 +14,13 @@ export interface KnownChannel {
   private: boolean;
   webPublic: boolean;
   archived: boolean;
+  /**
+   * Actors ever subscribed during the sequence: one who left may still hold messages it received there,
+   * and whether those stay readable the spec does not say (the reference says no, the mock yes).
+   */
+  everIn?: Set<string>;
+  /** Whether it was private before the latest step that changed its privacy (no-leaks judges both). */
+  wasPrivate?: boolean;
 }
 
 export interface KnownMessage {
@@ -28,12 +35,33 @@ export interface KnownMessage {
   /** The Markdown source as last sent or edited. */
   content: string;
   deleted: boolean;
+  /** The channel it was in before the latest move that took it elsewhere (no-leaks judges both). */
+  movedFrom?: string | null;
   /** `actor emoji_name` of the reactions added through explore's steps and not removed. */
   reactions: Set<string>;
 }
 
+/**
+ * Something a step made that would outlive the sequence on the target (a draft, a linkifier, a changed
+ * status): how to take it back at teardown, as its owner, with IDs already resolved.
+ */
+export interface Owned {
+  /** The entity's key (`d2`), or a name for a setting (`status:member`). */
+  key: string;
+  kind: string;
+  /** The actor who made it (and may remove it). */
+  owner: string;
+  /** What the entity holds as last written (content, title, …): what reads must show. */
+  data: Record<string, StepValue>;
+  undo: { method: string; path: string; params: Record<string, unknown> };
+}
+
 /** Entities a sequence made, by key; the keys restart for every sequence so that scripts replay. */
 export class Knowledge {
+  /** The sequence's unique name stem (letters and digits): names of realm-wide things a step makes. */
+  token = 'tcx';
+  /** What steps made that teardown takes back, in the order made. */
+  readonly owned: Owned[] = [];
   readonly channels: KnownChannel[] = [];
   readonly messages: KnownMessage[] = [];
   /** Other entities (drafts, snippets, …) by kind: their keys, in creation order. */
@@ -63,6 +91,32 @@ export class Knowledge {
     );
   }
 
+  /** Records what a step made (a second call for the same key keeps the first undo: it restores the start). */
+  own(thing: Owned): void {
+    const had = this.owned.find((o) => o.key === thing.key);
+    if (had) had.data = thing.data;
+    else this.owned.push(thing);
+  }
+
+  /** A step removed what another made: nothing left to take back. */
+  disown(key: string): void {
+    const i = this.owned.findIndex((o) => o.key === key);
+    if (i >= 0) this.owned.splice(i, 1);
+  }
+
+  ownedOf(kind: string, owner?: string): Owned[] {
+    return this.owned.filter((o) => o.kind === kind && (owner === undefined || o.owner === owner));
+  }
+
+  /**
+   * Forgets where messages were and what channels were before: called by a step that changes who may see
+   * what, before it records its own change (the marks of an older step would only weaken no-leaks).
+   */
+  settle(): void {
+    for (const m of this.messages) delete m.movedFrom;
+    for (const c of this.channels) delete c.wasPrivate;
+  }
+
   idOf(key: string): number | undefined {
     return this.#ids.get(key);
   }
@@ -82,6 +136,10 @@ export class Knowledge {
   liveMessages(): KnownMessage[] {
     return this.messages.filter((m) => !m.deleted);
   }
+  /** Live messages of a channel's topic (topics match without regard to case, as servers compare them). */
+  inTopic(channelKey: string, topic: string): KnownMessage[] {
+    return this.liveMessages().filter((m) => m.channel === channelKey && m.topic.toLowerCase() === topic.toLowerCase());
+  }
   /** Topics with live messages in a channel, in first-use order. */
   topicsOf(channelKey: string): string[] {
     return [
@@ -99,6 +157,11 @@ export class Knowledge {
       const id = this.#ids.get(value.$ref);
       if (id === undefined) throw new UnboundRef(value.$ref);
       return id;
+    }
+    if (isNameRef(value)) {
+      const channel = this.channel(value.$name);
+      if (!channel) throw new UnboundRef(value.$name);
+      return channel.name;
     }
     if (Array.isArray(value)) return value.map((v) => this.resolve(v));
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.resolve(v)]));
@@ -123,5 +186,16 @@ export class UnboundRef extends Error {
 }
 
 export const ref = (key: string): Ref => ({ $ref: key });
+/**
+ * A channel named by its name (subscribe and unsubscribe take names): `{"$name": "c2"}`. Names carry the
+ * sequence's prefix, so a script names the channel symbolically and replays on a fresh world.
+ */
+export const nameRef = (key: string): { $name: string } => ({ $name: key });
+export const isNameRef = (v: unknown): v is { $name: string } =>
+  v !== null &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  typeof (v as { $name?: unknown }).$name === 'string' &&
+  Object.keys(v).length === 1;
 export const isRef = (v: unknown): v is Ref =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Ref).$ref === 'string' && Object.keys(v).length === 1;

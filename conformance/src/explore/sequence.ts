@@ -87,7 +87,7 @@ export class Sequence {
     checkAnswer(this.env, step, exchange);
     this.env.tally(EXPLORE_RULES.answer);
     const ok = reply.status === 200 && reply.body.result === 'success';
-    const bound = ok && step.binds ? this.#bindMade(step, reply) : undefined;
+    const bound = ok && step.binds ? this.#bindMade(template, step, reply) : undefined;
     const before = new Map(this.actors.map((a) => [a.name, a.state]));
     const events = await pollAll(this.actors);
     for (const [name, list] of events) if (list.length > 0) ran.events[name] = [...list];
@@ -139,8 +139,8 @@ export class Sequence {
     }
   }
 
-  #bindMade(step: Step, reply: Reply): string | undefined {
-    const id = reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined);
+  #bindMade(template: Template, step: Step, reply: Reply): string | undefined {
+    const id = template.bind ? template.bind(reply) : (reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined));
     if (typeof id !== 'number') return undefined;
     const key = this.k.bind(step.binds!, id);
     return key;

@@ -15,17 +15,33 @@ export function subscribedTo(actor: ExploreActor): Set<number> {
   return new Set(subs.map((s) => s.stream_id).filter((id): id is number => typeof id === 'number'));
 }
 
-export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscribed = subscribedTo(actor)): Sight {
+/** `before`: as the channel was before the latest step that changed its privacy. */
+export type When = 'now' | 'before';
+
+export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscribed = subscribedTo(actor), when: When = 'now'): Sight {
   if (subscribed.has(channel.id)) return true;
-  if (channel.private) return false;
+  // A legacy client's state leaves archived channels out (no archived_channels capability): its
+  // subscriptions no longer say whether it may read them.
+  if (channel.archived) return 'unknown';
+  // Messages received while subscribed: the server's call once the actor left (see KnownChannel.everIn).
+  if (channel.everIn?.has(actor.name) && (channel.private || actor.isGuest)) return 'unknown';
+  if (when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private) return false;
   if (!actor.isGuest) return true;
   return channel.webPublic ? 'unknown' : false;
 }
 
-export function maySeeMessage(actor: ExploreActor, m: KnownMessage, k: Knowledge, subscribed = subscribedTo(actor)): Sight {
-  if (m.channel === null) return m.participants.includes(actor.name);
-  const channel = k.channel(m.channel);
-  return channel ? maySeeChannel(actor, channel, subscribed) : 'unknown';
+/** `before`: where the message was and what its channel was before the latest step that moved it or changed the channel. */
+export function maySeeMessage(
+  actor: ExploreActor,
+  m: KnownMessage,
+  k: Knowledge,
+  subscribed = subscribedTo(actor),
+  when: When = 'now',
+): Sight {
+  const key = when === 'before' && m.movedFrom !== undefined ? m.movedFrom : m.channel;
+  if (key === null) return m.participants.includes(actor.name);
+  const channel = k.channel(key);
+  return channel ? maySeeChannel(actor, channel, subscribed, when) : 'unknown';
 }
 
 /** Messages of the sequence the actor may see now (live ones). */

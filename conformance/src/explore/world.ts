@@ -1,3 +1,4 @@
+import type { Params } from '../client.js';
 import type { Answer, ExploreActor } from './actors.js';
 import type { Knowledge } from './knowledge.js';
 
@@ -5,8 +6,8 @@ import type { Knowledge } from './knowledge.js';
  * Each sequence's own corner of the target, made through the API as the scripted scenarios make theirs:
  * three channels named with the run's prefix (a public one everyone is in, a private one with shared
  * history for the first two actors, a second public one for the others to move messages into), and a
- * queue per actor. `teardown` archives the channels and deletes the queues, so a real server keeps only
- * archived channels (and their messages) from a run.
+ * queue per actor. `teardown` takes back what steps made, archives the channels and deletes the queues,
+ * so a real server keeps only archived channels (and their messages) from a run.
  */
 export class SetupFailed extends Error {}
 
@@ -18,6 +19,7 @@ function must(reply: Answer, what: string): Answer {
 
 export async function buildWorld(k: Knowledge, actors: readonly ExploreActor[], prefix: string): Promise<void> {
   const admin = actors[0]!;
+  k.token = `tcx${prefix.replace(/[^a-z0-9]/gi, '').replace(/^tcexplore/, '')}`;
   const specs = [
     { label: 'public', private: false, members: actors },
     { label: 'private', private: true, members: actors.slice(0, 2) },
@@ -37,7 +39,15 @@ export async function buildWorld(k: Knowledge, actors: readonly ExploreActor[], 
     const found = must(await admin.call('GET', '/api/v1/get_stream_id', { stream: name }), `finding channel "${name}"`);
     const id = found.body.stream_id;
     if (typeof id !== 'number') throw new SetupFailed(`GET /api/v1/get_stream_id answered without stream_id for "${name}"`);
-    k.channels.push({ key: k.bind('c', id), id, name, private: spec.private, webPublic: false, archived: false });
+    k.channels.push({
+      key: k.bind('c', id),
+      id,
+      name,
+      private: spec.private,
+      webPublic: false,
+      archived: false,
+      everIn: new Set(spec.members.map((a) => a.name)),
+    });
   }
   for (const actor of actors) await openQueue(actor);
 }
@@ -58,8 +68,17 @@ export function withMe(actor: ExploreActor, state: Record<string, unknown>): Rec
   return 'user_id' in state ? state : { ...state, user_id: actor.userId };
 }
 
-/** Best effort: a teardown that fails leaves the run's result as it is. */
+/**
+ * Best effort: a teardown that fails leaves the run's result as it is. What steps made that outlives the
+ * sequence (drafts, snippets, views, reminders, scheduled messages, linkifiers, a changed status, messages
+ * marked read outside explore's channels) is taken back, newest first, by its owner; then the queues go
+ * and the channels are archived.
+ */
 export async function teardownWorld(k: Knowledge, actors: readonly ExploreActor[]): Promise<void> {
+  for (const thing of [...k.owned].reverse()) {
+    const owner = actors.find((a) => a.name === thing.owner);
+    if (owner) await owner.call(thing.undo.method, thing.undo.path, thing.undo.params as Params).catch(() => undefined);
+  }
   for (const actor of actors)
     if (actor.queueId) await actor.call('DELETE', '/api/v1/events', { queue_id: actor.queueId }).catch(() => undefined);
   const admin = actors[0]!;

@@ -1,8 +1,33 @@
-import { ref } from '../knowledge.js';
+import type { ExploreActor } from '../actors.js';
+import { nameRef, ref, type Knowledge, type KnownChannel } from '../knowledge.js';
+import type { Step } from '../types.js';
 import { subscribedTo } from '../visibility.js';
-import { pick, type Template } from './template.js';
+import { pathKey } from './reads.js';
+import { pick, type Template, type VerifyContext } from './template.js';
 
-/** Steps on channels and subscriptions: joining and leaving explore's channels, changing their settings. */
+/**
+ * Steps on channels and subscriptions: joining and leaving explore's channels, subscribing and
+ * unsubscribing others, changing a channel's description and privacy, archiving one. Privacy changes
+ * who may see what, so the knowledge follows it (every oracle's sight is drawn from it).
+ */
+
+type Row = Record<string, unknown>;
+
+/** The organization's administrators (world roles): they may administer any channel they can reach. */
+export const isAdmin = (actor: ExploreActor): boolean => actor.name === 'administrator' || actor.name === 'owner';
+
+const pathChannel = (k: Knowledge, step: Step): KnownChannel => k.channel(pathKey(step))!;
+/** The channel a `{"$name": key}` value names. */
+const byName = (k: Knowledge, name: unknown): KnownChannel | undefined => k.channel((name as { $name: string }).$name);
+
+/** An administrator reaches a public channel, and a private one it is subscribed to (spec §4.16). */
+const administers = (actor: ExploreActor, c: KnownChannel): boolean => isAdmin(actor) && (!c.private || subscribedTo(actor).has(c.id));
+
+/** The subject's register state (which the events oracle keeps equal to a fresh register) lists it in the channel or not. */
+function expectSubscribed(v: VerifyContext, who: ExploreActor, channel: KnownChannel, subscribed: boolean): void {
+  if (subscribedTo(who).has(channel.id) !== subscribed)
+    v.fail(`${who.name} should ${subscribed ? '' : 'not '}be subscribed to ${channel.key} now, and register says otherwise`, who.name);
+}
 
 export const subscribe: Template = {
   name: 'subscribe',
@@ -15,7 +40,16 @@ export const subscribe: Template = {
       choice.a,
     );
     if (!channel) return null;
-    return { params: { subscriptions: [{ name: channel.name }] }, expect: 'either' };
+    // Anyone but a guest may join a public channel (spec §2.3, can_subscribe_group).
+    return { params: { subscriptions: [{ name: nameRef(channel.key) }] }, expect: actor.isGuest ? 'either' : 'success' };
+  },
+  learn({ k, step, actor }) {
+    byName(k, (step.params.subscriptions as Row[])[0]!.name)?.everIn?.add(actor.name);
+  },
+  verify(v) {
+    const channel = byName(v.k, (v.step.params.subscriptions as Row[])[0]!.name);
+    if (channel) expectSubscribed(v, v.actor, channel, true);
+    return Promise.resolve();
   },
 };
 
@@ -30,21 +64,157 @@ export const unsubscribe: Template = {
       choice.a,
     );
     if (!channel) return null;
-    return { params: { subscriptions: [channel.name] }, expect: 'success' };
+    return { params: { subscriptions: [nameRef(channel.key)] }, expect: 'success' };
+  },
+  verify(v) {
+    const channel = byName(v.k, (v.step.params.subscriptions as unknown[])[0]);
+    if (channel) expectSubscribed(v, v.actor, channel, false);
+    return Promise.resolve();
   },
 };
+
+/** An administrator subscribes another actor (principals); anyone else where the channel's settings let them. */
+export const subscribeOthers: Template = {
+  name: 'subscribe-others',
+  operation: 'subscribe',
+  weight: 2,
+  plan({ k, actor, actors, choice }) {
+    const channel = pick(
+      k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
+      choice.a,
+    );
+    const who = channel
+      ? pick(
+          actors.filter((a) => a !== actor && !subscribedTo(a).has(channel.id)),
+          choice.b,
+        )
+      : null;
+    if (!channel || !who) return null;
+    return {
+      params: { subscriptions: [{ name: nameRef(channel.key) }], principals: [who.userId] },
+      expect: administers(actor, channel) ? 'success' : 'either',
+    };
+  },
+  learn({ k, step, actors }) {
+    const who = actors.find((a) => a.userId === (step.params.principals as number[])[0]);
+    if (who) byName(k, (step.params.subscriptions as Row[])[0]!.name)?.everIn?.add(who.name);
+  },
+  verify(v) {
+    const channel = byName(v.k, (v.step.params.subscriptions as Row[])[0]!.name);
+    const who = v.actors.find((a) => a.userId === (v.step.params.principals as number[])[0]);
+    if (channel && who) expectSubscribed(v, who, channel, true);
+    return Promise.resolve();
+  },
+};
+
+/** An administrator unsubscribes another actor (spec §4.8: any user, any channel). */
+export const unsubscribeOthers: Template = {
+  name: 'unsubscribe-others',
+  operation: 'unsubscribe',
+  weight: 1,
+  plan({ k, actor, actors, choice }) {
+    const channel = pick(
+      k.channels.filter((c) => !c.archived),
+      choice.a,
+    );
+    const who = channel
+      ? pick(
+          actors.filter((a) => a !== actor && subscribedTo(a).has(channel.id)),
+          choice.b,
+        )
+      : null;
+    if (!channel || !who) return null;
+    return { params: { subscriptions: [nameRef(channel.key)], principals: [who.userId] }, expect: isAdmin(actor) ? 'success' : 'either' };
+  },
+  verify(v) {
+    const channel = byName(v.k, (v.step.params.subscriptions as unknown[])[0]);
+    const who = v.actors.find((a) => a.userId === (v.step.params.principals as number[])[0]);
+    if (channel && who) expectSubscribed(v, who, channel, false);
+    return Promise.resolve();
+  },
+};
+
+/** The channel as its subscribers' register states read it. */
+function verifyChannel(v: VerifyContext, channel: KnownChannel, field: string, value: unknown): Promise<void> {
+  for (const a of v.actors) {
+    const row = ((a.state.subscriptions ?? []) as Row[]).find((r) => r.stream_id === channel.id);
+    if (row && row[field] !== value)
+      v.fail(
+        `${channel.key}'s ${field} was set to ${JSON.stringify(value)}, ${a.name}'s register reads ${JSON.stringify(row[field])}`,
+        a.name,
+        row,
+      );
+  }
+  return Promise.resolve();
+}
 
 export const updateDescription: Template = {
   name: 'update-channel-description',
   operation: 'update-stream',
   weight: 1,
-  plan({ k, choice, n }) {
+  plan({ k, actor, choice, n }) {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
       choice.a,
     );
     if (!channel) return null;
-    return { pathParams: { stream_id: ref(channel.key) }, params: { description: `explore ${n}` }, expect: 'either' };
+    return {
+      pathParams: { stream_id: ref(channel.key) },
+      params: { description: `explore ${n}` },
+      expect: administers(actor, channel) ? 'success' : 'either',
+    };
+  },
+  verify: (v) => verifyChannel(v, pathChannel(v.k, v.step), 'description', v.step.params.description),
+};
+
+/** Public ↔ private; a private channel of explore's always shares its history with subscribers. */
+export const updatePrivacy: Template = {
+  name: 'update-channel-privacy',
+  operation: 'update-stream',
+  weight: 1,
+  plan({ k, actor, choice }) {
+    const channel = pick(
+      k.channels.filter((c) => !c.archived),
+      choice.a,
+    );
+    if (!channel) return null;
+    return {
+      pathParams: { stream_id: ref(channel.key) },
+      params: { is_private: !channel.private, history_public_to_subscribers: true },
+      // Changing a private channel's permissions needs an administrator subscribed to it (spec §4.16).
+      expect: administers(actor, channel) ? 'success' : 'either',
+    };
+  },
+  learn({ k, step }) {
+    const channel = k.channel(step.path.match(/\{(c\d+)\}/)![1]!);
+    if (!channel) return;
+    k.settle();
+    channel.wasPrivate = channel.private;
+    channel.private = step.params.is_private === true;
+  },
+  verify: (v) => verifyChannel(v, pathChannel(v.k, v.step), 'invite_only', v.step.params.is_private),
+};
+
+/** An administrator archives one of the sequence's channels, while another stays for the steps after it. */
+export const archiveChannel: Template = {
+  name: 'archive-channel',
+  operation: 'archive-stream',
+  weight: 1,
+  plan({ k, actor, choice }) {
+    const live = k.channels.filter((c) => !c.archived);
+    if (live.length < 2) return null;
+    const channel = pick(live, choice.a)!;
+    return { pathParams: { stream_id: ref(channel.key) }, params: {}, expect: administers(actor, channel) ? 'success' : 'either' };
+  },
+  learn({ k, step }) {
+    const channel = k.channel(step.path.match(/\{(c\d+)\}/)![1]!);
+    if (channel) channel.archived = true;
+  },
+  async verify({ k, step, actor, fail }) {
+    const channel = k.channel(step.path.match(/\{(c\d+)\}/)![1]!)!;
+    const read = await actor.call('GET', '/api/v1/streams', { exclude_archived: false, include_all: true });
+    const row = ((read.body.streams ?? []) as Row[]).find((r) => r.stream_id === channel.id);
+    if (row && row.is_archived !== true) fail(`${channel.key} was archived, and the channel list reads it unarchived`, actor.name, row);
   },
 };
 
@@ -60,8 +230,18 @@ export const markTopicRead: Template = {
     );
     const topic = channel ? pick(k.topicsOf(channel.key), choice.b) : null;
     if (!channel || topic === null) return null;
-    return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: 'success' };
+    // An archived channel's messages are the server's call (the mock refuses them as an invalid channel).
+    return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: channel.archived ? 'either' : 'success' };
   },
 };
 
-export const CHANNEL_TEMPLATES: Template[] = [subscribe, unsubscribe, updateDescription, markTopicRead];
+export const CHANNEL_TEMPLATES: Template[] = [
+  subscribe,
+  unsubscribe,
+  subscribeOthers,
+  unsubscribeOthers,
+  updateDescription,
+  updatePrivacy,
+  archiveChannel,
+  markTopicRead,
+];

@@ -1,5 +1,7 @@
-import { ref } from '../knowledge.js';
+import { ref, type Knowledge, type KnownMessage } from '../knowledge.js';
+import type { Step } from '../types.js';
 import { subscribedTo, visibleMessages } from '../visibility.js';
+import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
 
 /**
@@ -7,7 +9,7 @@ import { pick, type Template } from './template.js';
  * Topics are drawn from those in use, so moves and sends meet the same topics.
  */
 
-const TOPICS = ['alpha', 'beta', 'gamma', 'delta'];
+export const TOPICS = ['alpha', 'beta', 'gamma', 'delta'];
 /** An ID no sequence makes (the document's integer range): a documented error, never a 500. */
 export const NO_SUCH_ID = 2_000_000_000;
 
@@ -43,18 +45,7 @@ export const sendChannelMessage: Template = {
       reactions: new Set(),
     });
   },
-  async verify({ k, bound, actor, fail }) {
-    const m = k.message(bound!)!;
-    const read = await actor.call('GET', `/api/v1/messages/${m.id}`, { apply_markdown: false });
-    const msg = read.body.message as Record<string, unknown> | undefined;
-    if (read.status !== 200 || !msg)
-      return fail(`the sender cannot read message ${m.key} it just sent (${read.status})`, actor.name, read.body);
-    if (msg.content !== m.content || msg.subject !== m.topic)
-      fail(
-        `message ${m.key} reads back as ${JSON.stringify([msg.subject, msg.content])}, sent ${JSON.stringify([m.topic, m.content])}`,
-        actor.name,
-      );
-  },
+  verify: (v) => verifyMessageReads(v, [v.k.message(v.bound!)!]),
 };
 
 export const sendDirectMessage: Template = {
@@ -86,6 +77,7 @@ export const sendDirectMessage: Template = {
       reactions: new Set(),
     });
   },
+  verify: (v) => verifyMessageReads(v, [v.k.message(v.bound!)!]),
 };
 
 export const editContent: Template = {
@@ -107,16 +99,10 @@ export const editContent: Template = {
     return { pathParams: { message_id: ref(m.key) }, params: { content: `explore ${n}: edited` }, expect: 'either' };
   },
   learn({ k, step }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '');
+    const m = pathMessage(k, step);
     if (m) m.content = String(step.params.content);
   },
-  async verify({ k, step, actor, fail }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '')!;
-    const read = await actor.call('GET', `/api/v1/messages/${m.id}`, { apply_markdown: false });
-    const content = (read.body.message as Record<string, unknown> | undefined)?.content;
-    if (content !== m.content)
-      fail(`message ${m.key} reads back as ${JSON.stringify(content)} after its edit to ${JSON.stringify(m.content)}`, actor.name);
-  },
+  verify: (v) => verifyMessageReads(v, [pathMessage(v.k, v.step)!]),
 };
 
 const MODES = ['change_one', 'change_later', 'change_all'] as const;
@@ -135,19 +121,35 @@ export const moveTopic: Template = {
     if (topic === m.topic) return null;
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: MODES[choice.c % MODES.length]! }, expect: 'either' };
   },
-  learn({ k, step }) {
-    const m = k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '');
-    if (!m) return;
-    const mode = step.params.propagate_mode;
-    const moved = k
-      .liveMessages()
-      .filter(
-        (x) =>
-          x === m || (mode !== 'change_one' && x.channel === m.channel && x.topic === m.topic && (mode === 'change_all' || x.id >= m.id)),
-      );
-    for (const x of moved) x.topic = String(step.params.topic);
-  },
+  learn: (l) => learnMove(l.k, l.step),
+  verify: (v) => verifyMessageReads(v, moving(v.k, v.step)),
 };
+
+/**
+ * The messages a move takes (update-message with a topic or a channel): the one named, and with
+ * change_later those after it in its topic, with change_all every message of its topic.
+ */
+export function moving(k: Knowledge, step: Step): KnownMessage[] {
+  const m = pathMessage(k, step);
+  if (!m) return [];
+  const mode = step.params.propagate_mode ?? 'change_one';
+  if (mode === 'change_one' || m.channel === null) return [m];
+  const inTopic = k.inTopic(m.channel, m.topic).filter((x) => mode === 'change_all' || x.id >= m.id);
+  return [m, ...inTopic.filter((x) => x !== m)];
+}
+
+/** A move as the knowledge follows it: the moved messages' topic and channel. */
+export function learnMove(k: Knowledge, step: Step): void {
+  const moved = moving(k, step);
+  const to = step.params.stream_id;
+  const channel = to && typeof to === 'object' && '$ref' in to ? k.channel(String(to.$ref)) : undefined;
+  if (channel) k.settle();
+  for (const x of moved) {
+    if (channel) x.movedFrom = x.channel;
+    if (typeof step.params.topic === 'string') x.topic = step.params.topic;
+    if (channel) x.channel = channel.key;
+  }
+}
 
 export const addReaction: Template = {
   name: 'add-reaction',
@@ -161,20 +163,8 @@ export const addReaction: Template = {
     return { pathParams: { message_id: ref(m.key) }, params: { emoji_name: emoji }, expect: 'either' };
   },
   learn({ k, step, actor }) {
-    k.message((step.path.match(/\{(m\d+)\}/) ?? [])[1] ?? '')?.reactions.add(`${actor.name} ${String(step.params.emoji_name)}`);
+    pathMessage(k, step)?.reactions.add(`${actor.name} ${String(step.params.emoji_name)}`);
   },
 };
 
-export const markRead: Template = {
-  name: 'mark-read',
-  operation: 'update-message-flags',
-  weight: 2,
-  plan({ k, actor, choice }) {
-    const m = pick(visibleMessages(actor, k), choice.a);
-    if (!m) return null;
-    const flag = choice.c % 2 === 0 ? 'read' : 'starred';
-    return { params: { messages: [ref(m.key)], op: choice.flag ? 'remove' : 'add', flag }, expect: 'either' };
-  },
-};
-
-export const MESSAGE_TEMPLATES: Template[] = [sendChannelMessage, sendDirectMessage, editContent, moveTopic, addReaction, markRead];
+export const MESSAGE_TEMPLATES: Template[] = [sendChannelMessage, sendDirectMessage, editContent, moveTopic, addReaction];

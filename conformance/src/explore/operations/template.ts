@@ -68,6 +68,8 @@ export interface Template {
   weight: number;
   /** A request for this actor, or null when nothing fits now (no message to edit yet). */
   plan(p: PlanContext, facts: OperationFacts): Plan | null;
+  /** The ID a success made, when the answer names it otherwise than `id` or `ids[0]` (`reminder_id`, …). */
+  bind?(reply: Reply): unknown;
   /** After a success: what the step made or changed, into the knowledge. */
   learn?(l: LearnContext): void;
   /** After a success: reads that must show what the write said it did (read-your-writes). */

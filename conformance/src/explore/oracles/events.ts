@@ -58,11 +58,11 @@ async function checkActor(
   {
     let received = [...(events.get(actor.name) ?? [])];
     checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state);
-    const fresh = comparable(await freshState(actor));
+    const fresh = await freshState(actor);
     let applied = apply(actor, received);
     let seen = comparable(applied);
     for (const wait of SETTLE_MS) {
-      if (snapshotDiff(fresh, seen, 1).length === 0) break;
+      if (snapshotDiff(comparable(fresh, applied), seen, 1).length === 0) break;
       await sleep(wait);
       const late = await poll(actor);
       if (late.length === 0) continue;
@@ -71,7 +71,7 @@ async function checkActor(
       applied = apply(actor, late, applied);
       seen = comparable(applied);
     }
-    const diff = snapshotDiff(fresh, seen, 8);
+    const diff = snapshotDiff(comparable(fresh, applied), seen, 8);
     if (diff.length > 0) {
       const first = diff[0]!;
       throw new Violation(

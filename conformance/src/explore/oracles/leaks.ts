@@ -25,7 +25,7 @@ export function checkLeaks(k: Knowledge, actor: ExploreActor, events: readonly P
     for (const id of messageIdsOf(e)) {
       const m = k.messageById(id);
       if (!m) continue;
-      const seen = [maySeeMessage(actor, m, k, now), maySeeMessage(actor, m, k, then)];
+      const seen = [maySeeMessage(actor, m, k, now), maySeeMessage(actor, m, k, then, 'before')];
       if (seen.every((s) => s === false))
         throw new Violation(
           EXPLORE_RULES.noLeaks,
