@@ -86,7 +86,9 @@ const unreadAfterMovedRead = (): Fault =>
       }
       return rewriteRegister(answer, sent, (body) => {
         const unread = body.unread_msgs as { count: number; streams: Row[] } | undefined;
-        const ids = [...(stuck.get(sent.email) ?? [])].filter((id) => moved.has(id) && seen.where.has(id));
+        // Only in channels the user still reads: an archived or left channel's unread messages are not listed.
+        const live = new Set(((body.subscriptions ?? []) as Row[]).filter((r) => r.is_archived !== true).map((r) => r.stream_id));
+        const ids = [...(stuck.get(sent.email) ?? [])].filter((id) => moved.has(id) && live.has(seen.where.get(id)?.streamId));
         if (!unread || !Array.isArray(unread.streams) || ids.length === 0) return null;
         const streams: (Row & { unread_message_ids: number[] })[] = unread.streams.map((r) => ({
           ...r,
@@ -95,26 +97,34 @@ const unreadAfterMovedRead = (): Fault =>
         let count = unread.count;
         for (const id of ids) {
           const { streamId, topic } = seen.where.get(id)!;
-          if (streams.some((r) => numbers(r.unread_message_ids).includes(id))) continue;
+          if (streams.some((r) => r.unread_message_ids.includes(id))) continue;
           const row =
             streams.find((r) => r.stream_id === streamId && String(r.topic).toLowerCase() === topic.toLowerCase()) ??
             streams[streams.push({ stream_id: streamId, topic, unread_message_ids: [] }) - 1]!;
           row.unread_message_ids = [...row.unread_message_ids, id].sort((a, b) => a - b);
           count += 1;
         }
+        // In the order the server lists them: by each topic's oldest unread message.
+        streams.sort((a, b) => a.unread_message_ids[0]! - b.unread_message_ids[0]!);
         return { ...body, unread_msgs: { ...unread, count, streams } };
       });
     };
   });
 
-/** register's subscriber_count still counts those who left a channel (a cached counter not decremented). */
+/**
+ * register's subscriber_count still counts those who left a private channel (the cached counter is
+ * decremented on the public channels' path only).
+ */
 const staleSubscriberCount = (): Fault =>
   sequenceFault(() => {
+    const privateChannels = new Set<number>();
     const gone = new Map<string, Set<number>>();
     return (answer, sent) => {
+      for (const s of (registerAnswer(sent, answer)?.subscriptions ?? []) as Row[])
+        if (s.invite_only === true) privateChannels.add(Number(s.stream_id));
       for (const e of eventsOf(sent, answer)) {
         if (e.type !== 'subscription' || (e.op !== 'peer_remove' && e.op !== 'peer_add')) continue;
-        const channels = [...numbers(e.stream_ids), ...numbers([e.stream_id])];
+        const channels = [...numbers(e.stream_ids), ...numbers([e.stream_id])].filter((c) => privateChannels.has(c));
         const users = [...numbers(e.user_ids), ...numbers([e.user_id])];
         for (const c of channels)
           for (const u of users)
@@ -191,11 +201,11 @@ export const SEQUENCE_BUGS: readonly SequenceBug[] = [
   {
     name: "a moved message marked as read stays in register's unread_msgs",
     rule: 'explore/events-snapshot',
-    needs: ['send-channel-message', 'move-topic', 'mark-read'],
+    needs: ['send-channel-message', 'move-topic', 'mark-topic-as-read'],
     fault: unreadAfterMovedRead,
   },
   {
-    name: "register's subscriber_count not decremented when someone unsubscribes",
+    name: "register's subscriber_count not decremented when someone leaves a private channel",
     rule: 'explore/events-snapshot',
     needs: ['unsubscribe'],
     fault: staleSubscriberCount,
