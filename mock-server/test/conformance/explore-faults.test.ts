@@ -20,6 +20,8 @@ import { startTestServer } from '../helpers/test-server.js';
  */
 const SEED = 1;
 const USERS = 4;
+/** Shrinking stops after this long (the CLI allows 2 minutes): fast-check drops the big chunks first. */
+const SHRINK_MS = 30_000;
 const tiers = [...TIERS];
 const known = new Set(TEMPLATES.map((t) => t.name));
 
@@ -64,7 +66,15 @@ describe.concurrent('explore finds the sequence bugs no scripted scenario catche
       async () => {
         const proxy = await faultyProxy(mock.url, bug.fault());
         try {
-          const result = await explore({ target: await Target.connect(proxy.url), api, schemas, tiers, seed: SEED, users: USERS });
+          const result = await explore({
+            target: await Target.connect(proxy.url),
+            api,
+            schemas,
+            tiers,
+            seed: SEED,
+            users: USERS,
+            shrinkMs: SHRINK_MS,
+          });
           const finding = result.findings[0];
           expect(finding?.rule, summary(result)).toBe(bug.rule);
           expect(finding!.steps.length, summary(result)).toBeLessThanOrEqual(6);
