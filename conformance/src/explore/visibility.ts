@@ -40,8 +40,15 @@ export function maySeeMessage(
 ): Sight {
   const key = when === 'before' && m.movedFrom !== undefined ? m.movedFrom : m.channel;
   if (key === null) return m.participants.includes(actor.name);
+  // A message the actor received stays readable after it left the channel (the reference grants access
+  // to a message the user holds, and sends its edits, reactions and deletion there).
+  if (m.receivedBy?.has(actor.name)) return true;
   const channel = k.channel(key);
-  return channel ? maySeeChannel(actor, channel, subscribed, when) : 'unknown';
+  if (!channel) return 'unknown';
+  const closed = when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private;
+  // Outside a channel it cannot read without a subscription, only what it received: sent after it left, never.
+  if (!subscribed.has(channel.id) && !channel.archived && !channel.webPublic && (closed || actor.isGuest)) return false;
+  return maySeeChannel(actor, channel, subscribed, when);
 }
 
 /** Messages of the sequence the actor may see now (live ones). */

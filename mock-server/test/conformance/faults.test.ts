@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../../conformance/src/catalogue.js';
 import type { RuleDef, RunResult } from '../../../conformance/src/model.js';
@@ -9,6 +7,7 @@ import { runScenarios, selectScenarios } from '../../../conformance/src/runner.j
 import { Target } from '../../../conformance/src/target.js';
 import { SCENARIOS } from '../../../conformance/scenarios/index.js';
 import type { MockServer } from '../../src/app.js';
+import { faultyProxy, type Answer, type Fault } from '../helpers/faulty-proxy.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 /**
@@ -19,10 +18,6 @@ import { startTestServer } from '../helpers/test-server.js';
  * leaked events and listings, per-role answers, list order, id types, level branches, ignored
  * parameters, derived values), each with the blind-spots scenario that must catch it.
  */
-type Answer = { status: number; body: Record<string, unknown> };
-/** What the proxy saw of a request: its parameters (form body or query string) and the caller's e-mail. */
-type Sent = { params: URLSearchParams; email: string };
-type Fault = (req: IncomingMessage, answer: Answer, sent: Sent) => Answer;
 
 interface Case {
   name: string;
@@ -243,49 +238,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** The parameters of a form-encoded body or of the query string, and the Basic-auth user name. */
-function sentOf(req: IncomingMessage, body: Buffer | undefined): Sent {
-  const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-  const params = new URLSearchParams(form && body ? body.toString() : ((req.url ?? '').split('?')[1] ?? ''));
-  const auth = String(req.headers.authorization ?? '');
-  const email = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':')[0]! : '';
-  return { params, email };
-}
-
-/** A proxy in front of the mock applying `fault` to JSON answers under /api/v1 (the control API passes through). */
-async function faultyProxy(upstream: string, fault: Fault): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
-          string,
-          string
-        >;
-        const body = chunks.length ? Buffer.concat(chunks) : undefined;
-        const up = await request(upstream + req.url, { method: req.method as 'GET', headers, body });
-        const text = await up.body.text();
-        let status = up.statusCode;
-        let out = text;
-        if (req.url?.startsWith('/api/v1/')) {
-          try {
-            const answer = fault(req, { status, body: JSON.parse(text) as Record<string, unknown> }, sentOf(req, body));
-            status = answer.status;
-            out = JSON.stringify(answer.body);
-          } catch {
-            // Not JSON: passed through as it is.
-          }
-        }
-        res.writeHead(status, { 'content-type': String(up.headers['content-type'] ?? 'application/json') });
-        res.end(out);
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 let mock: MockServer;
 /** The local part of the world owner's e-mail (the same in every realm the mock makes from the fixture). */
 let ownerName = '';
@@ -307,7 +259,7 @@ async function runThrough(fault: Fault, rules: string[]): Promise<RunResult> {
     expect(scenarios.length, `scenarios checking ${rules.join(', ')}`).toBeGreaterThan(0);
     return await runScenarios({ target, scenarios, catalogue, schemas, workers: 2, slow: false, allowDestructive: false });
   } finally {
-    proxy.server.close();
+    await proxy.close();
   }
 }
 
