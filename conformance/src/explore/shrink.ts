@@ -7,8 +7,9 @@ import type { RanStep, Step } from './types.js';
 export type Reproduce = (steps: readonly Step[]) => Promise<RanStep[] | null>;
 
 /**
- * Shortens a failing sequence by dropping steps (delta debugging on the concrete steps: chunks of half the
- * sequence, then quarters, down to single steps), keeping every candidate that still breaks the same rule.
+ * Shortens a failing sequence by dropping steps (delta debugging on the concrete steps: every step of one
+ * kind or of one actor, then chunks of half the sequence, then quarters, down to single steps), keeping every
+ * candidate that still breaks the same rule.
  * The steps name what they use by the number of the step that made it (`m7`), so dropping a step renames
  * nothing; a candidate that drops the step making something a later step uses simply does not reproduce.
  * Ends one-minimal (no single step can go) or at `until` (performance.now()), with the shortest found.
@@ -16,6 +17,18 @@ export type Reproduce = (steps: readonly Step[]) => Promise<RanStep[] | null>;
 export async function shrinkSteps(reproduce: Reproduce, found: RanStep[], until: number): Promise<{ ran: RanStep[]; attempts: number }> {
   let ran = found;
   let attempts = 0;
+  // First whole groups: every step of one kind, then every step of one actor (a failure usually needs a few
+  // kinds and actors; one replay drops the rest of a group at once).
+  for (const group of [(s: Step) => s.kind, (s: Step) => s.actor]) {
+    for (const name of new Set(ran.slice(0, -1).map((r) => group(r.step)))) {
+      if (performance.now() >= until) break;
+      const candidate = ran.map((r) => r.step).filter((s, i) => i === ran.length - 1 || group(s) !== name);
+      if (candidate.length === ran.length) continue;
+      attempts += 1;
+      const again = await reproduce(candidate);
+      if (again && again.length < ran.length) ran = again;
+    }
+  }
   let chunk = Math.max(1, Math.floor(ran.length / 2));
   while (performance.now() < until) {
     let dropped = false;

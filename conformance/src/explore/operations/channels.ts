@@ -32,7 +32,7 @@ function expectSubscribed(v: VerifyContext, who: ExploreActor, channel: KnownCha
 export const subscribe: Template = {
   name: 'subscribe',
   operation: 'subscribe',
-  weight: 2,
+  weight: 3,
   plan({ k, actor, choice }) {
     const subscribed = subscribedTo(actor);
     const channel = pick(
@@ -56,7 +56,8 @@ export const subscribe: Template = {
 export const unsubscribe: Template = {
   name: 'unsubscribe',
   operation: 'unsubscribe',
-  weight: 1,
+  // Joining and leaving decide who may see what: as frequent as sending, so that sequences cross them.
+  weight: 4,
   plan({ k, actor, choice }) {
     const subscribed = subscribedTo(actor);
     const channel = pick(
