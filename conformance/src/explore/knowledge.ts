@@ -44,6 +44,8 @@ export interface KnownMessage {
    * grants access to a message the user received, and sends its edits, moves and deletion to them).
    */
   receivedBy?: Set<string>;
+  /** Who had received it before the latest step moved it to another channel (judging what they saw before). */
+  receivedBefore?: Set<string>;
 }
 
 /**
@@ -127,7 +129,10 @@ export class Knowledge {
    * what, before it records its own change (the marks of an older step would only weaken no-leaks).
    */
   settle(): void {
-    for (const m of this.messages) delete m.movedFrom;
+    for (const m of this.messages) {
+      delete m.movedFrom;
+      delete m.receivedBefore;
+    }
     for (const c of this.channels) delete c.wasPrivate;
   }
 

@@ -42,7 +42,7 @@ export function maySeeMessage(
   if (key === null) return m.participants.includes(actor.name);
   // A message the actor received stays readable after it left the channel (the reference grants access
   // to a message the user holds, and sends its edits, reactions and deletion there).
-  if (m.receivedBy?.has(actor.name)) return true;
+  if ((when === 'before' && m.movedFrom !== undefined ? m.receivedBefore : m.receivedBy)?.has(actor.name)) return true;
   const channel = k.channel(key);
   if (!channel) return 'unknown';
   const closed = when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private;

@@ -152,7 +152,10 @@ export function learnMove(k: Knowledge, step: Step): void {
     if (channel) x.movedFrom = x.channel;
     // The reference drops the receipts of readers who cannot follow a message into its new channel: from
     // here on, reading it takes access to that channel.
-    if (channel) x.receivedBy = undefined;
+    if (channel) {
+      x.receivedBefore = x.receivedBy;
+      x.receivedBy = undefined;
+    }
     if (typeof step.params.topic === 'string') x.topic = step.params.topic;
     if (channel) x.channel = channel.key;
   }
