@@ -66,7 +66,12 @@ const QUESTION = 0x3f;
 
 function legacy(url: string): UrlParts {
   // The parser express's parseurl uses (url.parse): kept for the rare targets it hands to it, so the path and
-  // query are the same as before express left the API's path.
-  const parsed = legacyParse(url);
-  return { pathname: parsed.pathname, query: parsed.query as string | null };
+  // query are the same as before express left the API's path. A target it cannot parse (an absolute form with
+  // a malformed host) has no path: the front door leaves it to express, which answers it as it always did.
+  try {
+    const parsed = legacyParse(url);
+    return { pathname: parsed.pathname, query: parsed.query as string | null };
+  } catch {
+    return { pathname: null, query: null };
+  }
 }
