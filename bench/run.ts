@@ -27,7 +27,7 @@ import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
  * `npm run bench`: the figures in one table, each against a baseline run in the same invocation
  * (docs/benchmarks.md). `npm run bench -- --scale`: the read operations on the demo realm and on a
  * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- --writes`: only the
- * durable-write rows and the event → long-poll latency. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
+ * durable-write rows and the event → long-poll latency; `-- --startup`: cold start and idle RSS. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
  * The mock runs compiled (`node bin/teamchat.js`, built first), servers pinned to one core and this
  * load generator to the other where `taskset` exists. BENCH_SECONDS: seconds per throughput run (5).
  * Loopback only.
@@ -114,6 +114,28 @@ function latencyRow(events: Awaited<ReturnType<typeof eventFigures>>): Row {
   };
 }
 
+/** Cold start (spawn to first 200) and idle RSS, against a bare node:http server's. */
+async function startupRows(dir: string): Promise<Row[]> {
+  const cold = await coldStart(mockCommand(dir), COLD_RUNS);
+  const bare = await coldStart(bareCommand(), COLD_RUNS);
+  return [
+    {
+      figure: `cold start: node bin/teamchat.js serve (fresh state file) to first 200, median of ${COLD_RUNS}`,
+      mock: `${cold.medianMs.toFixed(0)} ms (${cold.runsMs.join(', ')})`,
+      baseline: `${bare.medianMs.toFixed(0)} ms (bare node:http)`,
+      ratio: `${(cold.medianMs / bare.medianMs).toFixed(1)}× slower`,
+      target: '≤ 500 ms',
+    },
+    {
+      figure: 'RSS idle (1 s after the first 200)',
+      mock: mb(cold.idleRss),
+      baseline: `${mb(bare.idleRss)} (bare node:http)`,
+      ratio: cold.idleRss && bare.idleRss ? `${(cold.idleRss / bare.idleRss).toFixed(1)}×` : 'n/a',
+      target: '≤ 90 MB',
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   const rows: Row[] = [];
@@ -129,22 +151,7 @@ async function main(): Promise<void> {
       ),
     );
 
-    const cold = await coldStart(mockCommand(dir), COLD_RUNS);
-    const bare = await coldStart(bareCommand(), COLD_RUNS);
-    rows.push({
-      figure: `cold start: node bin/teamchat.js serve (fresh state file) to first 200, median of ${COLD_RUNS}`,
-      mock: `${cold.medianMs.toFixed(0)} ms (${cold.runsMs.join(', ')})`,
-      baseline: `${bare.medianMs.toFixed(0)} ms (bare node:http)`,
-      ratio: `${(cold.medianMs / bare.medianMs).toFixed(1)}× slower`,
-      target: '≤ 500 ms',
-    });
-    rows.push({
-      figure: 'RSS idle (1 s after the first 200)',
-      mock: mb(cold.idleRss),
-      baseline: `${mb(bare.idleRss)} (bare node:http)`,
-      ratio: cold.idleRss && bare.idleRss ? `${(cold.idleRss / bare.idleRss).toFixed(1)}×` : 'n/a',
-      target: '≤ 90 MB',
-    });
+    rows.push(...(await startupRows(dir)));
     rows.push({
       figure: `RSS after ${WRITES.toLocaleString('en-US')} durable draft writes`,
       mock: mb(drafts.rssAfterWrites),
@@ -276,6 +283,13 @@ else {
     ]);
   } else if (argv.includes('--reads')) {
     print('Reads only (the GET rows of `npm run bench`); ratios are mock / baseline', await readRows());
+  } else if (argv.includes('--startup')) {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+    try {
+      print('Start-up only (the cold start and idle RSS rows of `npm run bench`)', await startupRows(dir));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   } else if (argv.includes('--writes')) {
     print('Writes only (the durable-write and event latency rows of `npm run bench`); ratios are mock / baseline', await writeRows());
   } else if (argv.includes('--fanout')) {
