@@ -13,6 +13,7 @@ import {
   mockCommand,
   requestCases,
   type Case,
+  type Load,
   versusBaselines,
   worldOf,
   WRITES,
@@ -45,6 +46,10 @@ interface Row {
 
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 const rps = (n: number) => `${Math.round(n)} req/s`;
+const cpu = (l: Load) => (l.cpuUs == null ? '' : `, CPU ${Math.round(l.cpuUs)} µs/req`);
+/** Baseline CPU per request / the mock's: like the throughput ratio (higher is better), from CPU time, not wall time. */
+const cpuPerRequestRatio = (mock: Load, baseline: Load) =>
+  mock.cpuUs && baseline.cpuUs ? `; by CPU per request ${(baseline.cpuUs / mock.cpuUs).toFixed(2)}×` : '';
 
 function build(): void {
   // Start-up and request figures are those of the compiled build users run, never of tsx.
@@ -65,9 +70,9 @@ async function requestRows(dir: string, only: (c: Case) => boolean = () => true)
     for (const v of await versusBaselines(mock, cases, new Set(['GET /api/v1/streams']))) {
       rows.push({
         figure: `${v.name} vs ${v.baselineName} (same bytes)`,
-        mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
-        baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms`,
-        ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×`,
+        mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${cpu(v.mock)}${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
+        baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms${cpu(v.baseline)}`,
+        ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×${cpuPerRequestRatio(v.mock, v.baseline)}`,
         target: v.name === 'GET /api/v1/streams' && v.baselineName.includes('express') ? '≥ 0.8×' : '',
       });
     }
