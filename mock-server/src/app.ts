@@ -184,11 +184,14 @@ async function assemble(
       })
     : null);
   const requestLogger = context.config.requestLog ? requestLog(context.config.requestLog) : null;
+  const observers: Observer[] = [];
+  // The capture reads of a request only node's members and the fields the front door sets (originalUrl, locals, form).
+  if (inspector) observers.push(inspector.capture as unknown as Observer);
+  if (requestLogger) observers.push(requestLogger);
   const app = frontDoor({
     context,
     routes,
-    // The capture and the log read of a request only node's members and the fields the front door sets.
-    observers: [inspector?.capture as unknown as Observer, requestLogger].filter((o): o is Observer => Boolean(o)),
+    observers,
     cors: guards.cors,
     rest: buildExpressApp(context, control, inspector, requestLogger, guards),
   });
