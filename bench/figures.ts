@@ -137,9 +137,9 @@ const mean = (loads: Load[]): Load => ({
 const cpuMsOf = (server: Started) => cpuMsOfStat(readOr(`/proc/${server.child.pid}/stat`));
 
 /** One load run, with the server's CPU per answered request. */
-async function measured(server: Started, c: Case, seconds: number): Promise<Load> {
+async function measured(server: Started, c: Case, limit: { duration: number } | { amount: number }): Promise<Load> {
   const before = cpuMsOf(server);
-  const result = await load(server.url, c, { duration: seconds });
+  const result = await load(server.url, c, limit);
   const after = cpuMsOf(server);
   const cpuUs = before === null || after === null || result.requests === 0 ? null : ((after - before) * 1000) / result.requests;
   return { ...result, cpuUs };
@@ -165,7 +165,7 @@ export async function versusBaselines(mock: Started, cases: Case[], withNode: Se
       const turns: Load[][] = all.map(() => []);
       for (const server of all) await load(server.url, c, { duration: WARM_UP_SECONDS });
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, server] of all.entries()) turns[i]!.push(await measured(server, c, DURATION / ROUNDS));
+        for (const [i, server] of all.entries()) turns[i]!.push(await measured(server, c, { duration: DURATION / ROUNDS }));
       }
       for (const [i, [baselineName]] of baselines.entries()) {
         rows.push({ name: c.name, mock: mean(turns[0]!), baseline: mean(turns[i + 1]!), baselineName });
@@ -211,14 +211,14 @@ export async function draftFigures(
       headers: { authorization: basic(world.credentials.member), 'content-type': FORM },
     };
     const exported = await (await request(`${mock.url}/__mock/realms/demo/export`)).body.text();
-    const m = await load(mock.url, c, limit);
+    const m = await measured(mock, c, limit);
     const rssAfterWrites = rssOf(mock.child);
     await stop(mock);
     const dbPath = join(dir, `db-${messages ?? 'demo'}.json`);
     await writeFile(dbPath, exported);
     const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
     try {
-      const b = await load(bare.url, c, { duration: DURATION });
+      const b = await measured(bare, c, { duration: DURATION });
       return { mock: m, baseline: b, rssAfterWrites, stateBytes: exported.length };
     } finally {
       await stop(bare);

@@ -257,8 +257,8 @@ const DRAFT_REALM_MESSAGES = 10_000;
 function draftRow(realm: string, d: DraftFigures): Row {
   return {
     figure: `durable POST /api/v1/drafts (fsync), ${realm}, vs whole-file JSON rewrite + fsync of the same data (${(d.stateBytes / 1024).toFixed(0)} KiB)`,
-    mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
-    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms`,
+    mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${cpu(d.mock)}${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
+    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms${cpu(d.baseline)}`,
     ratio: `${(d.mock.rps / d.baseline.rps).toFixed(1)}×`,
     target: '≥ 12×, p99 ≤ 20 ms',
   };
