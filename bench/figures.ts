@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { benchIdleQueues, benchWriteToPoll } from './events.js';
+import { cpuMsOfStat, readOr } from './fanout-stats.js';
 import { pinned, rssOf, start, startMock, stop, type Started } from './spawn.js';
 
 /**
@@ -23,6 +24,12 @@ export interface Load {
   p50: number;
   p99: number;
   failures: number;
+  requests: number;
+  /**
+   * The server's CPU time (user + system) per answered request, in µs, where it was measured (versusBaselines):
+   * steadier than throughput on a shared machine, where another process's load takes turns from both servers.
+   */
+  cpuUs?: number | null;
 }
 
 export interface Case {
@@ -45,7 +52,13 @@ export async function load(url: string, c: Case, limit: { duration: number } | {
   // Answers over the run's measured duration: autocannon's per-second average rounds a run of `amount` requests
   // to whole seconds.
   const rps = result.requests.total / Math.max(0.01, result.duration);
-  return { rps, p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+  return {
+    rps,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.errors + result.non2xx,
+    requests: result.requests.total,
+  };
 }
 
 export interface Who {
@@ -116,7 +129,21 @@ const mean = (loads: Load[]): Load => ({
   p50: loads.reduce((n, l) => n + l.p50, 0) / loads.length,
   p99: loads.reduce((n, l) => n + l.p99, 0) / loads.length,
   failures: loads.reduce((n, l) => n + l.failures, 0),
+  requests: loads.reduce((n, l) => n + l.requests, 0),
+  cpuUs: loads.some((l) => l.cpuUs == null) ? null : loads.reduce((n, l) => n + l.cpuUs!, 0) / loads.length,
 });
+
+/** CPU ms (user + system) a server process has used so far (Linux /proc), or null elsewhere. */
+const cpuMsOf = (server: Started) => cpuMsOfStat(readOr(`/proc/${server.child.pid}/stat`));
+
+/** One load run, with the server's CPU per answered request. */
+async function measured(server: Started, c: Case, limit: { duration: number } | { amount: number }): Promise<Load> {
+  const before = cpuMsOf(server);
+  const result = await load(server.url, c, limit);
+  const after = cpuMsOf(server);
+  const cpuUs = before === null || after === null || result.requests === 0 ? null : ((after - before) * 1000) / result.requests;
+  return { ...result, cpuUs };
+}
 
 /**
  * Each case on the mock and on baseline servers sending the bytes the mock sent for it: after a warm-up
@@ -134,11 +161,11 @@ export async function versusBaselines(mock: Started, cases: Case[], withNode: Se
     const servers: Started[] = [];
     try {
       for (const [, script] of baselines) servers.push(await start([here(script)], { BARE_BODY: bytes }));
-      const urls = [mock.url, ...servers.map((s) => s.url)];
-      const turns: Load[][] = urls.map(() => []);
-      for (const url of urls) await load(url, c, { duration: WARM_UP_SECONDS });
+      const all = [mock, ...servers];
+      const turns: Load[][] = all.map(() => []);
+      for (const server of all) await load(server.url, c, { duration: WARM_UP_SECONDS });
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, url] of urls.entries()) turns[i]!.push(await load(url, c, { duration: DURATION / ROUNDS }));
+        for (const [i, server] of all.entries()) turns[i]!.push(await measured(server, c, { duration: DURATION / ROUNDS }));
       }
       for (const [i, [baselineName]] of baselines.entries()) {
         rows.push({ name: c.name, mock: mean(turns[0]!), baseline: mean(turns[i + 1]!), baselineName });
@@ -184,14 +211,14 @@ export async function draftFigures(
       headers: { authorization: basic(world.credentials.member), 'content-type': FORM },
     };
     const exported = await (await request(`${mock.url}/__mock/realms/demo/export`)).body.text();
-    const m = await load(mock.url, c, limit);
+    const m = await measured(mock, c, limit);
     const rssAfterWrites = rssOf(mock.child);
     await stop(mock);
     const dbPath = join(dir, `db-${messages ?? 'demo'}.json`);
     await writeFile(dbPath, exported);
     const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
     try {
-      const b = await load(bare.url, c, { duration: DURATION });
+      const b = await measured(bare, c, { duration: DURATION });
       return { mock: m, baseline: b, rssAfterWrites, stateBytes: exported.length };
     } finally {
       await stop(bare);

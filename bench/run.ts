@@ -13,6 +13,7 @@ import {
   mockCommand,
   requestCases,
   type Case,
+  type Load,
   versusBaselines,
   worldOf,
   WRITES,
@@ -27,7 +28,9 @@ import { PINNED, pinLoadGenerator, startMock, stop } from './spawn.js';
 /**
  * `npm run bench`: the figures in one table, each against a baseline run in the same invocation
  * (docs/benchmarks.md). `npm run bench -- --scale`: the read operations on the demo realm and on a
- * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- --explore`: only the explore row. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
+ * 100k-message realm. `npm run bench -- --reads`: only the GET rows of the table. `npm run bench -- --writes`: only the
+ * durable-write rows and the event → long-poll latency; `-- --startup`: cold start and idle RSS; `-- --explore`: only the
+ * explore row. `npm run bench -- soak [options]`: the soak benchmark (bench/soak.ts).
  * The mock runs compiled (`node bin/teamchat.js`, built first), servers pinned to one core and this
  * load generator to the other where `taskset` exists. BENCH_SECONDS: seconds per throughput run (5).
  * Loopback only.
@@ -45,6 +48,10 @@ interface Row {
 
 const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 const rps = (n: number) => `${Math.round(n)} req/s`;
+const cpu = (l: Load) => (l.cpuUs == null ? '' : `, CPU ${Math.round(l.cpuUs)} µs/req`);
+/** Baseline CPU per request / the mock's: like the throughput ratio (higher is better), from CPU time, not wall time. */
+const cpuPerRequestRatio = (mock: Load, baseline: Load) =>
+  mock.cpuUs && baseline.cpuUs ? `; by CPU per request ${(baseline.cpuUs / mock.cpuUs).toFixed(2)}×` : '';
 
 function build(): void {
   // Start-up and request figures are those of the compiled build users run, never of tsx.
@@ -65,9 +72,9 @@ async function requestRows(dir: string, only: (c: Case) => boolean = () => true)
     for (const v of await versusBaselines(mock, cases, new Set(['GET /api/v1/streams']))) {
       rows.push({
         figure: `${v.name} vs ${v.baselineName} (same bytes)`,
-        mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
-        baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms`,
-        ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×`,
+        mock: `${rps(v.mock.rps)}, p99 ${Math.round(v.mock.p99)} ms${cpu(v.mock)}${v.mock.failures ? `, ${v.mock.failures} failed` : ''}`,
+        baseline: `${rps(v.baseline.rps)}, p99 ${Math.round(v.baseline.p99)} ms${cpu(v.baseline)}`,
+        ratio: `${(v.mock.rps / v.baseline.rps).toFixed(2)}×${cpuPerRequestRatio(v.mock, v.baseline)}`,
         target: v.name === 'GET /api/v1/streams' && v.baselineName.includes('express') ? '≥ 0.8×' : '',
       });
     }
@@ -86,6 +93,56 @@ async function readRows(): Promise<Row[]> {
   }
 }
 
+/** The durable-write rows (demo realm and the larger realm) and the event → long-poll latency, as in the whole table. */
+async function writeRows(): Promise<Row[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+  try {
+    const rows = [draftRow('demo realm', await draftFigures(dir, null, { amount: WRITES }))];
+    rows.push(
+      draftRow(
+        `realm of ${DRAFT_REALM_MESSAGES.toLocaleString('en-US')} messages`,
+        await draftFigures(dir, DRAFT_REALM_MESSAGES, { duration: DURATION }),
+      ),
+    );
+    rows.push(latencyRow(await eventFigures(dir)));
+    return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function latencyRow(events: Awaited<ReturnType<typeof eventFigures>>): Row {
+  return {
+    figure: `event → waiting long-poll answer (${events.latency.samples} samples)`,
+    mock: `p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms`,
+    baseline: '',
+    ratio: '',
+    target: 'p99 ≤ 5 ms',
+  };
+}
+
+/** Cold start (spawn to first 200) and idle RSS, against a bare node:http server's. */
+async function startupRows(dir: string): Promise<Row[]> {
+  const cold = await coldStart(mockCommand(dir), COLD_RUNS);
+  const bare = await coldStart(bareCommand(), COLD_RUNS);
+  return [
+    {
+      figure: `cold start: node bin/teamchat.js serve (fresh state file) to first 200, median of ${COLD_RUNS}`,
+      mock: `${cold.medianMs.toFixed(0)} ms (${cold.runsMs.join(', ')})`,
+      baseline: `${bare.medianMs.toFixed(0)} ms (bare node:http)`,
+      ratio: `${(cold.medianMs / bare.medianMs).toFixed(1)}× slower`,
+      target: '≤ 500 ms',
+    },
+    {
+      figure: 'RSS idle (1 s after the first 200)',
+      mock: mb(cold.idleRss),
+      baseline: `${mb(bare.idleRss)} (bare node:http)`,
+      ratio: cold.idleRss && bare.idleRss ? `${(cold.idleRss / bare.idleRss).toFixed(1)}×` : 'n/a',
+      target: '≤ 90 MB',
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
   const rows: Row[] = [];
@@ -101,22 +158,7 @@ async function main(): Promise<void> {
       ),
     );
 
-    const cold = await coldStart(mockCommand(dir), COLD_RUNS);
-    const bare = await coldStart(bareCommand(), COLD_RUNS);
-    rows.push({
-      figure: `cold start: node bin/teamchat.js serve (fresh state file) to first 200, median of ${COLD_RUNS}`,
-      mock: `${cold.medianMs.toFixed(0)} ms (${cold.runsMs.join(', ')})`,
-      baseline: `${bare.medianMs.toFixed(0)} ms (bare node:http)`,
-      ratio: `${(cold.medianMs / bare.medianMs).toFixed(1)}× slower`,
-      target: '≤ 500 ms',
-    });
-    rows.push({
-      figure: 'RSS idle (1 s after the first 200)',
-      mock: mb(cold.idleRss),
-      baseline: `${mb(bare.idleRss)} (bare node:http)`,
-      ratio: cold.idleRss && bare.idleRss ? `${(cold.idleRss / bare.idleRss).toFixed(1)}×` : 'n/a',
-      target: '≤ 90 MB',
-    });
+    rows.push(...(await startupRows(dir)));
     rows.push({
       figure: `RSS after ${WRITES.toLocaleString('en-US')} durable draft writes`,
       mock: mb(drafts.rssAfterWrites),
@@ -126,13 +168,7 @@ async function main(): Promise<void> {
     });
 
     const events = await eventFigures(dir);
-    rows.push({
-      figure: `event → waiting long-poll answer (${events.latency.samples} samples)`,
-      mock: `p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms`,
-      baseline: '',
-      ratio: '',
-      target: 'p99 ≤ 5 ms',
-    });
+    rows.push(latencyRow(events));
     rows.push({
       figure: `${events.idle.queues} idle event queues`,
       mock: `${events.idle.heapBytesPerQueue} B heap each, RSS ${events.idle.rssDeltaBytes >= 0 ? '+' : '−'}${(Math.abs(events.idle.rssDeltaBytes) / 1024 / 1024).toFixed(1)} MiB`,
@@ -224,8 +260,8 @@ const DRAFT_REALM_MESSAGES = 10_000;
 function draftRow(realm: string, d: DraftFigures): Row {
   return {
     figure: `durable POST /api/v1/drafts (fsync), ${realm}, vs whole-file JSON rewrite + fsync of the same data (${(d.stateBytes / 1024).toFixed(0)} KiB)`,
-    mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
-    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms`,
+    mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${cpu(d.mock)}${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
+    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms${cpu(d.baseline)}`,
     ratio: `${(d.mock.rps / d.baseline.rps).toFixed(1)}×`,
     target: '≥ 12×, p99 ≤ 20 ms',
   };
@@ -262,6 +298,15 @@ else {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  } else if (argv.includes('--startup')) {
+    const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
+    try {
+      print('Start-up only (the cold start and idle RSS rows of `npm run bench`)', await startupRows(dir));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  } else if (argv.includes('--writes')) {
+    print('Writes only (the durable-write and event latency rows of `npm run bench`); ratios are mock / baseline', await writeRows());
   } else if (argv.includes('--fanout')) {
     const dir = await mkdtemp(join(tmpdir(), 'teamchat-bench-'));
     try {

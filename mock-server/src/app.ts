@@ -17,17 +17,15 @@ import { QueueRegistry } from './events/registry.js';
 import { FaultRules } from './faults/rules.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { ApiKeyIndex } from './http/auth.js';
-import { bodyParser } from './http/body.js';
-import { corsLayer } from './http/cors.js';
+import { corsLayer, type Cors } from './http/cors.js';
+import { frontDoor, type Observer } from './http/front-door.js';
 import { loadOperations } from './http/openapi.js';
 import { ownerOnly } from './http/owner-guard.js';
 import { errorHandler, sendJson } from './http/respond.js';
 import { requestLog } from './http/request-log.js';
 import { RequestJournal } from './http/request-journal.js';
-import { apiRouter, METHOD_OVERRIDES } from './http/router.js';
 import { servedContractRouter } from './http/served-contract.js';
 import { continueIfExpected, listen, startGate } from './http/server.js';
-import { UploadSlots } from './http/upload-slots.js';
 import { routes } from './routes/index.js';
 import { serveUploadedFile } from './routes/uploaded-files.js';
 import { memoryPersistence } from './store/persistence.js';
@@ -43,7 +41,7 @@ import { mockRequests, type MockRequests } from './mock-requests.js';
  */
 export interface MockServer {
   url: string;
-  /** The express app, typed as node's request listener so the published declarations need no @types/express. */
+  /** The server's request listener: the API's front door (http/front-door.ts), the express app behind it. */
   app: RequestListener;
   context: AppContext;
   control: Control;
@@ -185,7 +183,18 @@ async function assemble(
         operations: context.operations,
       })
     : null);
-  const app = buildExpressApp(context, control, inspector, guards);
+  const requestLogger = context.config.requestLog ? requestLog(context.config.requestLog) : null;
+  const observers: Observer[] = [];
+  // The capture reads of a request only node's members and the fields the front door sets (originalUrl, locals, form).
+  if (inspector) observers.push(inspector.capture as unknown as Observer);
+  if (requestLogger) observers.push(requestLogger);
+  const app = frontDoor({
+    context,
+    routes,
+    observers,
+    cors: guards.cors,
+    rest: buildExpressApp(context, control, inspector, requestLogger, guards),
+  });
   const journal = mockRequests(control, config.defaultRealm);
   return {
     url: context.baseUrl,
@@ -201,59 +210,33 @@ async function assemble(
 
 interface ExpressGuards {
   owner: RequestHandler;
-  cors: RequestHandler | null;
+  cors: Cors | null;
 }
 
 /**
+ * Everything outside /api/v1 (the front door hands the API's requests to the route table itself).
  * `inspector`: the live page at GET / (README "Inspector"), present when the control API is on. `owner`: the
- * Host and Origin rules of the control API and the inspector; `cors`: the allowed origins' layer (null: none).
+ * Host and Origin rules of the control API and the inspector; `cors`: the allowed origins' check (null: none).
  */
-function buildExpressApp(context: AppContext, control: Control, inspector: Inspector | null, { owner, cors }: ExpressGuards): Express {
+function buildExpressApp(
+  context: AppContext,
+  control: Control,
+  inspector: Inspector | null,
+  log: RequestHandler | null,
+  { owner, cors }: ExpressGuards,
+): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.set('query parser', 'simple');
-  // The API in the app's first layer (body, method override, the route table): each express layer, a
-  // mount above all, costs a match and a `next` per request.
-  const parseBody = bodyParser();
-  // Only upload-file keeps a file's bytes (up to the limit plus one byte, so "too large" can be told);
-  // every other operation discards file parts, so no request elsewhere can make the server buffer a file.
-  const parseUpload = bodyParser({ maxFileBytes: context.config.maxFileUploadMib * 1024 * 1024 + 1 });
-  const dispatch = apiRouter(context, routes);
-  const uploads = new UploadSlots(context.config.maxPendingUploads, context.config.maxPendingUploadsPerUser);
   if (inspector) app.use(inspector.capture);
-  if (context.config.requestLog) app.use(requestLog(context.config.requestLog));
-  if (cors) app.use(cors);
+  if (log) app.use(log);
+  if (cors) app.use((req, res, next) => void (cors(req, res) || next()));
   app.use((req, res, next) => {
-    // Stock clients can send a request-target starting with `//` (a realm URL ending in `/`): collapse
-    // it before routing so no URL parser takes `api` for a host (reference "What arrives on the wire" 6).
+    // A request-target starting with `//` is collapsed as on the API's path (http/front-door.ts).
     if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
-    const path = apiPath(req.path);
-    if (path === null) {
-      continueIfExpected(req, res);
-      return next();
-    }
-    // Only an authenticated POST holding an upload slot may make the server keep a file's bytes: any other
-    // method on the upload path (a 405), or a request not checked before its body, discards file parts.
-    let upload = false;
-    try {
-      // Authentication before the body (an unauthenticated client makes the server read nothing), then an
-      // upload slot: a refused request's body is never read.
-      const actor = dispatch.checkBeforeBody(req, path);
-      if (actor !== null && req.method === 'POST' && UPLOAD_PATHS.has(path)) {
-        uploads.take(actor, res);
-        upload = true;
-      }
-    } catch (error) {
-      if (bigBody(req)) res.setHeader('Connection', 'close');
-      return next(error);
-    }
     continueIfExpected(req, res);
-    (upload ? parseUpload : parseBody)(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      overrideMethod(req);
-      dispatch(req, res, path, next);
-    });
+    next();
   });
   // Uploaded files (area live): outside /api/v1, as on the reference server, with the API's Basic auth.
   app.get(/^\/user_uploads\//, serveUploadedFile(context));
@@ -278,29 +261,3 @@ function buildExpressApp(context: AppContext, control: Control, inspector: Inspe
   app.use(errorHandler);
   return app;
 }
-
-/**
- * The path under /api/v1, or null outside it. The prefix matches as `app.use('/api/v1', …)` did (the
- * expression express compiled for that mount: any case, followed by `/` or nothing); what follows is the
- * route table's, matched case-sensitively.
- */
-function apiPath(pathname: string): string | null {
-  return API_MOUNT.test(pathname) ? pathname.slice('/api/v1'.length) || '/' : null;
-}
-const API_MOUNT = /^\/api\/v1(?=\/|$)/i;
-/** upload-file's path under /api/v1, with the one optional trailing slash the route tree accepts. */
-const UPLOAD_PATHS = new Set(['/user_uploads', '/user_uploads/']);
-
-/** A form field `method` on a POST overrides the HTTP method (reference §1); the key stays a parameter. */
-function overrideMethod(req: express.Request): void {
-  const wanted = req.method === 'POST' ? req.form?.method?.toUpperCase() : undefined;
-  if (wanted && METHOD_OVERRIDES.has(wanted)) req.method = wanted;
-}
-
-/**
- * A refused request's body is not read. Node discards what is left of it to keep the connection, which is
- * fine for a form; a large or unknown-sized body (an upload) closes the connection instead.
- */
-const bigBody = (req: express.Request) =>
-  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > UNREAD_BODY_KEPT_BYTES;
-const UNREAD_BODY_KEPT_BYTES = 64 * 1024;

@@ -1,5 +1,6 @@
 import busboy from 'busboy';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import express from 'express';
 import {
   ApiError,
   badRequest,
@@ -10,6 +11,7 @@ import {
   unsupportedEncoding,
 } from '../domain/errors.js';
 import type { UploadedFile } from '../domain/live/uploads.js';
+import type { ApiRequest } from './exchange.js';
 import type { RawValues } from './params.js';
 
 /**
@@ -23,6 +25,7 @@ import type { RawValues } from './params.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const FIELD_LIMIT = 1000;
 
+/** The same fields on express's requests, for what reads both (the inspector's capture, the request log). */
 declare module 'express-serve-static-core' {
   interface Request {
     /** Body parameters as text, last value of a repeated key winning (as Django's QueryDict.get). */
@@ -40,7 +43,9 @@ export interface BodyOptions {
 const readFormText = express.text({ type: 'application/x-www-form-urlencoded', limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
 
 /** Without options (every operation but upload-file, the control API) file parts are counted, their bytes discarded. */
-export function bodyParser(options: BodyOptions = { maxFileBytes: 0 }): RequestHandler {
+type Next = (error?: unknown) => void;
+
+export function bodyParser(options: BodyOptions = { maxFileBytes: 0 }): (req: ApiRequest, res: ServerResponse, next: Next) => void {
   return (req, res, next) => {
     req.form = Object.create(null) as RawValues;
     const type = (req.headers['content-type'] ?? '').toLowerCase();
@@ -51,7 +56,7 @@ export function bodyParser(options: BodyOptions = { maxFileBytes: 0 }): RequestH
   };
 }
 
-function parseUrlEncoded(req: Request, res: Response, next: NextFunction): void {
+function parseUrlEncoded(req: ApiRequest, res: ServerResponse, next: Next): void {
   const done = (error: unknown, text: string) => {
     if (error) return next(error);
     const params = new URLSearchParams(text);
@@ -77,7 +82,7 @@ const PLAIN_FORM_TYPES = new Set([
   'application/x-www-form-urlencoded;charset=utf-8',
 ]);
 
-function isPlainUtf8Form(req: Request): boolean {
+function isPlainUtf8Form(req: ApiRequest): boolean {
   const { headers } = req;
   const length = Number(headers['content-length']);
   return (
@@ -97,7 +102,7 @@ function isPlainUtf8Form(req: Request): boolean {
  * dropped) without its per-request machinery (content-type parsing, charset lookup, stream decoder),
  * which cost ~10 % of a small POST. Anything else goes through express.text, so every error stays its.
  */
-function readPlainBody(req: Request, done: (error: unknown, text: string) => void): void {
+function readPlainBody(req: ApiRequest, done: (error: unknown, text: string) => void): void {
   const chunks: Buffer[] = [];
   let finished = false;
   const finish = (error: unknown, text: string) => {
@@ -122,7 +127,7 @@ function readPlainBody(req: Request, done: (error: unknown, text: string) => voi
   req.on('error', onAborted);
 }
 
-function parseMultipart(req: Request, next: NextFunction, options: BodyOptions): void {
+function parseMultipart(req: ApiRequest, next: Next, options: BodyOptions): void {
   let parser: busboy.Busboy;
   try {
     parser = busboy({

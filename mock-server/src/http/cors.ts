@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 
 /**
  * CORS for the web origins the developer names (`--cors-origin`, config `corsOrigins`; docs/running-the-mock.md),
@@ -20,33 +20,65 @@ const MAX_AGE = '600';
 const CORS_PATH = /^\/+(?:api\/v1(?=\/|$)|user_uploads\/)/i;
 
 /**
- * The layer that answers allowed origins' preflights and marks their answers, or null when no origin is allowed
- * (then nothing is mounted and no request pays for it).
+ * Answers an allowed origin's preflight (true: answered, nothing else of the request runs) or marks the answer of
+ * the request for its origin (false: the request goes on). Plain node:http calls, so that the API's front door
+ * (http/front-door.ts) and express (uploaded files) both run it.
  */
-export function corsLayer(origins: readonly string[] = []): RequestHandler | null {
+export type Cors = (req: CorsRequest, res: ServerResponse) => boolean;
+
+/** What the check reads of a request: its path as express's `req.path` (the API's front door sets the same). */
+interface CorsRequest {
+  path: string;
+  method?: string | undefined;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * The check that answers allowed origins' preflights and marks their answers, or null when no origin is allowed
+ * (then nothing runs and no request pays for it).
+ */
+export function corsLayer(origins: readonly string[] = []): Cors | null {
   if (origins.length === 0) return null;
   const allowed = new Set(origins.map(canonicalOrigin));
-  return (req, res, next) => {
-    if (!CORS_PATH.test(req.path)) return next();
+  return (req, res) => {
+    if (!CORS_PATH.test(req.path)) return false;
     // Every answer of these paths depends on Origin, so a cache must not hand one origin's answer to another.
-    res.vary('Origin');
+    varyOnOrigin(res);
     const origin = req.headers.origin;
-    if (origin === undefined || !allowed.has(origin)) return next();
+    if (origin === undefined || !allowed.has(origin)) return false;
     allow(res, origin);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       // A preflight carries no credentials: it is answered here, before authentication and routing.
       res.setHeader('Access-Control-Allow-Methods', METHODS);
       res.setHeader('Access-Control-Allow-Headers', HEADERS);
       res.setHeader('Access-Control-Max-Age', MAX_AGE);
-      res.status(204).end();
-      return;
+      res.statusCode = 204;
+      res.end();
+      return true;
     }
     res.setHeader('Access-Control-Expose-Headers', EXPOSED);
-    next();
+    return false;
   };
 }
 
-function allow(res: Response, origin: string): void {
+/**
+ * `Origin` added to the answer's Vary as express's `res.vary('Origin')` adds it: appended to a list that lacks it
+ * (and lacks `*`). Nothing sets Vary before this check, so the header is nearly always just `Origin`.
+ */
+function varyOnOrigin(res: ServerResponse): void {
+  const had = res.getHeader('Vary');
+  if (had === undefined || had === '') return void res.setHeader('Vary', 'Origin');
+  const list = Array.isArray(had) ? had.join(', ') : String(had);
+  if (list === '*') return;
+  const names = list
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim());
+  if (names.includes('*')) return void res.setHeader('Vary', '*');
+  if (!names.includes('origin')) res.setHeader('Vary', `${list}, Origin`);
+}
+
+function allow(res: ServerResponse, origin: string): void {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Credentials', 'true');
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../app-context.js';
 import { rateLimitHit } from '../domain/errors.js';
 import type { RateBucket } from '../faults/rate-limit.js';
@@ -12,7 +12,7 @@ import { sendError } from './respond.js';
  * `X-RateLimit-*` headers go on the answer whatever it turns out to be (errors too); a refused request is
  * answered 429 here and nothing else of it runs. True when it answered.
  */
-export function limitRate(app: AppContext, op: OperationSpec, actor: Actor | null, realmId: string, res: Response): boolean {
+export function limitRate(app: AppContext, op: OperationSpec, actor: Actor | null, realmId: string, res: ServerResponse): boolean {
   if (!actor || op.operationId === SERVER_SETTINGS) return false;
   const verdict = app.rateLimits.take(realmId, actor.user.user_id, bucketOf(op));
   if (!verdict) return false;

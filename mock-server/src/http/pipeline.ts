@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
+import { parse as parseQuery } from 'node:querystring';
+import type { Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { features, type Features } from '../config/features.js';
 import type { Hangup } from '../contract/hangup.js';
@@ -8,6 +9,7 @@ import { applyFaults } from '../faults/effects.js';
 import { answerKey, answerTime, type CachePolicy } from './answer-cache.js';
 import { authenticate, notLoggedIn, refusedCaller, type Actor } from './auth.js';
 import type { RequestContext, RouteSpec } from './define-routes.js';
+import type { ApiRequest, ApiResponse } from './exchange.js';
 import { pruneForLevel } from './level-fields.js';
 import { limitRate } from './limit-rate.js';
 import type { OperationSpec } from './openapi.js';
@@ -15,7 +17,7 @@ import { checkPathShape, readParams, type RawValues } from './params.js';
 import { httpDate, sendJson, sendJsonText } from './respond.js';
 
 /** What the route table calls for a request of the operation, with the path's decoded values. */
-export type OperationHandler = (req: Request, res: Response, path: RawValues, next: NextFunction) => void;
+export type OperationHandler = (req: ApiRequest, res: ApiResponse, path: RawValues, next: (error: unknown) => void) => void;
 
 /**
  * The whole life of an API request, in order (Prism's readable pipeline, Fastify's lifecycle):
@@ -42,8 +44,8 @@ async function run(
   app: AppContext,
   op: OperationSpec,
   route: RouteSpec | undefined,
-  req: Request,
-  res: Response,
+  req: ApiRequest,
+  res: ApiResponse,
   path: RawValues,
 ): Promise<void> {
   const known = checkedBeforeBody.get(req);
@@ -58,7 +60,8 @@ async function run(
   // The realm's time, on every answer of the realm: the route's, an injected one, a rate-limit refusal.
   res.setHeader('Date', httpDate(nowMs));
   app.requests.record(op, actor, realmId, req, res, path);
-  if (app.faults.active && (await applyFaults(app, op, actor, realmId, req, res))) return; // faults (true: answered)
+  // Fault rules read of the exchange only node's members and the fields the front door sets (faults/effects.ts).
+  if (app.faults.active && (await applyFaults(app, op, actor, realmId, req as unknown as Request, res as unknown as Response))) return;
   if (app.rateLimits.active && limitRate(app, op, actor, realmId, res)) return;
   // One object from gate to handler (no copy per step); `params` is filled in once they are read.
   const ctx = new Context(app, actor, realmId, tables, Math.floor(nowMs / 1000), String(req.headers['user-agent'] ?? ''), res);
@@ -109,7 +112,7 @@ function keptAnswer(app: AppContext, op: OperationSpec, policy: CachePolicy, ctx
 const EMPTY: RawValues = Object.freeze(Object.create(null) as RawValues);
 
 /** Steps 0 and 1: the path's shape, then the caller (null: anonymous, where the operation allows it). */
-export function checkCaller(app: AppContext, op: OperationSpec, req: Request, path: RawValues): Actor | null {
+export function checkCaller(app: AppContext, op: OperationSpec, req: ApiRequest, path: RawValues): Actor | null {
   checkPathShape(op, path);
   let actor: Actor | null;
   try {
@@ -129,7 +132,7 @@ export function checkCaller(app: AppContext, op: OperationSpec, req: Request, pa
  * ran for: the pipeline takes their caller instead of authenticating again, unless a `method` field turned the
  * request into another operation.
  */
-export const checkedBeforeBody: WeakMap<Request, { op: OperationSpec; actor: Actor }> = new WeakMap();
+export const checkedBeforeBody: WeakMap<ApiRequest, { op: OperationSpec; actor: Actor }> = new WeakMap();
 
 /** The gate's and the handler's context (define-routes.ts), one per request. */
 class Context implements RequestContext {
@@ -146,7 +149,7 @@ class Context implements RequestContext {
     readonly tables: RealmState,
     readonly now: number,
     readonly client: string,
-    private readonly res: Response,
+    private readonly res: ApiResponse,
   ) {
     this.realm = tables.realm.realm;
     this.features = features(this.realm.feature_level);
@@ -159,7 +162,7 @@ class Context implements RequestContext {
   get signal(): ClientHangup {
     if (this.#signal) return this.#signal;
     const hangup = (this.#signal = new ClientHangup());
-    const res = this.res as Response & { [HANGUP]?: ClientHangup };
+    const res = this.res as ApiResponse & { [HANGUP]?: ClientHangup };
     // The client may already be gone by now: then there is no 'close' left to wait for.
     if (res.destroyed && !res.writableFinished) hangup.aborted = true;
     else {
@@ -198,7 +201,7 @@ class ClientHangup implements Hangup {
 const HANGUP = Symbol('hang-up');
 
 /** The shared 'close' listener of answers a poll waits on: the client went away unless the answer is out. */
-function hungUp(this: Response & { [HANGUP]?: ClientHangup }): void {
+function hungUp(this: ApiResponse & { [HANGUP]?: ClientHangup }): void {
   if (!this.writableFinished) this[HANGUP]?.abort();
 }
 
@@ -206,16 +209,17 @@ function hungUp(this: Response & { [HANGUP]?: ClientHangup }): void {
  * Anonymous requests pick the realm by the Host header's first label when a realm has that ID
  * (`demo.localhost:9991`), else the server's default realm (docs/store.md: API keys select the realm).
  */
-function anonymousRealm(app: AppContext, req: Request): string {
+function anonymousRealm(app: AppContext, req: ApiRequest): string {
   const label = String(req.headers.host ?? '').split('.')[0] ?? '';
   if (label && label !== req.headers.host && app.store.realm(label)) return label;
   return app.config.defaultRealm;
 }
 
-function queryValues(req: Request): RawValues {
-  // No query string: nothing to parse (express's req.query parses on every access).
-  if (!req.url.includes('?')) return EMPTY;
-  const query = req.query as Record<string, unknown>;
+function queryValues(req: ApiRequest): RawValues {
+  // No query string: nothing to parse.
+  if (req.queryText === null) return EMPTY;
+  // Parsed as express's "simple" query parser did (node:querystring), into a null-prototype object.
+  const query = parseQuery(req.queryText);
   const out: RawValues = Object.create(null);
   for (const key in query) {
     const value = query[key];

@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { NextFunction, Request, Response } from 'express';
+import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from 'pino';
 import { isSecretName } from '../../../cli/secret-names.js';
+import { urlParts } from './exchange.js';
 
 /**
  * The request log of `teamchat serve` (docs/running-the-mock.md): one line per request, written when
@@ -12,7 +14,7 @@ import { isSecretName } from '../../../cli/secret-names.js';
  * (its `code` and `msg`), an exchange a fault rule changed adds `injected` (what it did). When the logger's level is debug, the line also has `req` (headers, query,
  * body) and `res` (body), with every credential replaced by `[redacted]`.
  */
-export function requestLog(logger: Logger): (req: Request, res: Response, next: NextFunction) => void {
+export function requestLog(logger: Logger): (req: LoggedRequest, res: LoggedAnswer, next: () => void) => void {
   return (req, res, next) => {
     const started = performance.now();
     // Read at the start: the API layer rewrites req.url (a leading `//`) and req.method (a `method` field).
@@ -20,11 +22,11 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
     const debug = logger.isLevelEnabled('debug');
     let text: string | null = null;
     // The body is kept only when a line shows it: an error's code and msg, or every body at debug.
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    const end = res.end.bind(res) as (...args: unknown[]) => LoggedAnswer;
     res.end = ((...args: unknown[]) => {
       if (typeof args[0] === 'string' && (debug || res.statusCode >= 400)) text = args[0];
       return end(...args);
-    }) as Response['end'];
+    }) as LoggedAnswer['end'];
     res.once('close', () => {
       const status = res.statusCode;
       const answer = text === null ? undefined : parseJson(text);
@@ -43,7 +45,7 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
       if (debug) {
         line.req = {
           headers: redactedHeaders(req.headers),
-          ...(redacted({ query: req.query, body: bodyOf(req) }) as object),
+          ...(redacted({ query: parseQuery(urlParts(req.originalUrl).query ?? ''), body: bodyOf(req) }) as object),
         };
         line.res = redacted({ body: answer ?? null });
       }
@@ -54,6 +56,19 @@ export function requestLog(logger: Logger): (req: Request, res: Response, next: 
     next();
   };
 }
+
+/**
+ * What the log reads of a request: express's and the API front door's (http/exchange.ts) alike. `query` is parsed
+ * from the URL as express's "simple" query parser did (node:querystring).
+ */
+interface LoggedRequest {
+  originalUrl: string;
+  method: string;
+  headers: IncomingHttpHeaders;
+  form?: Record<string, string> | undefined;
+  body?: unknown;
+}
+type LoggedAnswer = ServerResponse & { locals: Record<string, unknown> };
 
 /** The human line (pino's `msg`, what the pretty format shows): "demo iago@… GET /api/v1/users 200 3.2ms". */
 function summary(line: Record<string, unknown>, error: { code: unknown; msg: unknown } | undefined): string {
@@ -98,7 +113,7 @@ export function redacted(value: unknown, depth = MAX_SHOWN_DEPTH): unknown {
  * The headers with credentials replaced, and secret query values inside a `Referer` replaced too: a page
  * opened as `/?token=…` names that URL in the next request it makes.
  */
-function redactedHeaders(headers: Request['headers']): unknown {
+function redactedHeaders(headers: IncomingHttpHeaders): unknown {
   const copy = redacted(headers) as Record<string, unknown>;
   if (typeof copy.referer === 'string') copy.referer = redactedUrl(copy.referer);
   return copy;
@@ -124,10 +139,10 @@ export function safeDecode(text: string): string {
  * The request's body as read: its form fields, else what express.json read (the control API). The form parser
  * leaves an empty form on every request, which hid a JSON body.
  */
-function bodyOf(req: Request): unknown {
+function bodyOf(req: LoggedRequest): unknown {
   const form = req.form as Record<string, unknown> | undefined;
   if (form !== undefined && Object.keys(form).length > 0) return form;
-  return (req.body as unknown) ?? form ?? null;
+  return req.body ?? form ?? null;
 }
 
 function parseJson(text: string): unknown {

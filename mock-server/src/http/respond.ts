@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Features } from '../config/features.js';
 import { jsonTextsOf } from '../contract/json-text.js';
 import { ApiError, errorAtLevel, internalError, stateWriteFailed } from '../domain/errors.js';
@@ -10,7 +10,7 @@ import { bodyErrorToApiError } from './body.js';
  * cost ~40 % of throughput before any work of ours). The text goes to the socket as a string: copying
  * it into a Buffer first measured slower (an allocation outside the pool for most answers).
  */
-export function sendJson(res: Response, status: number, body: unknown, headers?: Record<string, string>): string {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): string {
   const text = answerText(body);
   sendJsonText(res, status, text, headers);
   return text;
@@ -18,7 +18,7 @@ export function sendJson(res: Response, status: number, body: unknown, headers?:
 
 /** JSON already serialized (a kept answer, http/answer-cache.ts, knows its length): sent as it is. */
 export function sendJsonText(
-  res: Response,
+  res: ServerResponse,
   status: number,
   text: string,
   headers?: Record<string, string>,
@@ -84,7 +84,7 @@ export function httpDate(ms: number): string {
   return dateText;
 }
 
-export function sendError(res: Response, error: ApiError): void {
+export function sendError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.status, error.body(), error.headers);
 }
 
@@ -97,9 +97,15 @@ function toApiError(error: unknown): ApiError | null {
 
 /**
  * The only place errors become responses: every error is the JSON envelope of §7, never HTML, and a
- * 500 only for what nobody foresaw (logged, because it is a bug).
+ * 500 only for what nobody foresaw (logged, because it is a bug). Express's error handler (its four parameters)
+ * and the API front door's (http/front-door.ts).
  */
-export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+export function errorHandler(
+  error: unknown,
+  _req: unknown,
+  res: ServerResponse & { locals?: Record<string, unknown> },
+  _next: unknown,
+): void {
   let apiError = toApiError(error);
   if (!apiError) {
     console.error('teamchat-kit: unexpected error (this is a bug):', error);
@@ -112,4 +118,4 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, _ne
   // Unset before the pipeline knew the realm (and in a bare response): the current texts.
   const features = res.locals?.features as Features | undefined;
   sendError(res, features ? errorAtLevel(apiError, features) : apiError);
-};
+}

@@ -1,9 +1,9 @@
 import FindMyWay from 'find-my-way';
-import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../app-context.js';
 import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
 import type { Actor } from './auth.js';
 import type { RouteSpec } from './define-routes.js';
+import type { ApiRequest, ApiResponse } from './exchange.js';
 import type { OperationSpec } from './openapi.js';
 import type { RawValues } from './params.js';
 import { checkCaller, checkedBeforeBody, pipeline, type OperationHandler } from './pipeline.js';
@@ -13,7 +13,7 @@ import { checkCaller, checkedBeforeBody, pipeline, type OperationHandler } from 
  * methods exist, the route table only which handler serves an operation. Operations without a handler
  * answer NOT_IMPLEMENTED (a clear JSON error; a test lists them).
  *
- * One express middleware mounted at /api/v1 looks the path up in find-my-way's radix tree (Fastify's
+ * The API's front door (http/front-door.ts) looks the path up in find-my-way's radix tree (Fastify's
  * router), built once at start, instead of an express route per path: express tried every route layer
  * with its own regular expression per request, a third of our time on cheap reads. The
  * lookup answers exactly as those routes did (express 5's router with `caseSensitive`, non-strict,
@@ -22,14 +22,14 @@ import { checkCaller, checkedBeforeBody, pipeline, type OperationHandler } from 
  * served by GET, OPTIONS answered with Allow, any other method 405, no path 404.
  */
 export interface ApiRouter {
-  (req: Request, res: Response, path: string, next: NextFunction): void;
+  (req: ApiRequest, res: ApiResponse, path: string, next: (error: unknown) => void): void;
   /**
    * Before the body is read: the answer the request gets whatever its body says, thrown, or the caller
    * (null where the body may still decide: an anonymous operation, a 405, a POST a `method` field may
    * turn into an anonymous one). So an unauthenticated client never makes the server read (or buffer)
    * a body, an upload above all; the pipeline authenticates again with the body read.
    */
-  checkBeforeBody(req: Request, path: string): Actor | null;
+  checkBeforeBody(req: ApiRequest, path: string): Actor | null;
 }
 
 export function apiRouter(app: AppContext, routes: RouteSpec[]): ApiRouter {
@@ -64,8 +64,8 @@ class RouteTable {
    */
   readonly tree = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: true });
 
-  /** `path`: the URL's path (as express parses it) after /api/v1, undecoded, as express's router matched it. */
-  dispatch(req: Request, res: Response, path: string, next: NextFunction): void {
+  /** `path`: the URL's path (as express parsed it, http/exchange.ts) after /api/v1, undecoded, as express's router matched it. */
+  dispatch(req: ApiRequest, res: ApiResponse, path: string, next: (error: unknown) => void): void {
     const found = this.tree.find('GET', path);
     if (!found) {
       // find-my-way matches nothing with an undecodable value; express matched the route, then
@@ -87,14 +87,15 @@ class RouteTable {
     if (handler) return handler(req, res, values, next);
     if (method === 'OPTIONS') {
       res.setHeader('Allow', entry.allowed.join(', '));
-      res.status(204).end();
+      res.statusCode = 204;
+      res.end();
       return;
     }
     next(methodNotAllowed(entry.allowed));
   }
 
   /** The pipeline's first steps (path shape, authentication) where no body can change their answer. */
-  checkBeforeBody(app: AppContext, req: Request, path: string): Actor | null {
+  checkBeforeBody(app: AppContext, req: ApiRequest, path: string): Actor | null {
     const found = this.tree.find('GET', path);
     if (!found) return null;
     const entry = found.store as PathEntry;

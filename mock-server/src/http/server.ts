@@ -5,8 +5,9 @@ import type { ServerConfig } from '../config/config.js';
 import { headersTooLarge, malformedHttpRequest, missingHostHeader, requestTimedOut } from '../domain/errors.js';
 
 /**
- * The node HTTP server under the express app: its limits and deadlines, and the JSON answers to what Node
- * refuses before any express layer runs (a missing Host, headers too large, a malformed or late request).
+ * The node HTTP server under the API's front door (http/front-door.ts) and the express app: its limits and
+ * deadlines, and the JSON answers to what Node refuses before either runs (a missing Host, headers too large, a
+ * malformed or late request).
  */
 
 /** Long query strings (JSON lists in GET parameters) need more than Node's 16 KiB default. */
@@ -47,7 +48,7 @@ export function listen(app: RequestListener, config: Pick<ServerConfig, 'port' |
       withHost(app),
     );
     server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, timeout));
-    // Every request reaches the app, which says "continue" once it will read the body (continueIfExpected).
+    // Every request reaches the listener, which says "continue" once it will read the body (continueIfExpected).
     server.on('checkContinue', withHost(app));
     server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     server.once('listening', () => done(server));

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { tooManyPendingUploads } from '../domain/errors.js';
 import type { Actor } from './auth.js';
 
@@ -22,7 +22,7 @@ export class UploadSlots {
   }
 
   /** Takes a slot for the request answered on `res`, or throws the cap's 429. */
-  take(actor: Actor, res: Response): void {
+  take(actor: Actor, res: ServerResponse): void {
     const user = `${actor.realmId}\u0000${actor.user.user_id}`;
     const mine = this.#byUser.get(user) ?? 0;
     if (mine >= this.maxPerUser) throw tooManyPendingUploads(this.maxPerUser, 'user');
