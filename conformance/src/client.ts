@@ -85,55 +85,92 @@ export class ApiClient {
     const sent: Record<string, string> = { ...headers };
     if (who) sent.authorization = `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}`;
     if (typeof body === 'string') sent['content-type'] = 'application/x-www-form-urlencoded';
+    const { status, headers: rawHeaders, text, ms } = await this.#send(method, this.baseUrl + path + query, sent, body);
+    const replyHeaders = redactHeaders(rawHeaders);
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text; the envelope check fails it.
+    }
+    const shown = { ...redactParams(encoded), ...Object.fromEntries(files.map((f, i) => [`<file ${i + 1}>`, f.name])) };
+    const shownPath = method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path;
+    const index = this.record({
+      method,
+      path: shownPath,
+      as: who?.role ?? null,
+      ...(who ? { user: who.email } : {}),
+      params: shown,
+      status,
+      headers: replyHeaders,
+      body: redactBody(parsed),
+      ms: Math.round(ms * 10) / 10,
+      curl: curlLine(
+        this.baseUrl,
+        method,
+        shownPath,
+        method === 'GET' ? {} : shown,
+        who?.email ?? null,
+        who ? keyVariable(who.role) : undefined,
+      ),
+    });
+    const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return { status, headers: replyHeaders, body: json, text, index };
+  }
+
+  /**
+   * A request that is not part of the record (no redaction, no curl line): the many reads an oracle makes to
+   * judge a step. The answer's JSON body, or an empty object.
+   */
+  async quiet(
+    method: string,
+    path: string,
+    params: Params,
+    who: Credentials,
+  ): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
+    const encoded = encodeParams(params);
+    const query = method === 'GET' && Object.keys(encoded).length > 0 ? `?${new URLSearchParams(encoded)}` : '';
+    const body = method === 'GET' ? undefined : new URLSearchParams(encoded).toString();
+    const sent: Record<string, string> = { authorization: `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}` };
+    if (body !== undefined) sent['content-type'] = 'application/x-www-form-urlencoded';
+    const { status, text } = await this.#send(method, this.baseUrl + path + query, sent, body);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return { status, body: json, text };
+  }
+
+  /** Sends, and after a 429 waits as asked and sends again (RATE_LIMIT_RETRIES, RATE_LIMIT_PATIENCE_MS); the answer that stands. */
+  async #send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | FormData | undefined,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; ms: number }> {
     for (let attempt = 0, waited = 0; ; attempt++) {
       const started = performance.now();
-      const res = await request(this.baseUrl + path + query, {
+      const res = await request(url, {
         method: method as 'GET',
-        headers: sent,
+        headers,
         body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
       const text = await res.body.text();
       const ms = performance.now() - started;
-      const replyHeaders = redactHeaders(res.headers);
       // A rate limit is the server protecting itself, not an answer to judge: wait as asked and send it again.
       // Only the answer that stands is recorded.
-      const wait = res.statusCode === 429 ? rateLimitWaitMs(replyHeaders, text) : 0;
+      const wait = res.statusCode === 429 ? rateLimitWaitMs(res.headers, text) : 0;
       if (res.statusCode === 429 && attempt < RATE_LIMIT_RETRIES && waited + wait <= RATE_LIMIT_PATIENCE_MS) {
         waited += wait;
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // Not JSON: kept as text; the envelope check fails it.
-      }
-      const shown = { ...redactParams(encoded), ...Object.fromEntries(files.map((f, i) => [`<file ${i + 1}>`, f.name])) };
-      const shownPath = method === 'GET' && Object.keys(encoded).length > 0 ? `${path}?${new URLSearchParams(shown)}` : path;
-      const index = this.record({
-        method,
-        path: shownPath,
-        as: who?.role ?? null,
-        ...(who ? { user: who.email } : {}),
-        params: shown,
-        status: res.statusCode,
-        headers: replyHeaders,
-        body: redactBody(parsed),
-        ms: Math.round(ms * 10) / 10,
-        curl: curlLine(
-          this.baseUrl,
-          method,
-          shownPath,
-          method === 'GET' ? {} : shown,
-          who?.email ?? null,
-          who ? keyVariable(who.role) : undefined,
-        ),
-      });
-      const json = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-      return { status: res.statusCode, headers: replyHeaders, body: json, text, index };
+      return { status: res.statusCode, headers: res.headers, text, ms };
     }
   }
 }

@@ -1,4 +1,7 @@
 import type { ApiClient, Credentials, Params, Reply } from '../client.js';
+
+/** An answer an oracle or the setup reads. */
+export type Answer = { status: number; body: Record<string, unknown>; text: string };
 import type { World, WorldRole } from '../world.js';
 import type { Snapshot } from './reducers/index.js';
 
@@ -61,8 +64,14 @@ export class ExploreActor {
     readonly legacy: boolean,
   ) {}
 
-  call(method: string, path: string, params: Params = {}): Promise<Reply> {
+  /** A request of a step: recorded (redacted, with its curl line) for the report. */
+  send(method: string, path: string, params: Params = {}): Promise<Reply> {
     return this.client.call(method, path, params, this.credentials);
+  }
+
+  /** Any other request (setup, the oracles' reads): not recorded, so it costs only the request. */
+  call(method: string, path: string, params: Params = {}): Promise<Answer> {
+    return this.client.quiet(method, path, params, this.credentials);
   }
 
   /** The register options of this actor's queue; a fresh register with the same options is the oracle's reference. */

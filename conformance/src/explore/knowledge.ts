@@ -39,6 +39,11 @@ export interface KnownMessage {
   movedFrom?: string | null;
   /** `actor emoji_name` of the reactions added through explore's steps and not removed. */
   reactions: Set<string>;
+  /**
+   * Actors whose queue received the message: they keep access to it after leaving its channel (the reference
+   * grants access to a message the user received, and sends its edits, moves and deletion to them).
+   */
+  receivedBy?: Set<string>;
 }
 
 /**
@@ -70,7 +75,16 @@ export class Knowledge {
   /** One count per kind, so that a message the server made (a notification) does not renumber drafts. */
   readonly #next = new Map<string, number>();
 
-  /** Names an ID the sequence made: `m3`, `c1`, `d2`. */
+  /**
+   * Names an ID under a key a step chose (`m7`: the message step 7 made), so that dropping other steps while
+   * shrinking renames nothing.
+   */
+  bindAs(key: string, id: number): string {
+    this.#ids.set(key, id);
+    return key;
+  }
+
+  /** Names an ID the sequence made by counting: `c1` (setup), `n1` (messages no step sent). */
   bind(prefix: string, id: number): string {
     const n = (this.#next.get(prefix) ?? 0) + 1;
     this.#next.set(prefix, n);
@@ -170,12 +184,20 @@ export class Knowledge {
 
   /** A path whose `{key}` segments are references. */
   resolvePath(path: string): string {
-    return path.replace(/\{([a-z]+\d+)\}/g, (_, key: string) => {
+    return path.replace(KEY_SEGMENT, (_, key: string) => {
       const id = this.#ids.get(key);
       if (id === undefined) throw new UnboundRef(key);
       return String(id);
     });
   }
+}
+
+/** A path segment naming an entity of the sequence: `{m7}`, `{n2}`, `{c1}`. */
+export const KEY_SEGMENT = /\{([a-z]+\d+)\}/g;
+
+/** The key of the entity a step's path names (`/api/v1/messages/{m7}` → `m7`). */
+export function pathKey(path: string): string | undefined {
+  return /\{([a-z]+\d+)\}/.exec(path)?.[1];
 }
 
 /** A step naming an entity its sequence never made (a shrunk sequence that dropped the step making it). */

@@ -3,7 +3,8 @@ import type { Exchange } from '../model.js';
 import type { ResponseSchemas } from '../openapi.js';
 import { actorsOf, type ExploreActor } from './actors.js';
 import type { OperationIndex } from './document.js';
-import { Knowledge } from './knowledge.js';
+import { isRef, Knowledge, pathKey } from './knowledge.js';
+import { maySeeMessage } from './visibility.js';
 import { checkAnswer } from './oracles/answer.js';
 import { checkCounters } from './oracles/counters.js';
 import { checkEvents, pollAll } from './oracles/events.js';
@@ -70,17 +71,21 @@ export class Sequence {
     const facts = this.env.ops.get(template.operation);
     const plan = template.plan({ k: this.k, actor, actors: this.actors, choice, n: this.ran.length + 1 }, facts);
     if (!plan) return null;
-    return toStep(template, actor.name, facts.method, facts.path, plan);
+    return toStep(template, actor.name, facts.method, facts.path, plan, this.ran.length + 1);
   }
 
-  /** Runs a step and every oracle after it; throws a Violation. */
-  async run(step: Step): Promise<RanStep> {
+  /**
+   * Runs a step and every oracle after it; throws a Violation. `replay`: the step comes from a script or a
+   * shrunk candidate, so a step planned as valid must still be valid here (NotApplicable otherwise).
+   */
+  async run(step: Step, replay = false): Promise<RanStep> {
     const template = this.env.templates.find((t) => t.name === step.kind);
     const actor = this.actors.find((a) => a.name === step.actor);
     if (!template || !actor) throw new Error(`explore: a step of ${step.kind} as ${step.actor}, which this run does not have`);
+    if (replay && step.expect === 'success' && !step.invalid && !this.#stillValid(template, actor, step)) throw new NotApplicable(step);
     const path = this.k.resolvePath(step.path);
     const params = Object.fromEntries(Object.entries(step.params).map(([key, v]) => [key, this.k.resolve(v)])) as Record<string, never>;
-    const reply = await actor.call(step.method, path, params);
+    const reply = await actor.send(step.method, path, params);
     const exchange = this.#exchanges[reply.index]!;
     const ran: RanStep = { n: this.ran.length + 1, step, exchange, events: {} };
     this.ran.push(ran);
@@ -89,12 +94,15 @@ export class Sequence {
     const ok = reply.status === 200 && reply.body.result === 'success';
     const bound = ok && step.binds ? this.#bindMade(template, step, reply) : undefined;
     const before = new Map(this.actors.map((a) => [a.name, a.state]));
+    const prior = new Map(this.k.messages.map((m) => [m.id, m.channel]));
     const events = await pollAll(this.actors);
     for (const [name, list] of events) if (list.length > 0) ran.events[name] = [...list];
     const context = { k: this.k, step, reply, actor, actors: this.actors, events, ...(bound ? { bound } : {}) };
     if (ok) template.learn?.(context);
     this.#learnForeign(events);
-    await checkEvents(this.env, this.k, this.actors, events, before);
+    await checkEvents(this.env, this.k, this.actors, events, before, prior);
+    // After the leaks check: receiving a message is not a licence to have received it.
+    this.#learnReceived(events);
     await checkCounters(this.env, this.k, this.actors, step);
     if (ok && template.verify) {
       await template.verify({
@@ -139,15 +147,52 @@ export class Sequence {
     }
   }
 
+  /** A step planned as valid, on this state: the template's own check, else what it names exists and the actor may see it. */
+  #stillValid(template: Template, actor: ExploreActor, step: Step): boolean {
+    if (template.valid) return template.valid({ k: this.k, actor, actors: this.actors }, step);
+    const keys = [pathKey(step.path), ...refsIn(step.params)].filter((key): key is string => key !== undefined);
+    for (const key of keys) {
+      if (this.k.idOf(key) === undefined) return false;
+      const m = this.k.message(key);
+      if (m && (m.deleted || maySeeMessage(actor, m, this.k) !== true)) return false;
+    }
+    return true;
+  }
+
+  /** Who received each message (visibility.ts: they keep access to it). */
+  #learnReceived(events: ReadonlyMap<string, readonly PolledEvent[]>): void {
+    for (const [name, list] of events) {
+      for (const e of list) {
+        if (e.type !== 'message') continue;
+        const m = this.k.messageById(Number((e.message as { id?: unknown }).id));
+        if (m) (m.receivedBy ??= new Set()).add(name);
+      }
+    }
+  }
+
   #bindMade(template: Template, step: Step, reply: Reply): string | undefined {
     const id = template.bind ? template.bind(reply) : (reply.body.id ?? (Array.isArray(reply.body.ids) ? reply.body.ids[0] : undefined));
     if (typeof id !== 'number') return undefined;
-    const key = this.k.bind(step.binds!, id);
-    return key;
+    return this.k.bindAs(step.binds!, id);
   }
 }
 
-function toStep(template: Template, actor: string, method: string, pathTemplate: string, plan: Plan): Step {
+/** `n`: the step's number in its sequence, which names what it makes (`m7`). */
+/** A replayed step that is not valid on the state its sequence reached (the step making what it needs was dropped). */
+export class NotApplicable extends Error {
+  constructor(readonly step: Step) {
+    super(`step ${step.kind} as ${step.actor} does not apply to this state`);
+  }
+}
+
+/** The keys a step's parameters refer to. */
+function refsIn(value: StepValue): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value !== null && typeof value === 'object') return isRef(value) ? [value.$ref] : Object.values(value).flatMap(refsIn);
+  return [];
+}
+
+function toStep(template: Template, actor: string, method: string, pathTemplate: string, plan: Plan, n: number): Step {
   const path = pathTemplate.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
     const v = plan.pathParams?.[name] as StepValue | undefined;
     if (v === undefined) return whole;
@@ -162,6 +207,6 @@ function toStep(template: Template, actor: string, method: string, pathTemplate:
     params: plan.params,
     expect: plan.expect,
     ...(plan.invalid ? { invalid: plan.invalid } : {}),
-    ...(plan.binds ? { binds: plan.binds } : {}),
+    ...(plan.binds ? { binds: `${plan.binds}${n}` } : {}),
   };
 }

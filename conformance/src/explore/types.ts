@@ -45,7 +45,7 @@ export interface Step {
   invalid?: { what: string; status: number; code: string };
   /** `success`: valid for the state, so an error answer is a finding; `either`: the server decides. */
   expect: 'success' | 'either';
-  /** The kind of entity a success makes (`m`: its ID is bound to the next key, `m4`). */
+  /** The key a success's ID is bound to (`m7`: the message step 7 made; kept when other steps are dropped). */
   binds?: string;
 }
 

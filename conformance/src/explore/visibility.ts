@@ -40,6 +40,7 @@ export function maySeeMessage(
 ): Sight {
   const key = when === 'before' && m.movedFrom !== undefined ? m.movedFrom : m.channel;
   if (key === null) return m.participants.includes(actor.name);
+  if (m.receivedBy?.has(actor.name)) return true;
   const channel = k.channel(key);
   return channel ? maySeeChannel(actor, channel, subscribed, when) : 'unknown';
 }

@@ -1,5 +1,5 @@
-import type { Params, Reply } from '../client.js';
-import type { ExploreActor } from './actors.js';
+import type { Params } from '../client.js';
+import type { Answer, ExploreActor } from './actors.js';
 import type { Knowledge } from './knowledge.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Knowledge } from './knowledge.js';
  */
 export class SetupFailed extends Error {}
 
-function must(reply: Reply, what: string): Reply {
+function must(reply: Answer, what: string): Answer {
   if (reply.status !== 200 || reply.body.result !== 'success')
     throw new SetupFailed(`${what}: answered ${reply.status} ${reply.text.slice(0, 200)}`);
   return reply;

@@ -23,19 +23,19 @@ describe('explore against the mock', () => {
       steps: 200,
       users: 4,
     });
-    console.log(
-      JSON.stringify(
-        {
-          ...result,
-          findings: result.findings.map((f) => ({
-            ...f,
-            steps: f.steps.map((s) => [s.step, s.exchange.status, s.exchange.body, s.events]),
-          })),
-        },
-        null,
-        1,
-      ).slice(0, 12000),
-    );
+    for (const f of result.findings) {
+      console.log(f.rule, f.message, JSON.stringify(f.details).slice(0, 400));
+      for (const r of f.steps)
+        console.log(
+          r.n,
+          r.step.actor,
+          r.step.kind,
+          r.step.path,
+          JSON.stringify(r.step.params),
+          r.exchange.status,
+          JSON.stringify(r.exchange.body).slice(0, 150),
+        );
+    }
     expect(result.findings).toEqual([]);
   }, 300_000);
 });

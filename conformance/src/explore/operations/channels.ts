@@ -218,6 +218,21 @@ export const archiveChannel: Template = {
   },
 };
 
+/**
+ * The reference answers "No such topic" unless the caller received a message in it (a subscriber who joined
+ * later has none), so only such topics are drawn.
+ */
+function receivedTopics(k: Knowledge, actor: string, channelKey: string): string[] {
+  return [
+    ...new Set(
+      k
+        .liveMessages()
+        .filter((m) => m.channel === channelKey && m.receivedBy?.has(actor))
+        .map((m) => m.topic),
+    ),
+  ];
+}
+
 export const markTopicRead: Template = {
   name: 'mark-topic-as-read',
   operation: 'mark-topic-as-read',
@@ -228,10 +243,19 @@ export const markTopicRead: Template = {
       k.channels.filter((c) => subscribed.has(c.id)),
       choice.a,
     );
-    const topic = channel ? pick(k.topicsOf(channel.key), choice.b) : null;
+    const topic = channel ? pick(receivedTopics(k, actor.name, channel.key), choice.b) : null;
     if (!channel || topic === null) return null;
     // An archived channel's messages are the server's call (the mock refuses them as an invalid channel).
     return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: channel.archived ? 'either' : 'success' };
+  },
+  valid({ k, actor }, step) {
+    const key = (step.params.stream_id as { $ref: string }).$ref;
+    const channel = k.channel(key);
+    return (
+      channel !== undefined &&
+      subscribedTo(actor).has(channel.id) &&
+      receivedTopics(k, actor.name, key).includes(String(step.params.topic_name))
+    );
   },
 };
 

@@ -31,6 +31,10 @@ export const sendChannelMessage: Template = {
       binds: 'm',
     };
   },
+  valid({ k, actor }, step) {
+    const channel = k.channel((step.params.to as { $ref: string }).$ref);
+    return channel !== undefined && !channel.archived && subscribedTo(actor).has(channel.id);
+  },
   learn({ k, step, bound, actor }) {
     const channel = k.channels.find((c) => c.key === (step.params.to as { $ref: string }).$ref)!;
     k.messages.push({

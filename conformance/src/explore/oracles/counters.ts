@@ -39,16 +39,31 @@ export async function checkCounters(
     }
     env.tally(EXPLORE_RULES.counters);
   }
-  if (step.operation === 'send-message' || step.operation === 'delete-message' || step.operation === 'update-message') {
+  if (NEWEST_CHANGERS.has(step.operation)) {
     await Promise.all(actors.map((a) => checkNewest(a)));
     env.tally(EXPLORE_RULES.counters, actors.length);
   }
-  if (step.kind === 'send-channel-message' || step.kind === 'move-topic') {
+  const touched = touchedChannel(k, step);
+  if (touched) {
     const actor = actors.find((a) => a.name === step.actor)!;
-    for (const c of k.channels) await checkTopics(k, actor, c.key);
+    await checkTopics(k, actor, touched);
     env.tally(EXPLORE_RULES.counters);
   }
 }
+
+/**
+ * Operations after which max_message_id may change: sends, and without a message event deletions, moves and the
+ * receipts reacting or flagging makes (the events oracle leaves max_message_id to this check).
+ */
+const NEWEST_CHANGERS = new Set([
+  'send-message',
+  'delete-message',
+  'update-message',
+  'add-reaction',
+  'remove-reaction',
+  'update-message-flags',
+  'update-message-flags-for-narrow',
+]);
 
 /** register's max_message_id is the newest message the actor can read (GET /messages, newest anchor). */
 async function checkNewest(actor: ExploreActor): Promise<void> {
@@ -92,4 +107,13 @@ async function checkTopics(k: Knowledge, actor: ExploreActor, channelKey: string
         { topics },
       );
   }
+}
+
+/** The channel of the sequence whose topics a step changed: the one it sent to, or the one its message is in now. */
+function touchedChannel(k: Knowledge, step: Step): string | null {
+  if (step.operation !== 'send-message' && step.operation !== 'update-message' && step.operation !== 'delete-message') return null;
+  const to = step.params.to;
+  if (to && typeof to === 'object' && '$ref' in to) return String((to as { $ref: string }).$ref);
+  const key = /\{(m\d+)\}/.exec(step.path)?.[1];
+  return key ? (k.message(key)?.channel ?? null) : null;
 }
