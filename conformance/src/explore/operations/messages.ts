@@ -149,6 +149,9 @@ export function learnMove(k: Knowledge, step: Step): void {
   const channel = to && typeof to === 'object' && '$ref' in to ? k.channel(String(to.$ref)) : undefined;
   if (channel) k.settle();
   for (const x of moved) {
+    // Moved to another channel, a message is the destination's: those who received it but cannot read
+    // there lose it (the reference deletes their copies and tells them the message is gone).
+    if (channel && channel.key !== x.channel) delete x.receivedBy;
     if (channel) x.movedFrom = x.channel;
     if (typeof step.params.topic === 'string') x.topic = step.params.topic;
     if (channel) x.channel = channel.key;
