@@ -20,12 +20,11 @@ import { teardownWorld } from '../../src/explore/world.js';
  */
 
 const calls: { who: string; method: string; path: string; params: Params }[] = [];
-const client = {
-  call: (method: string, path: string, params: Params, who: { role: string }) => {
-    calls.push({ who: who.role, method, path, params });
-    return Promise.resolve({ status: 200, headers: {}, body: { result: 'success' }, text: '', index: 0 });
-  },
-} as unknown as ApiClient;
+const record = (method: string, path: string, params: Params, who: { role: string }) => {
+  calls.push({ who: who.role, method, path, params });
+  return Promise.resolve({ status: 200, headers: {}, body: { result: 'success' }, text: '', index: 0 });
+};
+const client = { call: record, quiet: record } as unknown as ApiClient;
 
 function actor(name: string, userId: number, channels: number[], guest = false): ExploreActor {
   const a = new ExploreActor(client, name, { role: name, email: `${name}@x.test`, api_key: 'k' }, userId, guest, false);

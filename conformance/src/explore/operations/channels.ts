@@ -33,6 +33,10 @@ export const subscribe: Template = {
   name: 'subscribe',
   operation: 'subscribe',
   weight: 3,
+  valid({ k, actor }, step) {
+    const c = byName(k, (step.params.subscriptions as Row[])[0]!.name);
+    return c !== undefined && !c.archived && !c.private && !subscribedTo(actor).has(c.id);
+  },
   plan({ k, actor, choice }) {
     const subscribed = subscribedTo(actor);
     const channel = pick(
@@ -58,6 +62,10 @@ export const unsubscribe: Template = {
   operation: 'unsubscribe',
   // Joining and leaving decide who may see what: as frequent as sending, so that sequences cross them.
   weight: 4,
+  valid({ k, actor }, step) {
+    const c = byName(k, (step.params.subscriptions as unknown[])[0]);
+    return c !== undefined && !c.archived && subscribedTo(actor).has(c.id);
+  },
   plan({ k, actor, choice }) {
     const subscribed = subscribedTo(actor);
     const channel = pick(
@@ -79,6 +87,11 @@ export const subscribeOthers: Template = {
   name: 'subscribe-others',
   operation: 'subscribe',
   weight: 2,
+  valid({ k, actor, actors }, step) {
+    const c = byName(k, (step.params.subscriptions as Row[])[0]!.name);
+    const who = actors.find((a) => a.userId === (step.params.principals as number[])[0]);
+    return c !== undefined && who !== undefined && !c.archived && administers(actor, c) && !subscribedTo(who).has(c.id);
+  },
   plan({ k, actor, actors, choice }) {
     const channel = pick(
       k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
@@ -113,6 +126,11 @@ export const unsubscribeOthers: Template = {
   name: 'unsubscribe-others',
   operation: 'unsubscribe',
   weight: 1,
+  valid({ k, actor, actors }, step) {
+    const c = byName(k, (step.params.subscriptions as unknown[])[0]);
+    const who = actors.find((a) => a.userId === (step.params.principals as number[])[0]);
+    return c !== undefined && who !== undefined && !c.archived && isAdmin(actor) && subscribedTo(who).has(c.id);
+  },
   plan({ k, actor, actors, choice }) {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
@@ -173,6 +191,10 @@ export const updatePrivacy: Template = {
   name: 'update-channel-privacy',
   operation: 'update-stream',
   weight: 1,
+  valid: ({ k, actor }, step) => {
+    const c = pathChannel(k, step);
+    return !c.archived && administers(actor, c) && c.private !== step.params.is_private;
+  },
   plan({ k, actor, choice }) {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
@@ -201,6 +223,7 @@ export const archiveChannel: Template = {
   name: 'archive-channel',
   operation: 'archive-stream',
   weight: 1,
+  valid: ({ k, actor }, step) => !pathChannel(k, step).archived && administers(actor, pathChannel(k, step)),
   plan({ k, actor, choice }) {
     const live = k.channels.filter((c) => !c.archived);
     if (live.length < 2) return null;

@@ -1,6 +1,6 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge } from '../knowledge.js';
-import type { StepValue } from '../types.js';
+import type { Step, StepValue } from '../types.js';
 import { subscribedTo, visibleMessages } from '../visibility.js';
 import { pick, type Template, type VerifyContext } from './template.js';
 
@@ -14,6 +14,16 @@ type Row = Record<string, unknown>;
 
 function live(k: Knowledge, actor: ExploreActor) {
   return k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id));
+}
+
+/** A replayed step on a channel (named by `stream_id` or the narrow's operand) is valid while the actor is in it and it is live. */
+function inLiveChannel({ k, actor }: { k: Knowledge; actor: ExploreActor }, step: Step): boolean {
+  const named =
+    step.params.stream_id ??
+    (step.params.subscription_data as Row[] | undefined)?.[0]?.stream_id ??
+    (step.params.narrow as Row[] | undefined)?.[0]?.operand;
+  const c = k.channel((named as { $ref?: string } | undefined)?.$ref ?? '');
+  return c !== undefined && live(k, actor).includes(c);
 }
 
 /** The actor's flags on a message, as GET /messages/{id} reads them. */
@@ -66,6 +76,7 @@ export const markChannelRead: Template = {
   name: 'mark-stream-as-read',
   operation: 'mark-stream-as-read',
   weight: 1,
+  valid: inLiveChannel,
   plan({ k, actor, choice }) {
     const channel = pick(live(k, actor), choice.a);
     if (!channel) return null;
@@ -124,6 +135,7 @@ export const flagsForNarrow: Template = {
   name: 'update-message-flags-for-narrow',
   operation: 'update-message-flags-for-narrow',
   weight: 1,
+  valid: inLiveChannel,
   plan({ k, actor, choice }) {
     const channel = pick(live(k, actor), choice.a);
     if (!channel) return null;
@@ -161,6 +173,7 @@ export const userTopic: Template = {
   name: 'update-user-topic',
   operation: 'update-user-topic',
   weight: 2,
+  valid: inLiveChannel,
   plan({ k, actor, choice }) {
     const channel = pick(live(k, actor), choice.a);
     const topic = channel ? pick(k.topicsOf(channel.key), choice.b) : null;
@@ -190,6 +203,7 @@ export const subscriptionSettings: Template = {
   name: 'update-subscription-settings',
   operation: 'update-subscription-settings',
   weight: 2,
+  valid: inLiveChannel,
   plan({ k, actor, choice }) {
     const channel = pick(live(k, actor), choice.a);
     if (!channel) return null;

@@ -1,6 +1,6 @@
 import { ref } from '../knowledge.js';
 import type { StepValue } from '../types.js';
-import { subscribedTo, visibleMessages } from '../visibility.js';
+import { maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
 import { learnMove, moving, TOPICS } from './messages.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
@@ -92,6 +92,15 @@ export const removeReaction: Template = {
   name: 'remove-reaction',
   operation: 'remove-reaction',
   weight: 2,
+  valid({ k, actor }, step) {
+    const m = pathMessage(k, step);
+    return (
+      m !== undefined &&
+      !m.deleted &&
+      maySeeMessage(actor, m, k) === true &&
+      m.reactions.has(`${actor.name} ${String(step.params.emoji_name)}`)
+    );
+  },
   plan({ k, actor, choice }) {
     const mine = visibleMessages(actor, k).flatMap((m) =>
       [...m.reactions].filter((r) => r.startsWith(`${actor.name} `)).map((r) => [m, r.slice(actor.name.length + 1)] as const),

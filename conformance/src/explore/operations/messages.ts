@@ -150,9 +150,10 @@ export function learnMove(k: Knowledge, step: Step): void {
   if (channel) k.settle();
   for (const x of moved) {
     if (channel) x.movedFrom = x.channel;
-    // The reference drops the receipts of readers who cannot follow a message into its new channel: from
-    // here on, reading it takes access to that channel.
-    if (channel) {
+    // Moved to another channel, a message is the destination's: those who received it but cannot read
+    // there lose it (the reference deletes their copies and tells them the message is gone). What they
+    // held before the move still judges what they were sent about it before.
+    if (channel && channel.key !== x.channel) {
       x.receivedBefore = x.receivedBy;
       x.receivedBy = undefined;
     }

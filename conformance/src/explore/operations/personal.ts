@@ -1,6 +1,6 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge, type Owned } from '../knowledge.js';
-import type { StepValue } from '../types.js';
+import type { Step, StepValue } from '../types.js';
 import { subscribedTo } from '../visibility.js';
 import { NO_SUCH_ID } from './messages.js';
 import { pathKey } from './reads.js';
@@ -41,6 +41,12 @@ export async function verifyListed(
   if (((theirs.body[list.field] ?? []) as Row[]).some((r) => r[list.id] === id))
     v.fail(`${other.name}'s ${list.path} lists ${v.actor.name}'s ${key}`, other.name);
 }
+
+/** A replayed edit or removal is valid while its owner still has the thing its path names. */
+const stillOwned =
+  (kind: string, keyOf: (step: Step) => string = pathKey) =>
+  ({ k, actor }: { k: Knowledge; actor: ExploreActor }, step: Step): boolean =>
+    k.ownedOf(kind, actor.name).some((o) => o.key === keyOf(step));
 
 /** What the owner has of a kind, for steps that edit or remove it. */
 const mine = (k: Knowledge, kind: string, actor: ExploreActor): Owned[] => k.ownedOf(kind, actor.name);
@@ -87,6 +93,7 @@ export const editDraft: Template = {
   name: 'edit-draft',
   operation: 'edit-draft',
   weight: 1,
+  valid: stillOwned('draft'),
   plan({ k, actor, choice, n }) {
     const draft = { type: '', to: [], topic: '', content: `explore ${n}: edited` };
     if (choice.invalid) return missing('draft', { draft_id: NO_SUCH_ID }, { draft });
@@ -109,6 +116,7 @@ export const deleteDraft: Template = {
   name: 'delete-draft',
   operation: 'delete-draft',
   weight: 1,
+  valid: stillOwned('draft'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('draft', { draft_id: NO_SUCH_ID }, {});
     const d = pick(mine(k, 'draft', actor), choice.b);
@@ -144,6 +152,7 @@ export const editSnippet: Template = {
   name: 'edit-saved-snippet',
   operation: 'edit-saved-snippet',
   weight: 1,
+  valid: stillOwned('snippet'),
   plan({ k, actor, choice, n }) {
     if (choice.invalid) return missing('saved snippet', { saved_snippet_id: NO_SUCH_ID }, { title: `explore ${n}` });
     const s = pick(mine(k, 'snippet', actor), choice.b);
@@ -161,6 +170,7 @@ export const deleteSnippet: Template = {
   name: 'delete-saved-snippet',
   operation: 'delete-saved-snippet',
   weight: 1,
+  valid: stillOwned('snippet'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('saved snippet', { saved_snippet_id: NO_SUCH_ID }, {});
     const s = pick(mine(k, 'snippet', actor), choice.b);
@@ -200,6 +210,7 @@ export const editView: Template = {
   name: 'edit-navigation-view',
   operation: 'edit-navigation-view',
   weight: 1,
+  valid: (c, step) => stillOwned('view', fragmentOf)(c, step),
   plan({ k, actor, choice, n }) {
     if (choice.invalid) return missing('navigation view', { fragment: `${k.token}-none` }, { is_pinned: true }, 'NOT_FOUND');
     const view = pick(mine(k, 'view', actor), choice.b);
@@ -221,6 +232,7 @@ export const removeView: Template = {
   name: 'remove-navigation-view',
   operation: 'remove-navigation-view',
   weight: 1,
+  valid: (c, step) => stillOwned('view', fragmentOf)(c, step),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('navigation view', { fragment: `${k.token}-none` }, {}, 'NOT_FOUND');
     const view = pick(mine(k, 'view', actor), choice.b);

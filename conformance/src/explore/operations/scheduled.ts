@@ -5,6 +5,7 @@ import { isAdmin } from './channels.js';
 import { NO_SUCH_ID } from './messages.js';
 import { verifyListed } from './personal.js';
 import { pathKey } from './reads.js';
+import type { Step } from '../types.js';
 import { pick, type Template } from './template.js';
 
 /**
@@ -20,6 +21,12 @@ function farFuture(actor: ExploreActor): number {
   const server = Number(actor.state.server_timestamp ?? 0);
   return Math.floor(Math.max(Date.now() / 1000, Number.isFinite(server) ? server : 0)) + 365 * 24 * 3600;
 }
+
+/** A replayed edit or removal is valid while the thing its path names is still there (its owner's, for personal things). */
+const stillOwned =
+  (kind: string, anyOwner = false) =>
+  ({ k, actor }: { k: Knowledge; actor: ExploreActor }, step: Step): boolean =>
+    k.ownedOf(kind, anyOwner ? undefined : actor.name).some((o) => o.key === pathKey(step));
 
 const undoDelete = (path: string) => ({ method: 'DELETE', path, params: {} });
 const missing = (what: string) => ({ what: `a ${what} that does not exist`, status: 404, code: 'BAD_REQUEST' });
@@ -52,6 +59,7 @@ export const deleteReminder: Template = {
   name: 'delete-reminder',
   operation: 'delete-reminder',
   weight: 1,
+  valid: stillOwned('reminder'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return { pathParams: { reminder_id: NO_SUCH_ID }, params: {}, expect: 'success', invalid: missing('reminder') };
     const r = pick(k.ownedOf('reminder', actor.name), choice.b);
@@ -105,6 +113,7 @@ export const updateScheduled: Template = {
   name: 'update-scheduled-message',
   operation: 'update-scheduled-message',
   weight: 1,
+  valid: stillOwned('scheduled'),
   plan({ k, actor, choice, n }) {
     const content = `explore ${n}: rescheduled`;
     if (choice.invalid)
@@ -132,6 +141,7 @@ export const deleteScheduled: Template = {
   name: 'delete-scheduled-message',
   operation: 'delete-scheduled-message',
   weight: 1,
+  valid: stillOwned('scheduled'),
   plan({ k, actor, choice }) {
     if (choice.invalid)
       return { pathParams: { scheduled_message_id: NO_SUCH_ID }, params: {}, expect: 'success', invalid: missing('scheduled message') };
@@ -179,6 +189,7 @@ export const updateLinkifier: Template = {
   name: 'update-linkifier',
   operation: 'update-linkifier',
   weight: 1,
+  valid: stillOwned('linkifier', true),
   plan({ k, actor, choice, n }) {
     const f = pick(k.ownedOf('linkifier'), choice.b);
     if (!f) return null;
@@ -195,6 +206,7 @@ export const removeLinkifier: Template = {
   name: 'remove-linkifier',
   operation: 'remove-linkifier',
   weight: 1,
+  valid: stillOwned('linkifier', true),
   plan({ k, actor, choice }) {
     const f = pick(k.ownedOf('linkifier'), choice.b);
     return f ? { pathParams: { filter_id: ref(f.key) }, params: {}, expect: isAdmin(actor) ? 'success' : 'either' } : null;

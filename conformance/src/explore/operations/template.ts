@@ -68,14 +68,14 @@ export interface Template {
   weight: number;
   /** A request for this actor, or null when nothing fits now (no message to edit yet). */
   plan(p: PlanContext, facts: OperationFacts): Plan | null;
+  /** The ID a success made, when the answer names it otherwise than `id` or `ids[0]` (`reminder_id`, …). */
+  bind?(reply: Reply): unknown;
   /**
    * Whether a concrete step planned `expect: 'success'` is still valid for the state (a shrunk sequence
    * replays it after dropping others): otherwise the candidate does not reproduce. Where absent, the
    * generic check of sequence.ts applies (what it names exists and the actor may see it).
    */
   valid?(p: Omit<PlanContext, 'choice' | 'n'>, step: Step): boolean;
-  /** The ID a success made, when the answer names it otherwise than `id` or `ids[0]` (`reminder_id`, …). */
-  bind?(reply: Reply): unknown;
   /** After a success: what the step made or changed, into the knowledge. */
   learn?(l: LearnContext): void;
   /** After a success: reads that must show what the write said it did (read-your-writes). */

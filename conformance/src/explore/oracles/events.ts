@@ -108,6 +108,7 @@ function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapsh
  * reference) or loses its newest message; the counters oracle judges it against GET /messages instead.
  */
 function judged(s: Snapshot, reduced?: Snapshot): Snapshot {
+  // With `reduced`, keys the reducers marked unknown (unread_msgs after joining a channel with history) are left out.
   const { max_message_id: _max, ...rest } = comparable(s, reduced);
   return rest;
 }
