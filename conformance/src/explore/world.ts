@@ -87,7 +87,7 @@ export async function teardownWorld(k: Knowledge, actors: readonly ExploreActor[
   // for the teardown of the sequence under way.
   const ignore = () => undefined;
   await Promise.all(
-    k.owned.map((thing) => {
+    [...k.owned].reverse().map((thing) => {
       const owner = actors.find((a) => a.name === thing.owner);
       return owner?.call(thing.undo.method, thing.undo.path, thing.undo.params as Params).catch(ignore);
     }),
