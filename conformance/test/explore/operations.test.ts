@@ -88,6 +88,13 @@ describe('message templates', () => {
     expect(moving(w.k, step('change_one'))).toEqual([m2]);
     expect(moving(w.k, step('change_later')).map((m) => m.key)).toEqual([m2.key, m3.key]);
     expect(new Set(moving(w.k, step('change_all')))).toEqual(new Set([m1, m2, m3]));
+    // A mover takes only what it can see: the guest left c3 and holds only the message it received there.
+    const held = w.message('c3', 'zeta', 'guest');
+    held.receivedBy = new Set(['guest']);
+    const later = w.message('c3', 'zeta', 'member_2');
+    const inOther = stepOf({ params: { topic: 'gamma', propagate_mode: 'change_all' }, expect: 'either' }, `/m/{${held.key}}`);
+    expect(moving(w.k, inOther, w.guest)).toEqual([held]);
+    expect(moving(w.k, inOther, w.other)).toEqual([held, later]);
   });
 
   it('a move to another channel changes who may see the message, and no-leaks still sees where it was', () => {

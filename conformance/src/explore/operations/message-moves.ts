@@ -39,8 +39,8 @@ export const moveToChannel: Template = {
       expect: 'either',
     };
   },
-  learn: (l) => learnMove(l.k, l.step),
-  verify: (v) => verifyMessageReads(v, moving(v.k, v.step)),
+  learn: (l) => learnMove(l.k, l.step, l.actor),
+  verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 
 /** Resolving a topic renames it with the "✔ " prefix (every message of it); unresolving takes the prefix away. */
@@ -58,8 +58,8 @@ export const resolveTopic: Template = {
     if (topic.trim() === '') return null;
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: 'change_all' }, expect: 'either' };
   },
-  learn: (l) => learnMove(l.k, l.step),
-  verify: (v) => verifyMessageReads(v, moving(v.k, v.step)),
+  learn: (l) => learnMove(l.k, l.step, l.actor),
+  verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 
 /**

@@ -1,6 +1,7 @@
+import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge, type KnownMessage } from '../knowledge.js';
 import type { Step } from '../types.js';
-import { subscribedTo, visibleMessages } from '../visibility.js';
+import { maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
 
@@ -125,26 +126,29 @@ export const moveTopic: Template = {
     if (topic === m.topic) return null;
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: MODES[choice.c % MODES.length]! }, expect: 'either' };
   },
-  learn: (l) => learnMove(l.k, l.step),
-  verify: (v) => verifyMessageReads(v, moving(v.k, v.step)),
+  learn: (l) => learnMove(l.k, l.step, l.actor),
+  verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 
 /**
  * The messages a move takes (update-message with a topic or a channel): the one named, and with
- * change_later those after it in its topic, with change_all every message of its topic.
+ * change_later those after it in its topic, with change_all every message of its topic — of those the
+ * mover can see (one who left a channel moves only what it still holds there).
  */
-export function moving(k: Knowledge, step: Step): KnownMessage[] {
+export function moving(k: Knowledge, step: Step, mover?: ExploreActor): KnownMessage[] {
   const m = pathMessage(k, step);
   if (!m) return [];
   const mode = step.params.propagate_mode ?? 'change_one';
   if (mode === 'change_one' || m.channel === null) return [m];
-  const inTopic = k.inTopic(m.channel, m.topic).filter((x) => mode === 'change_all' || x.id >= m.id);
+  const inTopic = k
+    .inTopic(m.channel, m.topic)
+    .filter((x) => (mode === 'change_all' || x.id >= m.id) && (!mover || maySeeMessage(mover, x, k) === true));
   return [m, ...inTopic.filter((x) => x !== m)];
 }
 
 /** A move as the knowledge follows it: the moved messages' topic and channel. */
-export function learnMove(k: Knowledge, step: Step): void {
-  const moved = moving(k, step);
+export function learnMove(k: Knowledge, step: Step, mover?: ExploreActor): void {
+  const moved = moving(k, step, mover);
   const to = step.params.stream_id;
   const channel = to && typeof to === 'object' && '$ref' in to ? k.channel(String(to.$ref)) : undefined;
   if (channel) k.settle();
