@@ -67,6 +67,8 @@ export interface ExploreSession {
   world: World;
   templates: Template[];
   oracles: Record<ExploreRule, number>;
+  /** Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds. */
+  renew(): Promise<void>;
   /** The environment of sequence `n` (its channels' names carry the run's ID and n). */
   env(n: number, counting?: () => boolean): SequenceEnv;
   close(): Promise<void>;
@@ -76,13 +78,26 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
   const ops = new OperationIndex(opts.api);
   const templates = templatesFor(ops, opts.tiers);
   const oracles = Object.fromEntries(EXPLORE_RULE_LIST.map((r) => [r, 0])) as Record<ExploreRule, number>;
-  const realm = opts.target.control ? await opts.target.createRealm() : null;
-  const world: World = realm?.world ?? opts.target.world;
+  let realm = opts.target.control ? await opts.target.createRealm() : null;
+  let world: World = realm?.world ?? opts.target.world;
+  let worldsInRealm = 0;
   const runId = `tc-explore-${randomBytes(3).toString('hex')}`;
   return {
-    world,
+    get world() {
+      return world;
+    },
     templates,
     oracles,
+    renew: async () => {
+      // Every world leaves three archived channels, which registers with archived_channels list: on the mock,
+      // a new realm now and then keeps a long run's registers (and steps) as cheap as its first.
+      if (!realm || ++worldsInRealm <= WORLDS_PER_REALM) return;
+      const old = realm;
+      realm = await opts.target.createRealm();
+      world = realm.world;
+      worldsInRealm = 1;
+      await opts.target.deleteRealm(old.realmId).catch(() => undefined);
+    },
     env: (n, counting = () => true) => ({
       baseUrl: opts.target.baseUrl,
       world,
@@ -101,6 +116,9 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
     },
   };
 }
+
+/** Worlds made in one realm of the mock before explore moves to a fresh one. */
+const WORLDS_PER_REALM = 20;
 
 export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const startedAt = new Date();
@@ -131,10 +149,13 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     sequences += shrinking ? 0 : 1;
     // A world that cannot be built is no finding: the run breaks off (retrying would loop until the deadline,
     // forever with --steps).
-    const seq = await Sequence.open(env()).catch((e: Error) => {
-      broken ??= e;
-      return null;
-    });
+    const seq = await session
+      .renew()
+      .then(() => Sequence.open(env()))
+      .catch((e: Error) => {
+        broken ??= e;
+        return null;
+      });
     if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {

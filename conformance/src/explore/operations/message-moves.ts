@@ -39,7 +39,7 @@ export const moveToChannel: Template = {
       expect: 'either',
     };
   },
-  learn: (l) => learnMove(l.k, l.step, l.actor),
+  learn: (l) => learnMove(l.k, l.step, l.actor, l.actors),
   verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 
@@ -58,7 +58,7 @@ export const resolveTopic: Template = {
     if (topic.trim() === '') return null;
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: 'change_all' }, expect: 'either' };
   },
-  learn: (l) => learnMove(l.k, l.step, l.actor),
+  learn: (l) => learnMove(l.k, l.step, l.actor, l.actors),
   verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 

@@ -1,7 +1,7 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge, type KnownMessage } from '../knowledge.js';
 import type { Step } from '../types.js';
-import { maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
+import { maySeeChannel, maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
 
@@ -126,7 +126,7 @@ export const moveTopic: Template = {
     if (topic === m.topic) return null;
     return { pathParams: { message_id: ref(m.key) }, params: { topic, propagate_mode: MODES[choice.c % MODES.length]! }, expect: 'either' };
   },
-  learn: (l) => learnMove(l.k, l.step, l.actor),
+  learn: (l) => learnMove(l.k, l.step, l.actor, l.actors),
   verify: (v) => verifyMessageReads(v, moving(v.k, v.step, v.actor)),
 };
 
@@ -147,7 +147,7 @@ export function moving(k: Knowledge, step: Step, mover?: ExploreActor): KnownMes
 }
 
 /** A move as the knowledge follows it: the moved messages' topic and channel. */
-export function learnMove(k: Knowledge, step: Step, mover?: ExploreActor): void {
+export function learnMove(k: Knowledge, step: Step, mover?: ExploreActor, actors: readonly ExploreActor[] = []): void {
   const moved = moving(k, step, mover);
   const to = step.params.stream_id;
   const channel = to && typeof to === 'object' && '$ref' in to ? k.channel(String(to.$ref)) : undefined;
@@ -155,11 +155,12 @@ export function learnMove(k: Knowledge, step: Step, mover?: ExploreActor): void 
   for (const x of moved) {
     if (channel) x.movedFrom = x.channel;
     // Moved to another channel, a message is the destination's: those who received it but cannot read
-    // there lose it (the reference deletes their copies and tells them the message is gone). What they
-    // held before the move still judges what they were sent about it before.
+    // there lose it (the reference deletes their copies and tells them the message is gone); those who can
+    // keep their copy. What they held before the move still judges what they were sent about it before.
     if (channel && channel.key !== x.channel) {
       x.receivedBefore = x.receivedBy;
-      x.receivedBy = undefined;
+      const keeps = actors.filter((a) => x.receivedBy?.has(a.name) && maySeeChannel(a, channel) === true).map((a) => a.name);
+      x.receivedBy = keeps.length > 0 ? new Set(keeps) : undefined;
     }
     if (typeof step.params.topic === 'string') x.topic = step.params.topic;
     if (channel) x.channel = channel.key;
