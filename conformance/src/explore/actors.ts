@@ -30,7 +30,7 @@ export const EXPLORE_EVENT_TYPES = [
 ];
 
 /** What a modern client declares (spec §4.21): the events speak the current dialect. */
-const MODERN_CAPABILITIES = {
+export const MODERN_CAPABILITIES = {
   notification_settings_null: true,
   bulk_message_deletion: true,
   user_avatar_url_field_optional: true,
