@@ -74,6 +74,18 @@ describe('legacy shapes', () => {
     expect(back.unsubscribed).toMatchObject([{ stream_id: 12, name: 'lunch', subscriber_count: 1, is_muted: false }]);
     expect(back.never_subscribed).toHaveLength(1);
   });
+
+  it('a private channel the user left, made public: a create counting no one, then peer_add for each subscriber', () => {
+    const left = apply(base(), { type: 'subscription', op: 'remove', subscriptions: [{ stream_id: 12, name: 'lunch' }] });
+    const gone = apply(left, { type: 'stream', op: 'delete', stream_ids: [12] });
+    const back = apply(
+      gone,
+      { type: 'stream', op: 'create', streams: [{ stream_id: 12, name: 'lunch', subscriber_count: 0 }] },
+      { type: 'subscription', op: 'peer_add', stream_ids: [12], user_ids: [8] },
+    );
+    // As a fresh register lists it: the one subscriber left, counted once.
+    expect(back.unsubscribed).toMatchObject([{ stream_id: 12, subscriber_count: 1, subscribers: [8] }]);
+  });
 });
 
 describe('messages and moves', () => {

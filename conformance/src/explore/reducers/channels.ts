@@ -101,7 +101,13 @@ function onStream(s: Snapshot, e: PolledEvent, ctx: ReduceContext): void {
       const hidden = reducerState(s).hidden[String(stream.stream_id)];
       if (hidden) {
         delete reducerState(s).hidden[String(stream.stream_id)];
-        if (hidden.list in s) upsertAll(s, hidden.list, 'stream_id', [{ ...hidden.row, ...structuredClone(stream) }]);
+        // A create counting no subscribers announces them with peer_add events, as for a channel the client
+        // never knew (made public again): the list kept from before would count them twice. One that counts
+        // them (unarchived) keeps the list.
+        const fresh = structuredClone(stream);
+        const restart = ctx.includeSubscribers && fresh.subscriber_count === 0;
+        const row = { ...hidden.row, ...fresh, ...(restart ? { subscribers: [] } : {}) };
+        if (hidden.list in s) upsertAll(s, hidden.list, 'stream_id', [row]);
         continue;
       }
       const known = [...rows(s.subscriptions), ...rows(s.unsubscribed)].some((r) => r.stream_id === stream.stream_id);
