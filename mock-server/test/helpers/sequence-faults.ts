@@ -214,7 +214,6 @@ export const SEQUENCE_BUGS: readonly SequenceBug[] = [
     rule: 'explore/events-snapshot',
     needs: ['send-channel-message', 'move-topic', 'mark-topic-as-read'],
     fault: unreadAfterMovedRead,
-    notYet: 'found in every run, but not always shrunk to 6 steps in time',
   },
   {
     name: "register's subscriber_count not decremented when someone leaves a private channel",
@@ -235,6 +234,5 @@ export const SEQUENCE_BUGS: readonly SequenceBug[] = [
     rule: 'explore/counters',
     needs: ['send-channel-message', 'delete-message'],
     fault: staleNewestAfterDelete,
-    notYet: 'found, but its shrunk steps replay differently through a fresh proxy',
   },
 ];
