@@ -214,6 +214,7 @@ export const SEQUENCE_BUGS: readonly SequenceBug[] = [
     rule: 'explore/events-snapshot',
     needs: ['send-channel-message', 'move-topic', 'mark-topic-as-read'],
     fault: unreadAfterMovedRead,
+    notYet: 'found and shrunk to 6 steps or fewer, but shrinking takes its whole 30 s budget: too slow for npm test',
   },
   {
     name: "register's subscriber_count not decremented when someone leaves a private channel",
