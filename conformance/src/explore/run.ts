@@ -258,12 +258,6 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   };
 }
 
-/** Runs the steps on a fresh world: whether they break the rule again (a finding is confirmed by its replay). */
-export async function confirm(env: SequenceEnv, steps: readonly Step[], rule: ExploreRule): Promise<boolean> {
-  const result = await replaySteps(env, steps);
-  return result.violation?.rule === rule;
-}
-
 /** Replays steps as they are written on a fresh world, every oracle after each; the first violation, if any. */
 export async function replaySteps(env: SequenceEnv, steps: readonly Step[]): Promise<{ violation: Violation | null; ran: RanStep[] }> {
   const seq = await Sequence.open(env);

@@ -37,15 +37,6 @@ export class Sequence {
   }
 
   close(): Promise<void> {
-    if (process.env.EXPLORE_DEBUG) {
-      const by = new Map<string, [number, number]>();
-      for (const x of this.#exchanges) {
-        const key = `${x.method} ${x.path.split('?')[0]!.replace(/\d+/g, 'N')}`;
-        const [n, ms] = by.get(key) ?? [0, 0];
-        by.set(key, [n + 1, ms + x.ms]);
-      }
-      console.error('sequence', this.ran.length, 'steps', JSON.stringify([...by].map(([k, [n, ms]]) => `${k} ${n}× ${Math.round(ms)}ms`)));
-    }
     return teardownWorld(this.k, this.actors);
   }
 
@@ -98,11 +89,6 @@ export class Sequence {
       this.env.tally(EXPLORE_RULES.readYourWrites);
     }
     return ran;
-  }
-
-  /** The events each actor received, by step, for reports. */
-  eventsOf(ran: RanStep): Record<string, PolledEvent[]> {
-    return ran.events;
   }
 
   /**

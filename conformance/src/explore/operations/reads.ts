@@ -1,4 +1,4 @@
-import type { Knowledge, KnownMessage } from '../knowledge.js';
+import { pathKey as keyInPath, type Knowledge, type KnownMessage } from '../knowledge.js';
 import type { Step } from '../types.js';
 import { maySeeMessage } from '../visibility.js';
 import type { VerifyContext } from './template.js';
@@ -12,7 +12,7 @@ import type { VerifyContext } from './template.js';
 
 /** The key of the entity a step's path names (`/api/v1/messages/{m3}` → `m3`). */
 export function pathKey(step: Step): string {
-  return (step.path.match(/\{([a-z]+\d+)\}/) ?? [])[1] ?? '';
+  return keyInPath(step.path) ?? '';
 }
 
 /** The message a step's path names, when the sequence knows it. */
