@@ -1,5 +1,6 @@
 import type { ExploreActor } from '../actors.js';
 import type { Knowledge } from '../knowledge.js';
+import { countedUnread } from '../reducers/index.js';
 import type { SequenceEnv } from '../env.js';
 import { EXPLORE_RULES, Violation, type Step } from '../types.js';
 
@@ -22,13 +23,10 @@ export async function checkCounters(
       throw new Violation(EXPLORE_RULES.counters, `${actor.name}: ${message}`, actor.name, details);
     };
     const s = actor.state;
-    const unread = s.unread_msgs as { count: number; pms: Row[]; streams: Row[]; huddles: Row[] } | undefined;
-    if (unread) {
-      const muted = new Set(((s.subscriptions ?? []) as Row[]).filter((r) => r.is_muted === true).map((r) => r.stream_id));
-      const size = (rows: Row[]) => rows.reduce((n, r) => n + ((r.unread_message_ids as unknown[] | undefined)?.length ?? 0), 0);
-      const counted = size(unread.pms) + size(unread.huddles) + size(unread.streams.filter((r) => !muted.has(r.stream_id)));
-      if (unread.count !== counted) fail(`unread_msgs.count is ${unread.count}, its lists hold ${counted} unread messages`, unread);
-    }
+    const unread = s.unread_msgs as { count?: unknown } | undefined;
+    const counted = countedUnread(s);
+    if (unread && counted !== undefined && unread.count !== counted)
+      fail(`unread_msgs.count is ${String(unread.count)}, its lists hold ${counted} unread messages`, unread);
     for (const sub of (s.subscriptions ?? []) as Row[]) {
       if (!Array.isArray(sub.subscribers) || typeof sub.subscriber_count !== 'number') continue;
       if (sub.subscriber_count !== sub.subscribers.length)

@@ -17,6 +17,7 @@ import { realmReducers } from './realm.js';
 import { rows, UnknownEvent, type PolledEvent, type ReduceContext, type Reducers, type Snapshot } from './rows.js';
 
 export { comparable, snapshotDiff, type SnapshotDifference } from './compare.js';
+export { countedUnread } from './unread.js';
 export { UnknownEvent, type PolledEvent, type Snapshot } from './rows.js';
 
 const REDUCERS: Reducers = {

@@ -82,8 +82,15 @@ export function settle(s: Snapshot): void {
   unread.pms.sort((a, b) => (a.other_user_id as number) - (b.other_user_id as number));
   unread.huddles.sort((a, b) => byText(a.user_ids_string, b.user_ids_string));
   unread.mentions = ascending(unread.mentions);
-  const size = (list: Row[]) => list.reduce((n, r) => n + (r.unread_message_ids as number[]).length, 0);
-  unread.count = size(unread.pms) + size(unread.huddles) + size(unread.streams.filter((r) => !channelMuted(s, r.stream_id)));
+  unread.count = countedUnread(s)!;
+}
+
+/** What unread_msgs.count must be: the messages its lists hold, muted channels left out (spec §2.13). */
+export function countedUnread(s: Snapshot): number | undefined {
+  const unread = unreadOf(s);
+  if (!unread) return undefined;
+  const size = (list: Row[]) => list.reduce((n, r) => n + ((r.unread_message_ids as unknown[] | undefined)?.length ?? 0), 0);
+  return size(unread.pms) + size(unread.huddles) + size(unread.streams.filter((r) => !channelMuted(s, r.stream_id)));
 }
 
 /** A channel message becomes unread (new, marked unread, moved); parked when the user is not subscribed. */
