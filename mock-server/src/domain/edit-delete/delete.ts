@@ -2,7 +2,7 @@ import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
-import { messageAudience, visibleMessage } from '../messages/visibility.js';
+import { messageAudience, accessibleMessage } from '../messages/visibility.js';
 import { mayDeleteAnyMessage, mayDeleteOwnMessage, mayModifyMessageInChannel } from '../permissions.js';
 import { detachMessage } from '../live/uploads.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
@@ -18,7 +18,7 @@ import { editingSettings } from './settings.js';
  */
 export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-message'>): void {
   const { user, now } = actor;
-  const message = visibleMessage(tx.tables, user, params.message_id);
+  const message = accessibleMessage(tx.tables, user, params.message_id);
   // An archived channel's messages stay readable but are no longer deleted (reference access_message).
   const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
   if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();
