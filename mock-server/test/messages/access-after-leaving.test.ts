@@ -72,6 +72,22 @@ describe('a member who left a private channel with protected history', () => {
     expect(tables(env.server, env.realm).messages[String(id)]!.reactions).toEqual([]);
   });
 
+  it('cannot edit or delete even a message they sent there, nor set a reminder on it', async () => {
+    const id = await post(env, who('member'), PROTECTED, 'own words', 'Written while subscribed.');
+    await leave('member', PROTECTED);
+    const edit = await call(env.server, 'PATCH', `/api/v1/messages/${id}`, {
+      as: who('member'),
+      form: { content: 'Changed after leaving.' },
+    });
+    const remove = await call(env.server, 'DELETE', `/api/v1/messages/${id}`, { as: who('member') });
+    const remind = await call(env.server, 'POST', '/api/v1/reminders', {
+      as: who('member'),
+      form: { message_id: String(id), scheduled_delivery_timestamp: String(2_000_000_000) },
+    });
+    for (const res of [edit, remove, remind]) expect(res.body).toEqual(INVALID_MESSAGE);
+    expect(tables(env.server, env.realm).messages[String(id)]!.content).toBe('Written while subscribed.');
+  });
+
   it('hears of no reaction to it any more, while the subscribers who received it do', async () => {
     const id = await post(env, who('administrator'), PROTECTED);
     await leave('member', PROTECTED);
