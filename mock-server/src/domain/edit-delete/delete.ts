@@ -33,7 +33,8 @@ export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'d
     const limit = settings.message_content_delete_limit_seconds;
     if (limit !== null && now - message.timestamp > limit) throw deleteTimeLimitPassed();
   }
-  const audience = messageAudience(tx.tables, message);
+  // The reference always tells the user who deleted it too (a non-subscriber administrator, say).
+  const audience = messageAudience(tx.tables, message).add(user.user_id);
   detachMessage(tx, message);
   tx.delete('messages', message.id);
   tx.delete('user_messages', message.id);
