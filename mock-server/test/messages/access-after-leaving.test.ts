@@ -103,6 +103,21 @@ describe('a member who left a private channel with protected history', () => {
     expect(events.member).toEqual([]);
   });
 
+  it('hears of no deletion of it either, even with the message starred (the reference leaves that copy to go stale)', async () => {
+    const id = await post(env, who('administrator'), PROTECTED);
+    const star = await call(env.server, 'POST', '/api/v1/messages/flags', {
+      as: who('member'),
+      form: { messages: JSON.stringify([id]), op: 'add', flag: 'starred' },
+    });
+    expect(star.status, star.text).toBe(200);
+    await leave('member', PROTECTED);
+    const events = await observeEvents(env, ['member', 'moderator'], { event_types: '["delete_message"]' }, () =>
+      call(env.server, 'DELETE', `/api/v1/messages/${id}`, { as: who('administrator') }),
+    );
+    expect(events.member).toEqual([]);
+    expect(events.moderator!.map((e) => e.type)).toEqual(['delete_message']);
+  });
+
   it('still finds it in the feed, also narrowed to the channel, and may still flag it by ID', async () => {
     const id = await post(env, who('administrator'), PROTECTED);
     await leave('member', PROTECTED);
