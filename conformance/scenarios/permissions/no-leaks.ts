@@ -2,6 +2,8 @@ import type { Reply } from '../../src/client.js';
 import type { ScenarioContext } from '../../src/context.js';
 import { scenario, scenarios } from '../../src/dsl.js';
 import type { WorldChannelKind, WorldRole } from '../../src/world.js';
+import { ownChannel } from '../shared.js';
+import { sendTo } from '../blind-spots/support.js';
 import { assume, expectSameRefusal, streamIds, subscribedTo } from './support.js';
 
 /**
@@ -79,6 +81,42 @@ const messages = scenarios(HIDDEN_MESSAGES, (row) =>
     },
   }),
 );
+
+/**
+ * Visibility is judged now, not when the message arrived (reference has_message_access: a private
+ * channel's message needs a subscription or a granting group at the time of the request, even for a
+ * message the user received). The scenario's own private channel (nobody may add subscribers, so leaving
+ * ends all access): member_2 posts, member reads it by ID, leaves, and then is refused like for a
+ * message that does not exist.
+ */
+const afterLeaving = scenario({
+  id: 'permissions/no-leak-message-after-leaving-private-channel',
+  title: 'a member who left a private channel cannot fetch a message they received there: the answer is that of a missing message',
+  rules: ['R4.3-5'],
+  requires: { roles: ['member', 'member_2'] },
+  async given(ctx) {
+    const ch = await ownChannel(ctx, 'member_2', 'left private', { inviteOnly: true, members: ['member'] });
+    const id = await sendTo(ctx, 'member_2', ch.stream_id, 'before leaving', 'received by both subscribers');
+    ctx.must(await ctx.as('member').get(`/api/v1/messages/${id}`), `member fetches ${id} while subscribed`);
+    ctx.must(await ctx.as('member').delete('/api/v1/users/me/subscriptions', { subscriptions: [ch.name] }), `member leaves ${ch.name}`);
+    return { id };
+  },
+  async when(ctx, { id }) {
+    const hidden = await ctx.as('member').get(`/api/v1/messages/${id}`);
+    const missing = await ctx.as('member').get(`/api/v1/messages/${MISSING_MESSAGE}`);
+    return { hidden, missing };
+  },
+  then(ctx, { hidden, missing }) {
+    ctx.expectError('R4.3-5', hidden, { status: 400, code: 'BAD_REQUEST' });
+    ctx.check(
+      'R4.3-5',
+      hidden.body.message === undefined && hidden.body.raw_content === undefined,
+      'no message content in the answer',
+      hidden,
+    );
+    expectSameRefusal(ctx, 'R4.3-5', hidden, missing, 'a message of a channel the caller left');
+  },
+});
 
 const HIDDEN_CHANNELS = [
   { role: 'guest', kind: 'private_protected' },
@@ -228,4 +266,4 @@ const includeAllActive = scenarios(
     }),
 );
 
-export default [...messages, ...topics, editHidden, ...listings, ...includeAllActive];
+export default [...messages, afterLeaving, ...topics, editHidden, ...listings, ...includeAllActive];

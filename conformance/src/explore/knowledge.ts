@@ -15,8 +15,8 @@ export interface KnownChannel {
   webPublic: boolean;
   archived: boolean;
   /**
-   * Actors ever subscribed during the sequence: one who left may still hold messages it received there,
-   * and whether those stay readable the spec does not say (the reference says no, the mock yes).
+   * Actors ever subscribed during the sequence: one who left still holds the messages it received there
+   * (its feed lists them) but may no longer read them by ID (visibility.ts).
    */
   everIn?: Set<string>;
   /** Whether it was private before the latest step that changed its privacy (no-leaks judges both). */
@@ -40,8 +40,8 @@ export interface KnownMessage {
   /** `actor emoji_name` of the reactions added through explore's steps and not removed. */
   reactions: Set<string>;
   /**
-   * Actors whose queue received the message: they keep access to it after leaving its channel (the reference
-   * grants access to a message the user received, and sends its edits, moves and deletion to them).
+   * Actors whose queue received the message: they keep their copy after leaving its channel (their feed and
+   * flag changes still show it, visibility.ts mayHoldMessage), though not access to it by ID.
    */
   receivedBy?: Set<string>;
   /** Who had received it before the latest step moved it to another channel (judging what they saw before). */

@@ -4,9 +4,13 @@ import type { Knowledge, KnownChannel, KnownMessage } from './knowledge.js';
 /**
  * Who may see what, judged from the actor's own register state (which the events oracle keeps honest)
  * and the channels explore made: a direct message its participants; a channel message the channel's
- * subscribers (explore's private channels share their history), and anyone but guests in a public
- * channel (spec §2.2, §2.8). `unknown` where the spec leaves it to the server (web-public channels for
- * guests): the oracles then judge nothing.
+ * subscribers (explore's private channels share their history, and nobody may add subscribers, so no
+ * group grants access), and anyone but guests in a public channel (spec §2.2, §2.8). Access is judged
+ * now (§4.3 "not visible to the caller"; reference has_message_access): an actor that left a private
+ * channel (a guest: any channel) may no longer fetch, react to or hear of changes to its messages, even
+ * those it received. Its feed still holds what it received (mayHoldMessage). `unknown` where the spec
+ * leaves it to the server (web-public channels for guests, archived channels): the oracles then judge
+ * nothing.
  */
 export type Sight = boolean | 'unknown';
 
@@ -23,8 +27,6 @@ export function maySeeChannel(actor: ExploreActor, channel: KnownChannel, subscr
   // A legacy client's state leaves archived channels out (no archived_channels capability): its
   // subscriptions no longer say whether it may read them.
   if (channel.archived) return 'unknown';
-  // Messages received while subscribed: the server's call once the actor left (see KnownChannel.everIn).
-  if (channel.everIn?.has(actor.name) && (channel.private || actor.isGuest)) return 'unknown';
   if (when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private) return false;
   if (!actor.isGuest) return true;
   return channel.webPublic ? 'unknown' : false;
@@ -40,15 +42,26 @@ export function maySeeMessage(
 ): Sight {
   const key = when === 'before' && m.movedFrom !== undefined ? m.movedFrom : m.channel;
   if (key === null) return m.participants.includes(actor.name);
-  // A message the actor received stays readable after it left the channel (the reference grants access
-  // to a message the user holds, and sends its edits, reactions and deletion there).
-  if ((when === 'before' && m.movedFrom !== undefined ? m.receivedBefore : m.receivedBy)?.has(actor.name)) return true;
+  // Receiving a channel message grants nothing lasting: access follows the channel as it is now.
   const channel = k.channel(key);
   if (!channel) return 'unknown';
-  const closed = when === 'before' ? (channel.wasPrivate ?? channel.private) : channel.private;
-  // Outside a channel it cannot read without a subscription, only what it received: sent after it left, never.
-  if (!subscribed.has(channel.id) && !channel.archived && !channel.webPublic && (closed || actor.isGuest)) return false;
   return maySeeChannel(actor, channel, subscribed, when);
+}
+
+/**
+ * Whether the actor's own copy of the message may show up in what concerns only it (its feed, its flag
+ * events): a message it received, even in a channel it left since (reference: GET /messages and flag
+ * changes work on the user's own copies), or one it may see now.
+ */
+export function mayHoldMessage(
+  actor: ExploreActor,
+  m: KnownMessage,
+  k: Knowledge,
+  subscribed = subscribedTo(actor),
+  when: When = 'now',
+): Sight {
+  if ((when === 'before' && m.movedFrom !== undefined ? m.receivedBefore : m.receivedBy)?.has(actor.name)) return true;
+  return maySeeMessage(actor, m, k, subscribed, when);
 }
 
 /** Messages of the sequence the actor may see now (live ones). */

@@ -10,7 +10,7 @@ import type {
 } from '../store/state.js';
 import { channelContentAccess, isGuest, isMember, isRealmAdmin, isSubscribed } from './access.js';
 import { ROLE } from '../contract/roles.js';
-import { messageVisibleTo } from './messages/visibility.js';
+import { messageListable } from './messages/visibility.js';
 
 /**
  * Every permission rule of the service in one place (ARCHITECTURE rule 6; Outline's policies): pure
@@ -246,8 +246,9 @@ export function mayRegisterForAllPublicChannels(user: UserRow): boolean {
 
 /**
  * Reading an uploaded file (reference "Upload a file"; validate_attachment_request): its uploader, and
- * anyone who may read a message that referenced it when sent (messages/visibility.ts: received, or
- * shared channel history the reader has content access to). A message since deleted grants nothing.
+ * anyone who may list a message that referenced it when sent (messages/visibility.ts messageListable:
+ * received, even in a channel left since, or shared channel history the reader has content access to).
+ * A message since deleted grants nothing.
  */
 export function mayReadAttachment(
   tables: Tables & Pick<RealmState, 'channels' | 'messages' | 'user_messages'>,
@@ -257,7 +258,7 @@ export function mayReadAttachment(
   if (attachment.owner_id === user.user_id) return true;
   return attachment.message_ids.some((id) => {
     const message = tables.messages[String(id)];
-    return message !== undefined && messageVisibleTo(tables, user, message);
+    return message !== undefined && messageListable(tables, user, message);
   });
 }
 

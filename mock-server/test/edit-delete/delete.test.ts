@@ -78,6 +78,20 @@ describe('deleting a message', () => {
   });
 });
 
+describe('who hears of a deletion', () => {
+  it('the user who deleted it, even without a subscription or a copy; not a member without access', async () => {
+    const { server, who } = env;
+    // 54 (private, shared history): administrators may add subscribers, which lets them read it unsubscribed.
+    const id = await post(server, who.member!, CHANNEL.private_shared, 'tidy up', 'x');
+    const events = await observeEvents(env, ['administrator', 'member', 'member_2'], {}, () =>
+      deleteMessage(server, who.administrator!, id),
+    );
+    const single = { type: 'delete_message', message_type: 'stream', message_id: id, stream_id: CHANNEL.private_shared, topic: 'tidy up' };
+    for (const role of ['administrator', 'member']) expect(events[role], role).toEqual([single]);
+    expect(events.member_2).toEqual([]);
+  });
+});
+
 describe('deleting at a feature level before the channel delete groups (407)', () => {
   it('counts only the organization settings', async () => {
     const { server } = env;

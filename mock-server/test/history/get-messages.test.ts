@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Who } from '../helpers/test-server.js';
-import { HISTORICAL, ROLES, WORLD, channelId, expectedVisible, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
+import { HISTORICAL, ROLES, WORLD, channelId, expectedListable, messages, receivedFlags, useDemo, type Json } from '../messages/support.js';
 import { NEWEST, getMessages, ids, receivedIds as receivedOf, uid, type Query } from './support.js';
 
 /**
@@ -170,7 +170,7 @@ describe('GET /messages by role', () => {
     for (const kind of Object.keys(WORLD.channels)) {
       const id = channelId(kind);
       const res = await get(env.who[role]!, { anchor: 'newest', num_before: 5000, narrow: [{ operator: 'channel', operand: id }] });
-      const expected = messages(env.t).filter((m) => m.stream_id === id && expectedVisible(env.t, uid(role), m));
+      const expected = messages(env.t).filter((m) => m.stream_id === id && expectedListable(env.t, uid(role), m));
       expect(ids(res.body), `${role} in ${kind}`).toEqual(expected.map((m) => m.id));
     }
   });

@@ -4,7 +4,7 @@ import { MessageWalk } from '../../src/domain/messages/message-walk.js';
 import { parseNarrow, type NarrowTerm } from '../../src/domain/messages/narrow.js';
 import { compileNarrow, prepareNarrow } from '../../src/domain/messages/narrow-compile.js';
 import type { MessageRow, RealmState } from '../../src/store/state.js';
-import { ROLES, WORLD, channelId, expectedVisible, messages, receivedFlags, useDemo } from '../messages/support.js';
+import { ROLES, WORLD, channelId, expectedListable, messages, receivedFlags, useDemo } from '../messages/support.js';
 
 /**
  * The narrow module (domain/messages/narrow*.ts, message-walk.ts): the parameter's shapes with the
@@ -203,7 +203,7 @@ describe('what a narrow matches', () => {
           .filter((m) => {
             const flags = receivedFlags(t, viewer.user_id, m.id);
             const history = typeof c.history === 'function' ? c.history(role) : c.history;
-            const reachable = flags !== undefined || (history && expectedVisible(t, viewer.user_id, m));
+            const reachable = flags !== undefined || (history && expectedListable(t, viewer.user_id, m));
             return reachable && c.rule(t, viewer.user_id, m, flags);
           })
           .map((m) => m.id);

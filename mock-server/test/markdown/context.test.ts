@@ -114,7 +114,7 @@ describe('channel links follow what the author may know (channelMetadataAccess)'
   });
 });
 
-// LATEST counts only messages the author may read (messageVisibleTo); when the author may know the channel
+// LATEST counts only messages the author may read (messageAccess); when the author may know the channel
 // but read none of the topic's messages, the link is the one of a topic without messages.
 describe('topic links reveal only the messages the author may read', () => {
   const topicLink = (id: number, name: string, topic: string, latest?: number) =>

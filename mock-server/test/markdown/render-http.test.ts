@@ -77,7 +77,7 @@ describe('POST /messages/render', () => {
     );
   });
 
-  // LATEST counts only messages the caller may read (messageVisibleTo); an unreadable topic of a channel the
+  // LATEST counts only messages the caller may read (messageAccess); an unreadable topic of a channel the
   // caller may know renders as a topic without messages, so neither its existence nor its IDs leak.
   it('leaves LATEST out for a protected-history topic from before the caller joined', async () => {
     const channel = tables().channels['53']!;

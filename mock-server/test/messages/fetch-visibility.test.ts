@@ -8,7 +8,7 @@ import {
   WORLD,
   channelId,
   error,
-  expectedVisible,
+  expectedAccess,
   fetchMessage,
   freshRealm,
   messages,
@@ -22,11 +22,12 @@ import {
 
 /**
  * Who may fetch which message (spec §4.3: BAD_REQUEST "when the message does not exist or is not
- * visible to the caller"; reference §4.3 and "Shared access checks"). Every kind of message of the demo
- * world against every role, the expectation computed from the rule (support.ts expectedVisible):
- * received → visible with the caller's flags; otherwise a channel message with shared history in a
- * channel the caller may read → visible with flags ["read", "historical"]; anything else answers
- * exactly like a message that does not exist.
+ * visible to the caller"; reference has_message_access and "Shared access checks"). Every kind of
+ * message of the demo world against every role, the expectation computed from the rule (support.ts
+ * expectedAccess): a public channel's message for every non-guest; protected history received and with
+ * content access now; shared history with content access now; a direct message received. Visible ones
+ * come with the caller's flags, or ["read", "historical"] when never received; anything else answers
+ * exactly like a message that does not exist (after leaving a channel: access-after-leaving.test.ts).
  */
 
 const env = useDemo();
@@ -83,7 +84,7 @@ describe('GET /messages/{id}: visibility, every kind of message × every role (s
     const m = KINDS[kind]!(env.t);
     const before = receivedFlags(env.t, uid(role), m.id);
     const res = await fetchMessage(env.server, env.who[role]!, m.id);
-    if (expectedVisible(env.t, uid(role), m)) {
+    if (expectedAccess(env.t, uid(role), m)) {
       expect(res.status).toBe(200);
       const message = res.body.message as Json;
       expect(message.id).toBe(m.id);

@@ -138,14 +138,31 @@ function contentAccess(t: RealmState, user: UserRow, channel: ChannelRow): boole
 }
 
 /**
- * Spec §4.3 "not visible to the caller", reference §4.3: a message they received, or a channel message
- * whose history is shared with subscribers in a channel whose content they may read.
+ * What GET /messages can list for a user (reference: the user's own copies, which stay after they leave
+ * a channel, plus the history of a channel whose history they may read): a message they received, or a
+ * channel message whose history is shared with subscribers in a channel whose content they may read.
  */
-export function expectedVisible(t: RealmState, userId: number, m: MessageRow): boolean {
+export function expectedListable(t: RealmState, userId: number, m: MessageRow): boolean {
   if (receivedFlags(t, userId, m.id) !== undefined) return true;
   if (m.type !== 'stream') return false;
   const channel = t.channels[String(m.stream_id)]!;
   return channel.history_public_to_subscribers && contentAccess(t, userOf(t, userId), channel);
+}
+
+/**
+ * Spec §4.3 "not visible to the caller", reference has_message_access: a direct message they received;
+ * a public channel's message for a non-guest; protected history received AND with content access now;
+ * shared history with content access now. A received message of a channel the user left since is not
+ * enough.
+ */
+export function expectedAccess(t: RealmState, userId: number, m: MessageRow): boolean {
+  const received = receivedFlags(t, userId, m.id) !== undefined;
+  if (m.type !== 'stream') return received;
+  const channel = t.channels[String(m.stream_id)]!;
+  const user = userOf(t, userId);
+  if (!channel.invite_only && user.role !== 600) return true;
+  if (!channel.history_public_to_subscribers) return received && contentAccess(t, user, channel);
+  return contentAccess(t, user, channel);
 }
 
 /** The demo realm of a file's own server (started before its tests, closed after), its credentials and tables. */

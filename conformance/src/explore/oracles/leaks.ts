@@ -2,7 +2,7 @@ import type { ExploreActor } from '../actors.js';
 import type { Knowledge } from '../knowledge.js';
 import type { PolledEvent, Snapshot } from '../reducers/index.js';
 import { EXPLORE_RULES, Violation } from '../types.js';
-import { maySeeMessage, subscribedTo } from '../visibility.js';
+import { mayHoldMessage, maySeeMessage, subscribedTo } from '../visibility.js';
 
 /** The message IDs an event is about. */
 function messageIdsOf(e: PolledEvent): number[] {
@@ -15,7 +15,8 @@ function messageIdsOf(e: PolledEvent): number[] {
 
 /**
  * No leaks: an event about a message of the sequence goes only to an actor who may see that message,
- * before the step (where it was then) or after it (one who just lost access is told the message is gone).
+ * before the step (where it was then) or after it (one who just lost access is told the message is gone);
+ * a flag event also to an actor that still holds its copy of it.
  * Judged by the actor's own register state before the step and with its events applied.
  */
 export function checkLeaks(k: Knowledge, actor: ExploreActor, events: readonly PolledEvent[], before: Snapshot, after: Snapshot): void {
@@ -25,7 +26,9 @@ export function checkLeaks(k: Knowledge, actor: ExploreActor, events: readonly P
     for (const id of messageIdsOf(e)) {
       const m = k.messageById(id);
       if (!m) continue;
-      const seen = [maySeeMessage(actor, m, k, now), maySeeMessage(actor, m, k, then, 'before')];
+      // Flag events are about the actor's own copy, which outlives its access to the message.
+      const may = e.type === 'update_message_flags' ? mayHoldMessage : maySeeMessage;
+      const seen = [may(actor, m, k, now), may(actor, m, k, then, 'before')];
       if (seen.every((s) => s === false))
         throw new Violation(
           EXPLORE_RULES.noLeaks,

@@ -10,7 +10,7 @@ import { renderMessage, topicLinks } from '../markdown.js';
 import { contentFlags, CONTENT_FLAGS } from '../messages/content-flags.js';
 import { checkGroupMentions } from '../messages/mentions.js';
 import { checkWildcardMentions } from '../messages/wildcard-mentions.js';
-import { messageAudience, messageVisibleTo } from '../messages/visibility.js';
+import { messageAudience, messageAccess } from '../messages/visibility.js';
 import { ignoresMoveTimeLimits } from '../permissions.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
@@ -35,7 +35,7 @@ export function messagesToMove(tables: RealmState, user: UserRow, message: Messa
   for (const id of topicMessages(tables, message.stream_id, message.subject) ?? []) {
     if (mode === 'change_later' && id < message.id) continue;
     const m = tables.messages[String(id)];
-    if (m && (m.id === message.id || messageVisibleTo(tables, user, m))) out.push(m);
+    if (m && (m.id === message.id || messageAccess(tables, user, m))) out.push(m);
   }
   return out;
 }

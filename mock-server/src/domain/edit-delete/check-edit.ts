@@ -17,7 +17,7 @@ import {
   topicEditTimeLimitPassed,
 } from '../errors.js';
 import { readContent } from '../messages/send.js';
-import { visibleMessage } from '../messages/visibility.js';
+import { accessibleMessage } from '../messages/visibility.js';
 import {
   ignoresMoveTimeLimits,
   mayEditContent,
@@ -79,7 +79,7 @@ const isResolved = (topic: string): boolean => topic.startsWith(RESOLVED_TOPIC_P
 export function checkEdit(tx: Tx, actor: ActorContext, req: EditRequest): EditPlan {
   const { user, now } = actor;
   const settings = editingSettings(tx.tables);
-  const message = visibleMessage(tx.tables, user, req.messageId);
+  const message = accessibleMessage(tx.tables, user, req.messageId);
   // An archived channel's messages stay readable but are no longer changed (reference access_message).
   const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
   if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();

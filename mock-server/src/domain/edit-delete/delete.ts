@@ -2,7 +2,7 @@ import type { ParamsOf } from '../../contract/operation-types.js';
 import type { Tx } from '../../store/store.js';
 import type { ActorContext } from '../actor.js';
 import { deleteTimeLimitPassed, invalidMessage, mayNotDeleteMessage } from '../errors.js';
-import { messageAudience, visibleMessage } from '../messages/visibility.js';
+import { messageAudience, accessibleMessage } from '../messages/visibility.js';
 import { mayDeleteAnyMessage, mayDeleteOwnMessage, mayModifyMessageInChannel } from '../permissions.js';
 import { detachMessage } from '../live/uploads.js';
 import { emitDeletion, refreshFirstMessageId } from './audience.js';
@@ -18,7 +18,7 @@ import { editingSettings } from './settings.js';
  */
 export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'delete-message'>): void {
   const { user, now } = actor;
-  const message = visibleMessage(tx.tables, user, params.message_id);
+  const message = accessibleMessage(tx.tables, user, params.message_id);
   // An archived channel's messages stay readable but are no longer deleted (reference access_message).
   const current = message?.stream_id == null ? undefined : tx.tables.channels[String(message.stream_id)];
   if (!message || !mayModifyMessageInChannel(current)) throw invalidMessage();
@@ -33,7 +33,8 @@ export function doDeleteMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'d
     const limit = settings.message_content_delete_limit_seconds;
     if (limit !== null && now - message.timestamp > limit) throw deleteTimeLimitPassed();
   }
-  const audience = messageAudience(tx.tables, message);
+  // The reference always tells the user who deleted it too (a non-subscriber administrator, say).
+  const audience = messageAudience(tx.tables, message).add(user.user_id);
   detachMessage(tx, message);
   tx.delete('messages', message.id);
   tx.delete('user_messages', message.id);

@@ -1,6 +1,6 @@
 import type { EditHistoryEntry, MessageRow, RealmState, UserRow } from '../../store/state.js';
 import { editHistoryDisabled, invalidMessage } from '../errors.js';
-import { visibleMessage } from '../messages/visibility.js';
+import { accessibleMessage } from '../messages/visibility.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 import { htmlDiff } from './html-diff.js';
 import { historyVisibility } from './settings.js';
@@ -34,7 +34,7 @@ export function messageHistory(
 ): { message_history: Snapshot[] } {
   const policy = historyVisibility(tables.realm.realm);
   if (policy === 'none') throw editHistoryDisabled();
-  const message = visibleMessage(tables, viewer, messageId);
+  const message = accessibleMessage(tables, viewer, messageId);
   if (!message) throw invalidMessage();
   let snapshots = versions(message);
   if (policy === 'moves') snapshots = movesOnly(snapshots, message);

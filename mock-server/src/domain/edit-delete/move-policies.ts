@@ -3,7 +3,7 @@ import type { ChannelRow, MessageRow, RealmState, UserRow } from '../../store/st
 import type { Tx } from '../../store/store.js';
 import { channelContentAccess } from '../access.js';
 import { topicPolicies, writePolicy, type VisibilityPolicy } from '../compat-lookups/user-topics.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAccess } from '../messages/visibility.js';
 import type { PropagateMode } from './check-edit.js';
 
 /**
@@ -65,7 +65,7 @@ function movedWholeTopic(tables: RealmState, mover: UserRow, move: TopicMove, mo
   if (mode === 'change_all') return true;
   for (const id of topicMessages(tables, move.from.streamId, move.from.topic) ?? []) {
     const m = tables.messages[String(id)];
-    if (m && messageVisibleTo(tables, mover, m)) return false;
+    if (m && messageAccess(tables, mover, m)) return false;
   }
   return true;
 }

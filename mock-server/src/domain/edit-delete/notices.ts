@@ -4,7 +4,7 @@ import type { ChannelRow, MessageRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { conversationLink, messageLink, silentMention } from '../markdown/syntax.js';
 import { sendMessage } from '../messages/send.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAccess } from '../messages/visibility.js';
 import type { EditPlan, PropagateMode } from './check-edit.js';
 import { RESOLVED_TOPIC_PREFIX, unresolvedName } from './check-edit.js';
 
@@ -81,7 +81,7 @@ function visibleRemains(tx: Tx, actor: ActorContext, streamId: number, topic: st
   for (const id of topicMessages(tx.tables, streamId, topic)?.descending() ?? []) {
     if (except.has(id)) continue;
     const m = tx.tables.messages[String(id)];
-    if (m && messageVisibleTo(tx.tables, actor.user, m)) return true;
+    if (m && messageAccess(tx.tables, actor.user, m)) return true;
   }
   return false;
 }

@@ -10,7 +10,7 @@ import { flagNotEditable, invalidFlag, invalidFlagOperation } from '../errors.js
 import { markRead } from '../messages/flags.js';
 import { mayEditFlag, mayMarkUnreadInChannel } from '../permissions.js';
 import { presentTopic } from '../topics.js';
-import { copyOf, writeFlags, type Copy } from './receipts.js';
+import { flagCopyOf, writeFlags, type Copy } from './receipts.js';
 
 /**
  * Message flags in bulk (companion tier; reference update-message-flags, mark-all-as-read,
@@ -54,13 +54,14 @@ export interface FlagsResult {
 }
 
 /**
- * POST /messages/flags. Every ID must name a message the caller can see, or nothing changes
- * (`Invalid message(s)`). Choice: visibility is checked before the unsubscribed-channel filter of marking
- * unread, so that the ignored channel list never names a channel the caller may not know.
+ * POST /messages/flags. Every ID must name a message the caller holds a copy of (kept after leaving its
+ * channel) or may access (receipts.ts flagCopyOf), or nothing changes (`Invalid message(s)`). Choice:
+ * that check comes before the unsubscribed-channel filter of marking unread, so that the ignored channel
+ * list never names a channel the caller may not know.
  */
 export function updateMessageFlags(tx: Tx, user: UserRow, ids: readonly number[], op: FlagOp, flag: string): FlagsResult {
   const copies = new Map<number, Copy>();
-  for (const id of ids) if (!copies.has(id)) copies.set(id, copyOf(tx.tables, user, id));
+  for (const id of ids) if (!copies.has(id)) copies.set(id, flagCopyOf(tx.tables, user, id));
   const ignored = new Set<number>();
   const kept: number[] = [];
   for (const id of ids) {

@@ -1,7 +1,7 @@
 import type { ChannelRow, CustomEmojiRow, LinkifierRow, RealmState, UserGroupRow, UserRow } from '../../store/state.js';
 import { topicMessages } from '../../store/indexes.js';
 import { channelContentAccess, channelMetadataAccess } from '../access.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAccess } from '../messages/visibility.js';
 
 /** What a rendering may resolve names against (spec §4.20, §2.5): the realm's tables and the author. */
 export interface MarkdownContext {
@@ -12,7 +12,7 @@ export interface MarkdownContext {
   /**
    * The author. Channel/topic links resolve only to channels the author may know (channelMetadataAccess
    * in domain/access.ts), and a topic link's newest message only among messages the author may read
-   * (messageVisibleTo); null = a context without an author, which sees what a spectator sees (the same
+   * (messageAccess); null = a context without an author, which sees what a spectator sees (the same
    * predicates with a null user: web-public channels and their messages only).
    */
   author: UserRow | null;
@@ -141,7 +141,7 @@ export class RenderEnv {
     let latest: number | undefined;
     if (author) {
       for (const id of ids?.descending() ?? []) {
-        if (messageVisibleTo(ctx.tables, author, ctx.tables.messages[String(id)]!)) {
+        if (messageAccess(ctx.tables, author, ctx.tables.messages[String(id)]!)) {
           latest = id;
           break;
         }

@@ -2,7 +2,7 @@ import type { AnswerOf } from '../../contract/operation-types.js';
 import type { RealmState, UserRow } from '../../store/state.js';
 import { invalidMessage } from '../errors.js';
 import { presentMessage, viewMessage } from '../present/messages.js';
-import { receivedFlags, visibleMessage } from './visibility.js';
+import { receivedFlags, accessibleMessage } from './visibility.js';
 
 export interface FetchOptions {
   applyMarkdown: boolean;
@@ -16,7 +16,7 @@ export interface FetchOptions {
  * null only for a Gravatar sender whose real email the caller may see (§2.5 avatar_url).
  */
 export function fetchMessage(tables: RealmState, viewer: UserRow, messageId: number, options: FetchOptions): AnswerOf<'get-message'> {
-  const message = visibleMessage(tables, viewer, messageId);
+  const message = accessibleMessage(tables, viewer, messageId);
   if (!message) throw invalidMessage();
   const wire = presentMessage(tables, message);
   const flags = receivedFlags(tables, viewer, message.id) ?? ['read', 'historical'];

@@ -10,7 +10,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../topics.js';
 import { operandText, type NarrowOperand, type NarrowTerm } from './narrow.js';
 import { HAS, IS, type Flags } from './narrow-operands.js';
 import { searchQuery, type SearchQuery } from './narrow-search.js';
-import { messageVisibleTo } from './visibility.js';
+import { messageAccess } from './visibility.js';
 
 /**
  * The narrow filter, step two: terms named against the realm (channels, users, the `with` message) and
@@ -85,7 +85,7 @@ export function prepareNarrow(tables: Tables, viewer: UserRow | null, narrow: Na
 
 /** A message a spectator may read is one of a web-public channel (reference access_web_public_message). */
 function readable(tables: Tables, viewer: UserRow | null, message: MessageRow): boolean {
-  if (viewer) return messageVisibleTo(tables, viewer, message);
+  if (viewer) return messageAccess(tables, viewer, message);
   return message.stream_id !== null && tables.channels[String(message.stream_id)]?.is_web_public === true;
 }
 

@@ -6,7 +6,7 @@ import { badRequest, invalidMessage } from '../errors.js';
 import { conversationLink, fenced, quote, silentMention, truncate } from '../markdown/syntax.js';
 import { MAX_TOPIC_LENGTH } from '../topics.js';
 import { MAX_MESSAGE_LENGTH, sendMessage } from './send.js';
-import { visibleMessage } from './visibility.js';
+import { accessibleMessage } from './visibility.js';
 
 /** §4.13 report_type values and the reference server's labels for them. */
 const LABELS: Record<string, string> = {
@@ -31,7 +31,7 @@ export function doReportMessage(tx: Tx, actor: ActorContext, params: ParamsOf<'r
   const channel =
     realm.moderation_request_channel_id === null ? undefined : tx.tables.channels[String(realm.moderation_request_channel_id)];
   if (!channel) throw badRequest('Message reporting is not enabled in this organization.');
-  const message = visibleMessage(tx.tables, user, messageId);
+  const message = accessibleMessage(tx.tables, user, messageId);
   if (!message) throw invalidMessage();
   const bot = tx.tables.users[String(realm.notification_bot_id)];
   const sender = tx.tables.users[String(message.sender_id)];

@@ -3,7 +3,7 @@ import type { Tx } from '../../store/store.js';
 import type { RealmState, ReminderRow, UserRow } from '../../store/state.js';
 import type { ActorContext } from '../actor.js';
 import { badRequest, invalidMessage, missingResource } from '../errors.js';
-import { visibleMessage } from '../messages/visibility.js';
+import { accessibleMessage } from '../messages/visibility.js';
 import { checkFuture } from '../scheduled/validate.js';
 import { emitReminderAdd, emitReminderRemove, pendingReminders, presentReminder } from './present.js';
 
@@ -19,7 +19,7 @@ export const MAX_REMINDER_NOTE_LENGTH = 1000;
  */
 export function doCreateMessageReminder(tx: Tx, actor: ActorContext, p: ParamsOf<'create-message-reminder'>): number {
   checkFuture(p.scheduled_delivery_timestamp, actor.now);
-  const message = p.message_id === undefined ? undefined : visibleMessage(tx.tables, actor.user, p.message_id);
+  const message = p.message_id === undefined ? undefined : accessibleMessage(tx.tables, actor.user, p.message_id);
   if (!message) throw invalidMessage();
   if ([...p.note].length > MAX_REMINDER_NOTE_LENGTH)
     throw badRequest(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);

@@ -2,7 +2,7 @@ import { features } from '../../config/features.js';
 import type { Tx } from '../../store/store.js';
 import type { MessageRow, RealmState, ReminderRow } from '../../store/state.js';
 import type { SendContext } from '../messages/send.js';
-import { messageVisibleTo } from '../messages/visibility.js';
+import { messageAccess } from '../messages/visibility.js';
 import type { DeliveryOptions } from '../scheduled/deliver.js';
 import { LATE_REASON } from '../scheduled/deliver.js';
 import { conversationLink, messageLink, quote, silentMention } from '../markdown/syntax.js';
@@ -27,7 +27,7 @@ export function deliverReminder(tx: Tx, id: number, options: DeliveryOptions): v
   const ctx: SendContext = { realm, features: features(realm.feature_level), now: row.scheduled_delivery_timestamp };
   const user = tx.tables.users[String(row.user_id)];
   const message = tx.tables.messages[String(row.message_id)];
-  if (options.late || !user?.is_active || !message || !messageVisibleTo(tx.tables, user, message)) {
+  if (options.late || !user?.is_active || !message || !messageAccess(tx.tables, user, message)) {
     const failed: ReminderRow = { ...row, failed: true };
     tx.put('reminders', id, failed);
     emitReminderRemove(tx, failed);
