@@ -67,8 +67,12 @@ export interface ExploreSession {
   world: World;
   templates: Template[];
   oracles: Record<ExploreRule, number>;
-  /** Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds. */
-  renew(): Promise<void>;
+  /**
+   * Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds, or now when
+   * `fresh` (a replay must not meet what earlier worlds left in the realm: archived channels, a server's
+   * counters that went wrong there).
+   */
+  renew(fresh?: boolean): Promise<void>;
   /** The environment of sequence `n` (its channels' names carry the run's ID and n). */
   env(n: number, counting?: () => boolean): SequenceEnv;
   close(): Promise<void>;
@@ -88,10 +92,10 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
     },
     templates,
     oracles,
-    renew: async () => {
+    renew: async (fresh = false) => {
       // Every world leaves three archived channels, which registers with archived_channels list: on the mock,
       // a new realm now and then keeps a long run's registers (and steps) as cheap as its first.
-      if (!realm || ++worldsInRealm <= WORLDS_PER_REALM) return;
+      if (!realm || (++worldsInRealm <= WORLDS_PER_REALM && !fresh)) return;
       const old = realm;
       realm = await opts.target.createRealm();
       world = realm.world;
@@ -207,11 +211,14 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       if (out.failed && failure) {
         const { violation, ran } = failure as { violation: Violation; ran: RanStep[] };
         // fast-check simplified the draws; now the concrete steps: drop what the failure does not need.
+        // Each replay in a realm of its own on the mock, as `--replay` runs: the same world every time.
         const reproduce: Reproduce = async (candidate) => {
+          await session.renew(true);
           const again = await replaySteps(env(), candidate);
           return again.violation?.rule === violation.rule ? again.ran : null;
         };
         const shrunk = await shrinkSteps(reproduce, ran, shrinkUntil());
+        await session.renew(true);
         const last = await replaySteps(
           env(),
           shrunk.ran.map((r) => r.step),
