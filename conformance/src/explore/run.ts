@@ -6,6 +6,7 @@ import type { ResponseSchemas } from '../openapi.js';
 import type { Target } from '../target.js';
 import type { World } from '../world.js';
 import { OperationIndex } from './document.js';
+import { choiceOf, drawStep, touched } from './draw.js';
 import { templatesFor } from './operations/index.js';
 import type { Choice, Template } from './operations/template.js';
 import { UnboundRef } from './knowledge.js';
@@ -42,20 +43,6 @@ export interface ExploreOptions {
 }
 
 const DEFAULTS = { maxSequence: 40, shrinkMs: 120_000, durationMs: 60_000 };
-
-/** The draw of one step: a weighted template, an actor, small numbers; wrong on purpose one time in ten. */
-function choiceOf(templates: readonly Template[], actors: number): fc.Arbitrary<Choice> {
-  return fc.record({
-    template: fc.oneof(...templates.map((t, i) => ({ arbitrary: fc.constant(i), weight: t.weight }))),
-    actor: fc.nat({ max: actors - 1 }),
-    a: fc.nat({ max: 30 }),
-    b: fc.nat({ max: 30 }),
-    c: fc.nat({ max: 30 }),
-    flag: fc.boolean(),
-    // Shrinks towards 0, the valid variant.
-    invalid: fc.nat({ max: 9 }).map((n) => n === 9),
-  });
-}
 
 /**
  * Explore: random sequences of steps valid for the state (fast-check draws them, one sequence per fresh
@@ -162,10 +149,12 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       });
     if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
+    // What the step before touched: a draw may follow on from it (draw.ts).
+    let focus: string[] = [];
     try {
       for (const choice of choices) {
         if (!going()) return;
-        const step = seq.plan(choice);
+        const step = drawStep(seq, choice, focus);
         if (!step) continue;
         if (!shrinking) {
           steps += 1;
@@ -173,6 +162,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
         }
         try {
           await seq.run(step);
+          focus = touched(seq.k, step);
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
           // While shrinking, only the rule of the first finding counts: another is another finding.
