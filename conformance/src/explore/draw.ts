@@ -39,15 +39,21 @@ export function drawStep(seq: Sequence, choice: Choice, focus: readonly string[]
   const near: Step[] = [];
   const weights: number[] = [];
   const templates = seq.env.templates;
-  for (let template = 0; template < templates.length; template++)
+  for (let template = 0; template < templates.length; template++) {
+    const steps: Step[] = [];
     for (let actor = 0; actor < seq.actors.length; actor++) {
       const step = seq.plan({ ...choice, template, actor, focus });
-      if (!step || !touched(seq.k, step).some((key) => focus.includes(key))) continue;
-      near.push(step);
-      weights.push(templates[template]!.weight);
+      if (step && touched(seq.k, step).some((key) => focus.includes(key))) steps.push(step);
     }
+    // A template's weight is shared by the actors who can take it: a step only one actor can take (a message to
+    // the private channel just left) is not outweighed by one everyone may try (changing its description).
+    for (const step of steps) {
+      near.push(step);
+      weights.push(templates[template]!.weight / steps.length);
+    }
+  }
   if (near.length === 0) return seq.plan(choice);
-  let at = choice.near % weights.reduce((sum, w) => sum + w, 0);
+  let at = ((choice.near - 1) / NEAR_RANGE) * weights.reduce((sum, w) => sum + w, 0);
   for (const [i, step] of near.entries()) {
     at -= weights[i]!;
     if (at < 0) return step;
@@ -64,7 +70,7 @@ export function drawStep(seq: Sequence, choice: Choice, focus: readonly string[]
 export function touched(k: Knowledge, step: Step): string[] {
   if (step.binds && k.idOf(step.binds) !== undefined) return [step.binds];
   const keys = new Set<string>();
-  const named = [...(step.binds ? [step.binds] : []), ...[...step.path.matchAll(KEY_SEGMENT)].map((m) => m[1]!), ...refsIn(step.params)];
+  const named = [...[...step.path.matchAll(KEY_SEGMENT)].map((m) => m[1]!), ...refsIn(step.params)];
   for (const key of named) keys.add(key);
   for (const key of named) {
     const m = k.message(key);
