@@ -30,16 +30,19 @@ export function choiceOf(templates: readonly Template[], actors: number): fc.Arb
 const NEAR_RANGE = 1_000_000;
 
 /**
- * The step of a choice. Following on (`near`), every template as every actor plans with the focus (what the
- * step before touched, nearest first); of the steps that touch the focus, one is taken by the templates'
- * weights. Nothing touches it (the first step, a focus no one can reach): the step as drawn.
+ * The step of a choice. Following on (`near`), every template but the previous step's, as every actor, plans
+ * with the focus (what the step before touched, nearest first); of the steps that touch the focus, one is taken
+ * by the templates' weights. Nothing touches it (the first step, a focus no one can reach): the step as drawn.
  */
 export function drawStep(seq: Sequence, choice: Choice, focus: readonly string[]): Step | null {
   if (!choice.near || focus.length === 0) return seq.plan(choice);
   const near: Step[] = [];
   const weights: number[] = [];
   const templates = seq.env.templates;
+  // A story moves on: the step after a leave is not another leave, the one after an edit not another edit.
+  const last = seq.ran.at(-1)?.step.kind;
   for (let template = 0; template < templates.length; template++) {
+    if (templates[template]!.name === last) continue;
     const steps: Step[] = [];
     for (let actor = 0; actor < seq.actors.length; actor++) {
       const step = seq.plan({ ...choice, template, actor, focus });
