@@ -19,7 +19,7 @@ import { startTestServer } from '../helpers/test-server.js';
  * correct mock. The bugs run at the same time, one proxy each in front of one mock.
  */
 /**
- * A run is decided by its seed. With this one every bug shows within ~110 steps; over ten other seeds the
+ * A run is decided by its seed. With this one every bug shows within ~110 steps; over nine other seeds the
  * slowest (the reaction after leaving) took from 10 to over 750 steps (four of them not within 40 s on a loaded
  * machine), the others within ~150.
  */
