@@ -6,6 +6,7 @@ import type { ResponseSchemas } from '../openapi.js';
 import type { Target } from '../target.js';
 import type { World } from '../world.js';
 import { OperationIndex } from './document.js';
+import { choiceOf, drawStep, touched } from './draw.js';
 import { templatesFor } from './operations/index.js';
 import type { Choice, Template } from './operations/template.js';
 import { UnboundRef } from './knowledge.js';
@@ -43,20 +44,6 @@ export interface ExploreOptions {
 
 const DEFAULTS = { maxSequence: 40, shrinkMs: 120_000, durationMs: 60_000 };
 
-/** The draw of one step: a weighted template, an actor, small numbers; wrong on purpose one time in ten. */
-function choiceOf(templates: readonly Template[], actors: number): fc.Arbitrary<Choice> {
-  return fc.record({
-    template: fc.oneof(...templates.map((t, i) => ({ arbitrary: fc.constant(i), weight: t.weight }))),
-    actor: fc.nat({ max: actors - 1 }),
-    a: fc.nat({ max: 30 }),
-    b: fc.nat({ max: 30 }),
-    c: fc.nat({ max: 30 }),
-    flag: fc.boolean(),
-    // Shrinks towards 0, the valid variant.
-    invalid: fc.nat({ max: 9 }).map((n) => n === 9),
-  });
-}
-
 /**
  * Explore: random sequences of steps valid for the state (fast-check draws them, one sequence per fresh
  * world), every oracle after every step; the first violation is shrunk by fast-check to a shortest
@@ -67,8 +54,12 @@ export interface ExploreSession {
   world: World;
   templates: Template[];
   oracles: Record<ExploreRule, number>;
-  /** Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds. */
-  renew(): Promise<void>;
+  /**
+   * Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds, or now when
+   * `fresh` (a replay must not meet what earlier worlds left in the realm: archived channels, a server's
+   * counters that went wrong there).
+   */
+  renew(fresh?: boolean): Promise<void>;
   /** The environment of sequence `n` (its channels' names carry the run's ID and n). */
   env(n: number, counting?: () => boolean): SequenceEnv;
   close(): Promise<void>;
@@ -88,10 +79,10 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
     },
     templates,
     oracles,
-    renew: async () => {
+    renew: async (fresh = false) => {
       // Every world leaves three archived channels, which registers with archived_channels list: on the mock,
       // a new realm now and then keeps a long run's registers (and steps) as cheap as its first.
-      if (!realm || ++worldsInRealm <= WORLDS_PER_REALM) return;
+      if (!realm || (++worldsInRealm <= WORLDS_PER_REALM && !fresh)) return;
       const old = realm;
       realm = await opts.target.createRealm();
       world = realm.world;
@@ -158,10 +149,12 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       });
     if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
+    // What the step before touched: a draw may follow on from it (draw.ts).
+    let focus: string[] = [];
     try {
       for (const choice of choices) {
         if (!going()) return;
-        const step = seq.plan(choice);
+        const step = drawStep(seq, choice, focus);
         if (!step) continue;
         if (!shrinking) {
           steps += 1;
@@ -169,6 +162,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
         }
         try {
           await seq.run(step);
+          focus = touched(seq.k, step);
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
           // While shrinking, only the rule of the first finding counts: another is another finding.
@@ -207,11 +201,14 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
       if (out.failed && failure) {
         const { violation, ran } = failure as { violation: Violation; ran: RanStep[] };
         // fast-check simplified the draws; now the concrete steps: drop what the failure does not need.
+        // Each replay in a realm of its own on the mock, as `--replay` runs: the same world every time.
         const reproduce: Reproduce = async (candidate) => {
+          await session.renew(true);
           const again = await replaySteps(env(), candidate);
           return again.violation?.rule === violation.rule ? again.ran : null;
         };
         const shrunk = await shrinkSteps(reproduce, ran, shrinkUntil());
+        await session.renew(true);
         const last = await replaySteps(
           env(),
           shrunk.ran.map((r) => r.step),

@@ -8,10 +8,15 @@ import { request } from 'undici';
  * upstream answered it, one at a time and in the order the answers arrived, and returns the answer the
  * client gets. A fault may keep state between exchanges: the sequence faults follow what passed (`Seen`)
  * and change later answers by it (drop or add events of a queue, rewrite a register answer or a read).
+ * The mock's realms each number their users, channels and messages alike, so the proxy tells a fault which
+ * realm an exchange is in (learnt from the realms the control API made through it).
  */
 export type Answer = { status: number; body: Record<string, unknown> };
-/** What the proxy saw of a request: method, path, its parameters (form body or query string) and the caller's e-mail. */
-export type Sent = { method: string; path: string; params: URLSearchParams; email: string };
+/**
+ * What the proxy saw of a request: method, path, its parameters (form body or query string), the caller's e-mail
+ * and realm (the ID the control API gave it; '' for the mock's own realm or a caller it does not know).
+ */
+export type Sent = { method: string; path: string; params: URLSearchParams; email: string; realm: string };
 export type Fault = (req: IncomingMessage, answer: Answer, sent: Sent) => Answer;
 
 export interface FaultyProxy {
@@ -20,17 +25,35 @@ export interface FaultyProxy {
   close(): Promise<void>;
 }
 
-/** The parameters of a form-encoded body or of the query string, and the Basic-auth user name. */
-function sentOf(req: IncomingMessage, body: Buffer | undefined): Sent {
+/** The parameters of a form-encoded body or of the query string, the Basic-auth user name and the realm of its key. */
+function sentOf(req: IncomingMessage, body: Buffer | undefined, realms: ReadonlyMap<string, string>): Sent {
   const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
   const params = new URLSearchParams(form && body ? body.toString() : ((req.url ?? '').split('?')[1] ?? ''));
   const auth = String(req.headers.authorization ?? '');
-  const email = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':')[0]! : '';
-  return { method: req.method ?? 'GET', path: (req.url ?? '').split('?')[0]!, params, email };
+  const [email = '', key = ''] = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString().split(':') : [];
+  return { method: req.method ?? 'GET', path: (req.url ?? '').split('?')[0]!, params, email, realm: realms.get(key) ?? '' };
+}
+
+/**
+ * Learns each API key's realm from a realm the control API made (its world lists every user's credentials).
+ * The mock gives a deleted realm's ID to the next one: the proxy's own count of realms made tells them apart.
+ */
+function learnRealm(text: string, realms: Map<string, string>, made: number): void {
+  try {
+    const body = JSON.parse(text) as { realm_id?: unknown; world?: { credentials?: Record<string, { api_key?: unknown }> } };
+    if (typeof body.realm_id !== 'string') return;
+    const realm = `${body.realm_id} #${made}`;
+    for (const c of Object.values(body.world?.credentials ?? {})) if (typeof c.api_key === 'string') realms.set(c.api_key, realm);
+  } catch {
+    // Not a realm: nothing to learn.
+  }
 }
 
 /** A proxy in front of `upstream` applying `fault` to the JSON answers under /api/v1. */
 export async function faultyProxy(upstream: string, fault: Fault): Promise<FaultyProxy> {
+  /** API key → realm ID, for the realms made through this proxy. */
+  const realms = new Map<string, string>();
+  let made = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -45,6 +68,7 @@ export async function faultyProxy(upstream: string, fault: Fault): Promise<Fault
         const text = await up.body.text();
         let status = up.statusCode;
         let out = text;
+        if (req.method === 'POST' && req.url === '/__mock/realms' && status < 300) learnRealm(text, realms, ++made);
         if (req.url?.startsWith('/api/v1/')) {
           let parsed: Record<string, unknown> | undefined;
           try {
@@ -53,7 +77,7 @@ export async function faultyProxy(upstream: string, fault: Fault): Promise<Fault
             // Not JSON: passed through as it is.
           }
           if (parsed) {
-            const answer = fault(req, { status, body: parsed }, sentOf(req, body));
+            const answer = fault(req, { status, body: parsed }, sentOf(req, body, realms));
             status = answer.status;
             out = JSON.stringify(answer.body);
           }
@@ -169,13 +193,18 @@ export class Seen {
 
 /**
  * A fault that follows what passes: `seen` learns from every upstream answer first, then the fault decides
- * with what it knows (its own state included: the factory runs once per proxy, so per test).
+ * with what it knows. As a server keeps its state per realm, so does a fault: the factory runs once per realm
+ * an exchange is in, so that a realm made later, whose IDs repeat an earlier one's, starts unharmed.
  */
 export function sequenceFault(make: (seen: Seen) => (answer: Answer, sent: Sent) => Answer): Fault {
-  const seen = new Seen();
-  const fault = make(seen);
+  const byRealm = new Map<string, { seen: Seen; fault: (answer: Answer, sent: Sent) => Answer }>();
   return (_req, answer, sent) => {
-    seen.observe(sent, answer);
-    return fault(answer, sent);
+    let realm = byRealm.get(sent.realm);
+    if (!realm) {
+      const seen = new Seen();
+      byRealm.set(sent.realm, (realm = { seen, fault: make(seen) }));
+    }
+    realm.seen.observe(sent, answer);
+    return realm.fault(answer, sent);
   };
 }

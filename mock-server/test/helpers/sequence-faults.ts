@@ -24,12 +24,6 @@ export interface SequenceBug {
   /** Explore operation templates a sequence needs to meet it (the test is skipped until they exist). */
   needs: string[];
   fault: () => Fault;
-  /**
-   * Why explore does not yet find and shrink it reliably within its default budget on this machine (the test
-   * then skips it, saying so): at ~10 steps per second the sequences that show it are not drawn in time, or
-   * shrinking runs out of time before 6 steps.
-   */
-  notYet?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -214,21 +208,18 @@ export const SEQUENCE_BUGS: readonly SequenceBug[] = [
     rule: 'explore/events-snapshot',
     needs: ['send-channel-message', 'move-topic', 'mark-topic-as-read'],
     fault: unreadAfterMovedRead,
-    notYet: 'found and shrunk to 6 steps or fewer, but shrinking takes its whole 30 s budget: too slow for npm test',
   },
   {
     name: "register's subscriber_count not decremented when someone leaves a private channel",
     rule: 'explore/events-snapshot',
     needs: ['unsubscribe'],
     fault: staleSubscriberCount,
-    notYet: 'found in every run, but its shrunk steps do not replay the same way',
   },
   {
     name: 'a reaction event sent to a user who left the private channel before the message was sent',
     rule: 'explore/no-leaks',
     needs: ['unsubscribe', 'send-channel-message', 'add-reaction'],
     fault: reactionAfterLeaving,
-    notYet: 'not found within 60 s: leave, then a send and a reaction in that channel, is rarely drawn',
   },
   {
     name: "register's max_message_id keeps the deleted newest message",

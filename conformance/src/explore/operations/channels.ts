@@ -3,7 +3,7 @@ import { nameRef, ref, type Knowledge, type KnownChannel } from '../knowledge.js
 import type { Step } from '../types.js';
 import { subscribedTo } from '../visibility.js';
 import { pathKey } from './reads.js';
-import { pick, type Template, type VerifyContext } from './template.js';
+import { pick, topicKey, type Template, type VerifyContext } from './template.js';
 
 /**
  * Steps on channels and subscriptions: joining and leaving explore's channels, subscribing and
@@ -42,6 +42,7 @@ export const subscribe: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived && !subscribed.has(c.id) && !c.private),
       choice.a,
+      choice.focus,
     );
     if (!channel) return null;
     // Anyone but a guest may join a public channel (spec §2.3, can_subscribe_group).
@@ -71,6 +72,7 @@ export const unsubscribe: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived && subscribed.has(c.id)),
       choice.a,
+      choice.focus,
     );
     if (!channel) return null;
     return { params: { subscriptions: [nameRef(channel.key)] }, expect: 'success' };
@@ -96,6 +98,7 @@ export const subscribeOthers: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
       choice.a,
+      choice.focus,
     );
     const who = channel
       ? pick(
@@ -135,6 +138,7 @@ export const unsubscribeOthers: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
       choice.a,
+      choice.focus,
     );
     const who = channel
       ? pick(
@@ -175,6 +179,7 @@ export const updateDescription: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
       choice.a,
+      choice.focus,
     );
     if (!channel) return null;
     return {
@@ -199,6 +204,7 @@ export const updatePrivacy: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived),
       choice.a,
+      choice.focus,
     );
     if (!channel) return null;
     return {
@@ -227,7 +233,7 @@ export const archiveChannel: Template = {
   plan({ k, actor, choice }) {
     const live = k.channels.filter((c) => !c.archived);
     if (live.length < 2) return null;
-    const channel = pick(live, choice.a)!;
+    const channel = pick(live, choice.a, choice.focus)!;
     return { pathParams: { stream_id: ref(channel.key) }, params: {}, expect: administers(actor, channel) ? 'success' : 'either' };
   },
   learn({ k, step }) {
@@ -266,8 +272,11 @@ export const markTopicRead: Template = {
     const channel = pick(
       k.channels.filter((c) => subscribed.has(c.id)),
       choice.a,
+      choice.focus,
     );
-    const topic = channel ? pick(receivedTopics(k, actor.name, channel.key), choice.b) : null;
+    const topic = channel
+      ? pick(receivedTopics(k, actor.name, channel.key), choice.b, choice.focus, (t) => topicKey(channel.key, t))
+      : null;
     if (!channel || topic === null) return null;
     // An archived channel's messages are the server's call (the mock refuses them as an invalid channel).
     return { params: { stream_id: ref(channel.key), topic_name: topic }, expect: channel.archived ? 'either' : 'success' };

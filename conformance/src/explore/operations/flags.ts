@@ -2,7 +2,7 @@ import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge } from '../knowledge.js';
 import type { Step, StepValue } from '../types.js';
 import { subscribedTo, visibleMessages } from '../visibility.js';
-import { pick, type Template, type VerifyContext } from './template.js';
+import { pick, topicKey, type Template, type VerifyContext } from './template.js';
 
 /**
  * A user's own marks on messages and channels (companion tier): read and starred flags (by ID, by
@@ -38,7 +38,7 @@ export const updateFlags: Template = {
   operation: 'update-message-flags',
   weight: 3,
   plan({ k, actor, choice }) {
-    const m = pick(visibleMessages(actor, k), choice.a);
+    const m = pick(visibleMessages(actor, k), choice.a, choice.focus);
     if (!m) return null;
     const flag = choice.c % 2 === 0 ? 'read' : 'starred';
     return { params: { messages: [ref(m.key)], op: choice.flag ? 'remove' : 'add', flag }, expect: 'success' };
@@ -78,7 +78,7 @@ export const markChannelRead: Template = {
   weight: 1,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a);
+    const channel = pick(live(k, actor), choice.a, choice.focus);
     if (!channel) return null;
     return { params: { stream_id: ref(channel.key) }, expect: 'success' };
   },
@@ -137,7 +137,7 @@ export const flagsForNarrow: Template = {
   weight: 1,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a);
+    const channel = pick(live(k, actor), choice.a, choice.focus);
     if (!channel) return null;
     return {
       params: {
@@ -175,8 +175,8 @@ export const userTopic: Template = {
   weight: 2,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a);
-    const topic = channel ? pick(k.topicsOf(channel.key), choice.b) : null;
+    const channel = pick(live(k, actor), choice.a, choice.focus);
+    const topic = channel ? pick(k.topicsOf(channel.key), choice.b, choice.focus, (t) => topicKey(channel.key, t)) : null;
     if (!channel || topic === null) return null;
     return { params: { stream_id: ref(channel.key), topic, visibility_policy: choice.c % 4 }, expect: 'success' };
   },
@@ -205,7 +205,7 @@ export const subscriptionSettings: Template = {
   weight: 2,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a);
+    const channel = pick(live(k, actor), choice.a, choice.focus);
     if (!channel) return null;
     const change =
       choice.b % 3 === 0

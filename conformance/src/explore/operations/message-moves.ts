@@ -23,11 +23,13 @@ export const moveToChannel: Template = {
     const m = pick(
       visibleMessages(actor, k).filter((x) => x.channel !== null && !k.channel(x.channel)?.archived),
       choice.a,
+      choice.focus,
     );
     const to = m
       ? pick(
           k.channels.filter((c) => !c.archived && subscribed.has(c.id) && c.key !== m.channel),
           choice.b,
+          choice.focus,
         )
       : null;
     if (!m || !to) return null;
@@ -52,6 +54,7 @@ export const resolveTopic: Template = {
     const m = pick(
       visibleMessages(actor, k).filter((x) => x.channel !== null && x.topic !== '' && !k.channel(x.channel)?.archived),
       choice.a,
+      choice.focus,
     );
     if (!m) return null;
     const topic = m.topic.startsWith(RESOLVED) ? m.topic.slice(RESOLVED.length) : `${RESOLVED}${m.topic}`;
@@ -75,6 +78,7 @@ export const deleteMessage: Template = {
     const m = pick(
       visibleMessages(actor, k).filter((x) => admin || x.sender === actor.name),
       choice.a,
+      choice.focus,
     );
     if (!m) return null;
     const archived = m.channel !== null && k.channel(m.channel)?.archived;
@@ -105,7 +109,7 @@ export const removeReaction: Template = {
     const mine = visibleMessages(actor, k).flatMap((m) =>
       [...m.reactions].filter((r) => r.startsWith(`${actor.name} `)).map((r) => [m, r.slice(actor.name.length + 1)] as const),
     );
-    const found = pick(mine, choice.a);
+    const found = pick(mine, choice.a, choice.focus);
     if (!found) return null;
     const [m, emoji] = found;
     const archived = m.channel !== null && k.channel(m.channel)?.archived;

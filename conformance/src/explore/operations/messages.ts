@@ -3,7 +3,7 @@ import { ref, type Knowledge, type KnownMessage } from '../knowledge.js';
 import type { Step } from '../types.js';
 import { maySeeChannel, maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
-import { pick, type Template } from './template.js';
+import { pick, topicKey, type Template } from './template.js';
 
 /**
  * Steps on messages (companion tier: sending, editing and moving are the reference server's operations).
@@ -23,9 +23,13 @@ export const sendChannelMessage: Template = {
     const channel = pick(
       k.channels.filter((c) => !c.archived && subscribed.has(c.id)),
       choice.a,
+      choice.focus,
     );
     if (!channel) return null;
-    const topic = choice.flag ? (pick(k.topicsOf(channel.key), choice.b) ?? TOPICS[0]!) : TOPICS[choice.b % TOPICS.length]!;
+    const topics = k.topicsOf(channel.key);
+    // Following on, the topic the step before touched; else one in use or one of the usual few.
+    const near = topics.find((t) => choice.focus?.includes(topicKey(channel.key, t)));
+    const topic = near ?? (choice.flag ? (pick(topics, choice.b) ?? TOPICS[0]!) : TOPICS[choice.b % TOPICS.length]!);
     return {
       params: { type: 'stream', to: ref(channel.key), topic, content: `explore ${n}: hello ${topic}` },
       expect: 'success',
@@ -99,7 +103,7 @@ export const editContent: Template = {
       };
     }
     const own = k.liveMessages().filter((m) => m.sender === actor.name);
-    const m = pick(own, choice.a);
+    const m = pick(own, choice.a, choice.focus);
     if (!m) return null;
     return { pathParams: { message_id: ref(m.key) }, params: { content: `explore ${n}: edited` }, expect: 'either' };
   },
@@ -120,6 +124,7 @@ export const moveTopic: Template = {
     const m = pick(
       visibleMessages(actor, k).filter((x) => x.channel !== null),
       choice.a,
+      choice.focus,
     );
     if (!m) return null;
     const topic = TOPICS[choice.b % TOPICS.length]!;
@@ -172,7 +177,7 @@ export const addReaction: Template = {
   operation: 'add-reaction',
   weight: 2,
   plan({ k, actor, choice }) {
-    const m = pick(visibleMessages(actor, k), choice.a);
+    const m = pick(visibleMessages(actor, k), choice.a, choice.focus);
     if (!m) return null;
     if (choice.invalid)
       return {

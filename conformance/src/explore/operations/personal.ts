@@ -97,7 +97,7 @@ export const editDraft: Template = {
   plan({ k, actor, choice, n }) {
     const draft = { type: '', to: [], topic: '', content: `explore ${n}: edited` };
     if (choice.invalid) return missing('draft', { draft_id: NO_SUCH_ID }, { draft });
-    const d = pick(mine(k, 'draft', actor), choice.b);
+    const d = pick(mine(k, 'draft', actor), choice.b, choice.focus);
     if (!d) return null;
     return {
       pathParams: { draft_id: ref(d.key) },
@@ -119,7 +119,7 @@ export const deleteDraft: Template = {
   valid: stillOwned('draft'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('draft', { draft_id: NO_SUCH_ID }, {});
-    const d = pick(mine(k, 'draft', actor), choice.b);
+    const d = pick(mine(k, 'draft', actor), choice.b, choice.focus);
     return d ? { pathParams: { draft_id: ref(d.key) }, params: {}, expect: 'success' } : null;
   },
   learn: ({ k, step }) => k.disown(pathKey(step)),
@@ -155,7 +155,7 @@ export const editSnippet: Template = {
   valid: stillOwned('snippet'),
   plan({ k, actor, choice, n }) {
     if (choice.invalid) return missing('saved snippet', { saved_snippet_id: NO_SUCH_ID }, { title: `explore ${n}` });
-    const s = pick(mine(k, 'snippet', actor), choice.b);
+    const s = pick(mine(k, 'snippet', actor), choice.b, choice.focus);
     if (!s) return null;
     return {
       pathParams: { saved_snippet_id: ref(s.key) },
@@ -173,7 +173,7 @@ export const deleteSnippet: Template = {
   valid: stillOwned('snippet'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('saved snippet', { saved_snippet_id: NO_SUCH_ID }, {});
-    const s = pick(mine(k, 'snippet', actor), choice.b);
+    const s = pick(mine(k, 'snippet', actor), choice.b, choice.focus);
     return s ? { pathParams: { saved_snippet_id: ref(s.key) }, params: {}, expect: 'success' } : null;
   },
   learn: ({ k, step }) => k.disown(pathKey(step)),
@@ -213,7 +213,7 @@ export const editView: Template = {
   valid: (c, step) => stillOwned('view', fragmentOf)(c, step),
   plan({ k, actor, choice, n }) {
     if (choice.invalid) return missing('navigation view', { fragment: `${k.token}-none` }, { is_pinned: true }, 'NOT_FOUND');
-    const view = pick(mine(k, 'view', actor), choice.b);
+    const view = pick(mine(k, 'view', actor), choice.b, choice.focus);
     if (!view) return null;
     return {
       pathParams: { fragment: view.key },
@@ -235,7 +235,7 @@ export const removeView: Template = {
   valid: (c, step) => stillOwned('view', fragmentOf)(c, step),
   plan({ k, actor, choice }) {
     if (choice.invalid) return missing('navigation view', { fragment: `${k.token}-none` }, {}, 'NOT_FOUND');
-    const view = pick(mine(k, 'view', actor), choice.b);
+    const view = pick(mine(k, 'view', actor), choice.b, choice.focus);
     return view ? { pathParams: { fragment: view.key }, params: {}, expect: 'success' } : null;
   },
   learn: ({ k, step }) => k.disown(fragmentOf(step)),

@@ -40,7 +40,7 @@ export const createReminder: Template = {
   operation: 'create-message-reminder',
   weight: 1,
   plan({ k, actor, choice, n }) {
-    const m = pick(visibleMessages(actor, k), choice.a);
+    const m = pick(visibleMessages(actor, k), choice.a, choice.focus);
     if (!m) return null;
     return {
       params: { message_id: ref(m.key), scheduled_delivery_timestamp: farFuture(actor), note: `explore ${n}` },
@@ -62,7 +62,7 @@ export const deleteReminder: Template = {
   valid: stillOwned('reminder'),
   plan({ k, actor, choice }) {
     if (choice.invalid) return { pathParams: { reminder_id: NO_SUCH_ID }, params: {}, expect: 'success', invalid: missing('reminder') };
-    const r = pick(k.ownedOf('reminder', actor.name), choice.b);
+    const r = pick(k.ownedOf('reminder', actor.name), choice.b, choice.focus);
     return r ? { pathParams: { reminder_id: ref(r.key) }, params: {}, expect: 'success' } : null;
   },
   learn: ({ k, step }) => k.disown(pathKey(step)),
@@ -82,7 +82,7 @@ export const createScheduled: Template = {
   operation: 'create-scheduled-message',
   weight: 1,
   plan({ k, actor, choice, n }) {
-    const channel = pick(postable(k, actor), choice.a);
+    const channel = pick(postable(k, actor), choice.a, choice.focus);
     if (!channel) return null;
     return {
       params: {
@@ -123,7 +123,7 @@ export const updateScheduled: Template = {
         expect: 'success',
         invalid: missing('scheduled message'),
       };
-    const s = pick(k.ownedOf('scheduled', actor.name), choice.b);
+    const s = pick(k.ownedOf('scheduled', actor.name), choice.b, choice.focus);
     if (!s) return null;
     // An edit checks the message again: its channel must still take the actor's messages.
     const to = (s.data.to as { $ref: string }).$ref;
@@ -145,7 +145,7 @@ export const deleteScheduled: Template = {
   plan({ k, actor, choice }) {
     if (choice.invalid)
       return { pathParams: { scheduled_message_id: NO_SUCH_ID }, params: {}, expect: 'success', invalid: missing('scheduled message') };
-    const s = pick(k.ownedOf('scheduled', actor.name), choice.b);
+    const s = pick(k.ownedOf('scheduled', actor.name), choice.b, choice.focus);
     return s ? { pathParams: { scheduled_message_id: ref(s.key) }, params: {}, expect: 'success' } : null;
   },
   learn: ({ k, step }) => k.disown(pathKey(step)),
@@ -191,7 +191,7 @@ export const updateLinkifier: Template = {
   weight: 1,
   valid: stillOwned('linkifier', true),
   plan({ k, actor, choice, n }) {
-    const f = pick(k.ownedOf('linkifier'), choice.b);
+    const f = pick(k.ownedOf('linkifier'), choice.b, choice.focus);
     if (!f) return null;
     return { pathParams: { filter_id: ref(f.key) }, params: linkifierParams(k, n), expect: isAdmin(actor) ? 'success' : 'either' };
   },
@@ -208,7 +208,7 @@ export const removeLinkifier: Template = {
   weight: 1,
   valid: stillOwned('linkifier', true),
   plan({ k, actor, choice }) {
-    const f = pick(k.ownedOf('linkifier'), choice.b);
+    const f = pick(k.ownedOf('linkifier'), choice.b, choice.focus);
     return f ? { pathParams: { filter_id: ref(f.key) }, params: {}, expect: isAdmin(actor) ? 'success' : 'either' } : null;
   },
   learn: ({ k, step }) => k.disown(pathKey(step)),

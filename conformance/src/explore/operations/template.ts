@@ -19,6 +19,13 @@ export interface Choice {
   flag: boolean;
   /** Draw the template's wrong-on-purpose variant, when it has one. */
   invalid: boolean;
+  /**
+   * 0 or absent: a step as drawn. Otherwise the step follows on from the one before (draw.ts): among the steps of
+   * every template and actor that touch what it touched, the one this number falls on (by the templates' weights).
+   */
+  near?: number;
+  /** What the step before touched, nearest first (keys: `m3`, `c2`, topics `c2/alpha`): targets picked prefer these. */
+  focus?: readonly string[];
 }
 
 export interface PlanContext {
@@ -82,7 +89,21 @@ export interface Template {
   verify?(v: VerifyContext): Promise<void>;
 }
 
-/** An element of a list picked by a drawn number (null for an empty list). */
-export function pick<T>(list: readonly T[], n: number): T | null {
-  return list.length === 0 ? null : list[n % list.length]!;
+/**
+ * An element of a list picked by a drawn number (null for an empty list). With a focus (what the step before
+ * touched), the element it names first wins: a message sent, then reacted to; a channel left, then written to.
+ * `keyOf` names an element as the focus does (channels, messages and owned things by their `key`).
+ */
+export function pick<T>(list: readonly T[], n: number, focus?: readonly string[], keyOf: (t: T) => unknown = keyOfEntity): T | null {
+  if (list.length === 0) return null;
+  for (const key of focus ?? []) {
+    const near = list.find((x) => keyOf(x) === key);
+    if (near !== undefined) return near;
+  }
+  return list[n % list.length]!;
 }
+
+const keyOfEntity = (x: unknown): unknown => (x !== null && typeof x === 'object' ? (x as { key?: unknown }).key : x);
+
+/** A topic as a focus names it: its channel's key and its name without regard to case (`c2/alpha`). */
+export const topicKey = (channelKey: string, topic: string): string => `${channelKey}/${topic.toLowerCase()}`;
