@@ -163,16 +163,17 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
-      for (const choice of choices) {
+      // After the last choice (null): finish, which judges the actors the last step did not.
+      for (const choice of [...choices, null]) {
         if (!going()) return;
-        const step = seq.plan(choice);
-        if (!step) continue;
-        if (!shrinking) {
+        const step = choice && seq.plan(choice);
+        if (choice && !step) continue;
+        if (step && !shrinking) {
           steps += 1;
           operations[step.kind] = (operations[step.kind] ?? 0) + 1;
         }
         try {
-          await seq.run(step);
+          await (step ? seq.run(step) : seq.finish());
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
           // While shrinking, only the rule of the first finding counts: another is another finding.
@@ -275,6 +276,12 @@ export async function replaySteps(env: SequenceEnv, steps: readonly Step[]): Pro
         if (e instanceof UnboundRef || e instanceof NotApplicable) return { violation: null, ran: seq.ran };
         throw e;
       }
+    }
+    try {
+      await seq.finish();
+    } catch (e) {
+      if (e instanceof Violation) return { violation: e, ran: seq.ran };
+      throw e;
     }
     return { violation: null, ran: seq.ran };
   } finally {
