@@ -147,6 +147,21 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   // Every world gets its own number, shrinking's and replays' too: channel names never repeat.
   let worlds = 0;
   const env = () => session.env(++worlds, () => !shrinking);
+  /**
+   * A sequence broke a rule: the finding, thrown on; while shrinking, only the rule of the first finding counts
+   * (another is another finding: nothing is thrown, the candidate does not reproduce).
+   */
+  const violated = (e: unknown, ran: readonly RanStep[]): void => {
+    if (!(e instanceof Violation)) throw e;
+    if (shrinking && e.rule !== shrinking.rule) return;
+    failure = { violation: e, ran: [...ran] };
+    if (!shrinking) {
+      exploredMs = performance.now() - started;
+      shrinkStarted = performance.now();
+      shrinking = { rule: e.rule, until: shrinkStarted + shrinkBudget };
+    }
+    throw e;
+  };
   const property = async (choices: Choice[]): Promise<void> => {
     const going = () => (shrinking ? !opts.interrupt?.aborted && performance.now() < shrinking.until : exploring());
     if (!going()) return;
@@ -163,30 +178,23 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
     if (!seq) return;
     actors ??= seq.actors.map((a) => ({ name: a.name, legacy: a.legacy }));
     try {
-      // After the last choice (null): finish, which judges the actors the last step did not.
-      for (const choice of [...choices, null]) {
+      for (const choice of choices) {
         if (!going()) return;
-        const step = choice && seq.plan(choice);
-        if (choice && !step) continue;
-        if (step && !shrinking) {
+        const step = seq.plan(choice);
+        if (!step) continue;
+        if (!shrinking) {
           steps += 1;
           operations[step.kind] = (operations[step.kind] ?? 0) + 1;
         }
         try {
-          await (step ? seq.run(step) : seq.finish());
+          await seq.run(step);
         } catch (e) {
-          if (!(e instanceof Violation)) throw e;
-          // While shrinking, only the rule of the first finding counts: another is another finding.
-          if (shrinking && e.rule !== shrinking.rule) return;
-          failure = { violation: e, ran: [...seq.ran] };
-          if (!shrinking) {
-            exploredMs = performance.now() - started;
-            shrinkStarted = performance.now();
-            shrinking = { rule: e.rule, until: shrinkStarted + shrinkBudget };
-          }
-          throw e;
+          violated(e, seq.ran);
+          return;
         }
       }
+      // After the last step, the actors it did not judge (Sequence.finish): a violation there is one of the sequence.
+      if (going()) await seq.finish().catch((e: unknown) => violated(e, seq.ran));
     } catch (e) {
       if (!(e instanceof Violation)) broken ??= e as Error;
       throw e;
