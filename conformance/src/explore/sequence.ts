@@ -74,8 +74,12 @@ export class Sequence {
       await this.#oracles(template, actor, ran, reply);
     } catch (e) {
       // A state from events that missed an event explains what follows from it (a plan that no longer fits, a
-      // read that differs from that state): as when every actor was judged after every step, it is reported first.
-      if (e instanceof Violation && !FIRST_RULES.has(e.rule)) await this.finish();
+      // check that read that state), so every actor not judged yet is judged first and its violation wins. A
+      // request of finish that fails (not a violation) leaves the one found.
+      if (e instanceof Violation && !FIRST_RULES.has(e.rule))
+        await this.finish().catch((late: unknown) => {
+          if (late instanceof Violation) throw late;
+        });
       throw e;
     }
     return ran;
