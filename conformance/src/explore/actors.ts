@@ -7,7 +7,7 @@ import type { Snapshot } from './reducers/index.js';
 
 /**
  * The event types every explore queue asks for and the state it fetches with them (spec §4.21): what the
- * operations explore draws can change. Fewer than all, so that a fresh register per actor and step stays cheap.
+ * operations explore draws can change. Fewer than all, so that the events oracle's fresh registers stay cheap.
  */
 export const EXPLORE_EVENT_TYPES = [
   'message',

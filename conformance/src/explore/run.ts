@@ -119,8 +119,8 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
 
 /**
  * Worlds made in one realm of the mock before explore moves to a fresh one. One: each world's archived channels
- * add about 6 KB to every later register of the realm (28 KB at first, 123 KB after 20 worlds), the oracles
- * register once per actor and step, and a realm costs the mock a few ms.
+ * add about 6 KB to every later register of the realm (28 KB at first, 123 KB after 20 worlds), the events
+ * oracle registers afresh for most actors after every step, and a realm costs the mock a few ms.
  */
 const WORLDS_PER_REALM = 1;
 

@@ -13,8 +13,9 @@ import type { SequenceEnv } from './env.js';
 import { buildWorld, teardownWorld } from './world.js';
 
 /**
- * One sequence on its own fresh world: a step at a time, every oracle after every step. A step that does
- * not fit the state (nothing to edit yet) is skipped; a violation is thrown (shrink.ts shortens the sequence).
+ * One sequence on its own fresh world: a step at a time, every oracle after every step (the events oracle's fresh
+ * register for the actors #toJudge names, every actor by the end, finish). A step that does not fit the state
+ * (nothing to edit yet) is skipped; a violation is thrown (shrink.ts shortens the sequence).
  */
 export type { SequenceEnv } from './env.js';
 
