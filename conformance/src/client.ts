@@ -133,7 +133,10 @@ export class ApiClient {
     const body = method === 'GET' ? undefined : new URLSearchParams(encoded).toString();
     const sent: Record<string, string> = { authorization: `Basic ${Buffer.from(`${who.email}:${who.api_key}`).toString('base64')}` };
     if (body !== undefined) sent['content-type'] = 'application/x-www-form-urlencoded';
-    const { status, text } = await this.#send(method, this.baseUrl + path + query, sent, body);
+    // reset false: undici closes the connection after a DELETE with a body (a server might not read it), and
+    // explore's oracles delete a queue per fresh register; the spec's DELETE takes form fields (§1), so the
+    // connection is kept.
+    const { status, text } = await this.#send(method, this.baseUrl + path + query, sent, body, false);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -150,6 +153,7 @@ export class ApiClient {
     url: string,
     headers: Record<string, string>,
     body: string | FormData | undefined,
+    reset?: boolean,
   ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; ms: number }> {
     for (let attempt = 0, waited = 0; ; attempt++) {
       const started = performance.now();
@@ -159,6 +163,7 @@ export class ApiClient {
         body,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        ...(reset === undefined ? {} : { reset }),
       });
       const text = await res.body.text();
       const ms = performance.now() - started;

@@ -7,7 +7,7 @@ import type { Snapshot } from './reducers/index.js';
 
 /**
  * The event types every explore queue asks for and the state it fetches with them (spec §4.21): what the
- * operations explore draws can change. Fewer than all, so that a fresh register per actor and step stays cheap.
+ * operations explore draws can change. Fewer than all, so that the events oracle's fresh registers stay cheap.
  */
 export const EXPLORE_EVENT_TYPES = [
   'message',
@@ -53,6 +53,8 @@ export class ExploreActor {
   lastEventId = -1;
   /** Register state with every event received so far applied (the events oracle keeps it). */
   state: Snapshot = {};
+  /** Queue deletions under way (dropQueue). */
+  readonly #dropping = new Set<Promise<unknown>>();
 
   constructor(
     private readonly client: ApiClient,
@@ -72,6 +74,22 @@ export class ExploreActor {
   /** Any other request (setup, the oracles' reads): not recorded, so it costs only the request. */
   call(method: string, path: string, params: Params = {}): Promise<Answer> {
     return this.client.quiet(method, path, params, this.credentials);
+  }
+
+  /**
+   * Deletes a queue without waiting for the answer (a fresh register's, which the oracle reads only once): the
+   * next request need not wait for it. `settled` waits for every one; a failure is ignored (the queue expires).
+   */
+  dropQueue(queueId: string): void {
+    const deleting: Promise<unknown> = this.call('DELETE', '/api/v1/events', { queue_id: queueId })
+      .catch(() => undefined)
+      .finally(() => this.#dropping.delete(deleting));
+    this.#dropping.add(deleting);
+  }
+
+  /** Waits for the queues dropQueue is deleting. */
+  async settled(): Promise<void> {
+    await Promise.all(this.#dropping);
   }
 
   /** The register options of this actor's queue; a fresh register with the same options is the oracle's reference. */

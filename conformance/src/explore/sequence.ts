@@ -4,7 +4,7 @@ import { actorsOf, type ExploreActor } from './actors.js';
 import { isRef, Knowledge, pathKey } from './knowledge.js';
 import { maySeeMessage } from './visibility.js';
 import { checkAnswer } from './oracles/answer.js';
-import { checkCounters } from './oracles/counters.js';
+import { checkCounters, movesNewest } from './oracles/counters.js';
 import { checkEvents, pollAll } from './oracles/events.js';
 import type { Choice, Plan, Template } from './operations/template.js';
 import type { PolledEvent } from './reducers/index.js';
@@ -13,8 +13,9 @@ import type { SequenceEnv } from './env.js';
 import { buildWorld, teardownWorld } from './world.js';
 
 /**
- * One sequence on its own fresh world: a step at a time, every oracle after every step. A step that does
- * not fit the state (nothing to edit yet) is skipped; a violation is thrown (shrink.ts shortens the sequence).
+ * One sequence on its own fresh world: a step at a time, every oracle after every step (the events oracle's fresh
+ * register for the actors #toJudge names, every actor by the end, finish). A step that does not fit the state
+ * (nothing to edit yet) is skipped; a violation is thrown (shrink.ts shortens the sequence).
  */
 export type { SequenceEnv } from './env.js';
 
@@ -24,6 +25,10 @@ export class Sequence {
   readonly actors: ExploreActor[];
   readonly #exchanges: Exchange[] = [];
   readonly #client: ApiClient;
+  /** The step after which each actor was last judged by the events oracle (0: its queue's register). */
+  readonly #judgedAt = new Map<string, number>();
+  /** Actors whose max_message_id a step may have moved since the counters oracle last read it. */
+  readonly #newestDue = new Set<string>();
 
   private constructor(readonly env: SequenceEnv) {
     this.#client = new ApiClient(env.baseUrl, (x) => this.#exchanges.push(x) - 1);
@@ -36,8 +41,9 @@ export class Sequence {
     return s;
   }
 
-  close(): Promise<void> {
-    return teardownWorld(this.k, this.actors);
+  async close(): Promise<void> {
+    await Promise.all(this.actors.map((a) => a.settled()));
+    await teardownWorld(this.k, this.actors);
   }
 
   /** Turns a drawn choice into a step (null: nothing fits now). */
@@ -65,20 +71,35 @@ export class Sequence {
     const exchange = this.#exchanges[reply.index]!;
     const ran: RanStep = { n: this.ran.length + 1, step, exchange, events: {} };
     this.ran.push(ran);
+    try {
+      await this.#oracles(template, actor, ran, reply);
+    } catch (e) {
+      // A state from events that missed an event explains what follows from it (a plan that no longer fits, a
+      // check that read that state), so every actor not judged yet is judged first and its violation wins. A
+      // request of finish that fails (not a violation) leaves the one found.
+      if (e instanceof Violation && !FIRST_RULES.has(e.rule))
+        await this.finish().catch((late: unknown) => {
+          if (late instanceof Violation) throw late;
+        });
+      throw e;
+    }
+    return ran;
+  }
+
+  /** The oracles after a step, in this order: answer, events and leaks, counters, read-your-writes. */
+  async #oracles(template: Template, actor: ExploreActor, ran: RanStep, reply: Reply): Promise<void> {
+    const { step, exchange } = ran;
     checkAnswer(this.env, step, exchange);
     this.env.tally(EXPLORE_RULES.answer);
     const ok = reply.status === 200 && reply.body.result === 'success';
     const bound = ok && step.binds ? this.#bindMade(template, step, reply) : undefined;
+    if (movesNewest(step)) for (const a of this.actors) this.#newestDue.add(a.name);
     const before = new Map(this.actors.map((a) => [a.name, a.state]));
     const events = await pollAll(this.actors);
     for (const [name, list] of events) if (list.length > 0) ran.events[name] = [...list];
     const context = { k: this.k, step, reply, actor, actors: this.actors, events, ...(bound ? { bound } : {}) };
     if (ok) template.learn?.(context);
-    this.#learnForeign(events);
-    await checkEvents(this.env, this.k, this.actors, events, before);
-    // After the leaks check: receiving a message is not a licence to have received it.
-    this.#learnReceived(events);
-    await checkCounters(this.env, this.k, this.actors, step);
+    await this.#judge(events, before, this.#toJudge(ran.n, events, ok ? actor : null), { step, actor });
     if (ok && template.verify) {
       await template.verify({
         ...context,
@@ -88,7 +109,51 @@ export class Sequence {
       });
       this.env.tally(EXPLORE_RULES.readYourWrites);
     }
-    return ran;
+  }
+
+  /**
+   * After the last step: every actor the last step did not judge is judged now, so that an event missed since an
+   * actor's last judgement is caught in the sequence that missed it (and in each replay of it).
+   */
+  async finish(): Promise<void> {
+    const last = this.ran.at(-1);
+    const judge = new Set(this.actors.filter((a) => this.#judgedAt.get(a.name) !== last?.n).map((a) => a.name));
+    if (!last || judge.size === 0) return;
+    const before = new Map(this.actors.map((a) => [a.name, a.state]));
+    const events = await pollAll(this.actors);
+    for (const [name, list] of events) if (list.length > 0) (last.events[name] ??= []).push(...list);
+    for (const [name, list] of events) if (list.length > 0) judge.add(name);
+    await this.#judge(events, before, judge);
+  }
+
+  /**
+   * Whom the events oracle judges after step `n` (a fresh register each): every actor that received events (its
+   * state changed), the actor of a step that succeeded, and one more in turn, so that each actor is judged at
+   * least every `actors.length` steps (and at the end, finish). An actor that missed an event keeps the gap in its
+   * state from events until its next judgement, which finds it.
+   */
+  #toJudge(n: number, events: ReadonlyMap<string, readonly PolledEvent[]>, stepActor: ExploreActor | null): Set<string> {
+    const judge = new Set<string>([this.actors[n % this.actors.length]!.name]);
+    if (stepActor) judge.add(stepActor.name);
+    for (const [name, list] of events) if (list.length > 0) judge.add(name);
+    return judge;
+  }
+
+  /** The events, leaks and counters oracles after a step (or at the end, finish), for the actors to judge. */
+  async #judge(
+    events: ReadonlyMap<string, readonly PolledEvent[]>,
+    before: ReadonlyMap<string, Record<string, unknown>>,
+    judge: ReadonlySet<string>,
+    stepped?: { step: Step; actor: ExploreActor },
+  ): Promise<void> {
+    this.#learnForeign(events);
+    await checkEvents(this.env, this.k, this.actors, events, before, judge);
+    const n = this.ran.length;
+    for (const name of judge) this.#judgedAt.set(name, n);
+    // After the leaks check: receiving a message is not a licence to have received it.
+    this.#learnReceived(events);
+    const judged = this.actors.filter((a) => judge.has(a.name));
+    await checkCounters(this.env, this.k, judged, this.#newestDue, stepped);
   }
 
   /**
@@ -146,6 +211,9 @@ export class Sequence {
     return this.k.bindAs(step.binds!, id);
   }
 }
+
+/** The rules of the events oracle (with leaks), which every other is checked after. */
+const FIRST_RULES = new Set<string>([EXPLORE_RULES.eventsSnapshot, EXPLORE_RULES.noLeaks]);
 
 /** A replayed step that is not valid on the state its sequence reached (the step making what it needs was dropped). */
 export class NotApplicable extends Error {

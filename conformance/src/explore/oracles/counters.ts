@@ -7,18 +7,20 @@ import { EXPLORE_RULES, Violation, type Step } from '../types.js';
 type Row = Record<string, unknown>;
 
 /**
- * Counters agree with what they count, in every actor's (verified) state and in reads: unread_msgs.count
- * with its lists (muted channels left out, spec §2.13), a subscription's subscriber_count with its
- * subscribers, max_message_id with the newest message the actor can read, a channel's topic list with
- * the messages in it.
+ * Counters agree with what they count, in the (verified) state of every actor judged this step and in reads:
+ * unread_msgs.count with its lists (muted channels left out, spec §2.13), a subscription's subscriber_count with
+ * its subscribers, max_message_id with the newest message the actor can read (`newestDue`: the actors a step
+ * since their last check may have moved it for; each judged one is checked and leaves the set), a channel's
+ * topic list with the messages in it (after `stepped`, by its actor).
  */
 export async function checkCounters(
   env: Pick<SequenceEnv, 'tally'>,
   k: Knowledge,
-  actors: readonly ExploreActor[],
-  step: Step,
+  judged: readonly ExploreActor[],
+  newestDue: Set<string>,
+  stepped?: { step: Step; actor: ExploreActor },
 ): Promise<void> {
-  for (const actor of actors) {
+  for (const actor of judged) {
     const fail = (message: string, details?: unknown): never => {
       throw new Violation(EXPLORE_RULES.counters, `${actor.name}: ${message}`, actor.name, details);
     };
@@ -37,16 +39,22 @@ export async function checkCounters(
     }
     env.tally(EXPLORE_RULES.counters);
   }
-  if (NEWEST_CHANGERS.has(step.operation)) {
-    await Promise.all(actors.map((a) => checkNewest(a)));
-    env.tally(EXPLORE_RULES.counters, actors.length);
+  const newest = judged.filter((a) => newestDue.has(a.name));
+  if (newest.length > 0) {
+    await Promise.all(newest.map((a) => checkNewest(a)));
+    for (const a of newest) newestDue.delete(a.name);
+    env.tally(EXPLORE_RULES.counters, newest.length);
   }
-  const touched = touchedChannel(k, step);
-  if (touched) {
-    const actor = actors.find((a) => a.name === step.actor)!;
-    await checkTopics(k, actor, touched);
+  const touched = stepped && touchedChannel(k, stepped.step);
+  if (stepped && touched) {
+    await checkTopics(k, stepped.actor, touched);
     env.tally(EXPLORE_RULES.counters);
   }
+}
+
+/** Whether a step may move max_message_id for any actor (NEWEST_CHANGERS). */
+export function movesNewest(step: Step): boolean {
+  return NEWEST_CHANGERS.has(step.operation);
 }
 
 /**

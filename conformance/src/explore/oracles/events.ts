@@ -31,9 +31,11 @@ async function poll(actor: ExploreActor): Promise<PolledEvent[]> {
 const SETTLE_MS = [10, 40, 150];
 
 /**
- * events ⊕ snapshot = fresh snapshot, for every actor: the state it registered with, every event its queue
- * received applied (reducers/), equals a fresh register with the same options. No event may show what the
- * actor may see neither before nor after the step (leaks.ts). Events that arrive late are waited for a little.
+ * events ⊕ snapshot = fresh snapshot: for each actor of `judged`, the state it registered with, every event its
+ * queue received applied (reducers/), equals a fresh register with the same options. Every other actor's events
+ * are applied without a register (Sequence chooses whom to judge: a missed event stays in the state until then).
+ * No event may show what the actor may see neither before nor after the step (leaks.ts), for every actor.
+ * Events that arrive late are waited for a little.
  */
 export async function checkEvents(
   env: Pick<SequenceEnv, 'tally'>,
@@ -41,12 +43,29 @@ export async function checkEvents(
   actors: readonly ExploreActor[],
   events: ReadonlyMap<string, readonly PolledEvent[]>,
   before: ReadonlyMap<string, Snapshot>,
+  judged: ReadonlySet<string>,
 ): Promise<void> {
   // Every actor at once (their requests overlap); the first violation in actor order is the one reported.
-  const outcomes = await Promise.allSettled(actors.map((actor) => checkActor(k, actor, events, before)));
+  const outcomes = await Promise.allSettled(
+    actors.map((actor) => (judged.has(actor.name) ? checkActor(k, actor, events, before) : follow(k, actor, events, before))),
+  );
   for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
-  env.tally(EXPLORE_RULES.eventsSnapshot, actors.length);
+  env.tally(EXPLORE_RULES.eventsSnapshot, actors.filter((a) => judged.has(a.name)).length);
   env.tally(EXPLORE_RULES.noLeaks, actors.length);
+}
+
+/** An actor not judged this step: its events applied to its state, and judged for leaks. */
+async function follow(
+  k: Knowledge,
+  actor: ExploreActor,
+  events: ReadonlyMap<string, readonly PolledEvent[]>,
+  before: ReadonlyMap<string, Snapshot>,
+): Promise<void> {
+  const received = events.get(actor.name) ?? [];
+  if (received.length === 0) return;
+  const applied = apply(actor, received);
+  checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state, applied);
+  actor.state = applied;
 }
 
 async function checkActor(
@@ -55,36 +74,37 @@ async function checkActor(
   events: ReadonlyMap<string, readonly PolledEvent[]>,
   before: ReadonlyMap<string, Snapshot>,
 ): Promise<void> {
-  {
-    let received = [...(events.get(actor.name) ?? [])];
-    const registered = await freshState(actor);
-    let applied = apply(actor, received);
-    let fresh = judged(registered, applied);
-    let seen = judged(applied);
-    for (const wait of SETTLE_MS) {
-      if (snapshotDiff(fresh, seen, 1).length === 0) break;
-      await sleep(wait);
-      const late = await poll(actor);
-      if (late.length === 0) continue;
-      received = [...received, ...late];
-      applied = apply(actor, late, applied);
-      fresh = judged(registered, applied);
-      seen = judged(applied);
-    }
-    checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state, applied);
-    const diff = snapshotDiff(fresh, seen, 8);
-    if (diff.length > 0) {
-      const first = diff[0]!;
-      throw new Violation(
-        EXPLORE_RULES.eventsSnapshot,
-        `${actor.name}'s state from register + events differs from a fresh register at ${first.path}: ${JSON.stringify(first.actual)} from events, ${JSON.stringify(first.expected)} registered`,
-        actor.name,
-        { differences: diff, events: received },
-      );
-    }
-    // max_message_id as registered: events cannot follow it (judged), the counters oracle reads it from here.
-    actor.state = { ...applied, max_message_id: registered.max_message_id };
+  let received = [...(events.get(actor.name) ?? [])];
+  const registered = await freshState(actor);
+  let applied = received.length > 0 ? apply(actor, received) : actor.state;
+  let diff = differences(registered, applied, 1);
+  for (const wait of SETTLE_MS) {
+    if (diff.length === 0) break;
+    await sleep(wait);
+    const late = await poll(actor);
+    if (late.length === 0) continue;
+    received = [...received, ...late];
+    applied = apply(actor, late, applied);
+    diff = differences(registered, applied, 1);
   }
+  checkLeaks(k, actor, received, before.get(actor.name) ?? actor.state, applied);
+  if (diff.length > 0) {
+    diff = differences(registered, applied, 8);
+    const first = diff[0]!;
+    throw new Violation(
+      EXPLORE_RULES.eventsSnapshot,
+      `${actor.name}'s state from register + events differs from a fresh register at ${first.path}: ${JSON.stringify(first.actual)} from events, ${JSON.stringify(first.expected)} registered`,
+      actor.name,
+      { differences: diff, events: received },
+    );
+  }
+  // max_message_id as registered: events cannot follow it (judged), the counters oracle reads it from here.
+  actor.state = { ...applied, max_message_id: registered.max_message_id };
+}
+
+/** The first `limit` differences between a fresh register and the state from events, as judged. */
+function differences(registered: Snapshot, applied: Snapshot, limit: number) {
+  return snapshotDiff(judged(registered, applied), judged(applied), limit);
 }
 
 function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapshot = actor.state): Snapshot {
@@ -113,7 +133,7 @@ function judged(s: Snapshot, reduced?: Snapshot): Snapshot {
   return rest;
 }
 
-/** A fresh register with the actor's options; its queue is deleted at once. */
+/** A fresh register with the actor's options; its queue is deleted at once (the actor waits for that at close). */
 async function freshState(actor: ExploreActor): Promise<Snapshot> {
   const res = await actor.call('POST', '/api/v1/register', actor.registerParams());
   if (res.status !== 200 || typeof res.body.queue_id !== 'string')
@@ -122,6 +142,6 @@ async function freshState(actor: ExploreActor): Promise<Snapshot> {
       `a fresh register for ${actor.name} answered ${res.status} ${res.text.slice(0, 200)}`,
       actor.name,
     );
-  await actor.call('DELETE', '/api/v1/events', { queue_id: res.body.queue_id });
+  actor.dropQueue(res.body.queue_id);
   return withMe(actor, res.body);
 }

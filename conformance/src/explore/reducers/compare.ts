@@ -12,6 +12,9 @@ import { REDUCER_STATE } from './unread.js';
  * With `reduced` (the snapshot applyEvents gave), keys it no longer has are left out too: a reducer
  * removes a key it cannot follow from events (`max_message_id` after the newest message was deleted), so
  * `comparable(fresh, reduced)` does not judge it.
+ *
+ * A new snapshot, which shares with `snapshot` every value it does not change (neither is to be mutated): the
+ * events oracle makes two per actor judged and step, and a deep copy of each was most of their cost.
  */
 export function comparable(snapshot: Snapshot, reduced?: Snapshot): Snapshot {
   const {
@@ -23,17 +26,20 @@ export function comparable(snapshot: Snapshot, reduced?: Snapshot): Snapshot {
     msg: _m,
     [REDUCER_STATE]: _reducer,
     ...rest
-  } = structuredClone(snapshot);
+  } = snapshot;
   if (reduced) for (const key of Object.keys(rest)) if (!(key in reduced)) delete rest[key];
   for (const key of CHANNEL_LISTS) {
     const list = rest[key];
     if (!Array.isArray(list)) continue;
-    for (const row of list as Row[]) {
-      delete row.is_recently_active;
-      delete row.stream_weekly_traffic;
-    }
-    (list as Row[]).sort((a, b) => (a.stream_id as number) - (b.stream_id as number));
+    rest[key] = (list as unknown[])
+      .map((row) => (isObject(row) ? withoutTraffic(row) : row))
+      .sort((a, b) => ((a as Row)?.stream_id as number) - ((b as Row)?.stream_id as number));
   }
+  return rest;
+}
+
+function withoutTraffic(row: Row): Row {
+  const { is_recently_active: _active, stream_weekly_traffic: _traffic, ...rest } = row;
   return rest;
 }
 
@@ -108,12 +114,21 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b) || deepEqual(a, b);
 }
 
-/** Key order does not matter (JSON objects are unordered); list order does. */
-function deepEqual(a: object, b: object): boolean {
+/**
+ * Key order does not matter (JSON objects are unordered, and a member set to undefined is absent); list order
+ * does. One walk, no stringify below: rows a reducer built list their keys in another order than the server's.
+ */
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => same(v, (b as unknown[])[i]));
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => k in b && same((a as Row)[k], (b as Row)[k]));
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => deepEqual(v, (b as unknown[])[i]));
+  const keys = definedKeys(a as Row);
+  return keys.length === definedKeys(b as Row).length && keys.every((k) => deepEqual((a as Row)[k], (b as Row)[k]));
+}
+
+function definedKeys(row: Row): string[] {
+  return Object.keys(row).filter((k) => row[k] !== undefined);
 }
 
 /**

@@ -1,0 +1,100 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession, replaySteps } from '../../../conformance/src/explore/run.js';
+import { EXPLORE_RULES, type Step } from '../../../conformance/src/explore/types.js';
+import { TIERS } from '../../../conformance/src/model.js';
+import { loadContract, ResponseSchemas } from '../../../conformance/src/openapi.js';
+import { Target } from '../../../conformance/src/target.js';
+import type { WorldRole } from '../../../conformance/src/world.js';
+import type { MockServer } from '../../src/app.js';
+import { eventsOf, withEvents, type Fault } from '../helpers/faulty-proxy.js';
+import { faultyProxy } from '../helpers/faulty-proxy.js';
+import { startTestServer } from '../helpers/test-server.js';
+
+/**
+ * Explore judges an actor by a fresh register only when its state changed, when it acted, or in turn: an event
+ * missed by an actor that received nothing else is still caught, at the latest when the sequence ends
+ * (Sequence.finish, which replays and shrinking run too).
+ */
+let mock: MockServer;
+let api: OpenAPIV3_1.Document;
+let schemas: ResponseSchemas;
+beforeAll(async () => {
+  [mock, api, schemas] = await Promise.all([startTestServer(), loadContract(), ResponseSchemas.load()]);
+});
+afterAll(() => mock.close());
+
+/** The administrator adds a linkifier: every actor gets a realm_linkifiers event; its check reads the realm's list. */
+const ADD_LINKIFIER: Step = {
+  kind: 'add-linkifier',
+  actor: 'administrator',
+  operation: 'add-linkifier',
+  method: 'POST',
+  path: '/api/v1/realm/filters',
+  params: { pattern: 'tcxjudging-(?P<id>[0-9]+)', url_template: 'https://example.com/tcxjudging/{id}' },
+  expect: 'success',
+  binds: 'f1',
+};
+
+/** The administrator sets its status: every actor gets a user_status event; its check reads every actor's state. */
+const SET_STATUS: Step = {
+  kind: 'update-status',
+  actor: 'administrator',
+  operation: 'update-status',
+  method: 'POST',
+  path: '/api/v1/users/me/status',
+  params: { status_text: 'explore judging' },
+  expect: 'success',
+};
+
+/** Replays the steps through a proxy that drops the events of `type` polled by the actor `victim`. */
+async function replayDropping(victim: WorldRole | null, type: string, steps: readonly Step[]) {
+  let email = '';
+  const fault: Fault = (_req, answer, sent) => {
+    const events = eventsOf(sent, answer);
+    if (sent.email !== email || !events.some((e) => e.type === type)) return answer;
+    return withEvents(
+      answer,
+      events.filter((e) => e.type !== type),
+    );
+  };
+  const proxy = await faultyProxy(mock.url, fault);
+  try {
+    const session = await openSession({ target: await Target.connect(proxy.url), api, schemas, tiers: [...TIERS], users: 4 });
+    email = victim ? session.world.credentials[victim]!.email : '';
+    try {
+      return await replaySteps(session.env(1), steps);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('explore judges every actor by the end of a sequence', () => {
+  it('catches an event missed by an actor the step did not judge, when the sequence ends', async () => {
+    // Step 1 judges the administrator (it acted) and the actor in turn (member, the second); the guest's queue
+    // received nothing, so only the end of the sequence judges it. (member_2 registers as a legacy client, which
+    // gets no realm_linkifiers.)
+    const { violation, ran } = await replayDropping('guest', 'realm_linkifiers', [ADD_LINKIFIER]);
+    expect(ran).toHaveLength(1);
+    expect(violation?.rule).toBe(EXPLORE_RULES.eventsSnapshot);
+    expect(violation?.actor).toBe('guest');
+    expect(violation?.message).toContain('realm_linkifiers');
+  }, 60_000);
+
+  it('reports a missed event before a check that read the state missing it (read-your-writes)', async () => {
+    // The status check reads member_2's state, which lacks the status: the fresh register explains why.
+    const { violation } = await replayDropping('member_2', 'user_status', [SET_STATUS]);
+    expect(violation?.rule).toBe(EXPLORE_RULES.eventsSnapshot);
+    expect(violation?.actor).toBe('member_2');
+    expect(violation?.message).toContain('user_status');
+  }, 60_000);
+
+  it('finds nothing when no event is dropped', async () => {
+    const { violation, ran } = await replayDropping(null, 'user_status', [ADD_LINKIFIER, SET_STATUS]);
+    expect(violation).toBeNull();
+    expect(ran).toHaveLength(2);
+  }, 60_000);
+});
