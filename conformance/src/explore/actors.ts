@@ -27,6 +27,8 @@ export const EXPLORE_EVENT_TYPES = [
   'navigation_views',
   'realm_linkifiers',
   'user_status',
+  // register's starred_messages (starring is an update_message_flags event).
+  'starred_messages',
 ];
 
 /** What a modern client declares (spec §4.21): the events speak the current dialect. */

@@ -46,6 +46,11 @@ export interface KnownMessage {
   receivedBy?: Set<string>;
   /** Who had received it before the latest step moved it to another channel (judging what they saw before). */
   receivedBefore?: Set<string>;
+  /**
+   * Deleted: the actors who had no access to it then. The reference tells them nothing (its event recipients follow
+   * has_message_access), though their copy goes with the message: their starred_messages cannot follow.
+   */
+  deletedUnseenBy?: Set<string>;
 }
 
 /**

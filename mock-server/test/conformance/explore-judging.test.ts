@@ -98,3 +98,56 @@ describe('explore judges every actor by the end of a sequence', () => {
     expect(ran).toHaveLength(2);
   }, 60_000);
 });
+
+describe('what the reference leaves stale is not judged as a missed event', () => {
+  // The member stars the administrator's message in the private channel c2, leaves c2, and the administrator deletes
+  // the message. The reference tells only those with access of a deletion, so the member's starred_messages keeps
+  // the ID while a fresh register drops it: no event could have said so.
+  const steps: Step[] = [
+    {
+      kind: 'send-channel-message',
+      actor: 'administrator',
+      operation: 'send-message',
+      method: 'POST',
+      path: '/api/v1/messages',
+      params: { type: 'stream', to: { $ref: 'c2' }, topic: 'stale star', content: 'to be starred' },
+      expect: 'success',
+      binds: 'm1',
+    },
+    {
+      kind: 'update-message-flags',
+      actor: 'member',
+      operation: 'update-message-flags',
+      method: 'POST',
+      path: '/api/v1/messages/flags',
+      params: { messages: [{ $ref: 'm1' }], op: 'add', flag: 'starred' },
+      expect: 'success',
+    },
+    {
+      kind: 'unsubscribe',
+      actor: 'member',
+      operation: 'unsubscribe',
+      method: 'DELETE',
+      path: '/api/v1/users/me/subscriptions',
+      params: { subscriptions: [{ $name: 'c2' }] },
+      expect: 'success',
+    },
+    {
+      kind: 'delete-message',
+      actor: 'administrator',
+      operation: 'delete-message',
+      method: 'DELETE',
+      path: '/api/v1/messages/{m1}',
+      params: {},
+      expect: 'success',
+    },
+  ];
+
+  it('a star on a message deleted after the actor left its private channel', async () => {
+    const { violation, ran } = await replayDropping(null, 'none', steps);
+    expect(violation).toBeNull();
+    expect(ran.map((r) => r.exchange.status)).toEqual([200, 200, 200, 200]);
+    // The member heard nothing of the deletion.
+    expect(ran[3]!.events.member ?? []).toEqual([]);
+  }, 60_000);
+});

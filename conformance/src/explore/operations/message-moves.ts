@@ -84,9 +84,11 @@ export const deleteMessage: Template = {
     const archived = m.channel !== null && k.channel(m.channel)?.archived;
     return { pathParams: { message_id: ref(m.key) }, params: {}, expect: admin && !archived ? 'success' : 'either' };
   },
-  learn({ k, step }) {
+  learn({ k, step, actors }) {
     const m = pathMessage(k, step);
-    if (m) m.deleted = true;
+    if (!m) return;
+    m.deleted = true;
+    m.deletedUnseenBy = new Set(actors.filter((a) => maySeeMessage(a, m, k) !== true).map((a) => a.name));
   },
   verify: (v) => verifyMessageReads(v, [pathMessage(v.k, v.step)!]),
 };
