@@ -151,3 +151,97 @@ describe('what the reference leaves stale is not judged as a missed event', () =
     expect(ran[3]!.events.member ?? []).toEqual([]);
   }, 60_000);
 });
+
+describe("flag events about an actor's own copy are not leaks", () => {
+  // Found by a 10-minute run: the guest leaves c1; a message sent there is moved into c3, where the guest is; the
+  // guest marks it unread (it now holds a copy) and leaves c3, which marks its messages there read. That flag event
+  // concerns the guest's own copy, as the reference's does, though the guest may no longer fetch the message.
+  const steps: Step[] = [
+    {
+      kind: 'unsubscribe',
+      actor: 'guest',
+      operation: 'unsubscribe',
+      method: 'DELETE',
+      path: '/api/v1/users/me/subscriptions',
+      params: {
+        subscriptions: [
+          {
+            $name: 'c1',
+          },
+        ],
+      },
+      expect: 'success',
+    },
+    {
+      kind: 'send-channel-message',
+      actor: 'member',
+      operation: 'send-message',
+      method: 'POST',
+      path: '/api/v1/messages',
+      params: {
+        type: 'stream',
+        to: {
+          $ref: 'c1',
+        },
+        topic: 'alpha',
+        content: 'explore 2: hello alpha',
+      },
+      expect: 'success',
+      binds: 'm2',
+    },
+    {
+      kind: 'move-to-channel',
+      actor: 'member_2',
+      operation: 'update-message',
+      method: 'PATCH',
+      path: '/api/v1/messages/{m2}',
+      params: {
+        stream_id: {
+          $ref: 'c3',
+        },
+        topic: 'gamma',
+        propagate_mode: 'change_later',
+      },
+      expect: 'either',
+    },
+    {
+      kind: 'update-message-flags',
+      actor: 'guest',
+      operation: 'update-message-flags',
+      method: 'POST',
+      path: '/api/v1/messages/flags',
+      params: {
+        messages: [
+          {
+            $ref: 'm2',
+          },
+        ],
+        op: 'remove',
+        flag: 'read',
+      },
+      expect: 'success',
+    },
+    {
+      kind: 'unsubscribe',
+      actor: 'guest',
+      operation: 'unsubscribe',
+      method: 'DELETE',
+      path: '/api/v1/users/me/subscriptions',
+      params: {
+        subscriptions: [
+          {
+            $name: 'c3',
+          },
+        ],
+      },
+      expect: 'success',
+    },
+  ];
+
+  it('marking the copy read on leaving the channel it was moved into', async () => {
+    const { violation, ran } = await replayDropping(null, 'none', steps);
+    expect(violation).toBeNull();
+    expect(ran).toHaveLength(5);
+    expect(ran[4]!.events.guest?.map((e) => e.type)).toContain('update_message_flags');
+  }, 60_000);
+});

@@ -43,6 +43,13 @@ export const updateFlags: Template = {
     const flag = choice.c % 2 === 0 ? 'read' : 'starred';
     return { params: { messages: [ref(m.key)], op: choice.flag ? 'remove' : 'add', flag }, expect: 'success' };
   },
+  learn({ k, step, actor }) {
+    // A flag changed on a message the actor had no copy of gives it one (the reference's historical UserMessage row):
+    // later flag events about it, such as those of leaving its channel, concern the actor's own copy.
+    const key = ((step.params.messages as StepValue[])[0] as { $ref: string }).$ref;
+    const m = k.message(key);
+    if (m) (m.receivedBy ??= new Set()).add(actor.name);
+  },
   async verify(v) {
     const { k, step, actor, fail } = v;
     const key = ((step.params.messages as StepValue[])[0] as { $ref: string }).$ref;
