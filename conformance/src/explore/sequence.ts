@@ -2,7 +2,7 @@ import { ApiClient, type Reply } from '../client.js';
 import type { Exchange } from '../model.js';
 import { actorsOf, type ExploreActor } from './actors.js';
 import { isRef, Knowledge, pathKey } from './knowledge.js';
-import { maySeeMessage, subscribedTo } from './visibility.js';
+import { maySeeMessage } from './visibility.js';
 import { checkAnswer } from './oracles/answer.js';
 import { checkCounters, movesNewest } from './oracles/counters.js';
 import { checkEvents, pollAll } from './oracles/events.js';
@@ -195,24 +195,16 @@ export class Sequence {
   }
 
   /**
-   * Who holds a copy of each message (visibility.ts mayHoldMessage: flag events about it may reach them): those whose
-   * queue received it, and those told of its move into a channel they are subscribed to (the reference gives the
-   * destination's subscribers a copy of what moved in).
+   * Who holds a copy of each message (visibility.ts mayHoldMessage: flag events about it may reach them; topics they
+   * may mark as read): those whose queue received it. A move gives no copy to the destination's subscribers when its
+   * history is shared, as explore's channels' is (the reference adds rows only where history is protected).
    */
   #learnReceived(events: ReadonlyMap<string, readonly PolledEvent[]>): void {
     for (const [name, list] of events) {
-      const actor = this.actors.find((a) => a.name === name);
       for (const e of list) {
-        const ids =
-          e.type === 'message'
-            ? [(e.message as { id?: unknown }).id]
-            : e.type === 'update_message' && typeof e.new_stream_id === 'number' && actor && subscribedTo(actor).has(e.new_stream_id)
-              ? ((e.message_ids ?? []) as unknown[])
-              : [];
-        for (const id of ids) {
-          const m = this.k.messageById(Number(id));
-          if (m) (m.receivedBy ??= new Set()).add(name);
-        }
+        if (e.type !== 'message') continue;
+        const m = this.k.messageById(Number((e.message as { id?: unknown }).id));
+        if (m) (m.receivedBy ??= new Set()).add(name);
       }
     }
   }
