@@ -57,6 +57,18 @@ const HIDDEN_MESSAGES: HiddenMessage[] = [
   },
 ];
 
+/** A message fetched by ID without access is refused exactly like one that does not exist, with no content. */
+function expectRefusedAsMissing(ctx: ScenarioContext, { hidden, missing }: { hidden: Reply; missing: Reply }, what: string): void {
+  ctx.expectError('R4.3-5', hidden, { status: 400, code: 'BAD_REQUEST' });
+  ctx.check(
+    'R4.3-5',
+    hidden.body.message === undefined && hidden.body.raw_content === undefined,
+    'no message content in the answer',
+    hidden,
+  );
+  expectSameRefusal(ctx, 'R4.3-5', hidden, missing, what);
+}
+
 const messages = scenarios(HIDDEN_MESSAGES, (row) =>
   scenario({
     id: `permissions/no-leak-message-${row.key}`,
@@ -69,16 +81,7 @@ const messages = scenarios(HIDDEN_MESSAGES, (row) =>
       const missing = await ctx.as(row.role).get(`/api/v1/messages/${MISSING_MESSAGE}`);
       return { hidden, missing };
     },
-    then(ctx, { hidden, missing }) {
-      ctx.expectError('R4.3-5', hidden, { status: 400, code: 'BAD_REQUEST' });
-      ctx.check(
-        'R4.3-5',
-        hidden.body.message === undefined && hidden.body.raw_content === undefined,
-        'no message content in the answer',
-        hidden,
-      );
-      expectSameRefusal(ctx, 'R4.3-5', hidden, missing, row.what);
-    },
+    then: (ctx, answers) => expectRefusedAsMissing(ctx, answers, row.what),
   }),
 );
 
@@ -106,16 +109,7 @@ const afterLeaving = scenario({
     const missing = await ctx.as('member').get(`/api/v1/messages/${MISSING_MESSAGE}`);
     return { hidden, missing };
   },
-  then(ctx, { hidden, missing }) {
-    ctx.expectError('R4.3-5', hidden, { status: 400, code: 'BAD_REQUEST' });
-    ctx.check(
-      'R4.3-5',
-      hidden.body.message === undefined && hidden.body.raw_content === undefined,
-      'no message content in the answer',
-      hidden,
-    );
-    expectSameRefusal(ctx, 'R4.3-5', hidden, missing, 'a message of a channel the caller left');
-  },
+  then: (ctx, answers) => expectRefusedAsMissing(ctx, answers, 'a message of a channel the caller left'),
 });
 
 const HIDDEN_CHANNELS = [

@@ -1,13 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../../../tools/chromium.js';
 import { boundedResult } from '../../src/explore/report/files.js';
 import { renderExploreHtml } from '../../src/explore/report/html.js';
 import { EXPLORE_RULE_LIST } from '../../src/explore/types.js';
+import { openOffline, type OfflinePage } from '../report/offline-page.js';
 import { finding, result } from './result-fixture.js';
 
 /**
@@ -16,39 +12,18 @@ import { finding, result } from './result-fixture.js';
  * the details open, and the Copy button puts the step's curl line on the clipboard.
  */
 
-let browser: Browser;
 let page: Page;
-let dir: string;
-const outside: string[] = [];
-const errors: string[] = [];
-const dialogs: string[] = [];
+let watched: OfflinePage;
+let outside: string[];
+let errors: string[];
+let dialogs: string[];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tc-explore-html-'));
-  const file = join(dir, 'explore.html');
-  await writeFile(file, renderExploreHtml(boundedResult(result)));
-  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
-  const context = await browser.newContext({ offline: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  page = await context.newPage();
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:')) outside.push(r.url());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(pathToFileURL(file).href);
+  watched = await openOffline(renderExploreHtml(boundedResult(result)), 'explore.html', ['clipboard-read', 'clipboard-write']);
+  ({ page, outside, errors, dialogs } = watched);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => watched?.close());
 
 describe('explore.html in Chromium', () => {
   it('shows the run, the finding as numbered steps and every oracle, with no script of the target run', async () => {

@@ -1,11 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../../tools/chromium.js';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
+import { openOffline, type OfflinePage } from './offline-page.js';
 import { fixtureRun } from './run-fixture.js';
 
 /**
@@ -14,35 +10,18 @@ import { fixtureRun } from './run-fixture.js';
  * network cut off, as a CI artefact is opened: everything it needs is inline.
  */
 
-let browser: Browser;
 let page: Page;
-let dir: string;
-const requests: string[] = [];
-const errors: string[] = [];
-const dialogs: string[] = [];
+let watched: OfflinePage;
+let requests: string[];
+let errors: string[];
+let dialogs: string[];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tc-report-'));
-  const file = join(dir, 'conformance.html');
-  await writeFile(file, renderHtml(fixtureRun()));
-  browser = await chromium.launch({ executablePath: await chromiumPath(), args: ['--no-sandbox'] });
-  const context = await browser.newContext({ offline: true });
-  page = await context.newPage();
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:')) requests.push(r.url());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(pathToFileURL(file).href);
+  watched = await openOffline(renderHtml(fixtureRun()), 'conformance.html');
+  ({ page, outside: requests, errors, dialogs } = watched);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => watched?.close());
 
 const visible = () => page.locator('details[data-scenario-id]:visible');
 
