@@ -44,11 +44,18 @@ export const updateFlags: Template = {
     return { params: { messages: [ref(m.key)], op: choice.flag ? 'remove' : 'add', flag }, expect: 'success' };
   },
   learn({ k, step, actor }) {
-    // A flag changed on a message the actor had no copy of gives it one (the reference's historical UserMessage row):
-    // later flag events about it, such as those of leaving its channel, concern the actor's own copy.
+    // A flag change that departs from what a message without a copy counts as (read, not starred) gives the actor a
+    // copy (the reference's "historical" UserMessage row): starring, or marking unread in a channel it is subscribed
+    // to (elsewhere that is ignored). Later flag events about it, such as those of leaving the channel, and its topic
+    // for mark_topic_as_read, then concern the actor's own copy. Other changes are no-ops and give none.
     const key = ((step.params.messages as StepValue[])[0] as { $ref: string }).$ref;
     const m = k.message(key);
-    if (m) (m.receivedBy ??= new Set()).add(actor.name);
+    if (!m) return;
+    const channel = m.channel === null ? undefined : k.channel(m.channel);
+    const subscribed = channel === undefined || subscribedTo(actor).has(channel.id);
+    const { op, flag } = step.params;
+    if ((op === 'add' && flag === 'starred') || (op === 'remove' && flag === 'read' && subscribed))
+      (m.receivedBy ??= new Set()).add(actor.name);
   },
   async verify(v) {
     const { k, step, actor, fail } = v;
