@@ -89,7 +89,7 @@ export function updateMessageFlags(tx: Tx, user: UserRow, ids: readonly number[]
  * Choice: a message the user never received gets its historical copy only when the flag changes (starring
  * it, marking it unread); marking such a message read changes nothing, since the copy would start read,
  * and writes nothing (so max_message_id never moves without an event). Returns the changed IDs,
- * ascending; no event when none changed.
+ * ascending. The event goes out even when none changed (`messages: []`), as the reference sends it.
  */
 export function applyFlag(tx: Tx, user: UserRow, copies: readonly Copy[], op: FlagOp, flag: string): number[] {
   const changed: number[] = [];
@@ -99,7 +99,6 @@ export function applyFlag(tx: Tx, user: UserRow, copies: readonly Copy[], op: Fl
     changed.push(message.id);
   }
   changed.sort((a, b) => a - b);
-  if (changed.length === 0) return changed;
   if (op === 'add') {
     tx.emit({ type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false }, [user.user_id]);
     return changed;
