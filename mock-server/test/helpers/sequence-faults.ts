@@ -168,8 +168,7 @@ const reactionAfterLeaving = (): Fault =>
           reaction_type: sent.params.get('reaction_type') ?? 'unicode_emoji',
         };
         for (const [email, left] of seen.left)
-          if (email !== sent.email && left.has(where.streamId))
-            pending.set(email, [...(pending.get(email) ?? []), event]);
+          if (email !== sent.email && left.has(where.streamId)) pending.set(email, [...(pending.get(email) ?? []), event]);
       }
       const events = eventsOf(sent, answer);
       const extra = sent.path === '/api/v1/events' && sent.method === 'GET' ? pending.get(sent.email) : undefined;
