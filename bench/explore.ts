@@ -9,8 +9,8 @@ import { startMock, stop } from './spawn.js';
  * other rows), for BENCH_EXPLORE_SECONDS (15) with a fixed seed and every tier, 4 actors: steps per second with
  * every oracle after every step (fresh registers for the actors each step judges, and for all at each sequence's
  * end), sequences, and the CPU seconds of each side (steadier than wall time on a shared machine). Like every
- * server of the bench, the mock runs pinned to one core and this process to the other, which explore's requests
- * feel more than throughput rows do: the CLI, unpinned, runs about twice as many steps per second. A finding ends exploring early; the row says so,
+ * server of the bench, the mock runs pinned to one core and this process to the other: on a loaded machine that
+ * costs explore more than the throughput rows (one run read 26 steps/s pinned against 49 for the CLI unpinned). A finding ends exploring early; the row says so,
  * since its figure then covers fewer steps. `npm run bench -- --explore` runs this row alone.
  */
 export const EXPLORE_SECONDS = Number(process.env.BENCH_EXPLORE_SECONDS ?? 15);
