@@ -64,6 +64,12 @@ export function mayHoldMessage(
   return maySeeMessage(actor, m, k, subscribed, when);
 }
 
+/** The sequence's channels the actor is in now and that are not archived (where it may post and act). */
+export function liveChannelsOf(actor: ExploreActor, k: Knowledge): KnownChannel[] {
+  const subscribed = subscribedTo(actor);
+  return k.channels.filter((c) => !c.archived && subscribed.has(c.id));
+}
+
 /** Messages of the sequence the actor may see now (live ones). */
 export function visibleMessages(actor: ExploreActor, k: Knowledge): KnownMessage[] {
   const subscribed = subscribedTo(actor);

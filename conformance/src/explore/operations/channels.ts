@@ -1,7 +1,7 @@
 import type { ExploreActor } from '../actors.js';
 import { nameRef, ref, type Knowledge, type KnownChannel } from '../knowledge.js';
 import type { Step } from '../types.js';
-import { subscribedTo } from '../visibility.js';
+import { liveChannelsOf, subscribedTo } from '../visibility.js';
 import { pathKey } from './reads.js';
 import { pick, topicKey, type Template, type VerifyContext } from './template.js';
 
@@ -68,12 +68,7 @@ export const unsubscribe: Template = {
     return c !== undefined && !c.archived && subscribedTo(actor).has(c.id);
   },
   plan({ k, actor, choice }) {
-    const subscribed = subscribedTo(actor);
-    const channel = pick(
-      k.channels.filter((c) => !c.archived && subscribed.has(c.id)),
-      choice.a,
-      choice.focus,
-    );
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     return { params: { subscriptions: [nameRef(channel.key)] }, expect: 'success' };
   },
@@ -95,11 +90,7 @@ export const subscribeOthers: Template = {
     return c !== undefined && who !== undefined && !c.archived && administers(actor, c) && !subscribedTo(who).has(c.id);
   },
   plan({ k, actor, actors, choice }) {
-    const channel = pick(
-      k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
-      choice.a,
-      choice.focus,
-    );
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     const who = channel
       ? pick(
           actors.filter((a) => a !== actor && !subscribedTo(a).has(channel.id)),

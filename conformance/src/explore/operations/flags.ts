@@ -1,7 +1,7 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge } from '../knowledge.js';
 import type { Step, StepValue } from '../types.js';
-import { subscribedTo, visibleMessages } from '../visibility.js';
+import { liveChannelsOf, subscribedTo, visibleMessages } from '../visibility.js';
 import { pick, topicKey, type Template, type VerifyContext } from './template.js';
 
 /**
@@ -12,10 +12,6 @@ import { pick, topicKey, type Template, type VerifyContext } from './template.js
 
 type Row = Record<string, unknown>;
 
-function live(k: Knowledge, actor: ExploreActor) {
-  return k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id));
-}
-
 /** A replayed step on a channel (named by `stream_id` or the narrow's operand) is valid while the actor is in it and it is live. */
 function inLiveChannel({ k, actor }: { k: Knowledge; actor: ExploreActor }, step: Step): boolean {
   const named =
@@ -23,7 +19,7 @@ function inLiveChannel({ k, actor }: { k: Knowledge; actor: ExploreActor }, step
     (step.params.subscription_data as Row[] | undefined)?.[0]?.stream_id ??
     (step.params.narrow as Row[] | undefined)?.[0]?.operand;
   const c = k.channel((named as { $ref?: string } | undefined)?.$ref ?? '');
-  return c !== undefined && live(k, actor).includes(c);
+  return c !== undefined && liveChannelsOf(actor, k).includes(c);
 }
 
 /** The actor's flags on a message, as GET /messages/{id} reads them. */
@@ -92,7 +88,7 @@ export const markChannelRead: Template = {
   weight: 1,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a, choice.focus);
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     return { params: { stream_id: ref(channel.key) }, expect: 'success' };
   },
@@ -133,7 +129,7 @@ export const markAllRead: Template = {
     });
   },
   async verify({ k, actor, fail }) {
-    for (const c of live(k, actor)) {
+    for (const c of liveChannelsOf(actor, k)) {
       const unread = await unreadIn(actor, c.id);
       if (unread && unread.length > 0)
         fail(
@@ -151,7 +147,7 @@ export const flagsForNarrow: Template = {
   weight: 1,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a, choice.focus);
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     return {
       params: {
@@ -189,7 +185,7 @@ export const userTopic: Template = {
   weight: 2,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a, choice.focus);
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     const topic = channel ? pick(k.topicsOf(channel.key), choice.b, choice.focus, (t) => topicKey(channel.key, t)) : null;
     if (!channel || topic === null) return null;
     return { params: { stream_id: ref(channel.key), topic, visibility_policy: choice.c % 4 }, expect: 'success' };
@@ -219,7 +215,7 @@ export const subscriptionSettings: Template = {
   weight: 2,
   valid: inLiveChannel,
   plan({ k, actor, choice }) {
-    const channel = pick(live(k, actor), choice.a, choice.focus);
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     const change =
       choice.b % 3 === 0

@@ -1,6 +1,6 @@
 import { ref } from '../knowledge.js';
 import type { StepValue } from '../types.js';
-import { maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
+import { liveChannelsOf, maySeeMessage, visibleMessages } from '../visibility.js';
 import { learnMove, moving, TOPICS } from './messages.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
@@ -19,7 +19,6 @@ export const moveToChannel: Template = {
   operation: 'update-message',
   weight: 2,
   plan({ k, actor, choice }) {
-    const subscribed = subscribedTo(actor);
     const m = pick(
       visibleMessages(actor, k).filter((x) => x.channel !== null && !k.channel(x.channel)?.archived),
       choice.a,
@@ -27,7 +26,7 @@ export const moveToChannel: Template = {
     );
     const to = m
       ? pick(
-          k.channels.filter((c) => !c.archived && subscribed.has(c.id) && c.key !== m.channel),
+          liveChannelsOf(actor, k).filter((c) => c.key !== m.channel),
           choice.b,
           choice.focus,
         )

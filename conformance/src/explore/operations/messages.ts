@@ -1,7 +1,7 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge, type KnownMessage } from '../knowledge.js';
 import type { Step } from '../types.js';
-import { maySeeChannel, maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
+import { liveChannelsOf, maySeeChannel, maySeeMessage, subscribedTo, visibleMessages } from '../visibility.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, topicKey, type Template } from './template.js';
 
@@ -19,12 +19,7 @@ export const sendChannelMessage: Template = {
   operation: 'send-message',
   weight: 6,
   plan({ k, actor, choice, n }) {
-    const subscribed = subscribedTo(actor);
-    const channel = pick(
-      k.channels.filter((c) => !c.archived && subscribed.has(c.id)),
-      choice.a,
-      choice.focus,
-    );
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     const topics = k.topicsOf(channel.key);
     // Following on, the topic the step before touched; else one in use or one of the usual few.

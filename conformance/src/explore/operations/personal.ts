@@ -1,7 +1,7 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge, type Owned } from '../knowledge.js';
 import type { Step, StepValue } from '../types.js';
-import { subscribedTo } from '../visibility.js';
+import { liveChannelsOf } from '../visibility.js';
 import { NO_SUCH_ID } from './messages.js';
 import { pathKey } from './reads.js';
 import { pick, type Plan, type Template, type VerifyContext } from './template.js';
@@ -61,10 +61,7 @@ function missing(what: string, pathParams: Record<string, StepValue>, params: Re
 const DRAFTS = { path: '/api/v1/drafts', field: 'drafts', id: 'id' };
 
 function draftOf(k: Knowledge, actor: ExploreActor, a: number, content: string): Record<string, StepValue> {
-  const channel = pick(
-    k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id)),
-    a,
-  );
+  const channel = pick(liveChannelsOf(actor, k), a);
   if (channel && a % 2 === 0) return { type: 'stream', to: [ref(channel.key)], topic: 'draft', content };
   return { type: '', to: [], topic: '', content };
 }

@@ -1,6 +1,6 @@
 import type { ExploreActor } from '../actors.js';
 import { ref, type Knowledge } from '../knowledge.js';
-import { subscribedTo, visibleMessages } from '../visibility.js';
+import { liveChannelsOf, visibleMessages } from '../visibility.js';
 import { isAdmin } from './channels.js';
 import { NO_SUCH_ID } from './messages.js';
 import { verifyListed } from './personal.js';
@@ -73,16 +73,12 @@ export const deleteReminder: Template = {
 
 const SCHEDULED = { path: '/api/v1/scheduled_messages', field: 'scheduled_messages', id: 'scheduled_message_id' };
 
-function postable(k: Knowledge, actor: ExploreActor) {
-  return k.channels.filter((c) => !c.archived && subscribedTo(actor).has(c.id));
-}
-
 export const createScheduled: Template = {
   name: 'create-scheduled-message',
   operation: 'create-scheduled-message',
   weight: 1,
   plan({ k, actor, choice, n }) {
-    const channel = pick(postable(k, actor), choice.a, choice.focus);
+    const channel = pick(liveChannelsOf(actor, k), choice.a, choice.focus);
     if (!channel) return null;
     return {
       params: {
@@ -127,7 +123,7 @@ export const updateScheduled: Template = {
     if (!s) return null;
     // An edit checks the message again: its channel must still take the actor's messages.
     const to = (s.data.to as { $ref: string }).$ref;
-    const still = postable(k, actor).some((c) => c.key === to);
+    const still = liveChannelsOf(actor, k).some((c) => c.key === to);
     return { pathParams: { scheduled_message_id: ref(s.key) }, params: { content }, expect: still ? 'success' : 'either' };
   },
   learn({ k, step }) {
