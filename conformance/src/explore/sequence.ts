@@ -121,8 +121,11 @@ export class Sequence {
     if (!last || judge.size === 0) return;
     const before = new Map(this.actors.map((a) => [a.name, a.state]));
     const events = await pollAll(this.actors);
-    for (const [name, list] of events) if (list.length > 0) (last.events[name] ??= []).push(...list);
-    for (const [name, list] of events) if (list.length > 0) judge.add(name);
+    for (const [name, list] of events) {
+      if (list.length === 0) continue;
+      (last.events[name] ??= []).push(...list);
+      judge.add(name);
+    }
     await this.#judge(events, before, judge);
   }
 

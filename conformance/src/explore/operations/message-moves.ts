@@ -1,7 +1,7 @@
 import { ref } from '../knowledge.js';
 import type { StepValue } from '../types.js';
 import { liveChannelsOf, maySeeMessage, visibleMessages } from '../visibility.js';
-import { learnMove, moving, TOPICS } from './messages.js';
+import { learnMove, MODES, moving, TOPICS } from './messages.js';
 import { pathMessage, verifyMessageReads } from './reads.js';
 import { pick, type Template } from './template.js';
 
@@ -10,7 +10,6 @@ import { pick, type Template } from './template.js';
  * another channel changes who may see the moved messages: the reads after it are judged per actor.
  */
 
-const MODES = ['change_one', 'change_later', 'change_all'] as const;
 /** The reference's prefix of a resolved topic. */
 export const RESOLVED = '✔ ';
 

@@ -109,7 +109,8 @@ export const editContent: Template = {
   verify: (v) => verifyMessageReads(v, [pathMessage(v.k, v.step)!]),
 };
 
-const MODES = ['change_one', 'change_later', 'change_all'] as const;
+/** The propagate modes a move draws from. */
+export const MODES = ['change_one', 'change_later', 'change_all'] as const;
 
 export const moveTopic: Template = {
   name: 'move-topic',
