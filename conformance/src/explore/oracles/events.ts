@@ -105,7 +105,7 @@ async function checkActor(
 
 /** The first `limit` differences between a fresh register and the state from events, as judged. */
 function differences(registered: Snapshot, applied: Snapshot, limit: number, unseen: ReadonlySet<number>) {
-  return snapshotDiff(withoutStars(judged(registered, applied), unseen), withoutStars(judged(applied), unseen), limit);
+  return snapshotDiff(judged(registered, unseen, applied), judged(applied, unseen), limit);
 }
 
 /** IDs of deleted messages the actor had no access to when they were deleted (knowledge.ts `deletedUnseenBy`). */
@@ -113,15 +113,6 @@ function deletedUnseen(k: Knowledge, actor: ExploreActor): Set<number> {
   const ids = new Set<number>();
   for (const m of k.messages) if (m.deleted && m.deletedUnseenBy?.has(actor.name)) ids.add(m.id);
   return ids;
-}
-
-/**
- * starred_messages without those IDs: no event removes them from a client's list (the reference sends a deletion only
- * to those with access), so there a stale star is the server's documented behaviour, not a missed event.
- */
-function withoutStars(s: Snapshot, unseen: ReadonlySet<number>): Snapshot {
-  if (unseen.size === 0 || !Array.isArray(s.starred_messages)) return s;
-  return { ...s, starred_messages: s.starred_messages.filter((id) => !unseen.has(id as number)) };
 }
 
 function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapshot = actor.state): Snapshot {
@@ -142,11 +133,15 @@ function apply(actor: ExploreActor, events: readonly PolledEvent[], from: Snapsh
 /**
  * What the events oracle compares: `comparable`, without max_message_id. No event moves it when the reader gains
  * a receipt without a message event (a reaction or a flag on a public channel's message creates one in the
- * reference) or loses its newest message; the counters oracle judges it against GET /messages instead.
+ * reference) or loses its newest message; the counters oracle judges it against GET /messages instead. Nor do
+ * `unseen` messages leave starred_messages: the reference sends a deletion only to those with access, so a stale
+ * star there is its documented behaviour, not a missed event.
  */
-function judged(s: Snapshot, reduced?: Snapshot): Snapshot {
+function judged(s: Snapshot, unseen: ReadonlySet<number>, reduced?: Snapshot): Snapshot {
   // With `reduced`, keys the reducers marked unknown (unread_msgs after joining a channel with history) are left out.
   const { max_message_id: _max, ...rest } = comparable(s, reduced);
+  if (unseen.size > 0 && Array.isArray(rest.starred_messages))
+    rest.starred_messages = rest.starred_messages.filter((id) => !unseen.has(id as number));
   return rest;
 }
 
