@@ -55,11 +55,12 @@ export interface ExploreSession {
   templates: Template[];
   oracles: Record<ExploreRule, number>;
   /**
-   * Before a world is made: on the mock, moves to a fresh realm every WORLDS_PER_REALM worlds, or now when
-   * `fresh` (a replay must not meet what earlier worlds left in the realm: archived channels, a server's
-   * counters that went wrong there).
+   * Before a world is made: on the mock, every world but the session's first gets a fresh realm. Each world's
+   * archived channels would add about 6 KB to every later register of the realm (28 KB at first, 123 KB after
+   * 20 worlds) while the events oracle registers afresh after every step, a realm costs the mock a few ms, and a
+   * replay must not meet what earlier worlds left there (archived channels, a server's counters gone wrong).
    */
-  renew(fresh?: boolean): Promise<void>;
+  renew(): Promise<void>;
   /** The environment of sequence `n` (its channels' names carry the run's ID and n). */
   env(n: number, counting?: () => boolean): SequenceEnv;
   close(): Promise<void>;
@@ -71,7 +72,8 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
   const oracles = Object.fromEntries(EXPLORE_RULE_LIST.map((r) => [r, 0])) as Record<ExploreRule, number>;
   let realm = opts.target.control ? await opts.target.createRealm() : null;
   let world: World = realm?.world ?? opts.target.world;
-  let worldsInRealm = 0;
+  /** Whether the realm has a world already (the session's first world uses the realm opened with it). */
+  let used = false;
   const runId = `tc-explore-${randomBytes(3).toString('hex')}`;
   return {
     get world() {
@@ -79,14 +81,14 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
     },
     templates,
     oracles,
-    renew: async (fresh = false) => {
-      // Every world leaves three archived channels, which registers with archived_channels list: on the mock,
-      // a new realm now and then keeps a long run's registers (and steps) as cheap as its first.
-      if (!realm || (++worldsInRealm <= WORLDS_PER_REALM && !fresh)) return;
+    renew: async () => {
+      if (!realm || !used) {
+        used = true;
+        return;
+      }
       const old = realm;
       realm = await opts.target.createRealm();
       world = realm.world;
-      worldsInRealm = 1;
       await opts.target.deleteRealm(old.realmId).catch(() => undefined);
     },
     env: (n, counting = () => true) => ({
@@ -107,13 +109,6 @@ export async function openSession(opts: Pick<ExploreOptions, 'target' | 'api' | 
     },
   };
 }
-
-/**
- * Worlds made in one realm of the mock before explore moves to a fresh one. One: each world's archived channels
- * add about 6 KB to every later register of the realm (28 KB at first, 123 KB after 20 worlds), the events
- * oracle registers afresh for most actors after every step, and a realm costs the mock a few ms.
- */
-const WORLDS_PER_REALM = 1;
 
 export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
   const startedAt = new Date();
@@ -216,12 +211,12 @@ export async function explore(opts: ExploreOptions): Promise<ExploreResult> {
         // fast-check simplified the draws; now the concrete steps: drop what the failure does not need.
         // Each replay in a realm of its own on the mock, as `--replay` runs: the same world every time.
         const reproduce: Reproduce = async (candidate) => {
-          await session.renew(true);
+          await session.renew();
           const again = await replaySteps(env(), candidate);
           return again.violation?.rule === violation.rule ? again.ran : null;
         };
         const shrunk = await shrinkSteps(reproduce, ran, shrinkUntil());
-        await session.renew(true);
+        await session.renew();
         const last = await replaySteps(
           env(),
           shrunk.ran.map((r) => r.step),
