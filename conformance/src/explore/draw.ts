@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isNameRef, isRef, KEY_SEGMENT, type Knowledge } from './knowledge.js';
+import { isRef, keysNamedBy, type Knowledge } from './knowledge.js';
 import { topicKey, type Choice, type Template } from './operations/template.js';
 import type { Sequence } from './sequence.js';
 import type { Step, StepValue } from './types.js';
@@ -73,7 +73,7 @@ export function drawStep(seq: Sequence, choice: Choice, focus: readonly string[]
 export function touched(k: Knowledge, step: Step): string[] {
   if (step.binds && k.idOf(step.binds) !== undefined) return [step.binds];
   const keys = new Set<string>();
-  const named = [...[...step.path.matchAll(KEY_SEGMENT)].map((m) => m[1]!), ...refsIn(step.params)];
+  const named = keysNamedBy(step);
   for (const key of named) keys.add(key);
   for (const key of named) {
     const m = k.message(key);
@@ -87,12 +87,4 @@ export function touched(k: Knowledge, step: Step): string[] {
 
 function refOf(v: StepValue | undefined): string | undefined {
   return isRef(v) ? v.$ref : undefined;
-}
-
-function refsIn(value: StepValue): string[] {
-  if (isRef(value)) return [value.$ref];
-  if (isNameRef(value)) return [value.$name];
-  if (Array.isArray(value)) return value.flatMap(refsIn);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(refsIn);
-  return [];
 }

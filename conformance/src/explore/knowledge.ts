@@ -1,4 +1,4 @@
-import type { Ref, StepValue } from './types.js';
+import type { Ref, Step, StepValue } from './types.js';
 
 /**
  * What explore knows of the world it made, learnt from the answers of its own steps: enough to draw steps
@@ -231,3 +231,16 @@ export const isNameRef = (v: unknown): v is { $name: string } =>
   Object.keys(v).length === 1;
 export const isRef = (v: unknown): v is Ref =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as Ref).$ref === 'string' && Object.keys(v).length === 1;
+
+/** The keys of what a step names, in order: its path's `{m7}` segments, then its `$ref` and `$name` values. */
+export function keysNamedBy(step: Step): string[] {
+  const keys = [...step.path.matchAll(KEY_SEGMENT)].map((m) => m[1]!);
+  const walk = (v: StepValue): void => {
+    if (isRef(v)) keys.push(v.$ref);
+    else if (isNameRef(v)) keys.push(v.$name);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(step.params);
+  return keys;
+}

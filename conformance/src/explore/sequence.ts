@@ -1,7 +1,7 @@
 import { ApiClient, type Reply } from '../client.js';
 import type { Exchange } from '../model.js';
 import { actorsOf, type ExploreActor } from './actors.js';
-import { isRef, Knowledge, pathKey } from './knowledge.js';
+import { Knowledge, keysNamedBy } from './knowledge.js';
 import { maySeeMessage } from './visibility.js';
 import { checkAnswer } from './oracles/answer.js';
 import { checkCounters, movesNewest } from './oracles/counters.js';
@@ -188,8 +188,7 @@ export class Sequence {
   /** A step planned as valid, on this state: the template's own check, else what it names exists and the actor may see it. */
   #stillValid(template: Template, actor: ExploreActor, step: Step): boolean {
     if (template.valid) return template.valid({ k: this.k, actor, actors: this.actors }, step);
-    const keys = [pathKey(step.path), ...refsIn(step.params)].filter((key): key is string => key !== undefined);
-    for (const key of keys) {
+    for (const key of keysNamedBy(step)) {
       if (this.k.idOf(key) === undefined) return false;
       const m = this.k.message(key);
       if (m && (m.deleted || maySeeMessage(actor, m, this.k) !== true)) return false;
@@ -230,12 +229,6 @@ export class NotApplicable extends Error {
 }
 
 /** The keys a step's parameters refer to. */
-function refsIn(value: StepValue): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsIn);
-  if (value !== null && typeof value === 'object') return isRef(value) ? [value.$ref] : Object.values(value).flatMap(refsIn);
-  return [];
-}
-
 /** `n`: the step's number in its sequence, which names what it makes (`m7`). */
 function toStep(template: Template, actor: string, method: string, pathTemplate: string, plan: Plan, n: number): Step {
   const path = pathTemplate.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {

@@ -1,5 +1,5 @@
-import { isNameRef, isRef, KEY_SEGMENT } from './knowledge.js';
-import type { RanStep, Step, StepValue } from './types.js';
+import { keysNamedBy } from './knowledge.js';
+import type { RanStep, Step } from './types.js';
 
 /**
  * Replays a candidate sequence on a fresh world: the steps as they ran up to the violation when it breaks the
@@ -67,26 +67,13 @@ function inert(r: RanStep): boolean {
   return r.exchange.status >= 400 && Object.keys(r.events).length === 0;
 }
 
-/** The keys of what a step names (its path's `{m7}` segments, `$ref` and `$name` values). */
-function named(step: Step): string[] {
-  const keys = [...step.path.matchAll(KEY_SEGMENT)].map((m) => m[1]!);
-  const walk = (v: StepValue): void => {
-    if (isRef(v)) keys.push(v.$ref);
-    else if (isNameRef(v)) keys.push(v.$name);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(step.params);
-  return keys;
-}
-
 /** `kept` (a subset of `all`, the last step among it) with the steps that made what they name, in order. */
 function withMakers(all: readonly Step[], kept: readonly Step[]): Step[] {
   const makers = new Map(all.filter((s) => s.binds).map((s) => [s.binds!, s]));
   const keep = new Set(kept);
   const need = [...kept];
   while (need.length > 0)
-    for (const key of named(need.pop()!)) {
+    for (const key of keysNamedBy(need.pop()!)) {
       const maker = makers.get(key);
       if (maker && !keep.has(maker)) {
         keep.add(maker);
@@ -102,7 +89,7 @@ function without(all: readonly Step[], drop: ReadonlySet<Step>): Step[] | null {
   const gone = new Set<string>();
   const out: Step[] = [];
   for (const s of all) {
-    if (drop.has(s) || named(s).some((key) => gone.has(key))) {
+    if (drop.has(s) || keysNamedBy(s).some((key) => gone.has(key))) {
       if (s.binds) gone.add(s.binds);
       if (s === all[all.length - 1]) return null;
     } else out.push(s);
