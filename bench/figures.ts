@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { benchIdleQueues, benchWriteToPoll } from './events.js';
+import { benchBareWriteToPoll, benchIdleQueues, benchWriteToPoll } from './events.js';
 import { cpuMsOfStat, readOr } from './fanout-stats.js';
 import { pinned, rssOf, start, startMock, stop, type Started } from './spawn.js';
 
@@ -211,6 +212,11 @@ export async function draftFigures(
       headers: { authorization: basic(world.credentials.member), 'content-type': FORM },
     };
     const exported = await (await request(`${mock.url}/__mock/realms/demo/export`)).body.text();
+    // A timed row is warmed up as the read rows are, on both sides (the baseline gets the data as it was before):
+    // the first second of a run measures the JIT and 50 connections opening, not the write path. A row of a set
+    // number of writes is not, so its RSS figure stays "after that many writes".
+    const timed = 'duration' in limit;
+    if (timed) await load(mock.url, c, { duration: WARM_UP_SECONDS });
     const m = await measured(mock, c, limit);
     const rssAfterWrites = rssOf(mock.child);
     await stop(mock);
@@ -218,6 +224,7 @@ export async function draftFigures(
     await writeFile(dbPath, exported);
     const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
     try {
+      if (timed) await load(bare.url, c, { duration: WARM_UP_SECONDS });
       const b = await measured(bare, c, { duration: DURATION });
       return { mock: m, baseline: b, rssAfterWrites, stateBytes: exported.length };
     } finally {
@@ -302,12 +309,28 @@ export const bareCommand = () => (port: number) => [
   `require('node:http').createServer((q, s) => s.end('{}')).listen(${port}, '127.0.0.1')`,
 ];
 
-/** Event → waiting long-poll latency and idle queue memory, on the compiled mock with --expose-gc. */
+/**
+ * Event → waiting long-poll latency and idle queue memory, on the compiled mock with --expose-gc; then the same
+ * latency rounds against a bare node:http server holding the poll (its answer the size of the mock's), the floor.
+ */
 export async function eventFigures(dir: string) {
   const server = await startMock(['--in-memory', '--zuliprc-dir', dir], ['--expose-gc']);
+  let figures;
   try {
-    return { latency: await benchWriteToPoll(server.url), idle: await benchIdleQueues(server.url) };
+    figures = { latency: await benchWriteToPoll(server.url), idle: await benchIdleQueues(server.url) };
   } finally {
     await stop(server);
+  }
+  const answer = JSON.stringify({
+    result: 'success',
+    msg: '',
+    events: [{ type: 'bench', n: 1020, id: 1020 }],
+    queue_id: `demo:${randomUUID()}`,
+  });
+  const bare = await start([here('./bare-fanout-server.ts')], { BARE_BODY: answer });
+  try {
+    return { ...figures, bareLatency: await benchBareWriteToPoll(bare.url) };
+  } finally {
+    await stop(bare);
   }
 }

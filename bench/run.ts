@@ -102,6 +102,7 @@ async function writeRows(): Promise<Row[]> {
       draftRow(
         `realm of ${DRAFT_REALM_MESSAGES.toLocaleString('en-US')} messages`,
         await draftFigures(dir, DRAFT_REALM_MESSAGES, { duration: DURATION }),
+        DRAFT_TARGET,
       ),
     );
     rows.push(latencyRow(await eventFigures(dir)));
@@ -112,11 +113,12 @@ async function writeRows(): Promise<Row[]> {
 }
 
 function latencyRow(events: Awaited<ReturnType<typeof eventFigures>>): Row {
+  const { latency: mock, bareLatency: bare } = events;
   return {
-    figure: `event → waiting long-poll answer (${events.latency.samples} samples)`,
-    mock: `p50 ${events.latency.p50Ms} ms, p99 ${events.latency.p99Ms} ms`,
-    baseline: '',
-    ratio: '',
+    figure: `event → waiting long-poll answer (${mock.samples} samples)`,
+    mock: `p50 ${mock.p50Ms} ms, p99 ${mock.p99Ms} ms`,
+    baseline: `p50 ${bare.p50Ms} ms, p99 ${bare.p99Ms} ms (bare node:http holding the poll)`,
+    ratio: `p99 +${(mock.p99Ms - bare.p99Ms).toFixed(2)} ms`,
     target: 'p99 ≤ 5 ms',
   };
 }
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
       draftRow(
         `realm of ${DRAFT_REALM_MESSAGES.toLocaleString('en-US')} messages`,
         await draftFigures(dir, DRAFT_REALM_MESSAGES, { duration: DURATION }),
+        DRAFT_TARGET,
       ),
     );
 
@@ -256,14 +259,16 @@ function fanoutRow(f: FanoutFigure): Row {
 
 /** A larger realm for the write figure: a whole-file rewrite costs in proportion to the data, a journal does not. */
 const DRAFT_REALM_MESSAGES = 10_000;
+/** The larger realm's target; the demo realm's row has none (92 KiB rewrite about as cheap as a journal line). */
+const DRAFT_TARGET = '≥ 20×, p99 ≤ 20 ms';
 
-function draftRow(realm: string, d: DraftFigures): Row {
+function draftRow(realm: string, d: DraftFigures, target = ''): Row {
   return {
     figure: `durable POST /api/v1/drafts (fsync), ${realm}, vs whole-file JSON rewrite + fsync of the same data (${(d.stateBytes / 1024).toFixed(0)} KiB)`,
     mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${cpu(d.mock)}${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
     baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms${cpu(d.baseline)}`,
     ratio: `${(d.mock.rps / d.baseline.rps).toFixed(1)}×`,
-    target: '≥ 12×, p99 ≤ 20 ms',
+    target,
   };
 }
 
