@@ -237,7 +237,7 @@ async function fanoutRows(dir: string): Promise<Row[]> {
 }
 
 const fanoutCell = (r: FanoutRun) =>
-  `last delivery p50 ${r.lastP50} ms, p99 ${r.lastP99} ms; each delivery p50 ${r.deliveryP50} ms, p99 ${r.deliveryP99} ms; first (warm-up) message ${r.firstMs} ms; CPU per message: server ${r.serverCpuMs ?? 'n/a'} ms, load generator ${r.clientCpuMs} ms; RSS ${mb(r.rss)} (peak ${mb(r.peakRss)})`;
+  `last delivery p50 ${r.lastP50} ms, p99 ${r.lastP99} ms; each delivery p50 ${r.deliveryP50} ms, p99 ${r.deliveryP99} ms; first warm-up message ${r.firstMs} ms; CPU per message: server ${r.serverCpuMs ?? 'n/a'} ms, load generator ${r.clientCpuMs} ms; RSS ${mb(r.rss)} (peak ${mb(r.peakRss)})`;
 
 /** Server CPU per message, mock / bare: steadier than wall time on a shared machine (the two run one after the other). */
 const cpuRatio = (mock: FanoutRun, bare: FanoutRun) =>
