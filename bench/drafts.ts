@@ -18,7 +18,8 @@ const rounds = Number(argv[argv.indexOf('--rounds') + 1] ?? 1) || 1;
 const line = (realm: string, d: DraftFigures) =>
   `${realm}: mock ${Math.round(d.mock.rps)} req/s, p50 ${d.mock.p50} ms, p99 ${d.mock.p99} ms` +
   `${d.mock.failures ? `, ${d.mock.failures} failed` : ''}; whole-file rewrite ${Math.round(d.baseline.rps)} req/s, ` +
-  `p99 ${d.baseline.p99} ms; ratio ${(d.mock.rps / d.baseline.rps).toFixed(1)}× (${(d.stateBytes / 1024).toFixed(0)} KiB)`;
+  `p99 ${d.baseline.p99} ms; ratio ${(d.mock.rps / d.baseline.rps).toFixed(1)}× (${(d.stateBytes / 1024).toFixed(0)} KiB)` +
+  (d.floor ? `; floor ${Math.round(d.floor.rps)} req/s, p99 ${d.floor.p99} ms` : '');
 
 pinLoadGenerator();
 if (!argv.includes('--no-build')) {

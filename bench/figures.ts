@@ -183,6 +183,8 @@ export const WRITES = 10_000;
 export interface DraftFigures {
   mock: Load;
   baseline: Load;
+  /** A timed row's floor: bare node:http group-committing each body to an O_DSYNC journal (bench/bare-journal-server.ts). */
+  floor: Load | null;
   rssAfterWrites: number | null;
   stateBytes: number;
 }
@@ -223,15 +225,27 @@ export async function draftFigures(
     const dbPath = join(dir, `db-${messages ?? 'demo'}.json`);
     await writeFile(dbPath, exported);
     const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
+    let b: Load;
     try {
       if (timed) await load(bare.url, c, { duration: WARM_UP_SECONDS });
-      const b = await measured(bare, c, { duration: DURATION });
-      return { mock: m, baseline: b, rssAfterWrites, stateBytes: exported.length };
+      b = await measured(bare, c, { duration: DURATION });
     } finally {
       await stop(bare);
     }
+    return { mock: m, baseline: b, floor: timed ? await journalFloor(dir, c) : null, rssAfterWrites, stateBytes: exported.length };
   } finally {
     await stop(mock);
+  }
+}
+
+/** The same requests, warmed up, against a server that only makes each body durable: what the disk and Node allow. */
+async function journalFloor(dir: string, c: Case): Promise<Load> {
+  const floor = await start([here('./bare-journal-server.ts')], { JOURNAL_PATH: join(dir, 'floor.journal') });
+  try {
+    await load(floor.url, c, { duration: WARM_UP_SECONDS });
+    return await measured(floor, c, { duration: DURATION });
+  } finally {
+    await stop(floor);
   }
 }
 

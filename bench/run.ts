@@ -266,7 +266,7 @@ function draftRow(realm: string, d: DraftFigures, target = ''): Row {
   return {
     figure: `durable POST /api/v1/drafts (fsync), ${realm}, vs whole-file JSON rewrite + fsync of the same data (${(d.stateBytes / 1024).toFixed(0)} KiB)`,
     mock: `${rps(d.mock.rps)}, p99 ${d.mock.p99} ms${cpu(d.mock)}${d.mock.failures ? `, ${d.mock.failures} failed` : ''}`,
-    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms${cpu(d.baseline)}`,
+    baseline: `${rps(d.baseline.rps)}, p99 ${d.baseline.p99} ms${cpu(d.baseline)}${d.floor ? `; floor (bare node:http, each body to an O_DSYNC journal in group commits): ${rps(d.floor.rps)}, p99 ${d.floor.p99} ms${cpu(d.floor)}` : ''}`,
     ratio: `${(d.mock.rps / d.baseline.rps).toFixed(1)}×`,
     target,
   };
