@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way';
 import type { AppContext } from '../app-context.js';
 import { malformedUrl, methodNotAllowed, pathNotFound } from '../domain/errors.js';
+import { appendTo } from '../domain/lists.js';
 import type { Actor } from './auth.js';
 import type { RouteSpec } from './define-routes.js';
 import type { ApiRequest, ApiResponse } from './exchange.js';
@@ -115,7 +116,7 @@ function routeTable(app: AppContext, routes: RouteSpec[]): RouteTable {
     if (!app.operations.some((op) => op.operationId === r.operationId)) throw new Error(`route for unknown operation ${r.operationId}`);
   }
   const byPath = new Map<string, OperationSpec[]>();
-  for (const op of app.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  for (const op of app.operations) appendTo(byPath, op.path, op);
 
   const table = new RouteTable();
   for (const [path, ops] of byPath) {

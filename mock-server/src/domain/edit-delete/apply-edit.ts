@@ -1,4 +1,5 @@
 import { topicMessages } from '../../store/indexes.js';
+import { appendTo } from '../lists.js';
 import type { EventOf } from '../../contract/event-types.js';
 import type { Tx } from '../../store/store.js';
 import type { EditHistoryEntry, MessageRow, RealmState, UserRow } from '../../store/state.js';
@@ -198,7 +199,6 @@ function emitUpdates(
   // Per user: the changed messages they may see now, and those they could see before and no longer can.
   const sees = new Map<number, number[]>();
   const lost = new Map<number, MessageRow[]>();
-  // Appended in place: a copy per message made moving a topic of M messages seen by U users cost U × M² copies.
   for (const m of after) {
     const now = messageAudience(tx.tables, m);
     for (const id of now) appendTo(sees, id, m.id);
@@ -226,10 +226,4 @@ function emitUpdates(
     byIds.set(key, group);
   }
   for (const { messages, users } of byIds.values()) emitDeletion(tx, messages, users);
-}
-
-function appendTo<T>(lists: Map<number, T[]>, key: number, value: T): void {
-  const list = lists.get(key);
-  if (list) list.push(value);
-  else lists.set(key, [value]);
 }

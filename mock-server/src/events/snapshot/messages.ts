@@ -1,3 +1,4 @@
+import { appendTo } from '../../domain/lists.js';
 import { presentTopic } from '../../domain/topics.js';
 import { indexOf } from '../../store/indexes.js';
 import { byNumber, visibleChannel } from './context.js';
@@ -53,11 +54,6 @@ export function unreadMsgs(ctx: SnapshotContext): Record<string, unknown> {
   const huddles = new Map<string, number[]>();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
-  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
-    const list = map.get(key);
-    if (list) list.push(id);
-    else map.set(key, [id]);
-  };
   for (const id of kept) {
     const m = tables.messages[String(id)];
     if (!m) continue;
@@ -65,8 +61,8 @@ export function unreadMsgs(ctx: SnapshotContext): Record<string, unknown> {
     let muted = false;
     if (m.type === 'private') {
       const users = m.dm_user_ids ?? [];
-      if (users.length <= 2) push(pms, users.find((u) => u !== viewer.user_id) ?? viewer.user_id, id);
-      else push(huddles, [...users].sort(byNumber).join(','), id);
+      if (users.length <= 2) appendTo(pms, users.find((u) => u !== viewer.user_id) ?? viewer.user_id, id);
+      else appendTo(huddles, [...users].sort(byNumber).join(','), id);
       count++;
     } else {
       const channel = m.stream_id !== null ? tables.channels[String(m.stream_id)] : undefined;
