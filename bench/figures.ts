@@ -218,34 +218,33 @@ export async function draftFigures(
     // the first second of a run measures the JIT and 50 connections opening, not the write path. A row of a set
     // number of writes is not, so its RSS figure stays "after that many writes".
     const timed = 'duration' in limit;
-    if (timed) await load(mock.url, c, { duration: WARM_UP_SECONDS });
-    const m = await measured(mock, c, limit);
+    const m = await measuredAfter(timed, mock, c, limit);
     const rssAfterWrites = rssOf(mock.child);
     await stop(mock);
     const dbPath = join(dir, `db-${messages ?? 'demo'}.json`);
     await writeFile(dbPath, exported);
-    const bare = await start([here('./jsonfile-server.ts')], { JSONDB_PATH: dbPath });
-    let b: Load;
-    try {
-      if (timed) await load(bare.url, c, { duration: WARM_UP_SECONDS });
-      b = await measured(bare, c, { duration: DURATION });
-    } finally {
-      await stop(bare);
-    }
-    return { mock: m, baseline: b, floor: timed ? await journalFloor(dir, c) : null, rssAfterWrites, stateBytes: exported.length };
+    const baseline = await baselineRun('./jsonfile-server.ts', { JSONDB_PATH: dbPath }, c, timed);
+    // What the disk and Node allow: a server that only makes each body durable (timed rows only).
+    const floor = timed ? await baselineRun('./bare-journal-server.ts', { JOURNAL_PATH: join(dir, 'floor.journal') }, c, true) : null;
+    return { mock: m, baseline, floor, rssAfterWrites, stateBytes: exported.length };
   } finally {
     await stop(mock);
   }
 }
 
-/** The same requests, warmed up, against a server that only makes each body durable: what the disk and Node allow. */
-async function journalFloor(dir: string, c: Case): Promise<Load> {
-  const floor = await start([here('./bare-journal-server.ts')], { JOURNAL_PATH: join(dir, 'floor.journal') });
+/** One load run, after the read rows' warm-up when `warm`. */
+async function measuredAfter(warm: boolean, server: Started, c: Case, limit: { duration: number } | { amount: number }): Promise<Load> {
+  if (warm) await load(server.url, c, { duration: WARM_UP_SECONDS });
+  return measured(server, c, limit);
+}
+
+/** A baseline server (a script of bench/) started, run DURATION seconds, and stopped. */
+async function baselineRun(script: string, env: Record<string, string>, c: Case, warm: boolean): Promise<Load> {
+  const server = await start([here(script)], env);
   try {
-    await load(floor.url, c, { duration: WARM_UP_SECONDS });
-    return await measured(floor, c, { duration: DURATION });
+    return await measuredAfter(warm, server, c, { duration: DURATION });
   } finally {
-    await stop(floor);
+    await stop(server);
   }
 }
 
