@@ -1,74 +1,62 @@
+import { chunkText, planChunks, type Chunk, type ChunkSizes, type KeptTable } from './snapshot-chunks.js';
 import type { Change, State } from './state.js';
 
 /**
- * The snapshot's text, made without stopping the event loop for the whole state.
+ * The snapshot's text, made without stopping the event loop for the whole state, and re-made only where the
+ * state changed.
  *
  * The text is exactly `JSON.stringify({...state, journal_seq}, null, 2)` (lowdb's layout: a state file reads
- * like any json-server database), built per table:
- *  - a table's text is kept after it is written and reused while no change reached that table (persistence
- *    sees every change in `append`, and a replaced realm brings new table objects), so a compaction
- *    serialises only the tables written since the last one: at 10,000 messages the message table's ~7 MB
- *    stays as it was while drafts change;
- *  - `capture` takes, synchronously, what the state is at that instant: the kept texts and, for the other
- *    tables, their rows (rows are immutable and replaced whole, so a list of references is a consistent
- *    copy; the live tables may change right after);
- *  - the captured tables are then serialised in slices of about SLICE_BYTES, each written before the next
- *    is made, so requests and journal writes go on while a large table is written (a slice of 512 KiB
- *    costs a few milliseconds of the loop; the whole 7 MB message table of a 10,000-message realm ~50 ms).
+ * like any json-server database), built per table and, inside a table, per chunk of consecutive rows
+ * (snapshot-chunks.ts):
+ *  - a chunk's text is kept as UTF-8 bytes once made and reused while its rows are the same rows in the same
+ *    order and none of them changed (persistence sees every change in `append`; rows are immutable and replaced
+ *    whole; a replaced realm brings new table objects). A table that only grows (drafts, messages) makes only
+ *    its new rows' text at a compaction; an edit re-makes the one chunk that holds the row. Kept bytes are
+ *    written as they are: the unchanged bulk of the state costs a copy, not a serialisation, at every compaction
+ *    (concatenating it as one string and cutting it again cost 60 ms of the loop at once on a 21 MB state);
+ *  - `capture` decides, synchronously, what the state is at that instant: the kept chunks still valid and, for
+ *    the other rows, references to them (a list of references is a consistent copy; the live tables may change
+ *    right after);
+ *  - new chunks are serialised as the text is read, about SERIALISE_BYTES between two pieces, so requests and
+ *    journal writes go on while a large table is written; pieces reach the file in writes of about WRITE_BYTES.
  */
-const SLICE_BYTES = 512 * 1024;
-/** Rows per slice until the first slice of a table tells how large its rows are. */
-const FIRST_SLICE_ROWS = 256;
+const CHUNK_BYTES = 64 * 1024;
+/** New text made between two pieces: the longest the loop is held (~1 ms per 100 KiB on this machine). */
+const SERIALISE_BYTES = 128 * 1024;
+/** A piece is handed to the file once this large (kept bytes are only copied). */
+const WRITE_BYTES = 512 * 1024;
 
-interface Kept {
-  /** The table object the text was made from: a replaced table (realm replaced) never matches. */
-  table: object;
-  /** The table's text, indented for its place in the document; null while it is being made. */
-  text: string | null;
-}
-
-interface CapturedTable {
-  realm: string;
-  name: string;
-  kept: Kept;
-  rows: [string, unknown][];
-}
-
-/** The document's pieces: text, or a table captured as rows, in document order. */
-type Piece = string | CapturedTable;
+/** The document's pieces in order: fixed text, or a table as chunks. */
+type Piece = string | Chunk[];
 
 /** A table's depth in the document (doc, realms, realm, table). */
 const INDENT_TABLE = '      ';
 
 export class SnapshotText {
-  /** realm → table name → kept text. */
-  readonly #kept = new Map<string, Map<string, Kept>>();
+  /** realm → table name → its kept chunks. */
+  readonly #kept = new Map<string, Map<string, KeptTable>>();
+  readonly #sizes: ChunkSizes;
+  /** Bytes of row text made so far (kept chunks reused are not made again): for tests and benchmarks. */
+  readonly stats = { madeBytes: 0 };
+
+  /** Chunk sizes: tests make them small, so that a small state spans many chunks. */
+  constructor(sizes: Partial<ChunkSizes> = {}) {
+    this.#sizes = { chunkBytes: CHUNK_BYTES, ...sizes };
+  }
 
   /** Every change handed to persistence comes through here first: what it touches is made again. */
   changed(changes: readonly Change[]): void {
     for (const change of changes) {
       if (change.table === null) this.#kept.delete(change.realm);
-      else this.#kept.get(change.realm)?.delete(change.table);
+      else this.#kept.get(change.realm)?.get(change.table)?.dirty.add(change.key);
     }
-  }
-
-  /** Forgets every kept text (a state that did not come through `changed`, e.g. a fresh load). */
-  clear(): void {
-    this.#kept.clear();
-  }
-
-  /** Bytes of text kept for reuse (for the benchmarks' memory figures). */
-  get keptBytes(): number {
-    let bytes = 0;
-    for (const tables of this.#kept.values()) for (const kept of tables.values()) bytes += kept.text?.length ?? 0;
-    return bytes;
   }
 
   /**
    * The document without its closing part (`journal_seq`, maybe `journal_tail`, `}`: the writer adds them once
    * it knows them), as `state` is now. The returned generator may run long after this call.
    */
-  capture(state: State): AsyncGenerator<string> {
+  capture(state: State): AsyncGenerator<Buffer> {
     const pieces: Piece[] = ['{'];
     let first = true;
     for (const [key, value] of Object.entries(state)) {
@@ -78,7 +66,7 @@ export class SnapshotText {
       if (key === 'realms') this.#captureRealms(value as State['realms'], pieces);
       else pieces.push(indent(JSON.stringify(value, null, 2), '  '));
     }
-    return this.#emit(pieces);
+    return emit(pieces, this.stats);
   }
 
   #captureRealms(realms: State['realms'], pieces: Piece[]): void {
@@ -103,80 +91,65 @@ export class SnapshotText {
           pieces.push(indent(JSON.stringify(table, null, 2), INDENT_TABLE));
           continue;
         }
-        const known = kept.get(name);
-        if (known && known.table === table && known.text !== null) {
-          pieces.push(known.text);
-          continue;
-        }
-        const fresh: Kept = { table, text: null };
-        kept.set(name, fresh);
-        pieces.push({ realm: id, name, kept: fresh, rows: Object.entries(table) });
+        const planned = planChunks(kept.get(name), table as Record<string, unknown>, this.#sizes);
+        kept.set(name, planned);
+        pieces.push(planned.chunks);
       }
       pieces.push('\n    }');
     }
     pieces.push('\n  }');
   }
-
-  /**
-   * The document in pieces of at most about SLICE_BYTES. The consumer writes each piece before it asks for the
-   * next, so the loop is free during every write and busy for at most one slice's serialisation at a time.
-   */
-  async *#emit(pieces: Piece[]): AsyncGenerator<string> {
-    let pending = '';
-    for (const piece of pieces) {
-      if (typeof piece === 'string') {
-        pending += piece;
-        while (pending.length >= 2 * SLICE_BYTES) {
-          const cut = cutAt(pending, SLICE_BYTES);
-          yield pending.slice(0, cut);
-          pending = pending.slice(cut);
-        }
-        continue;
-      }
-      const parts: string[] = [];
-      for (const slice of slices(piece.rows)) {
-        yield `${pending}${parts.length === 0 ? '{\n' : ',\n'}${slice}`;
-        pending = '';
-        parts.push(slice);
-      }
-      pending += parts.length === 0 ? '{}' : `\n${INDENT_TABLE}}`;
-      // Kept only if no change reached the table since the capture (`changed` removed or replaced it).
-      if (this.#kept.get(piece.realm)?.get(piece.name) === piece.kept) {
-        piece.kept.text = parts.length === 0 ? '{}' : `{\n${parts.join(',\n')}\n${INDENT_TABLE}}`;
-      }
-    }
-    if (pending.length > 0) yield pending;
-  }
-}
-
-/** Where to cut `text` near `at` without splitting a surrogate pair (a lone half would not survive UTF-8). */
-function cutAt(text: string, at: number): number {
-  const code = text.charCodeAt(at - 1);
-  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
 }
 
 /**
- * Rows as indented `"key": {...}` text, about SLICE_BYTES a slice. Each slice is stringified inside three
- * wrapping objects, so JSON.stringify itself indents the rows to their depth in the document (a table sits at
- * depth 3: document, realms, realm); the wrapper's fixed head and foot are then cut off.
+ * The document as pieces of about WRITE_BYTES. The consumer writes each piece before it asks for the next, so the
+ * loop is free during every write and busy for at most about SERIALISE_BYTES of new text at a time.
  */
-function* slices(rows: [string, unknown][]): Generator<string> {
-  let size = FIRST_SLICE_ROWS;
-  for (let start = 0; start < rows.length;) {
-    const batch = rows.slice(start, start + size);
-    start += batch.length;
-    // An object made of a contiguous run of the table's entries keeps their order: integer keys come
-    // first and ascending in both, the others in insertion order.
-    const text = JSON.stringify({ r: { r: { t: Object.fromEntries(batch) } } }, null, 2);
-    size = Math.max(1, Math.round(SLICE_BYTES / Math.max(1, text.length / batch.length)));
-    if (text.length === EMPTY_SLICE.length) continue; // only undefined rows, which JSON.stringify leaves out
-    yield text.slice(SLICE_HEAD.length, -SLICE_FOOT.length);
+async function* emit(pieces: Piece[], stats: { madeBytes: number }): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  let made = 0;
+  /** Fixed text not yet held. */
+  let text = '';
+  const hold = (bytes: Buffer) => {
+    held.push(bytes);
+    heldBytes += bytes.length;
+  };
+  const holdText = () => {
+    if (text.length > 0) hold(Buffer.from(text));
+    text = '';
+  };
+  const take = () => {
+    const piece = held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
+    held = [];
+    heldBytes = made = 0;
+    return piece;
+  };
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      text += piece;
+      continue;
+    }
+    let any = false;
+    for (const chunk of piece) {
+      if (chunk.bytes === null) {
+        chunk.bytes = Buffer.from(chunkText(chunk));
+        chunk.rows = null;
+        made += chunk.bytes.length;
+        stats.madeBytes += chunk.bytes.length;
+      }
+      if (chunk.bytes.length === 0) continue; // only undefined rows, which JSON.stringify leaves out
+      text += any ? ',\n' : '{\n';
+      any = true;
+      holdText();
+      hold(chunk.bytes);
+      if (heldBytes >= WRITE_BYTES || made >= SERIALISE_BYTES) yield take();
+    }
+    text += any ? `\n${INDENT_TABLE}}` : '{}';
   }
+  holdText();
+  if (heldBytes > 0) yield take();
 }
-
-const SLICE_HEAD = `{\n  "r": {\n    "r": {\n      "t": {\n`;
-const SLICE_FOOT = `\n      }\n    }\n  }\n}`;
-const EMPTY_SLICE = JSON.stringify({ r: { r: { t: {} } } }, null, 2);
 
 /** JSON.stringify(…, null, 2) text moved deeper: its line breaks are all structural (strings escape theirs). */
 function indent(text: string, by: string): string {
