@@ -66,33 +66,42 @@ function fromKeys(table: Rows, keys: string[], sizes: ChunkSizes): KeptTable {
 function byRanges(known: KeptTable, table: Rows, dirtyKeys: string[], sizes: ChunkSizes): KeptTable {
   const chunks = known.chunks;
   const rowsPerChunk = rowsFitting(chunks, sizes) ?? sampledRowsPerChunk(table, dirtyKeys, sizes);
-  if (chunks.length === 0) return fromKeys(table, sortIndexes(dirtyKeys.filter((key) => Object.hasOwn(table, key))), sizes);
+  const dirty = ascending(dirtyKeys);
+  if (chunks.length === 0)
+    return fromKeys(
+      table,
+      dirty.keys.filter((key) => Object.hasOwn(table, key)),
+      sizes,
+    );
   const lows = chunks.map((chunk) => Number(chunk.keys[0]));
-  // The dirty keys by the chunk they fall in, or after (a key before the first chunk goes to the first).
-  const assigned = new Map<number, string[]>();
-  for (const key of dirtyKeys) {
-    const at = Math.max(0, lastAtOrBelow(lows, Number(key)));
-    const list = assigned.get(at);
-    if (list) list.push(key);
-    else assigned.set(at, [key]);
-  }
   const next: Chunk[] = [];
-  for (let i = 0; i < chunks.length; ) {
-    if (!assigned.has(i)) {
+  let d = 0; // the next dirty key, in ascending order
+  // The dirty keys below chunk i + 1's first key fall in chunk i or in the gap after it (below the first chunk: in it).
+  const dirtyIn = (i: number) => d < dirty.keys.length && (i + 1 === chunks.length || dirty.numbers[d]! < lows[i + 1]!);
+  for (let i = 0; i < chunks.length;) {
+    if (!dirtyIn(i)) {
       next.push(chunks[i]!);
       i++;
       continue;
     }
-    // A run of chunks to make again: their rows still present, and the rows added among or after them.
+    // A run of chunks to make again, merged with the dirty keys among and after them (both ascending): a dirty
+    // key stays if its row is there, any other key of the run's chunks is still there.
     const keys: string[] = [];
-    const touched: string[] = [];
-    for (; i < chunks.length && assigned.has(i); i++) {
-      for (const key of chunks[i]!.keys) if (!known.dirty.has(key) || Object.hasOwn(table, key)) keys.push(key);
-      touched.push(...assigned.get(i)!);
+    for (; i < chunks.length && dirtyIn(i); i++) {
+      const end = i + 1 === chunks.length ? dirty.keys.length : firstAtOrAbove(dirty.numbers, lows[i + 1]!, d);
+      for (const key of chunks[i]!.keys) {
+        const n = Number(key);
+        for (; d < end && dirty.numbers[d]! < n; d++) if (Object.hasOwn(table, dirty.keys[d]!)) keys.push(dirty.keys[d]!);
+        if (d < end && dirty.numbers[d] === n) {
+          if (Object.hasOwn(table, key)) keys.push(key);
+          d++;
+        } else {
+          keys.push(key);
+        }
+      }
+      for (; d < end; d++) if (Object.hasOwn(table, dirty.keys[d]!)) keys.push(dirty.keys[d]!);
     }
-    const had = new Set(keys);
-    const gained = touched.filter((key) => !had.has(key) && Object.hasOwn(table, key));
-    next.push(...newChunks(table, gained.length > 0 ? sortIndexes([...keys, ...gained]) : keys, rowsPerChunk));
+    for (const chunk of newChunks(table, keys, rowsPerChunk)) next.push(chunk);
   }
   return { table, chunks: next, dirty: new Set(), indexKeys: true };
 }
@@ -110,17 +119,18 @@ function byKeys(known: KeptTable, table: Rows, keys: string[], sizes: ChunkSizes
   }
   const chunks: Chunk[] = [];
   let fresh = 0; // the first row not yet in a chunk
-  for (let at = 0; at < keys.length; ) {
+  for (let at = 0; at < keys.length;) {
     const chunk = byFirstKey.get(keys[at]!);
     const end = at + (chunk?.keys.length ?? 0);
     if (chunk && keys[end - 1] === chunk.keys[chunk.keys.length - 1]) {
-      chunks.push(...newChunks(table, keys.slice(fresh, at), rowsPerChunk), chunk);
+      for (const made of newChunks(table, keys.slice(fresh, at), rowsPerChunk)) chunks.push(made);
+      chunks.push(chunk);
       at = fresh = end;
     } else {
       at++;
     }
   }
-  chunks.push(...newChunks(table, keys.slice(fresh), rowsPerChunk));
+  for (const made of newChunks(table, keys.slice(fresh), rowsPerChunk)) chunks.push(made);
   return { table, chunks, dirty: new Set(), indexKeys: lastIsIndex(keys) };
 }
 
@@ -181,21 +191,24 @@ function isIndex(key: string): boolean {
 /** Integer keys come first, so the last key tells whether all of them are. */
 const lastIsIndex = (keys: string[]) => keys.length === 0 || isIndex(keys[keys.length - 1]!);
 
-const sortIndexes = (keys: string[]) => keys.sort((a, b) => Number(a) - Number(b));
+/** Integer keys and their values, ascending (keys written in order, as new IDs are, need no sort). */
+function ascending(keys: string[]): { keys: string[]; numbers: number[] } {
+  const numbers = keys.map(Number);
+  let sorted = true;
+  for (let i = 1; i < numbers.length && sorted; i++) sorted = numbers[i - 1]! < numbers[i]!;
+  if (sorted) return { keys, numbers };
+  const order = numbers.map((_, i) => i).sort((a, b) => numbers[a]! - numbers[b]!);
+  return { keys: order.map((i) => keys[i]!), numbers: order.map((i) => numbers[i]!) };
+}
 
-/** The position of the last value at or below `n` in ascending `values`; -1 when none is. */
-function lastAtOrBelow(values: number[], n: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  let found = -1;
-  while (lo <= hi) {
+/** The first position at or after `from` whose value is at or above `n` in ascending `values`. */
+function firstAtOrAbove(values: number[], n: number, from: number): number {
+  let lo = from;
+  let hi = values.length;
+  while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (values[mid]! <= n) {
-      found = mid;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
+    if (values[mid]! < n) lo = mid + 1;
+    else hi = mid;
   }
-  return found;
+  return lo;
 }

@@ -18,12 +18,12 @@ import type { Change, State } from './state.js';
  *    the other rows, references to them (a list of references is a consistent copy; the live tables may change
  *    right after);
  *  - new chunks are serialised as the text is read, about SERIALISE_BYTES between two pieces, so requests and
- *    journal writes go on while a large table is written; pieces reach the file in writes of about WRITE_BYTES.
+ *    journal writes go on while a large table is written; they reach the file in one writev(2) per ~WRITE_BYTES.
  */
 const CHUNK_BYTES = 64 * 1024;
 /** New text made between two pieces: the longest the loop is held (~1 ms per 100 KiB on this machine). */
 const SERIALISE_BYTES = 128 * 1024;
-/** A piece is handed to the file once this large (kept bytes are only copied). */
+/** A group of buffers is handed to the file once this large (one writev: kept bytes are not even copied). */
 const WRITE_BYTES = 512 * 1024;
 
 /** The document's pieces in order: fixed text, or a table as chunks. */
@@ -56,7 +56,7 @@ export class SnapshotText {
    * The document without its closing part (`journal_seq`, maybe `journal_tail`, `}`: the writer adds them once
    * it knows them), as `state` is now. The returned generator may run long after this call.
    */
-  capture(state: State): AsyncGenerator<Buffer> {
+  capture(state: State): AsyncGenerator<Buffer[]> {
     const pieces: Piece[] = ['{'];
     let first = true;
     for (const [key, value] of Object.entries(state)) {
@@ -102,10 +102,10 @@ export class SnapshotText {
 }
 
 /**
- * The document as pieces of about WRITE_BYTES. The consumer writes each piece before it asks for the next, so the
+ * The document as groups of buffers of about WRITE_BYTES. The consumer writes each group before it asks for the next, so the
  * loop is free during every write and busy for at most about SERIALISE_BYTES of new text at a time.
  */
-async function* emit(pieces: Piece[], stats: { madeBytes: number }): AsyncGenerator<Buffer> {
+async function* emit(pieces: Piece[], stats: { madeBytes: number }): AsyncGenerator<Buffer[]> {
   let held: Buffer[] = [];
   let heldBytes = 0;
   let made = 0;
@@ -120,7 +120,7 @@ async function* emit(pieces: Piece[], stats: { madeBytes: number }): AsyncGenera
     text = '';
   };
   const take = () => {
-    const piece = held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes);
+    const piece = held;
     held = [];
     heldBytes = made = 0;
     return piece;

@@ -16,7 +16,7 @@ import { testMessage, testRealm } from './fixtures/realm.js';
  * operations the writer uses (as fixtures/crash-points.ts does for the kill -9 test), in this process.
  */
 const fsp = createRequire(import.meta.url)('node:fs/promises') as typeof fsPromises;
-const original = { writeFile: fsp.writeFile, rename: fsp.rename };
+const original = { rename: fsp.rename, writeBody: SnapshotWriter.prototype.writeBody };
 
 type Step = 'before-rename' | 'after-rename';
 let onStep: (step: Step) => Promise<void> = async () => {};
@@ -24,11 +24,9 @@ let onStep: (step: Step) => Promise<void> = async () => {};
 let holdBody: () => Promise<void> = async () => {};
 
 function installSteps(): void {
-  fsp.writeFile = (async (file: Parameters<typeof fsp.writeFile>[0], data: Parameters<typeof fsp.writeFile>[1]) => {
-    if (typeof data === 'string' || !(Symbol.asyncIterator in Object(data))) return original.writeFile(file, data);
-    const pieces = data as AsyncIterable<string>;
+  SnapshotWriter.prototype.writeBody = function (this: SnapshotWriter, pieces: AsyncIterable<Buffer[]>) {
     const gate = holdBody();
-    async function* held(): AsyncGenerator<string> {
+    async function* held(): AsyncGenerator<Buffer[]> {
       let first = true;
       for await (const piece of pieces) {
         yield piece;
@@ -36,8 +34,8 @@ function installSteps(): void {
         first = false;
       }
     }
-    return original.writeFile(file, held());
-  }) as typeof fsp.writeFile;
+    return original.writeBody.call(this, held());
+  };
   fsp.rename = async (from, to) => {
     if (String(from).endsWith('.tmp')) await onStep('before-rename');
     await original.rename(from, to);
@@ -54,7 +52,7 @@ beforeEach(async () => {
   installSteps();
 });
 afterEach(async () => {
-  fsp.writeFile = original.writeFile;
+  SnapshotWriter.prototype.writeBody = original.writeBody;
   fsp.rename = original.rename;
   syncBuiltinESMExports();
   onStep = async () => {};

@@ -1,4 +1,4 @@
-import { appendFile, copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, open, readFile, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -143,6 +143,42 @@ describe('filePersistence', () => {
     await s.p.close();
     expect((await stat(`${path}.journal`)).size).toBe(0);
     expect(await loadFresh()).toEqual(s.state);
+  });
+
+  it('writes a whole snapshot when the kernel takes only part of each write', async () => {
+    // writev(2) may write less than asked (a signal, a full pipe of the disk): the rest must follow, in order.
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const writev = proto.writev;
+    let shortWrites = 0;
+    proto.writev = async function (this: FileHandle, buffers: readonly NodeJS.ArrayBufferView[], position?: number) {
+      const total = buffers.reduce((sum, b) => sum + b.byteLength, 0);
+      if (total <= 700) return writev.call(this, buffers, position);
+      shortWrites++;
+      // At most 700 bytes, cut inside a buffer.
+      const taken: Buffer[] = [];
+      let room = 700;
+      for (const b of buffers) {
+        const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+        taken.push(bytes.subarray(0, room));
+        room -= Math.min(room, bytes.length);
+        if (room === 0) break;
+      }
+      const { bytesWritten } = await writev.call(this, taken, position);
+      return { bytesWritten, buffers };
+    } as typeof proto.writev;
+    try {
+      const s = await openSession({ compactMinBytes: 4 * 1024 });
+      await s.commit([realmPut('a')]);
+      for (let i = 0; i < 60; i++) await s.commit([msgPut('a', i, 0, 300)]);
+      expect(s.p.stats.snapshotWrites).toBeGreaterThan(1);
+      await s.p.close();
+      expect(shortWrites).toBeGreaterThan(0);
+      expect(await readFile(path, 'utf8')).toBe(JSON.stringify({ ...s.state, journal_seq: 61 }, null, 2));
+    } finally {
+      proto.writev = writev;
+    }
   });
 
   it('bytes written per change stay bounded whatever the size of the state', async () => {

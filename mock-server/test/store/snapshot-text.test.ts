@@ -7,7 +7,7 @@ import { testMessage, testRealm } from './fixtures/realm.js';
 /** The snapshot text as the persistence writes it, for a state as it is now. */
 async function textOf(text: SnapshotText, state: State, seq: number): Promise<string> {
   const pieces: Buffer[] = [];
-  for await (const piece of text.capture(state)) pieces.push(piece);
+  for await (const group of text.capture(state)) pieces.push(...group);
   return `${Buffer.concat(pieces).toString('utf8')},\n  "journal_seq": ${seq}\n}`;
 }
 
@@ -73,7 +73,10 @@ describe('snapshot text', () => {
   it('reuses kept chunks only while unchanged: after any random writes the text equals a fresh build', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ changes: fc.array(change, { maxLength: 12 }), readPieces: fc.option(fc.nat(3)) }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ changes: fc.array(change, { maxLength: 12 }), readPieces: fc.option(fc.nat(3)) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
         async (rounds) => {
           const state = emptyState();
           for (const id of ['a', 'b']) {
@@ -103,6 +106,39 @@ describe('snapshot text', () => {
         },
       ),
       { numRuns: 60, seed: 29 },
+    );
+  });
+
+  it('finds the chunks of integer-keyed tables by range: after any random writes the text equals a fresh build', async () => {
+    // Only integer keys, dense around the rows there are, in any order: edits, removals and additions before,
+    // between and after the chunks, and keys equal to a chunk's first or last.
+    const intChange = fc.record({
+      table: fc.constantFrom('messages', 'drafts'),
+      key: fc.integer({ min: 0, max: 260 }).map(String),
+      row: fc.oneof(
+        fc.constant(null),
+        fc.integer({ min: 1, max: 300 }).map((id) => testMessage(id, 10)),
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(intChange, { maxLength: 30 }), { minLength: 1, maxLength: 6 }), async (rounds) => {
+        const state = emptyState();
+        state.realms.a = testRealm('a');
+        for (let m = 1; m <= 200; m += 1 + (m % 3)) state.realms.a.messages[String(m)] = testMessage(m, 30);
+        const text = new SnapshotText({ chunkBytes: 1024 });
+        let seq = 0;
+        expect(await textOf(text, state, seq)).toBe(lowdb(state, seq));
+        for (const changes of rounds) {
+          for (const c of changes) {
+            const applied = { realm: 'a', ...c } as Change;
+            applyChange(state, applied);
+            text.changed([applied]);
+            seq++;
+          }
+          expect(await textOf(text, state, seq)).toBe(lowdb(state, seq));
+        }
+      }),
+      { numRuns: 150, seed: 7 },
     );
   });
 
@@ -154,7 +190,7 @@ describe('snapshot text', () => {
     for (const c of changes) applyChange(state, c);
     text.changed(changes);
     const body: Buffer[] = [];
-    for await (const piece of pieces) body.push(piece);
+    for await (const group of pieces) body.push(...group);
     expect(`${Buffer.concat(body).toString('utf8')},\n  "journal_seq": 1\n}`).toBe(expected);
     // And the table changed meanwhile was not kept with its old text.
     expect(await textOf(text, state, 2)).toBe(lowdb(state, 2));
