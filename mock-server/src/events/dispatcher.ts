@@ -22,6 +22,8 @@ export function dispatch(
   pending: readonly PendingEvent[],
   seq: number,
 ): void {
+  // No queue in the realm: nothing to shape or wake (a realm's empty user map is removed with its last queue).
+  if (!registry.hasQueues(realmId)) return;
   const woken = new Set<EventQueue>();
   for (const { event, userIds, shape } of pending) {
     const fanout = new Fanout(event, shape);
@@ -50,6 +52,7 @@ export function dispatch(
  * deactivation event (`realm_user` / update with is_active false, reference §4.17) marks whom.
  */
 export function endQueuesOfDeactivated(registry: QueueRegistry, realmId: string, pending: readonly PendingEvent[]): void {
+  if (!registry.hasQueues(realmId)) return;
   const ended = new Set<number>();
   for (const { event } of pending) {
     if (event.type !== 'realm_user' || event.op !== 'update') continue;

@@ -131,6 +131,11 @@ export class QueueRegistry {
     for (const own of this.#byRealm.get(realmId)?.values() ?? []) yield* own;
   }
 
+  /** Whether any queue of the realm is registered (most writes of a realm no client listens to stop here). */
+  hasQueues(realmId: string): boolean {
+    return this.#byRealm.has(realmId);
+  }
+
   /** Queues of these users in this realm, found through the index: as many steps as users and queues. */
   *queuesOfUsers(realmId: string, userIds: Iterable<number>): Iterable<EventQueue> {
     const users = this.#byRealm.get(realmId);

@@ -72,3 +72,19 @@ describe('batched wake-ups', () => {
     registry.closeAll();
   });
 });
+
+describe('a realm without queues', () => {
+  it('is skipped by dispatch until a queue is registered again, which then gets the next event', async () => {
+    const { registry, queues, emit } = await setUp();
+    expect(registry.hasQueues('r')).toBe(true);
+    for (const queue of queues) registry.delete(queue);
+    // The realm's user index is gone with its last queue, so dispatch stops at the realm.
+    expect(registry.hasQueues('r')).toBe(false);
+    await emit(0);
+    const again = registry.create('r', 1, descriptor, 0);
+    expect(registry.hasQueues('r')).toBe(true);
+    await emit(1);
+    expect(again.pending()).toEqual([{ type: 'wake_test', n: 1, id: 0 }]);
+    registry.closeAll();
+  });
+});
