@@ -66,8 +66,12 @@ async function writeToPoll(target: PollTarget, samples: number): Promise<EventBe
   return { samples: times.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
 
-/** The mock: a member's queue, and an event for them injected through the control API. */
-export async function benchWriteToPoll(url: string, samples = 1000): Promise<EventBenchResult> {
+/**
+ * The mock: a member's queue, and an event for them made by a write. `control`: injected through the control API
+ * (served by express, as every /__mock/ call). `api`: a direct message the member sends to themself through the API,
+ * which is what a client's events come from.
+ */
+export async function benchWriteToPoll(url: string, samples = 1000, via: 'control' | 'api' = 'control'): Promise<EventBenchResult> {
   const who = await member(url);
   const created = await json(`${url}/api/v1/events?dont_block=true`, { headers: auth(who) });
   const queueId = String(created.queue_id);
@@ -80,7 +84,13 @@ export async function benchWriteToPoll(url: string, samples = 1000): Promise<Eve
         last = answer.events[answer.events.length - 1]!.id;
       },
       async write(n) {
-        await json(`${url}/__mock/realms/demo/events`, controlPost({ event: { type: 'bench', n }, user_ids: [who.user_id] }));
+        if (via === 'control') {
+          await json(`${url}/__mock/realms/demo/events`, controlPost({ event: { type: 'bench', n }, user_ids: [who.user_id] }));
+          return;
+        }
+        const sent = form({ type: 'private', to: JSON.stringify([who.user_id]), content: `bench ${n}` });
+        const answer = await json(`${url}/api/v1/messages`, { ...sent, headers: { ...sent.headers, ...auth(who) } });
+        if (answer.result !== 'success') throw new Error(`POST /messages: ${JSON.stringify(answer)}`);
       },
     },
     samples,

@@ -330,7 +330,11 @@ export async function eventFigures(dir: string) {
   const server = await startMock(['--in-memory', '--zuliprc-dir', dir], ['--expose-gc']);
   let figures;
   try {
-    figures = { latency: await benchWriteToPoll(server.url), idle: await benchIdleQueues(server.url) };
+    figures = {
+      latency: await benchWriteToPoll(server.url, 1000, 'control'),
+      apiLatency: await benchWriteToPoll(server.url, 1000, 'api'),
+      idle: await benchIdleQueues(server.url),
+    };
   } finally {
     await stop(server);
   }
