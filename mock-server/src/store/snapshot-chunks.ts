@@ -65,7 +65,6 @@ function fromKeys(table: Rows, keys: string[], sizes: ChunkSizes): KeptTable {
  */
 function byRanges(known: KeptTable, table: Rows, dirtyKeys: string[], sizes: ChunkSizes): KeptTable {
   const chunks = known.chunks;
-  const rowsPerChunk = rowsFitting(chunks, sizes) ?? sampledRowsPerChunk(table, dirtyKeys, sizes);
   const dirty = ascending(dirtyKeys);
   if (chunks.length === 0)
     return fromKeys(
@@ -73,6 +72,7 @@ function byRanges(known: KeptTable, table: Rows, dirtyKeys: string[], sizes: Chu
       dirty.keys.filter((key) => Object.hasOwn(table, key)),
       sizes,
     );
+  const rowsPerChunk = rowsFitting(chunks, sizes) ?? sampledRowsPerChunk(table, dirtyKeys, sizes);
   const lows = chunks.map((chunk) => Number(chunk.keys[0]));
   const next: Chunk[] = [];
   let d = 0; // the next dirty key, in ascending order

@@ -102,8 +102,8 @@ export class SnapshotText {
 }
 
 /**
- * The document as groups of buffers of about WRITE_BYTES. The consumer writes each group before it asks for the next, so the
- * loop is free during every write and busy for at most about SERIALISE_BYTES of new text at a time.
+ * The document as groups of buffers of about WRITE_BYTES. The consumer writes each group before it asks for the
+ * next, so the loop is free during every write and busy for at most about SERIALISE_BYTES of new text at a time.
  */
 async function* emit(pieces: Piece[], stats: { madeBytes: number }): AsyncGenerator<Buffer[]> {
   let held: Buffer[] = [];
