@@ -43,6 +43,8 @@ export interface FilePersistenceStats {
 
 export interface FilePersistence extends Persistence {
   readonly stats: Readonly<FilePersistenceStats>;
+  /** Resolves once no journal write and no compaction is under way (close waits for it too). */
+  settled(): Promise<void>;
 }
 
 const DEFAULT_COMPACT_MIN_BYTES = 4 * 1024 * 1024;
@@ -177,8 +179,12 @@ class FilePersistenceImpl implements FilePersistence {
     return this.#closing;
   }
 
-  async #close(): Promise<void> {
+  async settled(): Promise<void> {
     while (this.#flusher || this.#compaction) await (this.#flusher ?? this.#compaction!.settled);
+  }
+
+  async #close(): Promise<void> {
+    await this.settled();
     const journal = this.#journal;
     if (!journal) return;
     try {
