@@ -6,7 +6,7 @@ import { delRule, noEmphasisAcrossLines, strongOutsideEm, underscoreRule } from 
 import type { RenderEnv } from './env.js';
 import { fencedContainerRule } from './fences.js';
 import { installHtmlConventions } from './html.js';
-import { linkifierCore } from './linkifiers.js';
+import { linkifierCore, mayMatch } from './linkifiers.js';
 import { installLinkRules } from './links.js';
 import { mentionRule } from './mentions.js';
 import { imagePreviewCore } from './previews.js';
@@ -64,8 +64,32 @@ md.core.ruler.push('linkifiers', linkifierCore);
 md.core.ruler.push('unicode_emoji', unicodeEmojiCore);
 md.core.ruler.push('image_previews', imagePreviewCore);
 
+/**
+ * One line of letters, digits, spaces and punctuation no rule reads, not starting with a space: what no
+ * block or inline rule changes (no `.` or `:`, which bare-URL linkify reads; no `*_~` emphasis, `#@:`
+ * links, mentions and emoji, `&<>` escapes, list and quote markers, code).
+ */
+const PLAIN_TEXT = /^[A-Za-z0-9][A-Za-z0-9 ,;?!'"-]*$/;
+
+/**
+ * The HTML of plain text without the parser: one paragraph of itself, trailing spaces dropped, where no
+ * realm linkifier can match it (a character every match needs is missing); else null. The parser is most
+ * of a short message's send. The property test in test/markdown/plain-text.test.ts holds this against
+ * the parser.
+ */
+export function plainParagraph(content: string, env: RenderEnv): string | null {
+  if (!PLAIN_TEXT.test(content)) return null;
+  for (const linkifier of env.linkifiers()) if (mayMatch(linkifier.pattern, content)) return null;
+  return `<p>${content.trimEnd()}</p>`;
+}
+
+/** What the parser makes of `content` (renderWith without its shortcut). */
+export function parsedHtml(content: string, env: RenderEnv): string {
+  return md.render(content, env).trimEnd();
+}
+
 /** HTML of `content` (without the final newline markdown-it writes); "" renders to "". */
 export function renderWith(content: string, env: RenderEnv): string {
   if (content === '') return '';
-  return md.render(content, env).trimEnd();
+  return plainParagraph(content, env) ?? parsedHtml(content, env);
 }

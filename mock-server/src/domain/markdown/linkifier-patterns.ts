@@ -1,5 +1,6 @@
 import type { Change, LinkifierRow, RealmState } from '../../store/state.js';
 import { templateVariables } from './url-templates.js';
+import { requiredCharacters } from './pattern-literals.js';
 import { compileRe2, PATTERN_TOO_LARGE, Re2Program } from './re2-engine.js';
 
 /**
@@ -113,6 +114,8 @@ export class PatternCache {
   readonly #programs = new Map<string, Re2Program | null>();
   /** Linkifier rows with each pattern, in every realm of every store of the process. */
   readonly #holders = new Map<string, number>();
+  /** Characters every match of a cached pattern contains (pattern-literals.ts), kept and dropped with its program. */
+  readonly #required = new Map<string, readonly string[]>();
 
   constructor(readonly capacity: number) {}
 
@@ -141,8 +144,19 @@ export class PatternCache {
       if (this.#programs.size <= this.capacity) break;
       evicted?.free();
       this.#programs.delete(oldest);
+      this.#required.delete(oldest);
     }
     return program;
+  }
+
+  /** Characters every match of `pattern` contains: a text without one of them needs no search. */
+  required(pattern: string): readonly string[] {
+    let required = this.#required.get(pattern);
+    if (required === undefined) {
+      required = requiredCharacters(pattern);
+      if (this.#programs.has(pattern)) this.#required.set(pattern, required);
+    }
+    return required;
   }
 
   hold(pattern: string): void {
@@ -159,11 +173,13 @@ export class PatternCache {
     this.#holders.delete(pattern);
     this.#programs.get(pattern)?.free();
     this.#programs.delete(pattern);
+    this.#required.delete(pattern);
   }
 
   clear(): void {
     for (const program of this.#programs.values()) program?.free();
     this.#programs.clear();
+    this.#required.clear();
   }
 }
 

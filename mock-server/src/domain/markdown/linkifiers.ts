@@ -88,6 +88,7 @@ const MARGIN = 24;
  * skips the linkifier for this text rather than failing the request.
  */
 function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
+  if (!mayMatch(linkifier.pattern, text)) return [];
   for (let attempt = 0; attempt < 2; attempt++) {
     const re = linkifierPrograms.program(linkifier.pattern);
     if (!re) return [];
@@ -98,6 +99,12 @@ function matchesOf(linkifier: LinkifierRow, text: string): Match[] {
     }
   }
   return [];
+}
+
+/** False when `text` lacks a character every match of the pattern contains: no search can match. */
+export function mayMatch(pattern: string, text: string): boolean {
+  for (const c of linkifierPrograms.required(pattern)) if (!text.includes(c)) return false;
+  return true;
 }
 
 function searchAll(re: Re2Program, linkifier: LinkifierRow, text: string): Match[] {
