@@ -124,6 +124,20 @@ describe('the linkifier program cache', () => {
     cache.clear();
   });
 
+  it("keeps the required characters of at most `capacity` patterns, and drops a pattern's with its last holder", () => {
+    const cache = new PatternCache(2);
+    expect(cache.required('A#(?P<id>\\d)')).toEqual(['A', '#']);
+    cache.required('B#(?P<id>\\d)');
+    cache.required('C#(?P<id>\\d)');
+    expect(cache.requiredSize).toBe(2);
+    expect(cache.size).toBe(0); // reading a pattern compiles nothing
+    cache.hold('C#(?P<id>\\d)');
+    cache.release('C#(?P<id>\\d)');
+    expect(cache.requiredSize).toBe(1);
+    cache.clear();
+    expect(cache.requiredSize).toBe(0);
+  });
+
   it('remembers refused patterns without compiling them again', () => {
     const cache = new PatternCache(8);
     expect(cache.program('(unclosed')).toBeNull();

@@ -114,7 +114,7 @@ export class PatternCache {
   readonly #programs = new Map<string, Re2Program | null>();
   /** Linkifier rows with each pattern, in every realm of every store of the process. */
   readonly #holders = new Map<string, number>();
-  /** Characters every match of a cached pattern contains (pattern-literals.ts), kept and dropped with its program. */
+  /** Characters every match of a pattern contains (pattern-literals.ts), by pattern. */
   readonly #required = new Map<string, readonly string[]>();
 
   constructor(readonly capacity: number) {}
@@ -122,6 +122,11 @@ export class PatternCache {
   /** Compiled programs (and refusals) in the cache. */
   get size(): number {
     return this.#programs.size;
+  }
+
+  /** Patterns whose required characters are kept. */
+  get requiredSize(): number {
+    return this.#required.size;
   }
 
   holders(pattern: string): number {
@@ -144,17 +149,22 @@ export class PatternCache {
       if (this.#programs.size <= this.capacity) break;
       evicted?.free();
       this.#programs.delete(oldest);
-      this.#required.delete(oldest);
     }
     return program;
   }
 
-  /** Characters every match of `pattern` contains: a text without one of them needs no search. */
+  /**
+   * Characters every match of `pattern` contains: a text without one of them needs no search (so the program
+   * may never be compiled). Kept for as many patterns as programs, the first kept dropped first.
+   */
   required(pattern: string): readonly string[] {
     let required = this.#required.get(pattern);
-    if (required === undefined) {
-      required = requiredCharacters(pattern);
-      if (this.#programs.has(pattern)) this.#required.set(pattern, required);
+    if (required !== undefined) return required;
+    required = requiredCharacters(pattern);
+    this.#required.set(pattern, required);
+    for (const oldest of this.#required.keys()) {
+      if (this.#required.size <= this.capacity) break;
+      this.#required.delete(oldest);
     }
     return required;
   }
