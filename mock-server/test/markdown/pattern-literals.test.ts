@@ -32,15 +32,50 @@ describe('requiredCharacters', () => {
 });
 
 const atom: fc.Arbitrary<string> = fc.constantFrom(
-  'a', 'b', '#', '/', '-', 'é', '😀', '\\#', '\\.', '[ab]', '[^a]', '[#-/]', '.', '\\d', '\\w', '\\x{23}', '\\x61', '\\043', '^', '$', '\\b',
+  'a',
+  'b',
+  '#',
+  '/',
+  '-',
+  'é',
+  '😀',
+  '\\#',
+  '\\.',
+  '[ab]',
+  '[^a]',
+  '[#-/]',
+  '.',
+  '\\d',
+  '\\w',
+  '\\x{23}',
+  '\\x61',
+  '\\043',
+  '^',
+  '$',
+  '\\b',
 );
 const quantifier = fc.constantFrom('', '', '', '?', '*', '+', '{0,2}', '{1,2}', '{2}', '*?', '+?', '??');
 /** Alternatives of 1–4 pieces each; pieces of the outer level may be groups of an inner pattern. */
 const patternOf = (piece: fc.Arbitrary<string>) =>
-  fc.array(fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('')), { minLength: 1, maxLength: 3 }).map((alts) => alts.join('|'));
-const quantified = (a: fc.Arbitrary<string>) => fc.tuple(a, quantifier).map(([x, q]) => (x === '^' || x === '$' || x === '\\b' ? x : x + q));
+  fc
+    .array(
+      fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('')),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((alts) => alts.join('|'));
+const quantified = (a: fc.Arbitrary<string>) =>
+  fc.tuple(a, quantifier).map(([x, q]) => (x === '^' || x === '$' || x === '\\b' ? x : x + q));
 const inner = patternOf(quantified(atom));
-const pattern = patternOf(quantified(fc.oneof(atom, atom, inner.map((p) => `(?:${p})`), inner.map((p) => `(?P<g>${p})`))));
+const pattern = patternOf(
+  quantified(
+    fc.oneof(
+      atom,
+      atom,
+      inner.map((p) => `(?:${p})`),
+      inner.map((p) => `(?P<g>${p})`),
+    ),
+  ),
+);
 const text = fc.array(fc.constantFrom('a', 'b', '#', '/', '-', 'é', '😀', ' ', '1', '.', 'x'), { maxLength: 12 }).map((cs) => cs.join(''));
 
 describe('requiredCharacters against RE2', () => {
