@@ -4,6 +4,7 @@ import { badRequest, controlTokenRequired, jsonTooDeep, missingArgument, pathNot
 import { mayNestDeeperThan, MAX_JSON_DEPTH, nestedDeeperThan } from '../contract/json-depth.js';
 import { ownerMutation } from '../http/owner-guard.js';
 import { sendJson } from '../http/respond.js';
+import { queryOf } from '../http/web-answers.js';
 import type { FaultRuleInput } from '../faults/rules.js';
 import type { Control } from './control.js';
 import { rateLimitFromWire } from './rate-limit.js';
@@ -67,7 +68,7 @@ export function controlRouter(control: Control, token?: string, alsoAllowed?: (r
     control.deleteSnapshot(realm(req), String(req.params.name));
     return {};
   });
-  route('get', '/realms/:realm/requests', (req) => control.requests(realm(req), req.query as Record<string, unknown>));
+  route('get', '/realms/:realm/requests', (req) => control.requests(realm(req), queryOf(req)));
   route('delete', '/realms/:realm/requests', (req) => {
     control.clearRequests(realm(req));
     return {};
@@ -123,7 +124,7 @@ function pathUserId(req: Request): number {
 
 function raw(req: Request, name: string): unknown {
   const json = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
-  return json ?? (req.query as Record<string, unknown>)[name];
+  return json ?? queryOf(req)[name];
 }
 
 /** A structured value: as is from a JSON body, JSON-decoded from a query parameter. */

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
+import { sendFile, sendText } from './web-answers.js';
 import { packagePath } from '../../../cli/package-root.js';
 import { DEFAULT_OPENAPI_PATH } from './openapi.js';
 
@@ -55,22 +56,22 @@ export function servedContractRouter(options: ServedContractOptions): Router {
   router.get(
     '/openapi.json',
     serve((doc, req, res) => {
-      res.type('application/json').send(JSON.stringify({ ...doc.object, servers: serversFor(origin(req)) }));
+      sendText(res, 200, 'application/json', JSON.stringify({ ...doc.object, servers: serversFor(origin(req)) }));
     }),
   );
   router.get(
     '/openapi.yaml',
     serve((doc, req, res) => {
-      res.type('application/yaml').send(doc.yamlWith(serversFor(origin(req))));
+      sendText(res, 200, 'application/yaml', doc.yamlWith(serversFor(origin(req))));
     }),
   );
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', DOCS_POLICY);
-    res.type('html').send(DOCS_PAGE);
+    sendText(res, 200, 'text/html', DOCS_PAGE);
   });
   for (const file of REDOC_FILES) {
-    router.get(`/docs/${file}`, (_req, res, next) => {
-      res.sendFile(join(redocDir, file), { dotfiles: 'deny' }, (error) => error && next(error));
+    router.get(`/docs/${file}`, (req, res, next) => {
+      sendFile(req, res, join(redocDir, file), { dotfiles: 'deny' }, (error) => error && next(error));
     });
   }
   return router;

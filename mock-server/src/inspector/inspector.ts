@@ -4,6 +4,7 @@ import { packagePath } from '../../../cli/package-root.js';
 import type { Control } from '../control/control.js';
 import { exchangeNotFound, inspectorTokenRequired, pathNotFound, tooManyInspectors } from '../domain/errors.js';
 import { sendJson } from '../http/respond.js';
+import { preferred, queryOf, redirect, sendFile, sendText } from '../http/web-answers.js';
 import { captureExchanges, ExchangeLog } from './capture.js';
 import { LiveFeed } from './feed.js';
 import { loginPage } from './login-page.js';
@@ -86,24 +87,24 @@ export function createInspector(control: Control, options: InspectorOptions = {}
   const router = express.Router();
   // curl, scripts and the tests send `*/*` or nothing: they keep the JSON stub (JSON first on a tie).
   const wantsPage: RequestHandler = (req, _res, next) =>
-    next(req.accepts(['application/json', 'text/html']) === 'text/html' ? undefined : 'route');
+    next(preferred(req, ['application/json', 'text/html']) === 'text/html' ? undefined : 'route');
   router.get('/', wantsPage, options.ownerOnly ?? pass, (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
-    const token = req.query.token;
+    const token = queryOf(req).token;
     if (session.guarded && typeof token === 'string') {
       if (!session.tokenMatches(token)) return sendLogin(res, 'wrong-token');
       session.issue(res);
       // 303 to the bare page: the token leaves the address bar and the history.
-      return res.redirect(303, '/');
+      return redirect(res, 303, '/');
     }
     if (!session.admits(req)) return sendLogin(res, null);
     res.setHeader('Content-Security-Policy', PAGE_POLICY);
-    res.sendFile('index.html', { root: ASSETS }, fileError(next));
+    sendFile(req, res, 'index.html', { root: ASSETS }, fileError(next));
   });
   router.get(`${INSPECTOR_PREFIX}/:file`, (req, res, next) => {
     const type = STATIC.get(String(req.params.file));
     if (!type) return next();
-    res.sendFile(String(req.params.file), { root: ASSETS, headers: { 'Content-Type': type } }, fileError(next));
+    sendFile(req, res, String(req.params.file), { root: ASSETS, headers: { 'Content-Type': type } }, fileError(next));
   });
   router.get(`${INSPECTOR_PREFIX}/feed`, guarded, (req, res, next) => {
     if (feed.full) return next(tooManyInspectors(feed.clients));
@@ -123,7 +124,7 @@ export function createInspector(control: Control, options: InspectorOptions = {}
     const file = String(req.params.file);
     if (!REPORT_FILES.includes(file)) return next();
     res.setHeader('Content-Security-Policy', REPORT_POLICY);
-    res.sendFile(file, { root: reportDir, dotfiles: 'deny' }, fileError(next));
+    sendFile(req, res, file, { root: reportDir, dotfiles: 'deny' }, fileError(next));
   });
 
   return {
@@ -142,7 +143,7 @@ export function createInspector(control: Control, options: InspectorOptions = {}
 
 function sendLogin(res: Response, problem: 'wrong-token' | null): void {
   res.setHeader('Content-Security-Policy', PAGE_POLICY);
-  res.status(401).type('html').send(loginPage(problem));
+  sendText(res, 401, 'text/html', loginPage(problem));
 }
 
 /** A file that is not there (a report not written yet) is the JSON 404; any other failure is a bug. */

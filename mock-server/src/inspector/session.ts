@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { setCookie } from '../http/web-answers.js';
 
 /**
  * Who may see the inspector: the page is the control API's web face and follows its rule.
@@ -52,7 +53,7 @@ export class InspectorSession {
 
   issue(res: Response): void {
     if (this.#value === null) return;
-    res.cookie(SESSION_COOKIE, this.#value, { httpOnly: true, sameSite: 'strict', path: '/' });
+    setCookie(res, SESSION_COOKIE, this.#value, { httpOnly: true, sameSite: 'strict', path: '/' });
   }
 }
 

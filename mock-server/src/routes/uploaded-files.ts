@@ -27,7 +27,7 @@ export function serveUploadedFile(app: AppContext): RequestHandler {
       const type = SAFE_TYPE.test(found.row.content_type) ? found.row.content_type : 'application/octet-stream';
       // Types a browser would run (HTML, SVG, …) are downloaded, never shown inline (the reference's INLINE_MIME_TYPES idea).
       const inline = INLINE.test(type);
-      res.status(200);
+      res.statusCode = 200;
       res.setHeader('Content-Type', type);
       res.setHeader('Content-Length', found.data.length);
       res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(found.row.name)}`);
