@@ -44,17 +44,23 @@ class Connection {
     this.#client = new Client(url);
   }
 
-  /** The answer's text, once it is complete. */
+  /** The answer's text, once it is complete; an error status rejects, so a failed write cannot pass for a round. */
   send(method: 'GET' | 'POST', path: string, headers: Record<string, string> = {}, body?: string): Promise<string> {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
+      let status = 0;
       this.#client.dispatch(
         { method, path, headers, body },
         {
           // undici takes a handler as of this (newer) form when it has onRequestStart.
           onRequestStart: () => {},
+          onResponseStart: (_controller, statusCode) => void (status = statusCode),
           onResponseData: (_controller, chunk) => void chunks.push(chunk),
-          onResponseEnd: () => resolve(Buffer.concat(chunks).toString()),
+          onResponseEnd: () => {
+            const text = Buffer.concat(chunks).toString();
+            if (status >= 400) reject(new Error(`${method} ${path}: ${status} ${text.slice(0, 200)}`));
+            else resolve(text);
+          },
           onResponseError: (_controller, error) => reject(error),
         },
       );

@@ -273,10 +273,15 @@ function restRouter(
     req.originalUrl = req.url;
     req.path = pathOf(req.url);
     (response as WebResponse).locals = Object.create(null) as Record<string, unknown>;
-    // An error the error handler itself threw: answered as a bug, if anything can still be answered.
+    // What no handler answered: an error the error handler itself threw. This runs outside any handler (the router
+    // calls it on a later turn), so nothing here may throw: answered as a bug if it still can be, else cut off.
     app(req as unknown as Request, response as unknown as Response, (error?: unknown) => {
-      if (!response.headersSent) errorHandler(error ?? pathNotFound(), req, response, noop);
-      else if (!response.writableEnded) response.destroy();
+      try {
+        if (!response.headersSent) return errorHandler(error ?? pathNotFound(), req, response, noop);
+      } catch {
+        // falls through to cutting the answer off
+      }
+      if (!response.writableEnded) response.destroy();
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import accepts from 'accepts';
+import escapeHtml from 'escape-html';
 import { serialize, type CookieSerializeOptions } from 'cookie';
 import send from 'send';
 import { urlParts } from './exchange.js';
@@ -53,10 +54,24 @@ export function sendText(res: ServerResponse, status: number, type: string, text
   res.end(text);
 }
 
-/** express's `res.redirect(status, location)`, with its plain-text body. */
-export function redirect(res: ServerResponse, status: 303, location: string): void {
+/**
+ * express's `res.redirect(status, location)`: the body in the form the client prefers (plain text, HTML, or none),
+ * `Vary: Accept`.
+ */
+export function redirect(req: IncomingMessage, res: ServerResponse, status: 303, location: string): void {
+  const reason = 'See Other';
+  const form = preferred(req, ['text/plain', 'text/html']);
   res.setHeader('Location', location);
-  sendText(res, status, 'text/plain', `See Other. Redirecting to ${location}`);
+  res.appendHeader('Vary', 'Accept');
+  if (form === 'text/html') {
+    const body = `<!DOCTYPE html><head><title>${reason}</title></head><body><p>${reason}. Redirecting to ${escapeHtml(location)}</p></body>`;
+    sendText(res, status, 'text/html', body);
+  } else if (form === 'text/plain') sendText(res, status, 'text/plain', `${reason}. Redirecting to ${location}`);
+  else {
+    res.statusCode = status;
+    res.setHeader('Content-Length', 0);
+    res.end();
+  }
 }
 
 /** express's `res.cookie(name, value, options)`: one more Set-Cookie header. */
@@ -74,7 +89,7 @@ export interface FileOptions {
 
 /**
  * express's `res.sendFile(path, options, done)`: the `send` package streams the file (type, length, Last-Modified,
- * ETag, ranges); `done` gets its error (`status` 404 for a file that is not there), or nothing once sent.
+ * ranges); `done` gets its error (`status` 404 for a file that is not there), or nothing once sent.
  */
 export function sendFile(
   req: IncomingMessage,
@@ -89,7 +104,8 @@ export function sendFile(
     called = true;
     done(error);
   };
-  const file = send(req, path, { root: options.root, dotfiles: options.dotfiles });
+  // As express: the path URL-encoded (send decodes it), and no ETag (the app had them off).
+  const file = send(req, encodeURI(path), { root: options.root, dotfiles: options.dotfiles, etag: false });
   file.on('headers', (answer: ServerResponse) => {
     for (const [name, value] of Object.entries(options.headers ?? {})) answer.setHeader(name, value);
   });

@@ -95,7 +95,7 @@ export function createInspector(control: Control, options: InspectorOptions = {}
       if (!session.tokenMatches(token)) return sendLogin(res, 'wrong-token');
       session.issue(res);
       // 303 to the bare page: the token leaves the address bar and the history.
-      return redirect(res, 303, '/');
+      return redirect(req, res, 303, '/');
     }
     if (!session.admits(req)) return sendLogin(res, null);
     res.setHeader('Content-Security-Policy', PAGE_POLICY);

@@ -26,8 +26,14 @@ describe('requiredCharacters', () => {
     ['[[:alpha:]#]x', []],
     ['a{,2}', []],
     ['{a}', []],
+    ['\uD800x', []], // a lone surrogate: RE2 reads it joined with the `x` as one character
   ])('%j needs %j', (pattern, required) => {
     expect(requiredCharacters(pattern)).toEqual(required);
+  });
+
+  it('reads groups nested 100 deep, and gives up past that instead of overflowing the stack', () => {
+    expect(requiredCharacters(`${'(?:'.repeat(100)}#x${')'.repeat(100)}`)).toEqual(['#', 'x']);
+    expect(requiredCharacters(`${'('.repeat(2000)}#x${')'.repeat(2000)}`)).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsedHtml, plainParagraph } from '../../src/domain/markdown/engine.js';
 import { RenderEnv } from '../../src/domain/markdown/env.js';
-import type { MarkdownContext } from '../../src/domain/markdown.js';
+import { renderMarkdown, type MarkdownContext } from '../../src/domain/markdown.js';
 import { as, TABLES } from './support.js';
 
 // Plain text skips the parser (engine.ts plainParagraph): the shortcut must give the parser's HTML exactly.
@@ -39,6 +39,17 @@ const character = fc.oneof(
 );
 const content = fc.array(character, { minLength: 1, maxLength: 30 }).map((cs) => cs.join(''));
 
+/** A linkifier nested deeper than the reading follows (RE2 takes it): it needs nothing the reading can name. */
+const withDeepLinkifier: MarkdownContext = {
+  tables: {
+    ...TABLES,
+    linkifiers: {
+      9: { id: 9, pattern: `${'(?:'.repeat(2000)}#(?P<id>x)${')'.repeat(2000)}`, url_template: 'https://z.example/{id}', order: 0 },
+    },
+  },
+  author: as().author,
+};
+
 describe('plain text without the parser', () => {
   it.each(contexts)('gives the parser’s HTML (%s)', (_name, ctx) => {
     let shortcut = 0;
@@ -52,6 +63,11 @@ describe('plain text without the parser', () => {
       { numRuns: 3000 },
     );
     expect(shortcut).toBeGreaterThan(300); // not vacuous
+  });
+
+  it('renders in a realm whose linkifier is nested past the reading’s depth', () => {
+    expect(renderMarkdown('hello', withDeepLinkifier)).toBe('<p>hello</p>');
+    expect(renderMarkdown('see #x', withDeepLinkifier)).toBe('<p>see <a href="https://z.example/x" title="https://z.example/x">#x</a></p>');
   });
 
   it.each<[string, string]>([
@@ -69,6 +85,7 @@ describe('plain text without the parser', () => {
     ['see #12', as()], // the ticket linkifier needs `#`
     ['fix boxx', withPlainLinkifier], // a linkifier that needs `x` finds one
     ['plain words', withOpenLinkifier], // a linkifier that needs nothing the reading can name
+    ['deep', withDeepLinkifier], // nor one nested past the reading's depth
   ])('%j goes to the parser', (text, ctx) => {
     expect(plainParagraph(text, new RenderEnv(ctx))).toBeNull();
   });

@@ -7,7 +7,7 @@
  * it is outside any class, not under a repetition that allows zero (`?`, `*`, `{0,…}`), and in every
  * alternative of its level (alternatives intersect). Anything the reading does not follow exactly gives up
  * with no characters for the whole pattern: flags (`(?i)` makes letters match either case), `\Q…\E`,
- * POSIX classes inside brackets, a `{` that is not a repetition. Escaped letters and digits (`\d`, `\pL`, `\x{41}`, `\101`, `\n`) are
+ * POSIX classes inside brackets, a `{` that is not a repetition, a lone surrogate, groups nested more than 100 deep. Escaped letters and digits (`\d`, `\pL`, `\x{41}`, `\101`, `\n`) are
  * never counted, only escaped punctuation (`\#`).
  */
 
@@ -15,6 +15,8 @@ class GiveUp extends Error {}
 
 /** Code points of `pattern` every match contains (none when the reading gives up). */
 export function requiredCharacters(pattern: string): string[] {
+  // A lone surrogate reaches RE2 joined with what follows it into another character: no literal can be trusted.
+  if (LONE_SURROGATE.test(pattern)) return [];
   try {
     const reader = new Reader(pattern);
     const required = reader.alternation();
@@ -27,9 +29,13 @@ export function requiredCharacters(pattern: string): string[] {
 }
 
 const REPEAT = /^\{(\d+)(?:,\d*)?\}/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Groups nested deeper give up: the reading recurses once per level, and RE2 accepts thousands of levels. */
+const MAX_DEPTH = 100;
 
 class Reader {
   at = 0;
+  #depth = 0;
   constructor(private readonly s: string) {}
 
   /** alternatives separated by `|` up to `)` or the end: what all of them require. */
@@ -71,6 +77,7 @@ class Reader {
 
   group(): Set<string> {
     const s = this.s;
+    if (++this.#depth > MAX_DEPTH) throw new GiveUp();
     this.at++;
     if (s[this.at] === '?') {
       const named = /^\?P?<[A-Za-z_][A-Za-z0-9_]*>/.exec(s.slice(this.at, this.at + 200));
@@ -81,6 +88,7 @@ class Reader {
     const inner = this.alternation();
     if (s[this.at] !== ')') throw new GiveUp();
     this.at++;
+    this.#depth--;
     return inner;
   }
 
