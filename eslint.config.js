@@ -28,6 +28,15 @@ const CATALOGUE_RULES = [
   },
 ];
 
+// No express application runs (app.ts restRouter, http/front-door.ts): requests and answers are node's own objects,
+// and express's request and response methods do not exist on them, whatever express's types say.
+const EXPRESS_MEMBERS_RULE = {
+  selector:
+    'MemberExpression[object.name=/^(req|res|request|response)$/][property.name=/^(json|jsonp|status|sendStatus|send|sendFile|download|type|contentType|set|get|header|append|vary|location|redirect|cookie|clearCookie|format|attachment|links|render|accepts|acceptsEncodings|acceptsCharsets|acceptsLanguages|is|query|hostname|host|ip|ips|protocol|secure|subdomains|fresh|stale|xhr|range|app)$/]',
+  message:
+    "Not on node's request or answer: use http/web-answers.ts (sendText, sendFile, redirect, setCookie, preferred, queryOf) or node's API.",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'reports/**'] },
   js.configs.recommended,
@@ -49,6 +58,11 @@ export default tseslint.config(
     // mock-server/src: roles are named and errors come from the catalogue (ARCHITECTURE rules 3 and 8).
     // The clock rule is repeated because a later block's options replace an earlier block's.
     files: ['mock-server/src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', CLOCK_RULE, ...ROLE_RULES, ...CATALOGUE_RULES, EXPRESS_MEMBERS_RULE] },
+  },
+  {
+    // The control client speaks fetch: its `res` is a fetch Response.
+    files: ['mock-server/src/control/client.ts'],
     rules: { 'no-restricted-syntax': ['error', CLOCK_RULE, ...ROLE_RULES, ...CATALOGUE_RULES] },
   },
   {
