@@ -13,24 +13,17 @@ import { urlParts } from './exchange.js';
  * Each does what express's method of the same name did, with the library express used for it.
  */
 
-/** A request as the router package leaves it (`params`, `originalUrl`), with the body a body parser read. */
+/** What the rest router's entry (app.ts) sets on a request, as express's app.handle did. */
 export interface WebRequest extends IncomingMessage {
   url: string;
-  method: string;
   originalUrl: string;
   /** The path of the whole URL (after the `//` collapse), as express's `req.path` read at the top level. */
   path: string;
-  params: Record<string, string>;
-  body?: unknown;
-  form?: Record<string, string>;
 }
 
 export interface WebResponse extends ServerResponse {
   locals: Record<string, unknown>;
 }
-
-export type NextFunction = (error?: unknown) => void;
-export type WebHandler = (req: WebRequest, res: WebResponse, next: NextFunction) => void;
 
 /** express's `req.query` with the "simple" parser: node:querystring (a repeated key gives a list). */
 export function queryOf(req: IncomingMessage): ParsedUrlQuery {
