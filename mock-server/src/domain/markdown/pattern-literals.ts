@@ -1,3 +1,5 @@
+import { wellFormed } from './escape.js';
+
 /**
  * Characters every match of a linkifier pattern contains, read off the pattern's text: a search of a text
  * that lacks one of them cannot match, so the renderer skips the RE2 call (each costs microseconds through
@@ -7,8 +9,9 @@
  * it is outside any class, not under a repetition that allows zero (`?`, `*`, `{0,…}`), and in every
  * alternative of its level (alternatives intersect). Anything the reading does not follow exactly gives up
  * with no characters for the whole pattern: flags (`(?i)` makes letters match either case), `\Q…\E`,
- * POSIX classes inside brackets, a `{` that is not a repetition, a lone surrogate, groups nested more than 100 deep. Escaped letters and digits (`\d`, `\pL`, `\x{41}`, `\101`, `\n`) are
- * never counted, only escaped punctuation (`\#`).
+ * POSIX classes inside brackets, a `{` that is not a repetition, a lone surrogate, groups nested more than
+ * 100 deep. Escaped letters and digits (`\d`, `\pL`, `\x{41}`, `\101`, `\n`) are never counted, only escaped
+ * punctuation (`\#`).
  */
 
 class GiveUp extends Error {}
@@ -16,7 +19,7 @@ class GiveUp extends Error {}
 /** Code points of `pattern` every match contains (none when the reading gives up). */
 export function requiredCharacters(pattern: string): string[] {
   // A lone surrogate reaches RE2 joined with what follows it into another character: no literal can be trusted.
-  if (LONE_SURROGATE.test(pattern)) return [];
+  if (wellFormed(pattern) !== pattern) return [];
   try {
     const reader = new Reader(pattern);
     const required = reader.alternation();
@@ -29,7 +32,6 @@ export function requiredCharacters(pattern: string): string[] {
 }
 
 const REPEAT = /^\{(\d+)(?:,\d*)?\}/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Groups nested deeper give up: the reading recurses once per level, and RE2 accepts thousands of levels. */
 const MAX_DEPTH = 100;
 
