@@ -72,6 +72,17 @@ class Connection {
   }
 }
 
+/** `run` with a connection for the polls and one for the writes, both closed after it. */
+async function overConnections<T>(url: string, run: (polls: Connection, writes: Connection) => Promise<T>): Promise<T> {
+  const polls = new Connection(url);
+  const writes = new Connection(url);
+  try {
+    return await run(polls, writes);
+  } finally {
+    await Promise.all([polls.close(), writes.close()]);
+  }
+}
+
 /** What one latency round drives: a poll that waits, and the write that answers it. */
 interface PollTarget {
   /** Starts a poll; resolves once it has answered with the write's event. */
@@ -103,18 +114,16 @@ async function writeToPoll(target: PollTarget, samples: number): Promise<EventBe
 
 /**
  * The mock: a member's queue, and an event for them made by a write. `control`: injected through the control API
- * (served by express, as every /__mock/ call). `api`: a direct message the member sends to themself through the API,
- * which is what a client's events come from.
+ * (served by express's router, as every /__mock/ call). `api`: a direct message the member sends to themself through
+ * the API, which is what a client's events come from.
  */
 export async function benchWriteToPoll(url: string, samples = 1000, via: 'control' | 'api' = 'control'): Promise<EventBenchResult> {
   const who = await member(url);
   const created = await json(`${url}/api/v1/events?dont_block=true`, { headers: auth(who) });
   const queueId = String(created.queue_id);
-  const polls = new Connection(url);
-  const writes = new Connection(url);
   let last = -1;
-  try {
-    return await writeToPoll(
+  return overConnections(url, (polls, writes) =>
+    writeToPoll(
       {
         async poll() {
           const path = `/api/v1/events?queue_id=${encodeURIComponent(queueId)}&last_event_id=${last}`;
@@ -134,10 +143,8 @@ export async function benchWriteToPoll(url: string, samples = 1000, via: 'contro
         },
       },
       samples,
-    );
-  } finally {
-    await Promise.all([polls.close(), writes.close()]);
-  }
+    ),
+  );
 }
 
 /**
@@ -146,10 +153,8 @@ export async function benchWriteToPoll(url: string, samples = 1000, via: 'contro
  * then find the event already queued.
  */
 export async function benchBareWriteToPoll(url: string, samples = 1000): Promise<EventBenchResult> {
-  const polls = new Connection(url);
-  const writes = new Connection(url);
-  try {
-    return await writeToPoll(
+  return overConnections(url, (polls, writes) =>
+    writeToPoll(
       {
         async poll() {
           await polls.send('GET', '/events');
@@ -159,10 +164,8 @@ export async function benchBareWriteToPoll(url: string, samples = 1000): Promise
         },
       },
       samples,
-    );
-  } finally {
-    await Promise.all([polls.close(), writes.close()]);
-  }
+    ),
+  );
 }
 
 export async function benchIdleQueues(
