@@ -5,16 +5,19 @@ import type { Clock } from '../clock/clock.js';
 import type { Store } from '../store/store.js';
 import type { Actor } from './auth.js';
 import type { OperationSpec, ParamSpec } from './openapi.js';
+import { JournalRing, type JournaledRequest, type RequestSummary } from './journal-ring.js';
 import { redacted, redactedUrl } from './request-log.js';
+
+export type { JournaledRequest, RequestSummary };
 
 /**
  * The request journal (docs/control-api.md "Request journal"): per realm, the last JOURNAL_CAPACITY API requests
  * the pipeline took up, for a test to assert what its app sent (`mock.requests`, `mock.expectRequest`,
  * `GET /__mock/realms/{id}/requests`).
  *
- * Always on, so it must cost next to nothing: per request one small object in a ring and one 'close' listener
- * (status, time and injected fault once the answer is out). It keeps references to what the request already
- * holds (the parsed form, the headers object, the URL text) and decodes and redacts only when someone reads.
+ * Always on, so it must cost next to nothing: per request one row of its realm's ring (journal-ring.ts: numbers in
+ * columns, what the client sent as one JSON text outside the heap) and one 'close' listener (status, time and
+ * injected fault once the answer is out). It decodes and redacts only when someone reads.
  *
  * Not journaled: requests refused before their realm is known (no path shape, bad or unknown credentials), since no
  * realm owns them. A deactivated account's or organization's requests are: the key names the realm and the user.
@@ -50,25 +53,6 @@ interface Answer {
   on(event: 'close', listener: (this: never) => void): unknown;
 }
 
-/** What the journal tells of one request; filters and matchers read these fields only (control/request-match.ts). */
-export interface RequestSummary {
-  /** Unique within the server's life, rising. */
-  id: number;
-  /** Realm time the request was taken up, UNIX seconds with a millisecond fraction. */
-  at: number;
-  operation: string;
-  method: string;
-  /** The caller's user ID and email; null when anonymous. */
-  user_id: number | null;
-  user: string | null;
-  /** null: no answer yet (a waiting long-poll), or the client went away before it. */
-  status: number | null;
-  /** From the pipeline taking the request up to the answer's end; null while there is none. */
-  ms: number | null;
-  /** What a fault rule did to the exchange (`rate_limit`, `latency 500ms`, …), null when none did. */
-  injected: string | null;
-}
-
 export interface JournalEntry extends RequestSummary {
   /** The URL's path as sent, without its query string. */
   path: string;
@@ -80,67 +64,25 @@ export interface JournalEntry extends RequestSummary {
   note: string | null;
 }
 
-/** One journaled request as kept: summary fields, plus references decoded only when read. */
-class Recorded implements RequestSummary {
-  status: number | null = null;
-  ms: number | null = null;
-  injected: string | null = null;
-  /** performance.now() when the pipeline took it up (for `ms`). */
-  started = 0;
-
-  constructor(
-    readonly id: number,
-    readonly at: number,
-    readonly op: OperationSpec,
-    readonly method: string,
-    readonly user_id: number | null,
-    readonly user: string | null,
-    readonly url: string,
-    /** The path's parameters as the route table read them (undecoded JSON). */
-    readonly pathValues: Readonly<Record<string, string>>,
-    readonly headers: IncomingHttpHeaders,
-    /** null: not kept (`note` says why), or no body. */
-    readonly form: Record<string, string> | null,
-    /** What the kept head and form count against the realm's JOURNAL_BODY_BUDGET. */
-    readonly keptBytes: number,
-    readonly note: string | null,
-  ) {}
-
-  get operation(): string {
-    return this.op.operationId;
-  }
-}
-
-/** The answer's journal entry, for the shared 'close' listener. */
-const ENTRY = Symbol('journal entry');
+/** The answer's ring and place in it, for the shared 'close' listener. */
+const RING = Symbol('journal ring');
+const PLACE = Symbol('journal place');
 interface Journaled {
-  [ENTRY]?: Recorded;
+  [RING]?: JournalRing;
+  [PLACE]?: number;
 }
 
 /** The answer is out, or the client went away: its status, time and injected fault. */
 function finished(this: Answer & Journaled): void {
-  const entry = this[ENTRY];
-  if (!entry) return;
-  this[ENTRY] = undefined;
-  entry.status = this.writableFinished ? this.statusCode : null;
-  entry.ms = Math.round((performance.now() - entry.started) * 10) / 10;
-  entry.injected = (this.locals.injected as string | undefined) ?? null;
-}
-
-/** A journaled request as kept (its summary fields readable); `RequestJournal.present` shows it. */
-export type JournaledRequest = Recorded;
-
-/** A realm's ring: the newest JOURNAL_CAPACITY requests, overwritten oldest first. */
-interface Ring {
-  items: Recorded[];
-  /** Where the next one goes once the ring is full. */
-  next: number;
-  /** The kept bodies' bytes, at most JOURNAL_BODY_BUDGET. */
-  bytes: number;
+  const ring = this[RING];
+  if (!ring) return;
+  this[RING] = undefined;
+  const injected = (this.locals.injected as string | undefined) ?? null;
+  ring.finish(this[PLACE]!, this.writableFinished ? this.statusCode : null, performance.now(), injected);
 }
 
 export class RequestJournal {
-  readonly #rings = new Map<string, Ring>();
+  readonly #rings = new Map<string, JournalRing>();
   #nextId = 1;
 
   constructor(
@@ -164,46 +106,43 @@ export class RequestJournal {
     pathValues: Readonly<Record<string, string>>,
   ): void {
     let ring = this.#rings.get(realmId);
-    if (!ring) this.#rings.set(realmId, (ring = { items: [], next: 0, bytes: 0 }));
+    if (!ring) this.#rings.set(realmId, (ring = new JournalRing(this.capacity)));
     const bodyBytes = bodySize(req);
     // A head may be 64 KiB (http/server.ts: long queries): heads count against the budget as bodies do.
     const headBytes = headSize(req);
     const headKept = ring.bytes + headBytes <= JOURNAL_BODY_BUDGET;
     const note = !headKept ? HEAD_NOTE : bodyBytes === 0 ? null : noteOn(bodyBytes, req.form, ring.bytes + headBytes);
-    const keptBytes = headKept ? headBytes + (note === null ? bodyBytes : 0) : 0;
-    const entry = new Recorded(
-      this.#nextId++,
-      this.clock.realmNowMs(realmId) / 1000,
+    const place = ring.add({
+      id: this.#nextId++,
+      at: this.clock.realmNowMs(realmId) / 1000,
       op,
-      req.method,
-      actor?.user.user_id ?? null,
-      actor?.user.email ?? null,
-      headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, 1024),
+      method: req.method,
+      userId: actor?.user.user_id ?? null,
+      user: actor?.user.email ?? null,
+      url: headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, 1024),
       pathValues,
-      headKept ? req.headers : {},
-      note === null ? (req.form ?? null) : null,
-      keptBytes,
+      headers: headKept ? req.headers : {},
+      form: note === null ? (req.form ?? null) : null,
+      keptBytes: headKept ? headBytes + (note === null ? bodyBytes : 0) : 0,
       note,
-    );
-    ring.bytes += keptBytes;
-    if (ring.items.length < this.capacity) ring.items.push(entry);
-    else {
-      ring.bytes -= ring.items[ring.next]!.keptBytes;
-      ring.items[ring.next] = entry;
-      ring.next = (ring.next + 1) % this.capacity;
-    }
-    entry.started = performance.now();
+      started: performance.now(),
+    });
     // One shared listener (no closure per request) that finds its entry on the answer; `on`, not `once` (which
     // wraps the listener): 'close' is emitted once per answer anyway.
-    (res as Answer & Journaled)[ENTRY] = entry;
+    const journaled = res as Answer & Journaled;
+    journaled[RING] = ring;
+    journaled[PLACE] = place;
     res.on('close', finished);
   }
 
   /** The realm's journaled requests, oldest first (summaries: `present` makes the full entry). */
   list(realmId: string): JournaledRequest[] {
-    const ring = this.#rings.get(realmId);
-    if (!ring) return [];
-    return ring.items.length < this.capacity ? [...ring.items] : [...ring.items.slice(ring.next), ...ring.items.slice(0, ring.next)];
+    return this.#rings.get(realmId)?.list() ?? [];
+  }
+
+  /** Bytes the realm's ring holds outside the heap for what its requests sent (text-log.ts). */
+  storedBytes(realmId: string): number {
+    return this.#rings.get(realmId)?.storedBytes ?? 0;
   }
 
   clear(realmId: string): void {
@@ -212,7 +151,8 @@ export class RequestJournal {
 
   /** The entry as shown: parameters decoded, credentials left out or redacted. */
   present(r: JournaledRequest): JournalEntry {
-    const [path = '', query = ''] = splitOnce(r.url, '?');
+    const sent = r.sent();
+    const [path = '', query = ''] = splitOnce(sent.url, '?');
     return {
       id: r.id,
       at: r.at,
@@ -221,8 +161,8 @@ export class RequestJournal {
       path,
       user_id: r.user_id,
       user: r.user,
-      params: redacted(paramsOf(r.op, r.pathValues, query, r.form)) as Record<string, unknown>,
-      headers: shownHeaders(r.headers),
+      params: redacted(paramsOf(r.op, sent.pathValues, query, sent.form)) as Record<string, unknown>,
+      headers: shownHeaders(sent.headers),
       status: r.status,
       ms: r.ms,
       injected: r.injected,

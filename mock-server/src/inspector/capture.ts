@@ -1,105 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
+import type { ExchangeLog } from './exchange-log.js';
 
 /**
- * The inspector's own record of recent exchanges, independent of the pino request log (which
- * may be silent or off): a ring buffer of the last `capacity` requests, owned by the inspector and emptied when
- * the server closes. Only mounted when the control API is on.
+ * The inspector's own record of recent exchanges, independent of the pino request log (which may be silent or
+ * off): every exchange but the inspector's own traffic goes to the inspector's ExchangeLog (exchange-log.ts) once
+ * its answer has ended. Only mounted when the control API is on.
  *
- * Cheap on the API path: per request, one small object, shared `res.end` and 'close' functions, and at the end a slice of each body's text to
- * `bodyCap` characters; error answers (small) are parsed for their code and msg. Nothing is redacted or
- * pretty-printed here: bodies are stored as capped text and redacted when someone opens them (view.ts), so
- * memory is bounded by capacity × 2 × bodyCap characters whatever the traffic.
+ * Cheap on the API path: per request, one small object, shared `res.end` and 'close' functions, and at the end
+ * each body's text cut to `bodyCap` characters; error answers (small) are parsed for their code and msg. Nothing
+ * is redacted or pretty-printed here: bodies are stored as cut and redacted when someone opens them (view.ts).
  */
-export interface ExchangeSummary {
-  id: number;
-  /** Wall time of the request, ms (the log's time column; realm clocks are the injected clock's business). */
-  at: number;
-  method: string;
-  path: string;
-  realm: string | null;
-  user: string | null;
-  /** null: the client went away before the answer was sent. */
-  status: number | null;
-  ms: number;
-  code: string | null;
-  msg: string | null;
-  /** A 400 the parameter checks gave (BAD_REQUEST, REQUEST_VARIABLE_*, …): the page highlights it. */
-  validation: boolean;
-  /** The parameter an error names (`var_name`), when it names one. */
-  var_name: string | null;
-  /** What a fault rule did to the exchange (`rate_limit`, `latency 500ms`, `reset`, …), or null. */
-  injected: string | null;
-}
-
-export interface Exchange extends ExchangeSummary {
-  query: string;
-  requestType: string | null;
-  requestBody: Body;
-  responseType: string | null;
-  responseBody: Body;
-}
-
-/** Text cut to the cap; `length` is the whole text's. */
-export interface Body {
-  text: string | null;
-  length: number;
-}
-
-export class ExchangeLog {
-  readonly #ring: (Exchange | undefined)[];
-  #nextId = 1;
-  readonly #listeners = new Set<(summary: ExchangeSummary) => void>();
-
-  constructor(
-    readonly capacity = 500,
-    readonly bodyCap = 16 * 1024,
-  ) {
-    this.#ring = new Array<Exchange | undefined>(capacity);
-  }
-
-  add(exchange: Omit<Exchange, 'id'>): void {
-    const id = this.#nextId++;
-    const stored = exchange as Exchange;
-    stored.id = id;
-    this.#ring[id % this.capacity] = stored;
-    if (this.#listeners.size === 0) return;
-    const summary = summaryOf(stored);
-    for (const listener of this.#listeners) listener(summary);
-  }
-
-  /** The exchanges still held, oldest first. */
-  recent(): ExchangeSummary[] {
-    const out: ExchangeSummary[] = [];
-    for (let id = Math.max(1, this.#nextId - this.capacity); id < this.#nextId; id++) {
-      const exchange = this.#ring[id % this.capacity];
-      if (exchange?.id === id) out.push(summaryOf(exchange));
-    }
-    return out;
-  }
-
-  get(id: number): Exchange | undefined {
-    const exchange = Number.isSafeInteger(id) && id > 0 ? this.#ring[id % this.capacity] : undefined;
-    return exchange?.id === id ? exchange : undefined;
-  }
-
-  /** Called for every exchange added; returns the unsubscribe function (its owner calls it). */
-  onExchange(listener: (summary: ExchangeSummary) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  /** Frees everything (server shutdown). */
-  clear(): void {
-    this.#ring.fill(undefined);
-    this.#listeners.clear();
-  }
-}
-
-function summaryOf(e: Exchange): ExchangeSummary {
-  const { query: _q, requestType: _qt, requestBody: _qb, responseType: _rt, responseBody: _rb, ...summary } = e;
-  return summary;
-}
 
 /** The middleware that fills the log; `skip` leaves out the inspector's own traffic (its feed and assets). */
 export function captureExchanges(log: ExchangeLog, skip: (path: string) => boolean) {
@@ -210,12 +121,9 @@ function requestTextOf(req: Request): string | null {
 }
 const MAX_SERIALISED = 1024 * 1024;
 
-/**
- * The first `cap` characters as a string of their own: V8's `slice` of a long string keeps the whole string alive
- * (a sliced string points into its parent), so a cut 1 MB answer would hold its megabyte in the ring buffer.
- */
+/** The first `cap` characters (the log encodes them at once, so a slice holds its parent only until then). */
 function capped(text: string, cap: number): string {
-  return text.length <= cap ? text : Buffer.from(text.slice(0, cap), 'utf8').toString('utf8');
+  return text.length <= cap ? text : text.slice(0, cap);
 }
 
 function splitUrl(url: string): [string, string] {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ExchangeLog, ExchangeSummary } from './capture.js';
+import type { ExchangeLog, ExchangeSummary } from './exchange-log.js';
 
 /**
  * The inspector's live updates: server-sent events on GET /__inspector/feed, so the page

@@ -1,6 +1,6 @@
 import { isSecretName } from '../../../cli/secret-names.js';
 import { REDACTED, redacted, safeDecode } from '../http/request-log.js';
-import type { Body, Exchange, ExchangeSummary } from './capture.js';
+import type { Body, Exchange, ExchangeSummary } from './exchange-log.js';
 
 /**
  * One exchange as the page shows it when clicked (GET /__inspector/exchanges/:id): the query as name → value,

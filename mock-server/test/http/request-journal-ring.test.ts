@@ -54,6 +54,22 @@ describe('the ring', () => {
     expect(journal.list('r')).toEqual([]);
   });
 
+  it('keeps what was sent as it was then, holding none of the request objects (they change or go; the ring stays)', () => {
+    const { journal } = fakeJournal(3);
+    const op = { operationId: 'send-message', path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
+    const headers: Record<string, string> = { 'content-length': '9', 'x-app': 'é€😀' };
+    const form: Record<string, string> = { content: 'hello 😀' };
+    const req = { method: 'POST', originalUrl: '/api/v1/messages?x=1', headers, form };
+    const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+    journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, { id: '7' });
+    headers['x-app'] = 'changed';
+    form.content = 'changed';
+    req.originalUrl = '/changed';
+    const [shown] = journal.list('r').map((r) => journal.present(r));
+    expect(shown).toMatchObject({ path: '/api/v1/messages', params: { id: '7', x: '1', content: 'hello 😀' } });
+    expect(shown!.headers['x-app']).toBe('é€😀');
+  });
+
   it("keeps bodies up to the realm's budget; entries beyond it keep a note until older bodies leave the ring", () => {
     const { record, shown } = fakeJournal(300);
     const size = 60 * 1024;

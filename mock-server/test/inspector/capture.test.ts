@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExchangeLog, type Exchange } from '../../src/inspector/capture.js';
+import { ExchangeLog, type Exchange } from '../../src/inspector/exchange-log.js';
 import { viewOf } from '../../src/inspector/view.js';
 
 /**
@@ -40,6 +40,26 @@ describe('ExchangeLog', () => {
     expect(log.get(5)?.path).toBe('/p5');
     expect(log.get(0)).toBeUndefined();
     expect(log.get(Number.NaN)).toBeUndefined();
+  });
+
+  it('reads back bodies as sent, and holds no more than its bodies once full', () => {
+    const log = new ExchangeLog(50, 1000);
+    // 4 + 1,000 × 3 bytes of UTF-8 each way: every body crosses a page of the log.
+    const body = (i: number) => `${i}€`.padEnd(1000, 'é€');
+    for (let i = 1; i <= 500; i++) {
+      log.add(exchange({ path: `/p${i}`, requestBody: { text: body(i), length: 5000 }, responseBody: { text: body(-i), length: 1000 } }));
+    }
+    expect(log.get(451)).toMatchObject({
+      path: '/p451',
+      requestBody: { text: body(451), length: 5000 },
+      responseBody: { text: body(-451) },
+    });
+    expect(log.get(500)?.responseBody.text).toBe(body(-500));
+    expect(log.get(450)).toBeUndefined();
+    // 50 exchanges × 2 bodies of at most ~3 KB, their heads, and the log's partly filled and spare pages.
+    const bodies = 50 * 2 * Buffer.byteLength(body(500));
+    expect(log.storedBytes).toBeGreaterThan(bodies);
+    expect(log.storedBytes).toBeLessThan(bodies + 6 * 64 * 1024);
   });
 
   it('tells each listener until it unsubscribes, and clear() frees everything', () => {
