@@ -11,7 +11,12 @@ import { rssOf, start, startMock, stop, type Started } from './spawn.js';
  * (`bench/bare-fanout-server.ts`), in the same run. Loopback only; every wait is bounded.
  */
 export const FANOUT_USERS = (process.env.BENCH_FANOUT_USERS ?? '1000,10000').split(',').map(Number);
-const MESSAGES = Number(process.env.BENCH_FANOUT_MESSAGES ?? 5);
+/**
+ * Timed messages per figure (BENCH_FANOUT_MESSAGES sets both sizes). 15 where a round is short: at 1,000 polls the
+ * p50 of 5 last deliveries swung by a third between back-to-back runs on this machine (43–65 ms), that of 15 by a
+ * few per cent (43–45 ms; the bare server's 23–27 ms). 5 at 10,000, where each round re-opens 10,000 polls.
+ */
+const messagesFor = (users: number) => Number(process.env.BENCH_FANOUT_MESSAGES ?? (users <= 2000 ? 15 : 5));
 /** Node flags for the mock only (`--cpu-prof --cpu-prof-dir=…`, `--heap-prof`): Node refuses them in NODE_OPTIONS. */
 const MOCK_NODE_FLAGS = (process.env.BENCH_FANOUT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /**
@@ -66,7 +71,7 @@ interface Timed {
 }
 
 /**
- * WARM_UP + MESSAGES rounds (the timed ones): every poll waiting, one send, each poll's answer timed from
+ * WARM_UP + `messagesFor(users)` rounds (the timed ones): every poll waiting, one send, each poll's answer timed from
  * the send; CPU counted from the send to the last answer only (not while polls are being set up).
  */
 async function rounds(target: Target, users: number, serverCpu: () => number | null, onBody: (body: string) => void): Promise<Timed> {
@@ -74,7 +79,8 @@ async function rounds(target: Target, users: number, serverCpu: () => number | n
   let serverCpuMs: number | null = 0;
   let clientCpuMs = 0;
   let firstMs = 0;
-  for (let round = 0; round < WARM_UP + MESSAGES; round++) {
+  const messages = messagesFor(users);
+  for (let round = 0; round < WARM_UP + messages; round++) {
     const times = new Array<number>(users).fill(0);
     let sentAt = 0;
     const polls = Promise.all(
