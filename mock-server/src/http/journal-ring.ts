@@ -56,7 +56,10 @@ export interface NewEntry extends SentParts {
 export class JournalRing {
   /** Requests ever added; request n (from 0) sits at n % capacity while it is among the newest `capacity`. */
   #count = 0;
-  /** What the kept requests count against the realm's budget (request-journal.ts JOURNAL_BODY_BUDGET). */
+  /**
+   * What the kept requests count against the realm's budget (request-journal.ts JOURNAL_BODY_BUDGET): for each, what
+   * the journal counted of what was sent or the bytes its text takes, whichever is more.
+   */
   bytes = 0;
   // NaN stands for null in the numeric columns, 0 for a status: a null would turn an array of doubles into one of boxes.
   readonly #id: number[] = [];
@@ -82,16 +85,20 @@ export class JournalRing {
     const n = this.#count++;
     const slot = n % this.capacity;
     if (n >= this.capacity) this.bytes -= this.#kept[slot]!;
-    this.bytes += entry.keptBytes;
     const text = JSON.stringify([entry.url, entry.pathValues, entry.headers, entry.form]);
+    const position = this.#log.append(text);
+    // What the text takes where it is kept, when more than the journal's count of what was sent: JSON escapes a
+    // control character in 6 bytes, UTF-8 takes 3 for most other scripts. The budget then bounds the pages too.
+    const kept = Math.max(entry.keptBytes, this.#log.end - position);
+    this.bytes += kept;
     put(this.#id, slot, entry.id);
     put(this.#at, slot, entry.at);
     put(this.#started, slot, entry.started);
     put(this.#ms, slot, NaN);
     put(this.#status, slot, 0);
     put(this.#userId, slot, entry.userId ?? NaN);
-    put(this.#kept, slot, entry.keptBytes);
-    put(this.#text, slot, this.#log.append(text));
+    put(this.#kept, slot, kept);
+    put(this.#text, slot, position);
     put(this.#op, slot, entry.op);
     put(this.#method, slot, entry.method);
     put(this.#user, slot, entry.user);

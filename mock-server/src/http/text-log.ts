@@ -79,6 +79,11 @@ export class TextLog {
     }
   }
 
+  /** The position the next text will have (so `end - append(text)` is what that text took). */
+  get end(): number {
+    return this.#end;
+  }
+
   /** Bytes of the pages held, spare ones included: what the log costs outside the heap. */
   get bytes(): number {
     return (this.#pages.length + this.#spare.length) * this.pageBytes;

@@ -38,4 +38,28 @@ describe("the journal's budget covers request heads", () => {
       note: `query, headers and body not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes already`,
     });
   });
+
+  it('bodies that take more room than they count (control characters, escaped in 6 bytes) still hold no more than the budget', () => {
+    const store = { watch: () => undefined } as unknown as Store;
+    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
+    const op = { operationId: 'send-message', path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
+    const content = '\u0001'.repeat(60 * 1024);
+    for (let n = 0; n < JOURNAL_CAPACITY; n++) {
+      const req = {
+        method: 'POST',
+        originalUrl: '/api/v1/messages',
+        headers: { 'content-length': String(content.length + 8) },
+        form: { content },
+      };
+      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, {});
+    }
+    // Each kept body is ~360 KiB of text: about 22 fit; the others keep a note.
+    const shown = journal.list('r').map((r) => journal.present(r));
+    const kept = shown.filter((e) => e.note === null);
+    expect(kept.length).toBeGreaterThan(15);
+    expect(kept.length).toBeLessThan(30);
+    expect(kept[0]!.params.content).toBe(content);
+    expect(journal.storedBytes('r')).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET + 512 * 1024);
+  });
 });
