@@ -151,7 +151,7 @@ export class ExchangeLog {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Frees everything (server shutdown, or the page's "clear"). */
+  /** Frees everything (server shutdown). */
   clear(): void {
     for (const column of [this.#id, this.#at, this.#status, this.#ms, this.#validation, this.#method]) column.length = 0;
     for (const column of [this.#head, this.#request, this.#requestLength, this.#response, this.#responseLength]) column.length = 0;
