@@ -11,17 +11,30 @@ import type { Store } from '../../src/store/store.js';
  * A request's head may be 64 KiB (long query strings, http/server.ts): the journal's byte budget covers heads as
  * it covers bodies, so a full ring of long GETs holds the budget, not 1,000 × 64 KiB.
  */
+/** A journal of its own, fed JOURNAL_CAPACITY requests of one operation, request n as `sent(n)` makes it. */
+function filledJournal(
+  operationId: string,
+  sent: (n: number) => { method: string; originalUrl: string; headers: Record<string, string>; form: Record<string, string> },
+) {
+  const store = { watch: () => undefined } as unknown as Store;
+  const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
+  const op = { operationId, path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
+  for (let n = 0; n < JOURNAL_CAPACITY; n++) {
+    const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+    journal.record(op, null, 'r', sent(n) as unknown as Request, res as unknown as Response, {});
+  }
+  return journal;
+}
+
 describe("the journal's budget covers request heads", () => {
   it('long queries and headers are kept up to the budget; beyond it an entry keeps its path and a note', () => {
-    const store = { watch: () => undefined } as unknown as Store;
-    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
-    const op = { operationId: 'get-messages', path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
     const narrow = 'n'.repeat(30 * 1024);
-    for (let n = 0; n < JOURNAL_CAPACITY; n++) {
-      const req = { method: 'GET', originalUrl: `/api/v1/messages?narrow=${narrow}&n=${n}`, headers: { 'x-junk': narrow }, form: {} };
-      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
-      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, {});
-    }
+    const journal = filledJournal('get-messages', (n) => ({
+      method: 'GET',
+      originalUrl: `/api/v1/messages?narrow=${narrow}&n=${n}`,
+      headers: { 'x-junk': narrow },
+      form: {},
+    }));
     const entries = journal.list('r').map((r) => r.sent());
     const kept = entries.reduce((sum, e) => sum + e.url.length + String(e.headers['x-junk'] ?? '').length, 0);
     expect(kept).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET);
@@ -40,20 +53,13 @@ describe("the journal's budget covers request heads", () => {
   });
 
   it('bodies that take more room than they count (control characters, escaped in 6 bytes) still hold no more than the budget', () => {
-    const store = { watch: () => undefined } as unknown as Store;
-    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
-    const op = { operationId: 'send-message', path: '/api/v1/messages', params: [] } as unknown as OperationSpec;
     const content = '\u0001'.repeat(60 * 1024);
-    for (let n = 0; n < JOURNAL_CAPACITY; n++) {
-      const req = {
-        method: 'POST',
-        originalUrl: '/api/v1/messages',
-        headers: { 'content-length': String(content.length + 8) },
-        form: { content },
-      };
-      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
-      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, {});
-    }
+    const journal = filledJournal('send-message', () => ({
+      method: 'POST',
+      originalUrl: '/api/v1/messages',
+      headers: { 'content-length': String(content.length + 8) },
+      form: { content },
+    }));
     // Each kept body is ~360 KiB of text: about 22 fit; the others keep a note.
     const shown = journal.list('r').map((r) => journal.present(r));
     const kept = shown.filter((e) => e.note === null);
