@@ -78,7 +78,11 @@ export class JournalRing {
   readonly #injected: (string | null)[] = [];
   readonly #log = new TextLog();
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    /** Which of its realm's rings this is (request-journal.ts): a reset starts a new one. */
+    readonly serial: number,
+  ) {}
 
   /** Keeps the request, in place of the oldest once full; the number returned is its place for `finish`. */
   add(entry: NewEntry): number {

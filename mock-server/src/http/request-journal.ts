@@ -32,7 +32,8 @@ export const JOURNAL_BODY_BYTES = 64 * 1024;
 
 /**
  * The bodies and heads (URL, headers) a realm's journal keeps, together, at most (a realm's clients could
- * otherwise make it hold 1,000 × 128 KiB); beyond it an entry keeps a note, until older entries leave the ring.
+ * otherwise make it hold 1,000 × 128 KiB); beyond it an entry keeps a note and a cut path, until older entries
+ * leave the ring.
  */
 export const JOURNAL_BODY_BUDGET = 8 * 1024 * 1024;
 
@@ -64,26 +65,27 @@ export interface JournalEntry extends RequestSummary {
   note: string | null;
 }
 
-/** The answer's ring and place in it, for the shared 'close' listener. */
-const RING = Symbol('journal ring');
+/** Where the answer's request is kept: its realm, which of that realm's rings, its place in it. */
+const REALM = Symbol('journal realm');
+const SERIAL = Symbol('journal ring');
 const PLACE = Symbol('journal place');
 interface Journaled {
-  [RING]?: JournalRing;
+  [REALM]?: string;
+  [SERIAL]?: number;
   [PLACE]?: number;
-}
-
-/** The answer is out, or the client went away: its status, time and injected fault. */
-function finished(this: Answer & Journaled): void {
-  const ring = this[RING];
-  if (!ring) return;
-  this[RING] = undefined;
-  const injected = (this.locals.injected as string | undefined) ?? null;
-  ring.finish(this[PLACE]!, this.writableFinished ? this.statusCode : null, performance.now(), injected);
 }
 
 export class RequestJournal {
   readonly #rings = new Map<string, JournalRing>();
   #nextId = 1;
+  /** Numbers the rings, so an answer ending after its realm's reset does not touch the new history. */
+  #nextSerial = 1;
+  /**
+   * The 'close' listener: the answer is out, or the client went away; its status, time and injected fault. One per
+   * journal, not a closure per request. It finds the ring through the realm, not a reference held by the answer, so a
+   * long-poll still waiting when its realm is reset does not keep the old history alive.
+   */
+  readonly #finished: (this: Answer & Journaled) => void;
 
   constructor(
     store: Store,
@@ -94,6 +96,16 @@ export class RequestJournal {
     store.watch((change) => {
       if (change.table === null) this.#rings.delete(change.realm);
     });
+    const rings = this.#rings;
+    this.#finished = function finished(this: Answer & Journaled): void {
+      const realm = this[REALM];
+      if (realm === undefined) return;
+      this[REALM] = undefined;
+      const ring = rings.get(realm);
+      if (!ring || ring.serial !== this[SERIAL]) return;
+      const injected = (this.locals.injected as string | undefined) ?? null;
+      ring.finish(this[PLACE]!, this.writableFinished ? this.statusCode : null, performance.now(), injected);
+    };
   }
 
   /** The pipeline's call, once the caller and realm are known (http/pipeline.ts). */
@@ -106,7 +118,7 @@ export class RequestJournal {
     pathValues: Readonly<Record<string, string>>,
   ): void {
     let ring = this.#rings.get(realmId);
-    if (!ring) this.#rings.set(realmId, (ring = new JournalRing(this.capacity)));
+    if (!ring) this.#rings.set(realmId, (ring = new JournalRing(this.capacity, this.#nextSerial++)));
     const bodyBytes = bodySize(req);
     // A head may be 64 KiB (http/server.ts: long queries): heads count against the budget as bodies do.
     const headBytes = headSize(req);
@@ -119,8 +131,8 @@ export class RequestJournal {
       method: req.method,
       userId: actor?.user.user_id ?? null,
       user: actor?.user.email ?? null,
-      url: headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, 1024),
-      pathValues,
+      url: headKept ? req.originalUrl : req.originalUrl.split('?', 1)[0]!.slice(0, CUT_PATH),
+      pathValues: headKept ? pathValues : cutValues(pathValues),
       headers: headKept ? req.headers : {},
       form: note === null ? (req.form ?? null) : null,
       keptBytes: headKept ? headBytes + (note === null ? bodyBytes : 0) : 0,
@@ -130,9 +142,10 @@ export class RequestJournal {
     // One shared listener (no closure per request) that finds its entry on the answer; `on`, not `once` (which
     // wraps the listener): 'close' is emitted once per answer anyway.
     const journaled = res as Answer & Journaled;
-    journaled[RING] = ring;
+    journaled[REALM] = realmId;
+    journaled[SERIAL] = ring.serial;
     journaled[PLACE] = place;
-    res.on('close', finished);
+    res.on('close', this.#finished);
   }
 
   /** The realm's journaled requests, oldest first (summaries: `present` makes the full entry). */
@@ -178,6 +191,19 @@ function noteOn(bytes: number, form: Record<string, string> | undefined, realmBy
   if (form === undefined) return 'the body was not read: the request was refused before it';
   if (realmBytes + bytes > JOURNAL_BODY_BUDGET) return `not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes of bodies already`;
   return null;
+}
+
+/**
+ * What a request whose head is not kept keeps of its path, and of each value read off it: such an entry takes at
+ * most ~1 KiB and 1.5 KiB a path value (escaped as JSON), whatever was sent.
+ */
+const CUT_PATH = 1024;
+const CUT_PATH_VALUE = 256;
+
+function cutValues(values: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in values) out[name] = values[name]!.slice(0, CUT_PATH_VALUE);
+  return out;
 }
 
 const HEAD_NOTE = `query, headers and body not kept: the realm's journal holds ${JOURNAL_BODY_BUDGET} bytes already`;

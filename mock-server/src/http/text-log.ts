@@ -53,7 +53,7 @@ export class TextLog {
     return position;
   }
 
-  /** The text stored at `position`; null once it was trimmed away (or never stored). */
+  /** The text `append` stored at `position`; null once a trim passed it, or for a position at or past the end. */
   read(position: number): string | null {
     const index = Math.floor(position / this.pageBytes) - this.#first;
     const page = this.#pages[index];

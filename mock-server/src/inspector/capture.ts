@@ -20,7 +20,7 @@ export function captureExchanges(log: ExchangeLog, skip: (path: string) => boole
     if (skip(path)) return next();
     // One object per request and shared functions that find it on the answer: no closures or bound `end` each.
     const capturing = res as Capturing;
-    capturing[CAPTURE] = new Capture(log, req, path, query, req.method, capturing.end);
+    capturing[CAPTURE] = new Capture(log, req, capped(path, log.bodyCap), query, req.method, capturing.end);
     capturing.end = capturingEnd as Response['end'];
     res.on('close', captured);
     next();

@@ -54,8 +54,9 @@ type HeadTexts = [
  * The inspector's ring buffer of the last `capacity` exchanges, owned by the inspector and emptied when the server
  * closes. Kept column by column: numbers in arrays of unboxed doubles, texts in a TextLog outside the heap (one
  * JSON array of the short ones, then each body as it is), so an exchange kept here owns no object on the JS heap
- * (http/text-log.ts says why that matters). Memory is bounded by capacity × 2 × bodyCap characters (as UTF-8)
- * whatever the traffic.
+ * (http/text-log.ts says why that matters). Memory is bounded whatever the traffic: capture.ts cuts each exchange's
+ * path, query and two bodies to bodyCap characters, so an exchange holds at most about 4 × bodyCap × 6 bytes (the
+ * worst case: control characters, escaped as JSON) plus a few short names.
  */
 export class ExchangeLog {
   #nextId = 1;

@@ -52,6 +52,25 @@ describe("the journal's budget covers request heads", () => {
     });
   });
 
+  it('path values of entries beyond the budget are cut as their path is, so escaping them cannot outgrow it', () => {
+    const email = '\u0001'.repeat(21_000);
+    const store = { watch: () => undefined } as unknown as Store;
+    const journal = new RequestJournal(store, new Clock('frozen', DEMO_REALM_EPOCH));
+    const op = { operationId: 'get-user-by-email', path: '/api/v1/users/{email}', params: [] } as unknown as OperationSpec;
+    const originalUrl = `/api/v1/users/${'%01'.repeat(21_000)}`;
+    for (let n = 0; n < JOURNAL_CAPACITY; n++) {
+      const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true, locals: {} });
+      const req = { method: 'GET', originalUrl, headers: {}, form: {} };
+      journal.record(op, null, 'r', req as unknown as Request, res as unknown as Response, { email });
+    }
+    const shown = journal.list('r').map((r) => journal.present(r));
+    expect(shown[0]!.params.email).toBe(email);
+    expect(shown.at(-1)!.note).toMatch(/not kept/);
+    expect(shown.at(-1)!.params.email).toBe(email.slice(0, 256));
+    // The budget, then per entry its cut path (1 KiB) and path value (256 characters, 6 bytes each escaped).
+    expect(journal.storedBytes('r')).toBeLessThanOrEqual(JOURNAL_BODY_BUDGET + JOURNAL_CAPACITY * 3 * 1024);
+  });
+
   it('bodies that take more room than they count (control characters, escaped in 6 bytes) still hold no more than the budget', () => {
     const content = '\u0001'.repeat(60 * 1024);
     const journal = filledJournal('send-message', () => ({

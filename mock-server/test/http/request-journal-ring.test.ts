@@ -48,6 +48,17 @@ describe('the ring', () => {
       [429, 'rate_limit', 'number'],
     ]);
 
+    // Answers of requests the ring no longer holds change nothing of the ones it holds.
+    for (const gone of responses.slice(0, 2)) {
+      gone.statusCode = 500;
+      gone.emit('close');
+    }
+    expect(shown().map((e) => e.status)).toEqual([null, null, 429]);
+    // The oldest request still kept is finished in its own place.
+    responses[2]!.statusCode = 201;
+    responses[2]!.emit('close');
+    expect(shown().map((e) => e.status)).toEqual([201, null, 429]);
+
     watchers.forEach((w) => w({ table: 'users', realm: 'r' }));
     expect(journal.list('r')).toHaveLength(3);
     watchers.forEach((w) => w({ table: null, realm: 'r' }));
@@ -68,6 +79,18 @@ describe('the ring', () => {
     const [shown] = journal.list('r').map((r) => journal.present(r));
     expect(shown).toMatchObject({ path: '/api/v1/messages', params: { id: '7', x: '1', content: 'hello 😀' } });
     expect(shown!.headers['x-app']).toBe('é€😀');
+  });
+
+  it("an answer that ends after its realm's reset leaves the new history alone", () => {
+    const { journal, watchers, responses, record, shown } = fakeJournal(3);
+    record(1);
+    watchers.forEach((w) => w({ table: null, realm: 'r' }));
+    record(2);
+    responses[0]!.statusCode = 500;
+    responses[0]!.emit('close');
+    expect(shown().map((e) => [e.params.n, e.status])).toEqual([['2', null]]);
+    responses[1]!.emit('close');
+    expect(journal.list('r').map((e) => e.status)).toEqual([200]);
   });
 
   it("keeps bodies up to the realm's budget; entries beyond it keep a note until older bodies leave the ring", () => {

@@ -29,6 +29,25 @@ describe('the text log', () => {
     );
   });
 
+  it('keeps every text of a ring whose oldest is trimmed after each append, through pages freed and taken again', () => {
+    fc.assert(
+      fc.property(texts, fc.integer({ min: 1, max: 6 }), (all, kept) => {
+        const log = new TextLog(PAGE);
+        const ring: [number, string][] = [];
+        for (const text of all) {
+          ring.push([log.append(text), text]);
+          if (ring.length > kept) ring.shift();
+          log.trim(ring[0]![0]);
+          for (const [position, was] of ring) expect(log.read(position)).toBe(Buffer.from(was, 'utf8').toString('utf8'));
+          // The pages hold the ring's span, the page being written, and at most four spares.
+          const span = log.end - ring[0]![0];
+          expect(log.bytes).toBeLessThanOrEqual(span + (2 + 4) * PAGE);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('frees the pages wholly before the oldest text kept, keeping at most a few for reuse', () => {
     const log = new TextLog(PAGE);
     const positions = Array.from({ length: 100 }, (_, i) => log.append(`text ${i} `.repeat(3)));

@@ -72,6 +72,10 @@ describe('ExchangeLog', () => {
     expect(heard).toEqual(['/a']);
     log.clear();
     expect(log.recent()).toEqual([]);
+    // An answer ending during shutdown, after the clear, is kept and read back.
+    log.add(exchange({ path: '/c', responseBody: { text: 'late', length: 4 } }));
+    expect(log.recent().map((x) => x.path)).toEqual(['/c']);
+    expect(log.get(log.recent()[0]!.id)?.responseBody.text).toBe('late');
   });
 });
 
